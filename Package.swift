@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Arrows point one way: vein (main) → VeinCLI → Vein → C modules. Each folder is one concern.
+let package = Package(
+    name: "Vein",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Vein", targets: ["Vein"]),
+        .executable(name: "vein", targets: ["vein"]),
+    ],
+    targets: [
+        // System libraries (Debian: libsqlcipher-dev, libssl-dev, libsecret-1-dev, libreadline-dev).
+        .systemLibrary(name: "CSQLCipher", pkgConfig: "sqlcipher",
+                       providers: [.apt(["libsqlcipher-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1",
+                       providers: [.apt(["libsecret-1-dev"])]),
+        .systemLibrary(name: "CReadline", pkgConfig: "readline",
+                       providers: [.apt(["libreadline-dev"])]),
+        // libsecret's API is variadic; this shim gives Swift fixed-arity calls.
+        .target(name: "CVeinSecret", dependencies: ["CSecret"]),
+
+        // The engine: storage, schema, keys, store lifecycle. Knows nothing of the CLI.
+        .target(name: "Vein", dependencies: ["CSQLCipher", "CCrypto", "CVeinSecret"]),
+
+        // The command layer: a declarative command table, one file per command.
+        .target(name: "VeinCLI", dependencies: ["Vein"]),
+        .executableTarget(name: "vein", dependencies: ["VeinCLI"]),
+        // Writes man/ and completions/ from the command table (`make docs`).
+        .executableTarget(name: "vein-docgen", dependencies: ["VeinCLI"]),
+
+        .testTarget(name: "VeinTests", dependencies: ["Vein", "CSQLCipher"]),
+        .testTarget(name: "VeinCLITests", dependencies: ["VeinCLI", "Vein"]),
+    ]
+)

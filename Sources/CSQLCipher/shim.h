@@ -1,0 +1,7 @@
+// SQLCipher ships its own sqlite3.h under include/sqlcipher. Naming the folder keeps the
+// plain SQLite header (if libsqlite3-dev is also installed) from being picked up by mistake.
+#include <sqlcipher/sqlite3.h>
+
+// SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift cannot import.
+#include <stdint.h>
+static inline sqlite3_destructor_type vein_sqlite_transient(void) { return (sqlite3_destructor_type)(intptr_t)-1; }

@@ -1,0 +1,28 @@
+#ifndef VEIN_SECRET_H
+#define VEIN_SECRET_H
+
+// A non-variadic face on libsecret: Swift cannot call C variadic functions such as
+// secret_password_store_sync, so these wrappers fix Vein's schema and attribute set.
+//
+// Every function reports failure through *error_out (a message to free with
+// vein_secret_free_message) and never takes "the service could not be reached" for
+// "no such item": callers must be able to tell the two apart (SPEC §6).
+
+/// Stores `secret` for the store at `store_path` (attributes app, store, state). Returns 0 or -1.
+int vein_secret_store(const char *app, const char *store_path, const char *state,
+                      const char *label, const char *secret, char **error_out);
+
+/// Looks up the secret for `store_path` in `state`. Returns 1 and sets *secret_out when found,
+/// 0 when the service answered that no such item exists, -1 on error.
+int vein_secret_lookup(const char *store_path, const char *state, char **secret_out, char **error_out);
+
+/// Removes the secret for `store_path` in `state`. Returns 1 when removed, 0 when none existed, -1 on error.
+int vein_secret_clear(const char *store_path, const char *state, char **error_out);
+
+/// Frees a secret returned by vein_secret_lookup, wiping its memory first.
+void vein_secret_free_secret(char *secret);
+
+/// Frees an error message.
+void vein_secret_free_message(char *message);
+
+#endif

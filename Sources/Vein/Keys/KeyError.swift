@@ -1,0 +1,19 @@
+/// Why a key could not be found, read or stored.
+public enum KeyError: Error, Equatable, Sendable {
+    /// No source gave a key for the store. `keyringProblem` says why the keyring did not help, when it
+    /// was tried (service unreachable, or no item for this store).
+    case noKeySource(store: String, keyringProblem: String?)
+    /// A key file readable by others than its owner.
+    case keyFileTooOpen(path: String, mode: UInt16)
+    case keyFileUnreadable(path: String, reason: String)
+    case keyFileExists(path: String)
+    /// `--key-env VAR` named a variable that is not set or is empty.
+    case environmentVariableUnset(String)
+    case emptyKey
+    /// The Secret Service answered with an error (not "no such item").
+    case keyringFailed(String)
+    /// The Secret Service could not be reached at all.
+    case keyringUnavailable(String)
+    case passphraseMismatch
+    case passphraseUnavailable(String)
+}

@@ -1,0 +1,198 @@
+import CSQLCipher
+import Foundation
+
+/// One SQLCipher connection.
+///
+/// Not thread-safe by itself: a connection is used by one thread at a time (the context layer serializes
+/// access with a lock). It is opened with `SQLITE_OPEN_NOMUTEX` for that reason.
+public final class Database {
+    let handle: OpaquePointer
+    public let path: String
+    private var statementCache: [String: Statement] = [:]
+
+    public enum OpenMode: Sendable {
+        /// Open an existing file; never create one.
+        case readWrite
+        case readOnly
+        /// Create the file (used only on a temporary path during store creation).
+        case create
+    }
+
+    /// Page size for every encrypted store. SQLCipher 3's default of 1024 makes encrypted writes about
+    /// 1.6x slower and files twice as large (SPEC §2); 4096 brings the cost of encryption to about 1.1x.
+    public static let cipherPageSize = 4096
+
+    /// How long a statement waits for another connection's lock before failing with SQLITE_BUSY.
+    public static let defaultBusyTimeout: Int32 = 5_000
+
+    /// Opens `path` and, for an encrypted store, applies `key` and checks that it decrypts the file.
+    /// A wrong key fails here with `StoreError.wrongKey`-worthy `DatabaseError.isNotADatabase`, before any
+    /// write: nothing is written by a failed open.
+    public init(path: String, mode: OpenMode = .readWrite, key: CipherKey?,
+                busyTimeout: Int32 = Database.defaultBusyTimeout) throws {
+        var flags = SQLITE_OPEN_NOMUTEX
+        switch mode {
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw DatabaseError(extendedCode: rc, message: message)
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeout)
+        do {
+            if let key { try applyKey(key) }
+            // The first read decrypts page 1: a wrong key (or a file that is no database) fails here.
+            try execute("SELECT count(*) FROM sqlite_master")
+        } catch {
+            statementCache.removeAll()
+            sqlite3_close_v2(db)
+            throw error
+        }
+    }
+
+    deinit {
+        if !isClosed {
+            statementCache.removeAll()
+            sqlite3_close_v2(handle)
+        }
+    }
+
+    private var isClosed = false
+
+    /// Closes the connection now. The last connection to a WAL database checkpoints and removes the WAL
+    /// on close, leaving a self-contained file. Nothing may be used after this.
+    public func close() throws {
+        guard !isClosed else { return }
+        statementCache.removeAll()
+        let rc = sqlite3_close(handle)
+        guard rc == SQLITE_OK else { throw lastError(rc, sql: nil) }
+        isClosed = true
+    }
+
+    /// Keys the connection. Must run before the first read of the file.
+    private func applyKey(_ key: CipherKey) throws {
+        try execute("PRAGMA key = \(key.pragmaArgument)")
+        // SQLCipher 4 changed its defaults; compatibility 3 keeps stores made here openable there (SPEC §1).
+        let version = cipherVersion ?? "3"
+        if let major = Int(version.prefix { $0.isNumber }), major >= 4 {
+            try execute("PRAGMA cipher_compatibility = 3")
+        }
+        try execute("PRAGMA cipher_page_size = \(Database.cipherPageSize)")
+    }
+
+    /// SQLCipher's version ("3.4.1"), or nil when the library is plain SQLite.
+    public var cipherVersion: String? {
+        (try? scalar("PRAGMA cipher_version"))?.string
+    }
+
+    public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+
+    // MARK: Executing
+
+    /// Runs one or more statements that return no rows of interest.
+    public func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if rc != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(errorMessage)
+            throw DatabaseError(extendedCode: sqlite3_extended_errcode(handle), message: message, sql: sql)
+        }
+    }
+
+    /// Runs one statement with arguments, through the statement cache.
+    public func execute(_ sql: String, _ arguments: [DatabaseValue]) throws {
+        try cachedStatement(sql).execute(arguments)
+    }
+
+    /// The first column of the first row, or nil when there is no row.
+    public func scalar(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> DatabaseValue? {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        return try statement.step() ? statement.value(0) : nil
+    }
+
+    public func rows(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
+        try cachedStatement(sql).rows(arguments)
+    }
+
+    /// A prepared statement compiled once per connection and reused.
+    public func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statementCache[sql] { return statement }
+        let statement = try Statement(database: self, sql: sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// A fresh statement, not cached (for one-off SQL).
+    public func makeStatement(_ sql: String) throws -> Statement {
+        try Statement(database: self, sql: sql)
+    }
+
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    // MARK: Transactions
+
+    public enum TransactionKind: String, Sendable {
+        case deferred = "DEFERRED"
+        /// Takes the write lock at BEGIN, so a competing writer fails (busy) before doing any work.
+        case immediate = "IMMEDIATE"
+        case exclusive = "EXCLUSIVE"
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        try execute("BEGIN \(kind.rawValue)")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            // ROLLBACK can fail only if SQLite already rolled back (e.g. after SQLITE_FULL): nothing to undo.
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs `body` inside a savepoint, which nests inside a transaction or another savepoint.
+    public func savepoint<T>(_ name: String = "vein", _ body: () throws -> T) throws -> T {
+        let quoted = SQL.quoteIdentifier(name)
+        try execute("SAVEPOINT \(quoted)")
+        do {
+            let result = try body()
+            try execute("RELEASE \(quoted)")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO \(quoted); RELEASE \(quoted)")
+            throw error
+        }
+    }
+
+    func lastError(_ rc: Int32, sql: String?) -> DatabaseError {
+        DatabaseError(extendedCode: sqlite3_extended_errcode(handle),
+                      message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}
+
+/// SQL text helpers.
+public enum SQL {
+    /// `"name"` with embedded quotes doubled: safe for any identifier.
+    public static func quoteIdentifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// `'text'` with embedded quotes doubled.
+    public static func quoteString(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}

@@ -1,0 +1,122 @@
+import CSQLCipher
+import Foundation
+
+/// A prepared statement. Owned by one `Database`; reuse it through `Database.cachedStatement(_:)` so
+/// the SQL is compiled once per connection.
+///
+/// Invariant: between uses the statement is reset and its bindings cleared, so a cached statement never
+/// carries a previous caller's values or holds a read transaction open.
+public final class Statement {
+    let handle: OpaquePointer
+    let database: Database
+    public let sql: String
+
+    init(database: Database, sql: String) throws {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(database.handle, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else {
+            throw database.lastError(rc, sql: sql)
+        }
+        self.handle = stmt
+        self.database = database
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+    public func columnName(_ index: Int) -> String { String(cString: sqlite3_column_name(handle, Int32(index))) }
+
+    // MARK: Binding (1-based indexes, as in SQLite)
+
+    public func bind(_ value: DatabaseValue, at index: Int) throws {
+        let i = Int32(index)
+        let rc: Int32
+        switch value {
+        case .null: rc = sqlite3_bind_null(handle, i)
+        case .integer(let v): rc = sqlite3_bind_int64(handle, i, v)
+        case .real(let v): rc = sqlite3_bind_double(handle, i, v)
+        case .text(let v): rc = sqlite3_bind_text(handle, i, v, -1, vein_sqlite_transient())
+        case .blob(let v):
+            rc = v.withUnsafeBytes { raw in
+                // A zero-length blob must still bind as a blob, not NULL: pass a non-nil pointer.
+                sqlite3_bind_blob(handle, i, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count),
+                                  vein_sqlite_transient())
+            }
+        }
+        guard rc == SQLITE_OK else { throw database.lastError(rc, sql: sql) }
+    }
+
+    public func bind(_ values: [DatabaseValue]) throws {
+        for (offset, value) in values.enumerated() { try bind(value, at: offset + 1) }
+    }
+
+    public func bindInt64(_ value: Int64, at index: Int) {
+        sqlite3_bind_int64(handle, Int32(index), value)
+    }
+
+    // MARK: Stepping
+
+    /// Advances; returns true when a row is available.
+    @discardableResult
+    public func step() throws -> Bool {
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = database.lastError(rc, sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Resets and clears bindings: the statement is ready for its next use.
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    // MARK: Reading (0-based column indexes, as in SQLite)
+
+    public func isNull(_ column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
+    public func int64(_ column: Int) -> Int64 { sqlite3_column_int64(handle, Int32(column)) }
+    public func double(_ column: Int) -> Double { sqlite3_column_double(handle, Int32(column)) }
+    public func string(_ column: Int) -> String {
+        guard let text = sqlite3_column_text(handle, Int32(column)) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, Int32(column)))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+    public func data(_ column: Int) -> Data {
+        let count = Int(sqlite3_column_bytes(handle, Int32(column)))
+        guard count > 0, let blob = sqlite3_column_blob(handle, Int32(column)) else { return Data() }
+        return Data(bytes: blob, count: count)
+    }
+
+    public func value(_ column: Int) -> DatabaseValue {
+        switch sqlite3_column_type(handle, Int32(column)) {
+        case SQLITE_INTEGER: return .integer(int64(column))
+        case SQLITE_FLOAT: return .real(double(column))
+        case SQLITE_TEXT: return .text(string(column))
+        case SQLITE_BLOB: return .blob(data(column))
+        default: return .null
+        }
+    }
+
+    /// All remaining rows as arrays of values, then reset. For small result sets.
+    public func rows(_ arguments: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
+        defer { reset() }
+        try bind(arguments)
+        var result: [[DatabaseValue]] = []
+        let n = columnCount
+        while try step() { result.append((0..<n).map(value)) }
+        return result
+    }
+
+    /// Runs the statement to completion for its effect, then resets.
+    public func execute(_ arguments: [DatabaseValue] = []) throws {
+        defer { reset() }
+        try bind(arguments)
+        while try step() {}
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// An open Vein store: its connection, what `_vein_meta` says, and the schema it holds.
+public final class Store {
+    /// The path as the user gave it (for messages).
+    public let path: String
+    /// The absolute, symlink-free path (keyring items are addressed by it).
+    public let realPath: String
+    public let database: Database
+    public let meta: StoreMeta
+    public let manifest: SchemaManifest
+    public let encryption: Encryption
+
+    public enum Encryption: Equatable, Sendable {
+        case plaintext
+        case encrypted(kind: String, source: KeySource)
+
+        public var isEncrypted: Bool { self != .plaintext }
+        public var keySource: KeySource {
+            if case .encrypted(_, let source) = self { return source }
+            return .none
+        }
+    }
+
+    /// The first 16 bytes of every unencrypted SQLite file. An encrypted file starts with random salt.
+    static let plaintextHeader = Array("SQLite format 3\0".utf8)
+
+    /// Opens an existing store. Plaintext stores need no key; encrypted ones take the first key source
+    /// that gives one (`KeyOptions`). A wrong key fails with `StoreError.wrongKey` before anything is written.
+    public static func open(_ path: String, keys: KeyOptions, mode: Database.OpenMode = .readWrite) throws -> Store {
+        guard FileSystem.fileExists(path) else { throw StoreError.notFound(path) }
+        let realPath = try FileSystem.realPath(path)
+        let key: CipherKey?
+        let encryption: Encryption
+        if try isPlaintext(path) {
+            key = nil
+            encryption = .plaintext
+        } else {
+            let (found, source) = try keys.keyForOpening(realPath: realPath)
+            key = found
+            encryption = .encrypted(kind: found.kindDescription, source: source)
+        }
+        let database = try connect(path, mode: mode, key: key)
+        let meta = try StoreMeta.read(from: database, path: path)
+        let manifest: SchemaManifest
+        do {
+            manifest = try ManifestParser.parse(meta.manifest, file: "\(path) (_vein_meta.manifest)")
+        } catch {
+            throw StoreError.notAVeinStore(path, reason: "its stored manifest is invalid: \(error)")
+        }
+        return Store(path: path, realPath: realPath, database: database, meta: meta, manifest: manifest,
+                     encryption: encryption)
+    }
+
+    init(path: String, realPath: String, database: Database, meta: StoreMeta, manifest: SchemaManifest,
+         encryption: Encryption) {
+        self.path = path
+        self.realPath = realPath
+        self.database = database
+        self.meta = meta
+        self.manifest = manifest
+        self.encryption = encryption
+    }
+
+    /// Whether the file starts with SQLite's plaintext header.
+    static func isPlaintext(_ path: String) throws -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError.notAVeinStore(path, reason: "it cannot be read: \(String(cString: strerror(errno)))")
+        }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        return Array(header) == plaintextHeader
+    }
+
+    /// Opens the connection, turning SQLite's codes into store errors a user can act on.
+    static func connect(_ path: String, mode: Database.OpenMode, key: CipherKey?) throws -> Database {
+        do {
+            return try Database(path: path, mode: mode, key: key)
+        } catch let error as DatabaseError {
+            if error.isNotADatabase {
+                throw key == nil ? StoreError.notAVeinStore(path, reason: "it is not a SQLite database")
+                                 : StoreError.wrongKey(path)
+            }
+            if error.isBusy { throw StoreError.busy(path) }
+            throw error
+        }
+    }
+
+    /// Row counts per model, in schema order.
+    public func rowCounts() throws -> [(model: String, rows: Int64)] {
+        try manifest.models.map { model in
+            let count = try database.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier(model.name))")?.int64 ?? 0
+            return (model.name, count)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Creates new stores (SPEC §2). A store appears complete or not at all: it is built under a temporary
+/// name in the target directory, synced, and linked into place in one step; a failure removes the
+/// temporary file and any key that was made for it.
+public enum StoreCreator {
+    public enum Protection: Sendable {
+        /// No encryption (`--plaintext`).
+        case plaintext
+        /// Encrypted with the key from `KeyOptions`: an explicit source, or a new random key kept in the
+        /// keyring. A `--key-file` that does not exist yet receives a new random key.
+        case encrypted(KeyOptions)
+    }
+
+    public struct Result: Sendable {
+        public let path: String
+        public let realPath: String
+        public let encryption: Store.Encryption
+        /// Whether a new random key was made (and where it went: `encryption.keySource`).
+        public let generatedKey: Bool
+    }
+
+    public static func create(at path: String, manifest: SchemaManifest, protection: Protection,
+                              now: Date = Date()) throws -> Result {
+        guard !FileSystem.fileExists(path) else { throw StoreError.alreadyExists(path) }
+        let realPath: String
+        do { realPath = try FileSystem.realPath(path) } catch {
+            throw StoreError.cannotCreate(path, reason: "its directory does not exist")
+        }
+
+        // 1. The key, stored where it will be found again, before the store exists.
+        var undo: [() -> Void] = []
+        let key: CipherKey?
+        let encryption: Store.Encryption
+        var generated = false
+        do {
+            switch protection {
+            case .plaintext:
+                key = nil
+                encryption = .plaintext
+            case .encrypted(let options):
+                let made = try makeKey(options, app: manifest.app, realPath: realPath, undo: &undo)
+                key = made.key
+                generated = made.generated
+                encryption = .encrypted(kind: made.key.kindDescription, source: made.source)
+            }
+        }
+
+        // 2. The store, under a temporary name, then linked into place.
+        let directory = (realPath as NSString).deletingLastPathComponent
+        let temporary = directory + "/." + (realPath as NSString).lastPathComponent + ".creating-" + ULID.make().description
+        do {
+            try build(temporary, manifest: manifest, key: key, now: now)
+            try publish(temporary, as: path)
+        } catch {
+            FileSystem.removeDatabaseFiles(temporary)
+            for step in undo.reversed() { step() }
+            throw error
+        }
+        return Result(path: path, realPath: realPath, encryption: encryption, generatedKey: generated)
+    }
+
+    private static func makeKey(_ options: KeyOptions, app: String, realPath: String,
+                                undo: inout [() -> Void]) throws -> (key: CipherKey, source: KeySource, generated: Bool) {
+        if let keyFile = options.keyFile, !FileSystem.fileExists(keyFile) {
+            let key = try CipherKey.random()
+            try KeyFile.create(keyFile, key: key)
+            undo.append { unlink(keyFile) }
+            return (key, .keyFile(keyFile), true)
+        }
+        if let (key, source) = try options.explicitKey(confirmPassphrase: true) { return (key, source, false) }
+        guard let keyring = options.keyring else {
+            throw KeyError.noKeySource(store: realPath, keyringProblem: "no keyring configured")
+        }
+        let key = try CipherKey.random()
+        do {
+            // Never replace a key the keyring already holds for this path: it may open a store that was
+            // moved away and will come back.
+            if try keyring.lookup(storePath: realPath, state: .current) != nil {
+                throw StoreError.cannotCreate(realPath, reason: "the keyring already holds a key for this path; remove it first (secret-tool clear store \(realPath))")
+            }
+            try keyring.store(key: key, app: app, storePath: realPath, state: .current)
+        } catch KeyError.keyringUnavailable(let reason) {
+            throw KeyError.noKeySource(store: realPath, keyringProblem: "the Secret Service is not available: \(reason)")
+        }
+        undo.append { _ = try? keyring.remove(storePath: realPath, state: .current) }
+        return (key, .keyring, true)
+    }
+
+    private static func build(_ temporary: String, manifest: SchemaManifest, key: CipherKey?, now: Date) throws {
+        let db: Database
+        do { db = try Database(path: temporary, mode: .create, key: key) } catch let error as DatabaseError {
+            throw StoreError.cannotCreate(temporary, reason: error.message)
+        }
+        try db.execute("PRAGMA journal_mode = WAL")
+        try db.transaction {
+            try db.execute(StoreMeta.createTableSQL)
+            try db.execute(StoreMeta.createHistorySQL)
+            for statement in SchemaDDL.createStatements(for: manifest) { try db.execute(statement) }
+            try StoreMeta(manifest: manifest, createdAt: now).write(to: db)
+            try db.execute("""
+                INSERT INTO "_vein_history" ("fromVersion", "toVersion", "checksum", "appliedAt", "durationSeconds", "toolVersion")
+                VALUES (NULL, ?, ?, ?, 0, ?)
+                """, [.text(manifest.version.description), .text(manifest.sha256),
+                      .text(ISODate.format(now.timeIntervalSince1970)), .text(VeinVersion.current)])
+        }
+        // Closing checkpoints the WAL into the main file and removes it: the file is whole on its own.
+        try db.close()
+        let fd = open(temporary, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 { fsync(fd); close(fd) }
+    }
+
+    /// link(2) fails if the name exists, so a store that appeared meanwhile is never replaced.
+    private static func publish(_ temporary: String, as path: String) throws {
+        guard link(temporary, path) == 0 else {
+            if errno == EEXIST { throw StoreError.alreadyExists(path) }
+            throw StoreError.cannotCreate(path, reason: String(cString: strerror(errno)))
+        }
+        unlink(temporary)
+        try FileSystem.syncDirectory(containing: path)
+    }
+}

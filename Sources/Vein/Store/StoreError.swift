@@ -1,0 +1,14 @@
+/// Why a store could not be created or opened.
+public enum StoreError: Error, Equatable, Sendable {
+    case notFound(String)
+    case alreadyExists(String)
+    case cannotCreate(String, reason: String)
+    /// SQLCipher could not decrypt page 1: the key is wrong, or the file is not a database at all.
+    case wrongKey(String)
+    /// The file opens but does not hold a Vein store (no `_vein_meta`, or it is damaged).
+    case notAVeinStore(String, reason: String)
+    /// Written by a newer Vein whose store format this build does not know.
+    case unsupportedFormat(String, found: String)
+    /// Another connection holds the lock and the busy timeout ran out.
+    case busy(String)
+}

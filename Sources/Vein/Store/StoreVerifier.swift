@@ -1,0 +1,193 @@
+import Foundation
+
+/// `vein verify`: checks that a store is sound (SPEC §8) without changing it.
+///
+/// Four checks: SQLite's own `integrity_check`; the stored manifest against its recorded SHA-256 and the
+/// tables, columns and indexes it implies; every value against its field's type; and relationships (no
+/// id pointing at a missing row, both sides of every inverse pair naming each other).
+public enum StoreVerifier {
+    public struct Check: Sendable {
+        public let name: String
+        public var problems: [String] = []
+        public var isClean: Bool { problems.isEmpty }
+    }
+
+    public struct Report: Sendable {
+        public var checks: [Check]
+        public var isClean: Bool { checks.allSatisfy(\.isClean) }
+    }
+
+    /// How many sample ids a problem names.
+    static let sampleCount = 5
+
+    public static func verify(_ store: Store) throws -> Report {
+        var report = Report(checks: [])
+        report.checks.append(try integrity(store.database))
+        let schema = try schemaConformance(store)
+        report.checks.append(schema)
+        // Value and relationship checks read the tables; on a store whose tables do not match the
+        // schema they would only repeat those problems in a noisier form.
+        if schema.isClean {
+            report.checks.append(try values(store))
+            report.checks.append(try relationships(store))
+        }
+        return report
+    }
+
+    static func integrity(_ db: Database) throws -> Check {
+        var check = Check(name: "integrity")
+        for row in try db.rows("PRAGMA integrity_check") {
+            if let text = row.first?.string, text != "ok" { check.problems.append(text) }
+        }
+        return check
+    }
+
+    static func schemaConformance(_ store: Store) throws -> Check {
+        var check = Check(name: "schema")
+        let db = store.database, manifest = store.manifest, meta = store.meta
+        if manifest.sha256 != meta.manifestSHA256 {
+            check.problems.append("_vein_meta.manifestSHA256 does not match the stored manifest")
+        }
+        if manifest.canonicalText != meta.manifest {
+            check.problems.append("_vein_meta.manifest is not in canonical form")
+        }
+        if manifest.version.description != meta.schemaVersion || manifest.app != meta.app {
+            check.problems.append("_vein_meta.schemaVersion or app disagrees with the stored manifest")
+        }
+        let tables = Set(try db.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].string })
+        for model in manifest.models {
+            guard tables.contains(model.name) else {
+                check.problems.append("table \(model.name) is missing")
+                continue
+            }
+            let table = SQL.quoteIdentifier(model.name)
+            // PRAGMA table_info: cid, name, type, notnull, dflt_value, pk
+            let actual = try db.rows("PRAGMA table_info(\(table))").map { row in
+                "\(row[1].string ?? "") \(row[2].string ?? "")\(row[3].int64 == 1 ? " NOT NULL" : "")\(row[5].int64 == 1 ? " PRIMARY KEY" : "")"
+            }
+            var expected = ["id TEXT NOT NULL PRIMARY KEY"]
+            expected += model.fields.map { "\($0.name) \($0.columnType)\($0.isOptional ? "" : " NOT NULL")" }
+            expected += model.relationships.map { "\($0.name) TEXT\($0.isToMany ? " NOT NULL" : "")" }
+            if actual != expected {
+                check.problems.append("table \(model.name) has columns [\(actual.joined(separator: ", "))], the schema expects [\(expected.joined(separator: ", "))]")
+            }
+            let indexes = Set(try db.rows("PRAGMA index_list(\(table))").compactMap { $0[1].string })
+            for index in SchemaDDL.indexes(for: model) where !indexes.contains(index.name) {
+                check.problems.append("index \(index.name) is missing")
+            }
+        }
+        let known = Set(manifest.models.map(\.name) + ["_vein_meta", "_vein_history"])
+        for table in tables.sorted() where !known.contains(table) && !table.hasPrefix("sqlite_") {
+            check.problems.append("table \(table) is not part of the schema")
+        }
+        return check
+    }
+
+    static func values(_ store: Store) throws -> Check {
+        var check = Check(name: "values")
+        let db = store.database
+        for model in store.manifest.models {
+            let table = SQL.quoteIdentifier(model.name)
+            var badIDs: [String] = []
+            let ids = try db.makeStatement("SELECT id FROM \(table)")
+            while try ids.step() {
+                let id = ids.string(0)
+                if ULID(id) == nil { badIDs.append(id) }
+            }
+            report(&check, badIDs, "\(model.name).id: %d ids are not ULIDs")
+            for field in model.fields {
+                let column = SQL.quoteIdentifier(field.name)
+                let storage = storageClass(field)
+                let nullClause = field.isOptional ? " AND \(column) IS NOT NULL" : ""
+                let wrong = try db.rows("SELECT id FROM \(table) WHERE typeof(\(column)) <> ?\(nullClause)", [.text(storage)])
+                report(&check, wrong.compactMap { $0[0].string }, "\(model.name).\(field.name): %d values are not of type \(field.type.rawValue)")
+                if field.type == .json || field.type == .uuid || field.type == .enum {
+                    var bad: [String] = []
+                    let rows = try db.makeStatement("SELECT id, \(column) FROM \(table) WHERE \(column) IS NOT NULL")
+                    while try rows.step() {
+                        let value = rows.value(1)
+                        let json: JSONValue
+                        switch field.type {
+                        case .json: if (try? JSONParser.parse(value.string ?? "")) == nil { bad.append(rows.string(0)) }; continue
+                        case .uuid: if UUID(uuidString: value.string ?? "")?.uuidString != value.string { bad.append(rows.string(0)) }; continue
+                        default: json = value.int64.map(JSONValue.int) ?? .string(value.string ?? "")
+                        }
+                        if !field.enumValues.contains(json) { bad.append(rows.string(0)) }
+                    }
+                    report(&check, bad, "\(model.name).\(field.name): %d values are not valid \(field.type.rawValue) values")
+                }
+            }
+        }
+        return check
+    }
+
+    static func storageClass(_ field: FieldSchema) -> String {
+        switch field.type {
+        case .string, .uuid, .json: return "text"
+        case .int, .bool: return "integer"
+        case .double, .date: return "real"
+        case .data: return "blob"
+        case .enum: return field.columnType == "INTEGER" ? "integer" : "text"
+        }
+    }
+
+    static func relationships(_ store: Store) throws -> Check {
+        var check = Check(name: "relationships")
+        let db = store.database
+        let manifest = store.manifest
+        // Every (owner, target) pair each relationship holds, to compare inverse sides.
+        var pairs: [String: Set<[String]>] = [:]
+        for model in manifest.models {
+            for rel in model.relationships {
+                let name = "\(model.name).\(rel.name)"
+                let exists = try db.cachedStatement("SELECT 1 FROM \(SQL.quoteIdentifier(rel.target)) WHERE id = ?")
+                var dangling: [String] = [], malformed: [String] = [], duplicated: [String] = []
+                var held = Set<[String]>()
+                let rows = try db.makeStatement("SELECT id, \(SQL.quoteIdentifier(rel.name)) FROM \(SQL.quoteIdentifier(model.name))")
+                while try rows.step() {
+                    let owner = rows.string(0)
+                    var targets: [String] = []
+                    if rel.isToMany {
+                        guard case .array(let items)? = try? JSONParser.parse(rows.string(1)),
+                              items.allSatisfy({ $0.stringValue != nil })
+                        else { malformed.append(owner); continue }
+                        targets = items.compactMap(\.stringValue)
+                        if Set(targets).count != targets.count { duplicated.append(owner) }
+                    } else if !rows.isNull(1) {
+                        targets = [rows.string(1)]
+                    }
+                    for target in targets {
+                        defer { exists.reset() }
+                        try exists.bind([.text(target)])
+                        if try !exists.step() { dangling.append(owner) }
+                        held.insert([owner, target])
+                    }
+                }
+                report(&check, malformed, "\(name): %d rows do not hold a JSON array of ids")
+                report(&check, duplicated, "\(name): %d rows list the same id twice")
+                report(&check, dangling, "\(name): %d rows point to \(rel.target) rows that do not exist")
+                pairs[name] = held
+            }
+        }
+        for model in manifest.models {
+            for rel in model.relationships {
+                guard let inverse = rel.inverse else { continue }
+                let name = "\(model.name).\(rel.name)", inverseName = "\(rel.target).\(inverse)"
+                guard name <= inverseName else { continue }  // each pair once
+                let forward = pairs[name] ?? [], backward = Set((pairs[inverseName] ?? []).map { [$0[1], $0[0]] })
+                let onlyForward = forward.subtracting(backward).map { $0[0] }
+                let onlyBackward = backward.subtracting(forward).map { $0[1] }
+                report(&check, onlyForward.sorted(), "\(name): %d rows are not listed back by \(inverseName)")
+                report(&check, onlyBackward.sorted(), "\(inverseName): %d rows are not listed back by \(name)")
+            }
+        }
+        return check
+    }
+
+    /// Adds "what: N rows (id, id, …)" when `ids` is not empty.
+    private static func report(_ check: inout Check, _ ids: [String], _ what: String) {
+        guard !ids.isEmpty else { return }
+        let samples = ids.prefix(sampleCount).joined(separator: ", ")
+        check.problems.append(String(format: what, ids.count) + " (\(samples)\(ids.count > sampleCount ? ", …" : ""))")
+    }
+}

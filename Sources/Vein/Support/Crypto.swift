@@ -1,0 +1,42 @@
+import CCrypto
+import Foundation
+
+/// Cryptographically secure random bytes from OpenSSL (the library SQLCipher itself uses).
+public enum SecureRandom {
+    public static func bytes(_ count: Int) throws -> Data {
+        var data = Data(count: count)
+        let ok = data.withUnsafeMutableBytes { buffer in
+            RAND_bytes(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(count))
+        }
+        guard ok == 1 else { throw CryptoError.randomUnavailable }
+        return data
+    }
+
+    /// Fills a fixed-size buffer; used by ULID generation on its hot path.
+    static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+        let ok = RAND_bytes(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(buffer.count))
+        precondition(ok == 1, "OpenSSL RAND_bytes failed: no secure randomness available")
+    }
+}
+
+public enum CryptoError: Error {
+    case randomUnavailable
+}
+
+/// SHA-256 through OpenSSL's EVP interface.
+public enum SHA256 {
+    public static func digest(_ data: Data) -> Data {
+        var out = Data(count: 32)
+        var length: UInt32 = 0
+        data.withUnsafeBytes { input in
+            out.withUnsafeMutableBytes { output in
+                _ = EVP_Digest(input.baseAddress, input.count,
+                               output.baseAddress!.assumingMemoryBound(to: UInt8.self), &length,
+                               EVP_sha256(), nil)
+            }
+        }
+        return out
+    }
+
+    public static func hex(_ text: String) -> String { Hex.encode(digest(Data(text.utf8))) }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// File-system steps that crash safety depends on.
+public enum FileSystem {
+    /// The absolute, symlink-free path of a file that may not exist yet (its directory must exist).
+    /// Keyring items are addressed by this path, so the same store is found however it is named.
+    public static func realPath(_ path: String) throws -> String {
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        guard let dir = realpath(directory.isEmpty ? "." : directory, nil) else {
+            throw FileError.cannotWrite(path, reason: "directory \(directory) does not exist")
+        }
+        defer { free(dir) }
+        let base = String(cString: dir)
+        return (base == "/" ? "" : base) + "/" + url.lastPathComponent
+    }
+
+    /// fsyncs the directory holding `path`, making a create, link or rename in it durable.
+    public static func syncDirectory(containing path: String) throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError.cannotWrite(directory, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        _ = fsync(fd)
+    }
+
+    public static func fileExists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    public static func fileSize(_ path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+
+    /// Removes a SQLite database file and its journal companions; for cleaning up after a failed create.
+    public static func removeDatabaseFiles(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+    }
+}

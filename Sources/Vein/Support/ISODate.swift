@@ -1,0 +1,104 @@
+import Foundation
+
+/// Dates as Vein stores and exchanges them: seconds since 1970 UTC rounded to microseconds, written as
+/// ISO 8601 UTC with exactly six fractional digits (`2026-01-31T12:00:00.000000Z`).
+///
+/// Hand-written rather than ISO8601DateFormatter, which keeps only milliseconds: a round trip through
+/// JSON must give back the same microsecond.
+public enum ISODate {
+    /// Rounds to the microsecond, the precision of the store.
+    public static func round(_ seconds: Double) -> Double { (seconds * 1_000_000).rounded() / 1_000_000 }
+
+    public static func format(_ seconds: Double) -> String {
+        let micros = Int64((seconds * 1_000_000).rounded())
+        var days = micros / 86_400_000_000
+        var rem = micros % 86_400_000_000
+        if rem < 0 { rem += 86_400_000_000; days -= 1 }
+        let (y, m, d) = civil(fromDays: days)
+        let secOfDay = rem / 1_000_000, frac = rem % 1_000_000
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", Int(y), Int(m), Int(d),
+                      Int(secOfDay / 3600), Int(secOfDay / 60 % 60), Int(secOfDay % 60), Int(frac))
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; a date alone (`YYYY-MM-DD`) is midnight UTC.
+    /// Returns seconds since 1970 rounded to microseconds, or nil when the text is not such a date.
+    public static func parse(_ text: String) -> Double? {
+        let b = Array(text.utf8)
+        var i = 0
+        func number(_ width: Int) -> Int? {
+            guard i + width <= b.count else { return nil }
+            var v = 0
+            for k in i..<i + width {
+                guard b[k] >= 48 && b[k] <= 57 else { return nil }
+                v = v * 10 + Int(b[k] - 48)
+            }
+            i += width
+            return v
+        }
+        func expect(_ c: Character) -> Bool {
+            guard i < b.count, b[i] == c.asciiValue! else { return false }
+            i += 1
+            return true
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+        else { return nil }
+        var seconds = Double(days(year: year, month: month, day: day)) * 86_400
+        if i == b.count { return seconds }
+        guard expect("T") || expect("t") || expect(" "), let hour = number(2), expect(":"), let minute = number(2),
+              expect(":"), let second = number(2), hour < 24, minute < 60, second < 60
+        else { return nil }
+        seconds += Double(hour * 3600 + minute * 60 + second)
+        if expect(".") {
+            var fraction = 0.0, scale = 0.1, digits = 0
+            while i < b.count, b[i] >= 48 && b[i] <= 57 {
+                fraction += Double(b[i] - 48) * scale
+                scale /= 10
+                i += 1
+                digits += 1
+            }
+            guard digits > 0 else { return nil }
+            seconds += fraction
+        }
+        if expect("Z") || expect("z") {
+            // UTC
+        } else if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+            let sign: Double = b[i] == UInt8(ascii: "+") ? 1 : -1
+            i += 1
+            guard let oh = number(2), expect(":"), let om = number(2), oh < 24, om < 60 else { return nil }
+            seconds -= sign * Double(oh * 3600 + om * 60)
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        return round(seconds)
+    }
+
+    private static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+    private static func daysIn(month: Int, year: Int) -> Int {
+        [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    }
+
+    // Howard Hinnant's days-from-civil and civil-from-days algorithms (proleptic Gregorian calendar).
+    static func days(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = Int64((month + 9) % 12)
+        let doy = (153 * mp + 2) / 5 + Int64(day) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Synchronization
+
+/// A Universally Unique Lexicographically Sortable Identifier: 48 bits of milliseconds since 1970 and
+/// 80 random bits, written as 26 characters of Crockford base32.
+///
+/// Every row's id is a ULID, so ids sort in creation order and carry their creation time (SPEC §2).
+/// Within one process, `ULID.make()` is monotonic: an id made in the same millisecond as the previous one
+/// is the previous one plus one, so ids never sort out of creation order even at high insert rates.
+public struct ULID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The 128 bits, big-endian: `high` holds the timestamp and the first 16 random bits.
+    public let high: UInt64
+    public let low: UInt64
+
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    public init(milliseconds: UInt64, random: (UInt16, UInt64)) {
+        precondition(milliseconds < 1 << 48, "ULID timestamp out of range")
+        self.high = milliseconds << 16 | UInt64(random.0)
+        self.low = random.1
+    }
+
+    /// Milliseconds since 1970-01-01 UTC.
+    public var milliseconds: UInt64 { high >> 16 }
+    public var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+
+    public static func < (a: ULID, b: ULID) -> Bool { (a.high, a.low) < (b.high, b.low) }
+
+    // MARK: Generation
+
+    private struct GeneratorState {
+        var last = ULID(high: 0, low: 0)
+    }
+    private static let state = Mutex(GeneratorState())
+
+    /// A new ULID, greater than every ULID this process made before.
+    public static func make(now: Date = Date()) -> ULID {
+        let ms = UInt64(max(0, (now.timeIntervalSince1970 * 1000).rounded(.down)))
+        return state.withLock { state in
+            let next: ULID
+            if ms > state.last.milliseconds {
+                var bytes = (UInt64(0), UInt64(0))
+                withUnsafeMutableBytes(of: &bytes) { SecureRandom.fill($0) }
+                next = ULID(milliseconds: ms, random: (UInt16(truncatingIfNeeded: bytes.0), bytes.1))
+            } else {
+                // Same (or an earlier, if the clock stepped back) millisecond: increment the 80 random bits.
+                // An overflow carries into the timestamp, which keeps the order.
+                let (low, carry) = state.last.low.addingReportingOverflow(1)
+                next = ULID(high: state.last.high &+ (carry ? 1 : 0), low: low)
+            }
+            state.last = next
+            return next
+        }
+    }
+
+    // MARK: Text
+
+    private static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
+    private static let decoding: [UInt8] = {
+        var table = [UInt8](repeating: 0xff, count: 256)
+        for (i, c) in alphabet.enumerated() {
+            table[Int(c)] = UInt8(i)
+            table[Int(Character(Unicode.Scalar(c)).lowercased().utf8.first!)] = UInt8(i)
+        }
+        return table
+    }()
+
+    /// The 26-character canonical (uppercase) form.
+    public var description: String {
+        var out = [UInt8](repeating: 0, count: 26)
+        // 130 bits of text for 128 bits of value: the first character carries only the top 3 bits.
+        var hi = high, lo = low
+        for i in stride(from: 25, through: 0, by: -1) {
+            out[i] = ULID.alphabet[Int(lo & 31)]
+            lo = (lo >> 5) | (hi << 59)
+            hi >>= 5
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Parses the 26-character form, in either case. Returns nil for anything else, including a first
+    /// character above 7 (which would overflow 128 bits).
+    public init?(_ text: String) {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 26 else { return nil }
+        var hi: UInt64 = 0, lo: UInt64 = 0
+        for (i, c) in utf8.enumerated() {
+            let v = ULID.decoding[Int(c)]
+            guard v != 0xff else { return nil }
+            if i == 0 && v > 7 { return nil }
+            hi = (hi << 5) | (lo >> 59)
+            lo = (lo << 5) | UInt64(v)
+        }
+        self.init(high: hi, low: lo)
+    }
+}

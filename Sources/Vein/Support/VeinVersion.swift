@@ -1,0 +1,6 @@
+/// This build's version, recorded in `_vein_meta` and `_vein_history` by every store it writes.
+public enum VeinVersion {
+    public static let current = "0.1.0"
+    /// The store format (`_vein_meta.formatVersion`) this build reads and writes.
+    public static let storeFormat = 1
+}

@@ -1,0 +1,24 @@
+/// Every command of `vein`, in the order help lists them. The one description from which parsing,
+/// `--help`, the man pages (`man/`) and the completion scripts (`completions/`) are all produced.
+public enum CommandTable {
+    public static let root: CommandSpec = CommandSpec(
+        name: "vein",
+        abstract: "manage encrypted, schema-versioned Vein stores",
+        discussion: """
+            Vein stores are SQLCipher databases described by a schema manifest. vein creates them, inspects \
+            and verifies them, and prints their schema. Keys come from --key-file, --key-env, VEIN_KEY or \
+            --passphrase, or from the Secret Service keyring, where vein create keeps the random key it makes.
+
+            Results go to standard output, errors to standard error as 'vein: error: …'. Run \
+            'vein help COMMAND' for a command's options.
+            """,
+        subcommands: [
+            CreateCommand.spec,
+            InfoCommand.spec,
+            SchemaCommand.spec,
+            VerifyCommand.spec,
+            CompletionsCommand.spec,
+            HelpCommand.spec,
+        ]
+    )
+}

@@ -1,0 +1,63 @@
+import Vein
+
+enum CreateCommand {
+    static let spec: CommandSpec = CommandSpec(
+        name: "create",
+        abstract: "Create a new store from a schema manifest",
+        discussion: """
+            Creates STORE with one table per model of MANIFEST, encrypted with SQLCipher (4096-byte pages). \
+            The store appears whole or not at all: it is built under a temporary name and linked into place.
+
+            The key: with --key-file FILE, the key in FILE, or a new random key written to FILE (mode 0600) \
+            when FILE does not exist; with --key-env VAR or VEIN_KEY, that key; with --passphrase, a passphrase \
+            asked twice. Otherwise vein makes a random 256-bit key and keeps it in the Secret Service keyring \
+            under the store's real path; if no keyring is reachable nothing is created (exit 69).
+            """,
+        arguments: [ArgumentSpec("STORE", help: "The store file to create. It must not exist.", completion: .file)],
+        options: [
+            OptionSpec("schema", value: "MANIFEST", help: "The schema manifest (JSON or JSON5).",
+                       completion: .fileWithExtensions(["json", "json5"])),
+            OptionSpec("plaintext", help: "Do not encrypt the store."),
+        ] + SharedOptions.keyOptions + [SharedOptions.json, SharedOptions.quiet],
+        examples: [
+            ("vein create blog.vein --schema blog.json5", "An encrypted store whose key is kept in the keyring."),
+            ("vein create blog.vein --schema blog.json5 --key-file blog.key", "An encrypted store with a new key in blog.key."),
+            ("vein create test.vein --schema blog.json5 --plaintext", "An unencrypted store, for tests."),
+        ],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws {
+        let args = invocation.arguments
+        guard let schemaPath = args.value("schema") else {
+            throw UsageError(message: "missing --schema MANIFEST", command: "create")
+        }
+        if args.flag("plaintext"), args.value("key-file") != nil || args.value("key-env") != nil || args.flag("passphrase") {
+            throw UsageError(message: "--plaintext cannot be combined with a key option", command: "create")
+        }
+        let manifest = try SchemaManifest.load(path: schemaPath)
+        let protection: StoreCreator.Protection = args.flag("plaintext")
+            ? .plaintext : .encrypted(SharedOptions.keyOptions(invocation))
+        let result = try StoreCreator.create(at: invocation.required("STORE"), manifest: manifest, protection: protection)
+
+        if invocation.wantsJSON {
+            invocation.console.outJSON(.object(JSONObject([
+                ("store", .string(result.path)),
+                ("app", .string(manifest.app)),
+                ("schemaVersion", .string(manifest.version.description)),
+                ("models", .array(manifest.models.map { .string($0.name) })),
+                ("encrypted", .bool(result.encryption.isEncrypted)),
+                ("keySource", .string(result.encryption.keySource.kind)),
+                ("generatedKey", .bool(result.generatedKey)),
+            ])))
+        } else if !invocation.quiet {
+            let protectionText: String
+            switch result.encryption {
+            case .plaintext: protectionText = "not encrypted"
+            case .encrypted(_, let source):
+                protectionText = result.generatedKey ? "encrypted, new key in the \(source)" : "encrypted with the \(source)"
+            }
+            let count = manifest.models.count
+            invocation.console.out("created \(result.path): \(manifest.app) \(manifest.version), \(count) model\(count == 1 ? "" : "s"), \(protectionText)")
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Vein
+
+enum SchemaCommand {
+    static let spec: CommandSpec = CommandSpec(
+        name: "schema",
+        abstract: "Print the schema a store holds",
+        discussion: """
+            Prints the store's current schema: a summary of models, fields and relationships, or with --json \
+            the manifest itself in canonical form, which 'vein create --schema' accepts.
+            """,
+        arguments: [SharedOptions.storeArgument],
+        options: SharedOptions.keyOptions + [SharedOptions.json],
+        examples: [("vein schema blog.vein", "A summary."), ("vein schema blog.vein --json > blog.json", "The manifest, to create another store.")],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws {
+        let store = try SharedOptions.openStore(invocation)
+        let manifest = store.manifest
+        let console = invocation.console
+        if invocation.wantsJSON {
+            console.outJSON(manifest.canonicalJSON)
+            return
+        }
+        console.out("\(manifest.app) \(manifest.version)")
+        for model in manifest.models {
+            console.out()
+            console.out(console.bold(model.name))
+            let width = (model.columnNames.map(\.count).max() ?? 0) + 2
+            for field in model.fields { console.out("  " + HelpRenderer.pad(field.name, width) + describe(field)) }
+            for rel in model.relationships { console.out("  " + HelpRenderer.pad(rel.name, width) + describe(rel)) }
+            for index in model.indexes { console.out("  index on \(index.joined(separator: ", "))") }
+        }
+    }
+
+    static func describe(_ field: FieldSchema) -> String {
+        var text = field.type.rawValue + (field.isOptional ? "?" : "")
+        if field.type == .enum { text += " (" + field.enumValues.map { JSONWriter.string($0) }.joined(separator: ", ") + ")" }
+        if field.isUnique { text += " unique" }
+        if field.isLazy { text += " lazy" }
+        if let d = field.defaultValue { text += " = \(JSONWriter.string(d))" }
+        return text
+    }
+
+    static func describe(_ rel: RelationshipSchema) -> String {
+        var text = rel.isToMany ? "→ [\(rel.target)]" : "→ \(rel.target)?"
+        if let inverse = rel.inverse { text += " inverse \(inverse)" }
+        if rel.deleteRule != .nullify { text += ", on delete \(rel.deleteRule.rawValue)" }
+        return text
+    }
+}

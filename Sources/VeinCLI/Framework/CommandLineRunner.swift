@@ -1,0 +1,74 @@
+import Foundation
+import Vein
+
+/// Runs `vein` with its arguments: finds the command in the table, parses, runs, and reports errors.
+public enum VeinCommandLine {
+    public static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
+        // A closed pipe (`vein export | head`) must end vein quietly, not kill it with SIGPIPE mid-write.
+        signal(SIGPIPE, SIG_IGN)
+        let console = Console()
+        return run(arguments, console: console)
+    }
+
+    public static func run(_ arguments: [String], console: Console) -> Int32 {
+        let root = CommandTable.root
+        if arguments.first == "--version" || arguments.first == "-V" {
+            console.out("vein \(VeinVersion.current) (SQLCipher \(Database.sqliteVersion))")
+            return 0
+        }
+        // Walk the command words: `key rotate STORE` → path ["key", "rotate"].
+        var spec = root
+        var path: [String] = []
+        var rest = arguments[...]
+        while let word = rest.first, let sub = spec.subcommand(word) {
+            spec = sub
+            path.append(word)
+            rest = rest.dropFirst()
+        }
+        do {
+            if spec.run == nil {
+                // A group (the root, `key`, `migrate`): help, or an unknown command.
+                if let word = rest.first, !word.hasPrefix("-") {
+                    let hint = Suggestion.closest(to: word, in: spec.subcommands.map { $0.name }).map { " (did you mean '\($0)'?)" }
+                    throw UsageError(message: "unknown command '\((path + [word]).joined(separator: " "))'\(hint ?? "")",
+                                     command: path.joined(separator: " "))
+                }
+                let parsed = try ArgumentParser.parse(Array(rest), spec: spec, commandPath: path.joined(separator: " "))
+                _ = parsed
+                console.out(HelpRenderer.render(spec, path: path), terminator: "")
+                return 0
+            }
+            let parsed = try ArgumentParser.parse(Array(rest), spec: spec, commandPath: path.joined(separator: " "))
+            if parsed.flag("help") {
+                console.out(HelpRenderer.render(spec, path: path), terminator: "")
+                return 0
+            }
+            try spec.run!(Invocation(arguments: parsed, console: console, commandPath: path.joined(separator: " ")))
+            return 0
+        } catch {
+            let report = ErrorReporting.report(error)
+            for (i, message) in report.messages.enumerated() {
+                console.error(message, hint: i == report.messages.count - 1 ? report.hint : nil)
+            }
+            return report.exitCode.rawValue
+        }
+    }
+
+    /// Help text for a command path, as `vein help COMMAND` and `--help` print it.
+    public static func help(for path: [String]) throws -> String {
+        var spec = CommandTable.root
+        for (i, word) in path.enumerated() {
+            guard let sub = spec.subcommand(word) else {
+                let hint = Suggestion.closest(to: word, in: spec.subcommands.map { $0.name }).map { " (did you mean '\($0)'?)" }
+                throw UsageError(message: "no help for unknown command '\(path[...i].joined(separator: " "))'\(hint ?? "")",
+                                 command: "")
+            }
+            spec = sub
+        }
+        return HelpRenderer.render(spec, path: path)
+    }
+}
+
+extension Console {
+    func out(_ text: String, terminator: String) { out(text.hasSuffix("\n") ? String(text.dropLast()) : text) }
+}

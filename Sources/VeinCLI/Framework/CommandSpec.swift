@@ -1,0 +1,92 @@
+/// A declarative description of one command: the single source from which argument parsing, `--help`,
+/// the man pages and the shell completions are all produced (so they cannot drift apart).
+public struct CommandSpec: Sendable {
+    public var name: String
+    /// One line: shown in command lists and as the man page's NAME.
+    public var abstract: String
+    /// Paragraphs shown in `--help` and the man page's DESCRIPTION.
+    public var discussion: String
+    public var arguments: [ArgumentSpec]
+    public var options: [OptionSpec]
+    public var subcommands: [CommandSpec]
+    /// `(command line, what it does)` pairs for EXAMPLES.
+    public var examples: [(String, String)]
+    public var run: (@Sendable (Invocation) throws -> Void)?
+
+    public init(name: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec] = [],
+                options: [OptionSpec] = [], subcommands: [CommandSpec] = [], examples: [(String, String)] = [],
+                run: (@Sendable (Invocation) throws -> Void)? = nil) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.arguments = arguments
+        self.options = options
+        self.subcommands = subcommands
+        self.examples = examples
+        self.run = run
+    }
+
+    /// The options a user can write, including the `--help` every command takes.
+    public var allOptions: [OptionSpec] { options + [.help] }
+
+    public func option(named long: String) -> OptionSpec? { allOptions.first { $0.long == long } }
+    public func option(short: Character) -> OptionSpec? { allOptions.first { $0.short == short } }
+    public func subcommand(_ name: String) -> CommandSpec? { subcommands.first { $0.name == name } }
+}
+
+/// How a shell should complete a value.
+public enum CompletionKind: Equatable, Sendable {
+    case none
+    case file
+    /// Files ending in one of these extensions (plus directories to descend into).
+    case fileWithExtensions([String])
+    case directory
+    case choices([String])
+    case commandNames
+}
+
+public struct ArgumentSpec: Sendable {
+    public var name: String
+    public var help: String
+    public var completion: CompletionKind
+    public var isOptional: Bool
+
+    public init(_ name: String, help: String, completion: CompletionKind = .file, isOptional: Bool = false) {
+        self.name = name
+        self.help = help
+        self.completion = completion
+        self.isOptional = isOptional
+    }
+}
+
+public struct OptionSpec: Sendable {
+    public var long: String
+    public var short: Character?
+    /// The value's placeholder (`FILE`); nil for a flag that takes no value.
+    public var valueName: String?
+    public var help: String
+    public var completion: CompletionKind
+    public var isRepeatable: Bool
+
+    public init(_ long: String, short: Character? = nil, value: String? = nil, help: String,
+                completion: CompletionKind = .none, repeatable: Bool = false) {
+        self.long = long
+        self.short = short
+        self.valueName = value
+        self.help = help
+        self.completion = completion
+        self.isRepeatable = repeatable
+    }
+
+    public var isFlag: Bool { valueName == nil }
+
+    /// `-o, --output FILE`
+    public var synopsis: String {
+        var text = short.map { "-\($0), " } ?? ""
+        text += "--\(long)"
+        if let valueName { text += " \(valueName)" }
+        return text
+    }
+
+    public static let help = OptionSpec("help", short: "h", help: "Show help for this command.")
+}

@@ -1,0 +1,103 @@
+import Vein
+
+/// The one place where typed errors become messages and exit statuses.
+enum ErrorReporting {
+    struct Report {
+        var messages: [String]
+        var hint: String?
+        var exitCode: ExitCode
+    }
+
+    static func report(_ error: Error) -> Report {
+        switch error {
+        case let e as CommandFailure:
+            return Report(messages: [e.message], hint: e.hint, exitCode: e.exitCode)
+        case let e as UsageError:
+            let help = e.command.isEmpty ? "vein help" : "vein help \(e.command)"
+            return Report(messages: [e.message], hint: "see '\(help)'", exitCode: .usage)
+        case let e as ManifestError:
+            return Report(messages: e.lines, hint: nil, exitCode: .dataError)
+        case let e as FileError:
+            return file(e)
+        case let e as StoreError:
+            return store(e)
+        case let e as KeyError:
+            return key(e)
+        case let e as DatabaseError:
+            if e.isBusy {
+                return Report(messages: ["the store is busy: another process holds its lock"],
+                              hint: "try again when the other vein or app has finished", exitCode: .busy)
+            }
+            let ioCodes: Set<Int32> = [10, 13, 14]  // SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN
+            return Report(messages: ["SQLite: \(e.message)"], hint: nil,
+                          exitCode: ioCodes.contains(e.code) ? .ioError : .failure)
+        default:
+            return Report(messages: ["\(error)"], hint: nil, exitCode: .failure)
+        }
+    }
+
+    static func file(_ e: FileError) -> Report {
+        switch e {
+        case .notFound(let path): return Report(messages: ["no such file: \(path)"], exitCode: .noInput)
+        case .unreadable(let path, let reason): return Report(messages: ["cannot read \(path): \(reason)"], exitCode: .noInput)
+        case .notText(let path): return Report(messages: ["\(path) is not UTF-8 text"], exitCode: .dataError)
+        case .cannotWrite(let path, let reason): return Report(messages: ["cannot write \(path): \(reason)"], exitCode: .cannotCreate)
+        }
+    }
+
+    static func store(_ e: StoreError) -> Report {
+        switch e {
+        case .notFound(let path):
+            return Report(messages: ["no such store: \(path)"],
+                          hint: "create one with 'vein create \(path) --schema MANIFEST'", exitCode: .noInput)
+        case .alreadyExists(let path):
+            return Report(messages: ["\(path) already exists"],
+                          hint: "vein never overwrites a store; choose another path", exitCode: .cannotCreate)
+        case .cannotCreate(let path, let reason):
+            return Report(messages: ["cannot create \(path): \(reason)"], exitCode: .cannotCreate)
+        case .wrongKey(let path):
+            return Report(messages: ["cannot decrypt \(path): wrong key or not a Vein store"],
+                          hint: "check which key source is used: --key-file, --key-env, VEIN_KEY, --passphrase, then the keyring",
+                          exitCode: .permission)
+        case .notAVeinStore(let path, let reason):
+            return Report(messages: ["\(path) is not a Vein store: \(reason)"], exitCode: .dataError)
+        case .unsupportedFormat(let path, let found):
+            return Report(messages: ["\(path) uses store format \(found), newer than this vein (format \(VeinVersion.storeFormat))"],
+                          hint: "upgrade vein to open it", exitCode: .dataError)
+        case .busy(let path):
+            return Report(messages: ["\(path) is busy: another process holds its lock"],
+                          hint: "try again when the other vein or app has finished", exitCode: .busy)
+        }
+    }
+
+    static func key(_ e: KeyError) -> Report {
+        switch e {
+        case .noKeySource(let store, let problem):
+            let detail = problem.map { " (\($0))" } ?? ""
+            return Report(messages: ["no key for \(store)\(detail)"], hint: KeyError.sourcesHint, exitCode: .unavailable)
+        case .keyFileTooOpen(let path, let mode):
+            return Report(messages: ["key file \(path) is accessible by others (mode \(String(mode, radix: 8)))"],
+                          hint: "restrict it with 'chmod 600 \(path)'", exitCode: .permission)
+        case .keyFileUnreadable(let path, let reason):
+            return Report(messages: ["cannot read key file \(path): \(reason)"], exitCode: .noInput)
+        case .keyFileExists(let path):
+            return Report(messages: ["key file \(path) already exists"], exitCode: .cannotCreate)
+        case .environmentVariableUnset(let name):
+            return Report(messages: ["environment variable \(name) (named by --key-env) is not set or empty"],
+                          exitCode: .unavailable)
+        case .emptyKey:
+            return Report(messages: ["the key is empty"], exitCode: .dataError)
+        case .keyringFailed(let reason):
+            return Report(messages: ["the keyring failed: \(reason)"],
+                          hint: "vein never takes a failed keyring read as 'no key'; unlock the keyring or give another key source",
+                          exitCode: .ioError)
+        case .keyringUnavailable(let reason):
+            return Report(messages: ["the Secret Service is not available: \(reason)"], hint: KeyError.sourcesHint,
+                          exitCode: .unavailable)
+        case .passphraseMismatch:
+            return Report(messages: ["the passphrases do not match"], exitCode: .dataError)
+        case .passphraseUnavailable(let reason):
+            return Report(messages: ["cannot read a passphrase: \(reason)"], exitCode: .unavailable)
+        }
+    }
+}

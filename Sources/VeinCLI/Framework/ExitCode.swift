@@ -1,0 +1,38 @@
+/// Exit statuses (sysexits.h), SPEC §8.
+public enum ExitCode: Int32, Sendable {
+    case ok = 0
+    case failure = 1
+    case usage = 64
+    case dataError = 65
+    case noInput = 66
+    case unavailable = 69
+    case cannotCreate = 73
+    case ioError = 74
+    case busy = 75
+    case permission = 77
+
+    static let documented: [(Int32, String)] = [
+        (0, "Success."),
+        (1, "An unexpected failure."),
+        (64, "Usage error: unknown command or option, missing argument."),
+        (65, "Bad data: manifest, plan, expression, import record, unhandled migration data, or a failed verification."),
+        (66, "Missing input: the store or a named file does not exist."),
+        (69, "No key source available: no key option, no VEIN_KEY, and no key in a reachable keyring."),
+        (73, "Cannot create: the store or key file already exists, or its directory does not."),
+        (74, "I/O error, or the keyring failed."),
+        (75, "The store is busy: another process holds its lock."),
+        (77, "Wrong key, or a key file readable by others."),
+    ]
+}
+
+/// A failure a command reports with its own message and status (rather than an engine error).
+public struct CommandFailure: Error, Sendable {
+    public let message: String
+    public let hint: String?
+    public let exitCode: ExitCode
+    public init(_ message: String, hint: String? = nil, exitCode: ExitCode) {
+        self.message = message
+        self.hint = hint
+        self.exitCode = exitCode
+    }
+}

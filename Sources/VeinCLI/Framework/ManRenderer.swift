@@ -1,0 +1,72 @@
+/// Man pages (roff, section 1) from command specs: `vein.1` for the tool, `vein-COMMAND.1` per command.
+public enum ManRenderer {
+    public static func pages(root: CommandSpec, date: String = "2026-11-30", version: String) -> [(name: String, text: String)] {
+        var pages = [("vein.1", page(root, path: [], version: version, date: date))]
+        func visit(_ spec: CommandSpec, _ path: [String]) {
+            for sub in spec.subcommands {
+                let subPath = path + [sub.name]
+                if sub.run != nil || sub.subcommands.isEmpty {
+                    pages.append(("vein-\(subPath.joined(separator: "-")).1", page(sub, path: subPath, version: version, date: date)))
+                }
+                visit(sub, subPath)
+            }
+        }
+        visit(root, [])
+        return pages
+    }
+
+    static func page(_ spec: CommandSpec, path: [String], version: String, date: String) -> String {
+        let name = (["vein"] + path).joined(separator: "-")
+        var out = ".TH \(name.uppercased()) 1 \"\(date)\" \"vein \(version)\" \"Vein Manual\"\n"
+        out += ".SH NAME\n\(escape(name)) \\- \(escape(spec.abstract))\n"
+        out += ".SH SYNOPSIS\n.B \(escape(HelpRenderer.usage(spec, path: path)))\n"
+        if !spec.discussion.isEmpty {
+            out += ".SH DESCRIPTION\n"
+            for paragraph in spec.discussion.components(separatedBy: "\n\n") {
+                if paragraph.hasPrefix(" ") {
+                    out += ".PP\n.nf\n\(escape(paragraph))\n.fi\n"
+                } else {
+                    out += ".PP\n\(escape(paragraph.replacingOccurrences(of: "\n", with: " ")))\n"
+                }
+            }
+        }
+        if !spec.subcommands.isEmpty {
+            out += ".SH COMMANDS\n"
+            for sub in spec.subcommands {
+                out += ".TP\n.B \(escape(sub.name))\n\(escape(sub.abstract))"
+                out += sub.run != nil || sub.subcommands.isEmpty ? " See \\fBvein\\-\(escape((path + [sub.name]).joined(separator: "-")))\\fR(1).\n" : "\n"
+            }
+        }
+        if !spec.arguments.isEmpty {
+            out += ".SH ARGUMENTS\n"
+            for argument in spec.arguments { out += ".TP\n.I \(escape(argument.name))\n\(escape(argument.help))\n" }
+        }
+        out += ".SH OPTIONS\n"
+        for option in spec.allOptions {
+            var synopsis = option.short.map { "\\fB\\-\($0)\\fR, " } ?? ""
+            synopsis += "\\fB\\-\\-\(escape(option.long))\\fR"
+            if let v = option.valueName { synopsis += " \\fI\(escape(v))\\fR" }
+            out += ".TP\n\(synopsis)\n\(escape(option.help))\n"
+        }
+        if path.isEmpty || spec.run != nil {
+            out += ".SH EXIT STATUS\n"
+            for (code, meaning) in ExitCode.documented { out += ".TP\n.B \(code)\n\(escape(meaning))\n" }
+        }
+        if !spec.examples.isEmpty {
+            out += ".SH EXAMPLES\n"
+            for (line, what) in spec.examples { out += ".TP\n.B \(escape(line))\n\(escape(what))\n" }
+        }
+        out += ".SH SEE ALSO\n"
+        out += path.isEmpty ? "\\fBsqlcipher\\fR(1), \\fBsecret\\-tool\\fR(1)\n" : "\\fBvein\\fR(1)\n"
+        return out
+    }
+
+    /// Escapes roff: backslashes, leading dots and quotes, and hyphens meant literally.
+    static func escape(_ text: String) -> String {
+        var out = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        out = out.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasPrefix(".") || line.hasPrefix("'") ? "\\&" + line : String(line)
+        }.joined(separator: "\n")
+        return out
+    }
+}

@@ -1,0 +1,4 @@
+import Foundation
+import VeinCLI
+
+exit(VeinCommandLine.main())
