@@ -16,7 +16,8 @@ public enum CipherKey: Equatable, Sendable {
     /// A single trailing newline (as editors and `echo` leave) is not part of the key.
     public init(text: String) throws {
         var text = text
-        if text.hasSuffix("\r\n") { text.removeLast(2) } else if text.hasSuffix("\n") { text.removeLast() }
+        // "\r\n" is one Character (one grapheme cluster), so one removeLast() drops either ending.
+        if text.hasSuffix("\r\n") || text.hasSuffix("\n") { text.removeLast() }
         if text.utf8.count == 64, let bytes = Hex.decode(text) {
             self = .raw(bytes)
         } else {

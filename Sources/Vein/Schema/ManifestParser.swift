@@ -4,6 +4,11 @@ import Foundation
 /// object form. Collects every issue before failing, so one run shows a user everything to fix.
 public struct ManifestParser {
     private var issues: [ManifestIssue] = []
+    /// Every model name the manifest declares, including models whose own definition has errors: a
+    /// relationship to such a model is not also reported as pointing nowhere.
+    private var declaredModels: Set<String> = []
+    /// The same for fields and relationships, per model.
+    private var declaredColumns: [String: Set<String>] = [:]
 
     /// Parses and validates manifest text. `file` names the source in error messages.
     public static func parse(_ text: String, file: String) throws(ManifestError) -> SchemaManifest {
@@ -23,11 +28,10 @@ public struct ManifestParser {
     /// every issue's path.
     public static func parse(json: JSONValue, file: String, pathPrefix: String = "") throws(ManifestError) -> SchemaManifest {
         var parser = ManifestParser()
-        let manifest = parser.manifest(json, path: pathPrefix)
-        if let manifest, parser.issues.isEmpty {
-            var resolved = manifest
-            parser.resolveReferences(&resolved, path: pathPrefix)
-            if parser.issues.isEmpty { return resolved }
+        // Cross references are checked even when parts failed, so one run reports every issue.
+        if var manifest = parser.manifest(json, path: pathPrefix) {
+            parser.resolveReferences(&manifest, path: pathPrefix)
+            if parser.issues.isEmpty { return manifest }
         }
         throw ManifestError(file: file, issues: parser.issues)
     }
@@ -64,12 +68,13 @@ public struct ManifestParser {
                         continue
                     }
                     seen[member.key.lowercased()] = member.key
+                    declaredModels.insert(member.key)
                     if let model = model(named: member.key, member.value, path: modelPath) { models.append(model) }
                 }
             }
         }
-        guard let app, let version else { return nil }
-        return SchemaManifest(app: app, version: version, models: models)
+        // A missing app or version has been reported; placeholders let the models still be checked.
+        return SchemaManifest(app: app ?? "", version: version ?? SchemaVersion(0, 0, 0), models: models)
     }
 
     private mutating func appID(_ json: JSONValue?, path: String) -> String? {
@@ -102,6 +107,7 @@ public struct ManifestParser {
         var columns: [String: String] = [:]  // lowercased → declared, across fields and relationships
 
         func claim(_ column: String, path: String) -> Bool {
+            declaredColumns[name, default: []].insert(column)
             if let problem = Identifier.problem(with: column, kind: "field") { issue(path, problem); return false }
             if let earlier = columns[column.lowercased()] {
                 issue(path, "\"\(column)\" collides with \"\(earlier)\" in \(name) (column names ignore case)")
@@ -306,6 +312,7 @@ public struct ManifestParser {
                 let rel = manifest.models[m].relationships[r]
                 let relPath = join(join(modelPath, "relationships"), rel.name)
                 guard let t = manifest.models.firstIndex(where: { $0.name == rel.target }) else {
+                    if declaredModels.contains(rel.target) { continue }  // its own errors are reported
                     issue(join(relPath, "to"), "relationship target \"\(rel.target)\" is not a model of this schema"
                           + Suggestion.hint(for: rel.target, in: modelNames))
                     continue
@@ -313,6 +320,7 @@ public struct ManifestParser {
                 guard let inverseName = rel.inverse else { continue }
                 let target = manifest.models[t]
                 guard let i = target.relationships.firstIndex(where: { $0.name == inverseName }) else {
+                    if declaredColumns[target.name, default: []].contains(inverseName) { continue }
                     issue(join(relPath, "inverse"), "inverse \"\(inverseName)\" is not a relationship of \(target.name)"
                           + Suggestion.hint(for: inverseName, in: target.relationships.map(\.name)))
                     continue
@@ -336,6 +344,7 @@ public struct ManifestParser {
                         if rel.isToMany { issue(indexPath, "\"\(name)\" is a to-many relationship, which cannot be indexed") }
                         continue
                     }
+                    if declaredColumns[model.name, default: []].contains(name) { continue }
                     issue(indexPath, "\"\(name)\" is not a field of \(model.name)" + Suggestion.hint(for: name, in: model.columnNames))
                 }
                 if model.indexes[..<i].contains(index) { issue(indexPath, "duplicate index on \(index.joined(separator: ", "))") }

@@ -95,6 +95,11 @@ public final class Database {
 
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
+    /// The linked SQLCipher's version, read from a throwaway in-memory connection.
+    public static var cipherLibraryVersion: String? {
+        (try? Database(path: ":memory:", mode: .create, key: nil))?.cipherVersion
+    }
+
     // MARK: Executing
 
     /// Runs one or more statements that return no rows of interest.

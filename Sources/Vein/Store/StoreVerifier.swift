@@ -159,8 +159,8 @@ public enum StoreVerifier {
                     for target in targets {
                         defer { exists.reset() }
                         try exists.bind([.text(target)])
-                        if try !exists.step() { dangling.append(owner) }
-                        held.insert([owner, target])
+                        // A dangling id is reported once, as dangling, not again as an inverse mismatch.
+                        if try exists.step() { held.insert([owner, target]) } else { dangling.append(owner) }
                     }
                 }
                 report(&check, malformed, "\(name): %d rows do not hold a JSON array of ids")

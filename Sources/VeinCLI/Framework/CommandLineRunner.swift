@@ -13,7 +13,7 @@ public enum VeinCommandLine {
     public static func run(_ arguments: [String], console: Console) -> Int32 {
         let root = CommandTable.root
         if arguments.first == "--version" || arguments.first == "-V" {
-            console.out("vein \(VeinVersion.current) (SQLCipher \(Database.sqliteVersion))")
+            console.out("vein \(VeinVersion.current) (SQLCipher \(Database.cipherLibraryVersion ?? "unknown"), SQLite \(Database.sqliteVersion))")
             return 0
         }
         // Walk the command words: `key rotate STORE` → path ["key", "rotate"].

@@ -1,0 +1,121 @@
+import Foundation
+
+/// Runs the built `vein` binary as a user would, capturing what it prints and its exit status.
+struct VeinRunner {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// The package root, found from this file's path.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// `VEIN_BINARY` when set, otherwise the debug build.
+    static let binary: String = ProcessInfo.processInfo.environment["VEIN_BINARY"]
+        ?? packageRoot.appendingPathComponent(".build/debug/vein").path
+
+    static let exampleManifest = packageRoot.appendingPathComponent("examples/blog.json5").path
+    static let withSecretService = packageRoot.appendingPathComponent("Tests/Scripts/with-secret-service").path
+
+    /// An environment with no way to reach a keyring, so tests never touch a real one by accident.
+    static var isolatedEnvironment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/vein-test-bus"
+        env.removeValue(forKey: "VEIN_KEY")
+        env.removeValue(forKey: "NO_COLOR")
+        return env
+    }
+
+    let directory: URL
+
+    /// A runner working in a fresh temporary directory.
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("vein-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    func cleanUp() { try? FileManager.default.removeItem(at: directory) }
+
+    @discardableResult
+    func vein(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
+        try run(VeinRunner.binary, arguments, stdin: stdin, environment: environment)
+    }
+
+    /// Runs any program in the runner's directory with the isolated environment plus `environment`.
+    ///
+    /// Spawned with posix_spawn and an empty signal mask: Foundation's Process lets the child inherit the
+    /// test runner thread's mask, in which SIGTERM is blocked, and daemons started from such a child
+    /// (dbus-daemon, gnome-keyring) then never stop.
+    func run(_ program: String, _ arguments: [String], stdin: String? = nil,
+             environment: [String: String] = [:]) throws -> Result {
+        // `env -C DIR` changes directory in the child, which posix_spawn cannot portably do.
+        let argv = ["/usr/bin/env", "-C", directory.path, program] + arguments
+        let env = VeinRunner.isolatedEnvironment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
+
+        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw POSIXError(.EMFILE) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        for fd in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t(), defaults = sigset_t()
+        sigemptyset(&emptyMask)
+        sigfillset(&defaults)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var pid: pid_t = 0
+        let cArgv = argv.map { strdup($0) } + [nil]
+        let cEnv = env.map { strdup($0) } + [nil]
+        defer { (cArgv + cEnv).forEach { free($0) } }
+        let rc = posix_spawn(&pid, argv[0], &actions, &attributes, cArgv, cEnv)
+        close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
+        guard rc == 0 else {
+            close(inPipe[1]); close(outPipe[0]); close(errPipe[0])
+            throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EINVAL)
+        }
+        let input = FileHandle(fileDescriptor: inPipe[1], closeOnDealloc: true)
+        let output = FileHandle(fileDescriptor: outPipe[0], closeOnDealloc: true)
+        let errors = FileHandle(fileDescriptor: errPipe[0], closeOnDealloc: true)
+        // Drain both pipes at once, so neither can fill up and block the child.
+        let errBox = DataBox()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errBox.data = errors.readDataToEndOfFile()
+            group.leave()
+        }
+        if let stdin { input.write(Data(stdin.utf8)) }
+        try input.close()
+        let outData = output.readDataToEndOfFile()
+        group.wait()
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS, which Swift does not import as macros.
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return Result(status: exitStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errBox.data, as: UTF8.self))
+    }
+
+    func write(_ name: String, _ text: String, mode: Int = 0o644) throws {
+        try text.write(toFile: path(name), atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path(name))
+    }
+
+    func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(name)) }
+}
+
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
+}

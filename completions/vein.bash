@@ -1,0 +1,72 @@
+# bash completion for vein (generated from the command table by `make docs`; do not edit)
+_vein() {
+    local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
+    local path="" word candidate i opts="" subs="" positional="file"
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        word="${COMP_WORDS[i]}"
+        candidate="${path:+$path }$word"
+        case "$candidate" in
+            "create"|"info"|"schema"|"verify"|"completions"|"help") path="$candidate" ;;
+        esac
+    done
+    case "$path" in
+        "")
+            opts="--help --version"
+            subs="create info schema verify completions help"
+            ;;
+        "create")
+            opts="--schema --plaintext --key-file --key-env --passphrase --json --quiet --help"
+            positional="file"
+            ;;
+        "info")
+            opts="--key-file --key-env --passphrase --json --help"
+            positional="file"
+            ;;
+        "schema")
+            opts="--key-file --key-env --passphrase --json --help"
+            positional="file"
+            ;;
+        "verify")
+            opts="--key-file --key-env --passphrase --json --quiet --help"
+            positional="file"
+            ;;
+        "completions")
+            opts="--help"
+            positional="bash zsh fish"
+            ;;
+        "help")
+            opts="--help"
+            positional="create info schema verify completions help"
+            ;;
+    esac
+    case "$path:$prev" in
+        "create:--schema") _vein_complete "file"; return ;;
+        "create:--key-file") _vein_complete "file"; return ;;
+        "create:--key-env") _vein_complete "none"; return ;;
+        "info:--key-file") _vein_complete "file"; return ;;
+        "info:--key-env") _vein_complete "none"; return ;;
+        "schema:--key-file") _vein_complete "file"; return ;;
+        "schema:--key-env") _vein_complete "none"; return ;;
+        "verify:--key-file") _vein_complete "file"; return ;;
+        "verify:--key-env") _vein_complete "none"; return ;;
+    esac
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+    elif [[ -n $subs ]]; then
+        COMPREPLY=($(compgen -W "$subs" -- "$cur"))
+    else
+        _vein_complete "$positional"
+    fi
+}
+
+_vein_complete() {
+    local cur="${COMP_WORDS[COMP_CWORD]}"
+    case "$1" in
+        file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+        directory) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
+        none) COMPREPLY=() ;;
+        *) COMPREPLY=($(compgen -W "$1" -- "$cur")) ;;
+    esac
+}
+
+complete -F _vein vein
