@@ -122,7 +122,7 @@ import Vein
         let result = try r.vein(["create", "s.vein", "--schema", "bad.json5"])
         #expect(result.status == 65)
         #expect(result.stderr == """
-            vein: error: bad.json5: models.Post.fields.views: unknown type "integer" (expected one of string, int, double, bool, date, data, uuid, enum, json)
+            vein: error: bad.json5: models.Post.fields.views: unknown type "integer" (expected one of string, int, double, bool, date, data, uuid, enum, json) (did you mean "int"?)
             vein: error: bad.json5: models.Post.relationships.author.to: relationship target "Usr" is not a model of this schema
 
             """)
@@ -180,6 +180,23 @@ import Vein
         // A file that is no database at all, with a key: the same message.
         try r.write("junk.vein", String(repeating: "junk", count: 2000))
         #expect(try r.vein(["info", "junk.vein", "--key-file", "k"]).status == 77)
+    }
+
+    @Test func damagedOrForeignFilesAreNotVeinStores() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        // SQLite's plaintext header over garbage.
+        var bytes = Data("SQLite format 3\0".utf8)
+        bytes.append(Data(repeating: 0xEE, count: 4080))
+        try bytes.write(to: URL(fileURLWithPath: r.path("damaged.vein")))
+        let damaged = try r.vein(["info", "damaged.vein"])
+        #expect(damaged.status == 65)
+        #expect(damaged.stderr.hasPrefix("vein: error: damaged.vein is not a Vein store: "))
+        // A plain SQLite database that Vein did not make.
+        _ = try r.run("sqlite3", ["other.db", "CREATE TABLE t (x)"])
+        let foreign = try r.vein(["info", "other.db"])
+        #expect(foreign.status == 65)
+        #expect(foreign.stderr == "vein: error: other.db is not a Vein store: it has no _vein_meta table\n")
     }
 
     @Test func noKeySourceExits69AndCreatesNothing() throws {

@@ -18,6 +18,13 @@ public enum FieldType: String, CaseIterable, Sendable {
     }
 
     public static var namesList: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    /// Names other languages and databases use for Vein's types, for "did you mean" hints.
+    static let aliases: [String: FieldType] = [
+        "integer": .int, "int64": .int, "long": .int, "boolean": .bool, "float": .double, "real": .double,
+        "number": .double, "text": .string, "str": .string, "blob": .data, "bytes": .data,
+        "timestamp": .date, "datetime": .date, "object": .json,
+    ]
 }
 
 /// Why a JSON value does not fit a field (the text after "expected").
@@ -45,6 +52,7 @@ extension FieldSchema {
             return .integer(i)
         case .double:
             guard let d = json.numberValue else { throw mismatch("a number") }
+            if let bad = json.firstNonFiniteNumber { throw ValueMismatch(expectation: "a finite number, found \(bad)") }
             return .real(d)
         case .bool:
             guard let b = json.boolValue else { throw mismatch("true or false") }
@@ -71,6 +79,7 @@ extension FieldSchema {
             if let i = json.intValue { return .integer(i) }
             return .text(json.stringValue ?? "")
         case .json:
+            if let bad = json.firstNonFiniteNumber { throw ValueMismatch(expectation: "a finite number, found \(bad)") }
             return .text(JSONWriter.string(json.canonicalized()))
         }
     }
@@ -94,6 +103,17 @@ extension FieldSchema {
 }
 
 extension JSONValue {
+    /// "Infinity", "-Infinity" or "NaN" for the first non-finite number inside (JSON5 has them, JSON
+    /// does not, and the writer would turn them into null); nil when there is none.
+    var firstNonFiniteNumber: String? {
+        switch self {
+        case .double(let d) where !d.isFinite: return d.isNaN ? "NaN" : d < 0 ? "-Infinity" : "Infinity"
+        case .array(let items): return items.lazy.compactMap(\.firstNonFiniteNumber).first
+        case .object(let object): return object.lazy.compactMap(\.value.firstNonFiniteNumber).first
+        default: return nil
+        }
+    }
+
     /// The same value with every object's keys sorted: the canonical form of `json` field values.
     public func canonicalized() -> JSONValue {
         switch self {

@@ -106,9 +106,9 @@ public struct ManifestParser {
         var model = ModelSchema(name: name)
         var columns: [String: String] = [:]  // lowercased → declared, across fields and relationships
 
-        func claim(_ column: String, path: String) -> Bool {
+        func claim(_ column: String, kind: String, path: String) -> Bool {
             declaredColumns[name, default: []].insert(column)
-            if let problem = Identifier.problem(with: column, kind: "field") { issue(path, problem); return false }
+            if let problem = Identifier.problem(with: column, kind: kind) { issue(path, problem); return false }
             if let earlier = columns[column.lowercased()] {
                 issue(path, "\"\(column)\" collides with \"\(earlier)\" in \(name) (column names ignore case)")
                 return false
@@ -120,7 +120,7 @@ public struct ManifestParser {
         if let fieldsJSON = body["fields"], let fields = object(fieldsJSON, path: join(path, "fields"), expected: "an object of fields") {
             for member in fields {
                 let fieldPath = join(join(path, "fields"), member.key)
-                guard claim(member.key, path: fieldPath) else { continue }
+                guard claim(member.key, kind: "field", path: fieldPath) else { continue }
                 if let field = field(named: member.key, member.value, path: fieldPath) { model.fields.append(field) }
             }
         }
@@ -128,7 +128,7 @@ public struct ManifestParser {
            let rels = object(relsJSON, path: join(path, "relationships"), expected: "an object of relationships") {
             for member in rels {
                 let relPath = join(join(path, "relationships"), member.key)
-                guard claim(member.key, path: relPath) else { continue }
+                guard claim(member.key, kind: "relationship", path: relPath) else { continue }
                 if let rel = relationship(named: member.key, member.value, path: relPath) { model.relationships.append(rel) }
             }
         }
@@ -167,8 +167,10 @@ public struct ManifestParser {
             }
             if let defaultJSON = body["default"] {
                 do {
-                    _ = try field.databaseValue(fromJSON: defaultJSON)
-                    field.defaultValue = defaultJSON == .null ? nil : defaultJSON
+                    // Kept in normal form (2 → 2.0 for a double, dates in the store's format, UUIDs
+                    // uppercase), so defaults that mean the same give the same canonical text.
+                    let value = try field.databaseValue(fromJSON: defaultJSON)
+                    field.defaultValue = value == .null ? nil : field.jsonValue(fromDatabase: value)
                 } catch {
                     issue(join(path, "default"), "expected \(error.expectation)")
                 }
@@ -191,8 +193,9 @@ public struct ManifestParser {
         let optional = typeWord.hasSuffix("?")
         if optional { typeWord.removeLast() }
         guard let type = FieldType(rawValue: typeWord) else {
-            issue(path, "unknown type \"\(typeWord)\" (expected one of \(FieldType.namesList))"
-                  + Suggestion.hint(for: typeWord, in: FieldType.allCases.map(\.rawValue)))
+            let suggestion = FieldType.aliases[typeWord.lowercased()].map { " (did you mean \"\($0.rawValue)\"?)" }
+                ?? Suggestion.hint(for: typeWord, in: FieldType.allCases.map(\.rawValue))
+            issue(path, "unknown type \"\(typeWord)\" (expected one of \(FieldType.namesList))" + suggestion)
             return nil
         }
         var field = FieldSchema(name: name, type: type, isOptional: optional)
@@ -258,9 +261,12 @@ public struct ManifestParser {
                 if let text = ruleJSON.stringValue, let rule = DeleteRule(rawValue: text) {
                     rel.deleteRule = rule
                 } else {
-                    let found = ruleJSON.stringValue.map { "\"\($0)\"" } ?? ruleJSON.kindName
-                    issue(join(path, "deleteRule"), "unknown delete rule \(found) (expected one of \(names.joined(separator: ", ")))"
-                          + Suggestion.hint(for: ruleJSON.stringValue ?? "", in: names))
+                    let expected = "expected one of \(names.joined(separator: ", "))"
+                    if let text = ruleJSON.stringValue {
+                        issue(join(path, "deleteRule"), "unknown delete rule \"\(text)\" (\(expected))" + Suggestion.hint(for: text, in: names))
+                    } else {
+                        issue(join(path, "deleteRule"), "\(expected), found \(ruleJSON.kindName)")
+                    }
                 }
             }
             if let renamed = body["renamedFrom"] { rel.renamedFrom = identifierString(renamed, path: join(path, "renamedFrom")) }

@@ -12,7 +12,7 @@ public struct SchemaVersion: Comparable, Hashable, Sendable, CustomStringConvert
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
               let a = Int(parts[0]), let b = Int(parts[1]), let c = Int(parts[2]), a >= 0, b >= 0, c >= 0,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && ($0 == "0" || !$0.hasPrefix("0")) })
+              parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } && ($0 == "0" || !$0.hasPrefix("0")) })
         else { return nil }
         self.init(a, b, c)
     }

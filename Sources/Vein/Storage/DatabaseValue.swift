@@ -22,11 +22,9 @@ public enum DatabaseValue: Equatable, Hashable, Sendable {
     public var data: Data? { if case .blob(let v) = self { return v } else { return nil } }
 }
 
-extension DatabaseValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByNilLiteral
-{
+// No ExpressibleByNilLiteral: `nil` must always mean Optional's none ("no value"), never `.null` (a NULL).
+extension DatabaseValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
     public init(stringLiteral value: String) { self = .text(value) }
     public init(integerLiteral value: Int64) { self = .integer(value) }
     public init(floatLiteral value: Double) { self = .real(value) }
-    public init(nilLiteral: ()) { self = .null }
 }

@@ -36,7 +36,9 @@ public final class Statement {
         case .null: rc = sqlite3_bind_null(handle, i)
         case .integer(let v): rc = sqlite3_bind_int64(handle, i, v)
         case .real(let v): rc = sqlite3_bind_double(handle, i, v)
-        case .text(let v): rc = sqlite3_bind_text(handle, i, v, -1, vein_sqlite_transient())
+        case .text(let v):
+            // With its byte count, not -1: a Swift string may contain NUL, where SQLite would stop reading.
+            rc = sqlite3_bind_text(handle, i, v, Int32(v.utf8.count), vein_sqlite_transient())
         case .blob(let v):
             rc = v.withUnsafeBytes { raw in
                 // A zero-length blob must still bind as a blob, not NULL: pass a non-nil pointer.

@@ -82,6 +82,10 @@ public final class Store {
                                  : StoreError.wrongKey(path)
             }
             if error.isBusy { throw StoreError.busy(path) }
+            // A plaintext header over damaged pages ("unsupported file format", "malformed"): no store.
+            if key == nil, error.code == 1 || error.code == 11 || error.code == 26 {
+                throw StoreError.notAVeinStore(path, reason: error.message)
+            }
             throw error
         }
     }

@@ -9,7 +9,13 @@ public enum ISODate {
     /// Rounds to the microsecond, the precision of the store.
     public static func round(_ seconds: Double) -> Double { (seconds * 1_000_000).rounded() / 1_000_000 }
 
+    /// Seconds of 0001-01-01 and 9999-12-31T23:59:59.999999Z: the years four digits can write.
+    static let representable = -62_135_596_800.0...253_402_300_799.999999
+
     public static func format(_ seconds: Double) -> String {
+        // Outside four-digit years (or not finite) there is no ISO 8601 text; such a value can only come
+        // from raw SQL, and is shown as its number rather than trapping on overflow.
+        guard representable.contains(seconds) else { return "\(seconds)" }
         let micros = Int64((seconds * 1_000_000).rounded())
         var days = micros / 86_400_000_000
         var rem = micros % 86_400_000_000
@@ -43,35 +49,37 @@ public enum ISODate {
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
               (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }
-        var seconds = Double(days(year: year, month: month, day: day)) * 86_400
-        if i == b.count { return seconds }
+        // Counted in whole microseconds: adding a fraction to a large Double and rounding after would
+        // misround digits beyond the sixth ("…00.0000004Z" came out as 1 µs).
+        var micros = days(year: year, month: month, day: day) * 86_400_000_000
+        if i == b.count { return Double(micros) / 1_000_000 }
         guard expect("T") || expect("t") || expect(" "), let hour = number(2), expect(":"), let minute = number(2),
               expect(":"), let second = number(2), hour < 24, minute < 60, second < 60
         else { return nil }
-        seconds += Double(hour * 3600 + minute * 60 + second)
+        micros += Int64(hour * 3600 + minute * 60 + second) * 1_000_000
         if expect(".") {
-            var fraction = 0.0, scale = 0.1, digits = 0
+            var fraction: Int64 = 0, digits = 0, roundUp = false
             while i < b.count, b[i] >= 48 && b[i] <= 57 {
-                fraction += Double(b[i] - 48) * scale
-                scale /= 10
+                if digits < 6 { fraction = fraction * 10 + Int64(b[i] - 48) } else if digits == 6 { roundUp = b[i] >= 53 }
                 i += 1
                 digits += 1
             }
             guard digits > 0 else { return nil }
-            seconds += fraction
+            for _ in digits..<max(digits, 6) { fraction *= 10 }
+            micros += fraction + (roundUp ? 1 : 0)
         }
         if expect("Z") || expect("z") {
             // UTC
         } else if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
-            let sign: Double = b[i] == UInt8(ascii: "+") ? 1 : -1
+            let sign: Int64 = b[i] == UInt8(ascii: "+") ? 1 : -1
             i += 1
             guard let oh = number(2), expect(":"), let om = number(2), oh < 24, om < 60 else { return nil }
-            seconds -= sign * Double(oh * 3600 + om * 60)
+            micros -= sign * Int64(oh * 3600 + om * 60) * 1_000_000
         } else {
             return nil
         }
         guard i == b.count else { return nil }
-        return round(seconds)
+        return Double(micros) / 1_000_000
     }
 
     private static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }

@@ -1,0 +1,246 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Vein
+
+/// An in-memory keyring that can also play an unreachable or failing Secret Service.
+final class FakeKeyring: Keyring {
+    enum Behaviour: Sendable { case normal, unavailable, failing }
+    struct Item: Equatable, Sendable {
+        var app: String
+        var key: CipherKey
+    }
+
+    let behaviour: Behaviour
+    private let items = Mutex<[String: Item]>([:])
+
+    init(_ behaviour: Behaviour = .normal) { self.behaviour = behaviour }
+
+    private func check() throws(KeyError) {
+        switch behaviour {
+        case .normal: return
+        case .unavailable: throw .keyringUnavailable("Cannot autolaunch D-Bus without X11 $DISPLAY")
+        case .failing: throw .keyringFailed("the collection is locked")
+        }
+    }
+
+    func store(key: CipherKey, app: String, storePath: String, state: KeyState) throws(KeyError) {
+        try check()
+        items.withLock { $0["\(state.rawValue) \(storePath)"] = Item(app: app, key: key) }
+    }
+
+    func lookup(storePath: String, state: KeyState) throws(KeyError) -> CipherKey? {
+        try check()
+        return items.withLock { $0["\(state.rawValue) \(storePath)"]?.key }
+    }
+
+    @discardableResult
+    func remove(storePath: String, state: KeyState) throws(KeyError) -> Bool {
+        try check()
+        return items.withLock { $0.removeValue(forKey: "\(state.rawValue) \(storePath)") != nil }
+    }
+
+    func item(_ storePath: String, _ state: KeyState = .current) -> Item? {
+        items.withLock { $0["\(state.rawValue) \(storePath)"] }
+    }
+
+    var count: Int { items.withLock { $0.count } }
+}
+
+/// Keys: their text form, key files, and which source wins (SPEC §6).
+@Suite struct KeyTests {
+    static let hex = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+
+    // MARK: CipherKey
+
+    @Test func sixtyFourHexDigitsAreARawKey() throws {
+        let key = try CipherKey(text: Self.hex)
+        guard case .raw(let bytes) = key else { Issue.record("not raw: \(key)"); return }
+        #expect(bytes.count == 32)
+        #expect(bytes.first == 0x00 && bytes[1] == 0x11 && bytes.last == 0xFF)
+        #expect(key.text == Self.hex)
+        #expect(try CipherKey(text: Self.hex.uppercased()) == key)
+        #expect(key.kindDescription == "raw 256-bit key")
+        #expect(key.pragmaArgument == "\"x'\(Self.hex)'\"")
+    }
+
+    @Test func oneTrailingNewlineIsStripped() throws {
+        let raw = try CipherKey(text: Self.hex)
+        #expect(try CipherKey(text: Self.hex + "\n") == raw)
+        #expect(try CipherKey(text: Self.hex + "\r\n") == raw)
+        #expect(try CipherKey(text: "secret\n") == .passphrase("secret"))
+        #expect(try CipherKey(text: "secret\r\n") == .passphrase("secret"))
+        // Only one: a second newline is part of the passphrase, and so is other whitespace.
+        #expect(try CipherKey(text: "secret\n\n") == .passphrase("secret\n"))
+        #expect(try CipherKey(text: Self.hex + "\n\n") == .passphrase(Self.hex + "\n"))
+        #expect(try CipherKey(text: " secret ") == .passphrase(" secret "))
+        #expect(try CipherKey(text: Self.hex + " ") == .passphrase(Self.hex + " "))
+    }
+
+    @Test func anythingElseIsAPassphrase() throws {
+        #expect(try CipherKey(text: String(Self.hex.dropLast())) == .passphrase(String(Self.hex.dropLast())))  // 63 digits
+        #expect(try CipherKey(text: Self.hex + "0") == .passphrase(Self.hex + "0"))                          // 65 digits
+        let notHex = String(Self.hex.dropLast()) + "g"
+        #expect(try CipherKey(text: notHex) == .passphrase(notHex))
+        #expect(try CipherKey(text: "x'" + Self.hex + "'") == .passphrase("x'" + Self.hex + "'"))
+        #expect(try CipherKey(text: "correct horse battery staple") == .passphrase("correct horse battery staple"))
+        #expect(try CipherKey(text: "pässwörd 🔑") == .passphrase("pässwörd 🔑"))
+        let p = CipherKey.passphrase("it's")
+        #expect(p.pragmaArgument == "'it''s'")
+        #expect(p.text == "it's")
+        #expect(p.kindDescription == "passphrase (PBKDF2)")
+    }
+
+    @Test func emptyKeysAreRefused() {
+        #expect(throws: KeyError.emptyKey) { try CipherKey(text: "") }
+        #expect(throws: KeyError.emptyKey) { try CipherKey(text: "\n") }
+        #expect(throws: KeyError.emptyKey) { try CipherKey(text: "\r\n") }
+    }
+
+    @Test func randomKeysAreRaw256BitAndDiffer() throws {
+        let a = try CipherKey.random(), b = try CipherKey.random()
+        guard case .raw(let bytes) = a else { Issue.record("not raw"); return }
+        #expect(bytes.count == 32)
+        #expect(a != b)
+        #expect(a.text.count == 64)
+        #expect(try CipherKey(text: a.text) == a)
+    }
+
+    // MARK: Key files
+
+    @Test func createWritesMode0600AndReadsBack() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let path = dir.path("k.key")
+        let key = try CipherKey(text: Self.hex)
+        try KeyFile.create(path, key: key)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.hex + "\n")
+        #expect(try KeyFile.read(path) == key)
+        // Never replaces an existing file.
+        #expect(throws: KeyError.keyFileExists(path: path)) { try KeyFile.create(path, key: .passphrase("other")) }
+        #expect(try KeyFile.read(path) == key)
+        // A passphrase key file.
+        try KeyFile.create(dir.path("p.key"), key: .passphrase("hunter2"))
+        #expect(try KeyFile.read(dir.path("p.key")) == .passphrase("hunter2"))
+    }
+
+    @Test func createInAMissingDirectoryFails() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        #expect(throws: FileError.self) { try KeyFile.create(dir.path("nope/k.key"), key: .passphrase("x")) }
+    }
+
+    @Test(arguments: [0o644, 0o640, 0o604, 0o660, 0o666, 0o601, 0o610, 0o700 | 0o044])
+    func keyFilesOthersCanReachAreRefused(mode: Int) throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        try dir.write("k.key", Self.hex + "\n", mode: mode)
+        #expect(throws: KeyError.keyFileTooOpen(path: dir.path("k.key"), mode: UInt16(mode))) { try KeyFile.read(dir.path("k.key")) }
+    }
+
+    @Test(arguments: [0o600, 0o400, 0o700])
+    func ownerOnlyKeyFilesAreRead(mode: Int) throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        try dir.write("k.key", "pass phrase\n", mode: mode)
+        #expect(try KeyFile.read(dir.path("k.key")) == .passphrase("pass phrase"))
+    }
+
+    @Test func unreadableKeyFiles() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        #expect(throws: KeyError.keyFileUnreadable(path: dir.path("missing"), reason: "no such file")) {
+            try KeyFile.read(dir.path("missing"))
+        }
+        try FileManager.default.createDirectory(atPath: dir.path("adir"), withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])
+        #expect(throws: KeyError.keyFileUnreadable(path: dir.path("adir"), reason: "not a regular file")) {
+            try KeyFile.read(dir.path("adir"))
+        }
+        try Data([0xFF, 0xFE, 0x00]).write(to: URL(fileURLWithPath: dir.path("binary")))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: dir.path("binary"))
+        #expect(throws: KeyError.keyFileUnreadable(path: dir.path("binary"), reason: "cannot read it as UTF-8 text")) {
+            try KeyFile.read(dir.path("binary"))
+        }
+        try dir.write("empty", "", mode: 0o600)
+        #expect(throws: KeyError.emptyKey) { try KeyFile.read(dir.path("empty")) }
+    }
+
+    // MARK: Sources
+
+    @Test func firstSourceWins() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        try dir.write("k.key", "from-file")
+        let env = ["MY_KEY": "from-my-key", "VEIN_KEY": "from-vein-key"]
+        let prompt: @Sendable (Bool) throws -> String = { _ in "from-prompt" }
+        let keyring = FakeKeyring()
+        try keyring.store(key: .passphrase("from-keyring"), app: "a", storePath: "/s", state: .current)
+
+        var options = KeyOptions(keyFile: dir.path("k.key"), keyEnv: "MY_KEY", passphrase: true, readPassphrase: prompt,
+                                 environment: env, keyring: keyring)
+        #expect(try options.keyForOpening(realPath: "/s") == (.passphrase("from-file"), .keyFile(dir.path("k.key"))))
+        options.keyFile = nil
+        #expect(try options.keyForOpening(realPath: "/s") == (.passphrase("from-my-key"), .environment("MY_KEY")))
+        options.keyEnv = nil
+        #expect(try options.keyForOpening(realPath: "/s") == (.passphrase("from-vein-key"), .environment("VEIN_KEY")))
+        options.environment = [:]
+        #expect(try options.keyForOpening(realPath: "/s") == (.passphrase("from-prompt"), .passphrasePrompt))
+        options.passphrase = false
+        #expect(try options.keyForOpening(realPath: "/s") == (.passphrase("from-keyring"), .keyring))
+        #expect(try options.explicitKey() == nil)
+    }
+
+    @Test func emptyVEIN_KEYIsIgnoredButAnEmptyNamedVariableIsAnError() throws {
+        let empty = KeyOptions(environment: ["VEIN_KEY": ""], keyring: nil)
+        #expect(throws: KeyError.noKeySource(store: "/s", keyringProblem: "no keyring configured")) {
+            try empty.keyForOpening(realPath: "/s")
+        }
+        #expect(throws: KeyError.environmentVariableUnset("K")) {
+            try KeyOptions(keyEnv: "K", environment: ["K": ""], keyring: nil).keyForOpening(realPath: "/s")
+        }
+        #expect(throws: KeyError.environmentVariableUnset("K")) {
+            try KeyOptions(keyEnv: "K", environment: ["VEIN_KEY": Self.hex], keyring: nil).keyForOpening(realPath: "/s")
+        }
+        // A raw key from the environment, newline and all.
+        let fromEnv = try KeyOptions(keyEnv: "K", environment: ["K": Self.hex + "\n"], keyring: nil).keyForOpening(realPath: "/s")
+        #expect(fromEnv == (try CipherKey(text: Self.hex), .environment("K")))
+    }
+
+    @Test func passphraseWithoutAPromptIsUnavailable() {
+        #expect(throws: KeyError.passphraseUnavailable("no way to ask for a passphrase here")) {
+            try KeyOptions(passphrase: true, environment: [:], keyring: nil).keyForOpening(realPath: "/s")
+        }
+        #expect(throws: KeyError.emptyKey) {
+            try KeyOptions(passphrase: true, readPassphrase: { _ in "" }, environment: [:], keyring: nil).keyForOpening(realPath: "/s")
+        }
+    }
+
+    @Test func keyringProblemsAreNeverNoKey() {
+        #expect(throws: KeyError.noKeySource(store: "/s", keyringProblem: "no keyring configured")) {
+            try KeyOptions(environment: [:], keyring: nil).keyForOpening(realPath: "/s")
+        }
+        #expect(throws: KeyError.noKeySource(store: "/s", keyringProblem: "the keyring has no key for this store")) {
+            try KeyOptions(environment: [:], keyring: FakeKeyring()).keyForOpening(realPath: "/s")
+        }
+        #expect(throws: KeyError.noKeySource(store: "/s", keyringProblem: "the Secret Service is not available: Cannot autolaunch D-Bus without X11 $DISPLAY")) {
+            try KeyOptions(environment: [:], keyring: FakeKeyring(.unavailable)).keyForOpening(realPath: "/s")
+        }
+        #expect(throws: KeyError.keyringFailed("the collection is locked")) {
+            try KeyOptions(environment: [:], keyring: FakeKeyring(.failing)).keyForOpening(realPath: "/s")
+        }
+    }
+
+    @Test func keySourceNames() {
+        #expect(KeySource.keyFile("k").description == "key file k")
+        #expect(KeySource.environment("VEIN_KEY").description == "environment variable VEIN_KEY")
+        #expect(KeySource.passphrasePrompt.description == "passphrase")
+        #expect(KeySource.keyring.description == "keyring")
+        #expect(KeySource.none.description == "none (plaintext)")
+        #expect([KeySource.keyFile("k"), .environment("E"), .passphrasePrompt, .keyring, .none].map(\.kind)
+                == ["key-file", "environment", "passphrase", "keyring", "none"])
+        #expect(KeyError.sourcesHint.contains("--key-file FILE"))
+    }
+}
