@@ -1,0 +1,160 @@
+import Foundation
+
+/// Why an expression could not be evaluated on a row: the cases where Swift itself would trap.
+public enum EvaluationError: Error, Equatable, Sendable {
+    case arithmeticOverflow(String)
+    case divisionByZero
+}
+
+/// Evaluates typed expressions in memory with Swift's own semantics: Swift's `==` and `<` on String
+/// (canonical equivalence), Character-based `count`, Foundation's `contains` and
+/// `localizedStandardContains`, `nil` equal only to `nil`. It is the reference the SQL compiler must
+/// agree with, and it runs for pending changes and for whatever SQL cannot express exactly.
+public struct Evaluator {
+    /// Reads a column of the row under test (through a hop when the path has one).
+    public typealias ColumnReader = (TypedExpression.ColumnPath) throws -> Value
+
+    let read: ColumnReader
+
+    public init(read: @escaping ColumnReader) {
+        self.read = read
+    }
+
+    /// Evaluates a predicate; a non-Bool result is false.
+    public func test(_ predicate: TypedExpression) throws -> Bool {
+        try evaluate(predicate) == .bool(true)
+    }
+
+    public func evaluate(_ e: TypedExpression) throws -> Value {
+        switch e {
+        case .literal(let v, _): return v
+        case .column(let path, _): return try read(path)
+        case .not(let a): return .bool(try evaluate(a) != .bool(true))
+        case .negate(let a, _):
+            switch try evaluate(a) {
+            case .int(let v):
+                guard v != .min else { throw EvaluationError.arithmeticOverflow("-(\(v))") }
+                return .int(-v)
+            case .double(let v): return .double(-v)
+            default: return .null
+            }
+        case .and(let a, let b): return .bool(try test(a) && test(b))
+        case .or(let a, let b): return .bool(try test(a) || test(b))
+        case .compare(let op, let a, let b): return .bool(Self.compare(op, try evaluate(a), try evaluate(b)))
+        case .arithmetic(let op, let a, let b, _): return try Self.arithmetic(op, try evaluate(a), try evaluate(b))
+        case .coalesce(let a, let b, _):
+            let left = try evaluate(a)
+            return left == .null ? try evaluate(b) : left
+        case .stringMethod(let name, let base, let argument, _):
+            guard case .string(let s) = try evaluate(base) else { return .null }
+            let other = try argument.map { try evaluate($0).stringValue ?? "" } ?? ""
+            switch name {
+            case "contains": return .bool(s.contains(other))
+            case "hasPrefix": return .bool(s.hasPrefix(other))
+            case "hasSuffix": return .bool(s.hasSuffix(other))
+            case "localizedStandardContains": return .bool(s.localizedStandardContains(other))
+            case "lowercased": return .string(s.lowercased())
+            case "uppercased": return .string(s.uppercased())
+            case "count": return .int(Int64(s.count))
+            case "isEmpty": return .bool(s.isEmpty)
+            default: return .null
+            }
+        case .inList(let items, let needle):
+            let value = try evaluate(needle)
+            for item in items where Self.compare("==", value, try evaluate(item)) { return .bool(true) }
+            return .bool(false)
+        case .toManyCount(let a):
+            guard case .array(let ids) = try evaluate(a) else { return .int(0) }
+            return .int(Int64(ids.count))
+        case .toManyContains(let a, let needle):
+            guard case .array(let ids) = try evaluate(a) else { return .bool(false) }
+            let value = try evaluate(needle)
+            return .bool(value != .null && ids.contains(value))
+        }
+    }
+
+    /// Swift's comparison of two values of one (unified) type; `nil == nil`, `nil != x`.
+    static func compare(_ op: String, _ a: Value, _ b: Value) -> Bool {
+        if op == "==" { return equal(a, b) }
+        if op == "!=" { return !equal(a, b) }
+        let ordered: Bool?
+        switch (a, b) {
+        case (.int(let x), .int(let y)): ordered = order(op, x, y)
+        case (.double(let x), .double(let y)), (.date(let x), .date(let y)): ordered = order(op, x, y)
+        case (.string(let x), .string(let y)): ordered = order(op, x, y)
+        default: ordered = nil
+        }
+        return ordered ?? false
+    }
+
+    private static func order<T: Comparable>(_ op: String, _ x: T, _ y: T) -> Bool {
+        switch op {
+        case "<": return x < y
+        case "<=": return x <= y
+        case ">": return x > y
+        default: return x >= y
+        }
+    }
+
+    static func equal(_ a: Value, _ b: Value) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.null, _), (_, .null): return false
+        case (.string(let x), .string(let y)): return x == y  // canonical equivalence, as Swift
+        case (.int(let x), .int(let y)): return x == y
+        case (.double(let x), .double(let y)), (.date(let x), .date(let y)): return x == y
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.data(let x), .data(let y)): return x == y
+        default: return a == b
+        }
+    }
+
+    static func arithmetic(_ op: String, _ a: Value, _ b: Value) throws -> Value {
+        switch (a, b) {
+        case (.int(let x), .int(let y)):
+            let result: (partialValue: Int64, overflow: Bool)
+            switch op {
+            case "+": result = x.addingReportingOverflow(y)
+            case "-": result = x.subtractingReportingOverflow(y)
+            case "*": result = x.multipliedReportingOverflow(by: y)
+            case "/":
+                guard y != 0 else { throw EvaluationError.divisionByZero }
+                result = x.dividedReportingOverflow(by: y)
+            default:
+                guard y != 0 else { throw EvaluationError.divisionByZero }
+                result = x.remainderReportingOverflow(dividingBy: y)
+            }
+            if result.overflow { throw EvaluationError.arithmeticOverflow("\(x) \(op) \(y)") }
+            return .int(result.partialValue)
+        case (.double(let x), .double(let y)):
+            switch op {
+            case "+": return .double(x + y)
+            case "-": return .double(x - y)
+            case "*": return .double(x * y)
+            default: return .double(x / y)
+            }
+        case (.string(let x), .string(let y)): return .string(x + y)
+        default: return .null
+        }
+    }
+}
+
+extension Value {
+    /// The expression value of a stored column.
+    public init(_ value: DatabaseValue, type: ValueType) {
+        if case .null = value { self = .null; return }
+        switch type.unwrapped {
+        case .string, .uuid, .json, .id: self = .string(value.string ?? "")
+        case .int: self = .int(value.int64 ?? 0)
+        case .double: self = .double(value.double ?? 0)
+        case .bool: self = .bool((value.int64 ?? 0) != 0)
+        case .date: self = .date(value.double ?? 0)
+        case .data: self = .data(value.data ?? Data())
+        case .enumeration: self = value.int64.map(Value.int) ?? .string(value.string ?? "")
+        case .toMany:
+            let ids = (try? JSONParser.parse(value.string ?? "[]"))?.arrayValue ?? []
+            self = .array(ids.compactMap { $0.stringValue.map(Value.string) })
+        case .array, .optional, .null: self = .null
+        }
+    }
+}

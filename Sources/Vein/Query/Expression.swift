@@ -1,0 +1,40 @@
+/// An expression as written, before type checking. Every node keeps the column it starts at, so errors
+/// found later can still point at the source.
+public indirect enum Expression: Equatable, Sendable {
+    public enum Literal: Equatable, Sendable {
+        case int(Int64)
+        case double(Double)
+        case string(String)
+        case bool(Bool)
+        case null
+        /// `#date("…")`: seconds since 1970, microsecond precision.
+        case date(Double)
+        /// `#id("…")`: a row id.
+        case id(String)
+    }
+
+    public struct Argument: Equatable, Sendable {
+        public let label: String?
+        public let value: Expression
+    }
+
+    case literal(Literal, column: Int)
+    /// A name: a field or relationship (`title`, `$0.title`), or a member of a value (`post.title`,
+    /// `attachments.count`). `base` is nil for a bare name.
+    case member(base: Expression?, name: String, column: Int)
+    /// A method call: `title.contains("x")`, `title.lowercased()`.
+    case call(base: Expression, name: String, arguments: [Argument], column: Int)
+    case unary(op: String, operand: Expression, column: Int)
+    case binary(op: String, left: Expression, right: Expression, column: Int)
+    case array([Expression], column: Int)
+    /// `.png`
+    case enumCase(String, column: Int)
+
+    public var column: Int {
+        switch self {
+        case .literal(_, let c), .member(_, _, let c), .call(_, _, _, let c), .unary(_, _, let c),
+             .binary(_, _, _, let c), .array(_, let c), .enumCase(_, let c):
+            return c
+        }
+    }
+}

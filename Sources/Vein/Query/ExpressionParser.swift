@@ -1,0 +1,242 @@
+/// Parses the expression language with Swift's precedence: multiplicative > additive > `??` (right
+/// associative) > comparison (non-associative) > `&&` > `||`, prefix `!` and `-`, postfix member access
+/// and calls. One parser serves the REPL, `vein query`, `--where` and migration plans.
+public struct ExpressionParser {
+    private let tokens: [Token]
+    private let source: String
+    private var position = 0
+
+    /// Parses a whole expression; anything left over is an error.
+    public static func parse(_ source: String) throws(ExpressionError) -> Expression {
+        var parser = ExpressionParser(tokens: try ExpressionLexer.tokenize(source), source: source)
+        let expression = try parser.parseExpression()
+        guard case .end = parser.current.kind else {
+            throw parser.error("unexpected \(parser.describe(parser.current)) after the expression")
+        }
+        return expression
+    }
+
+    /// Parses an expression at the start of `tokens` and returns how many tokens it used, for statement
+    /// parsers that continue after it (`where … sort …`).
+    public static func parsePrefix(_ tokens: [Token], source: String) throws(ExpressionError) -> (Expression, Int) {
+        var parser = ExpressionParser(tokens: tokens, source: source)
+        return (try parser.parseExpression(), parser.position)
+    }
+
+    init(tokens: [Token], source: String) {
+        self.tokens = tokens
+        self.source = source
+    }
+
+    private var current: Token { tokens[min(position, tokens.count - 1)] }
+
+    private func error(_ message: String, at column: Int? = nil) -> ExpressionError {
+        ExpressionError(message, column: column ?? current.column, source: source)
+    }
+
+    private func describe(_ token: Token) -> String {
+        switch token.kind {
+        case .identifier(let n): return "'\(n)'"
+        case .dollarZero: return "'$0'"
+        case .int(let v): return "'\(v)'"
+        case .double(let v): return "'\(v)'"
+        case .string: return "string"
+        case .hashIdentifier(let n): return "'#\(n)'"
+        case .symbol(let s): return "'\(s)'"
+        case .end: return "end of input"
+        }
+    }
+
+    private func isSymbol(_ s: String) -> Bool { current.kind == .symbol(s) }
+
+    private mutating func expect(_ s: String) throws(ExpressionError) {
+        guard isSymbol(s) else { throw error("expected '\(s)', found \(describe(current))") }
+        position += 1
+    }
+
+    mutating func parseExpression() throws(ExpressionError) -> Expression { try disjunction() }
+
+    private mutating func disjunction() throws(ExpressionError) -> Expression {
+        var left = try conjunction()
+        while isSymbol("||") {
+            let column = current.column
+            position += 1
+            left = .binary(op: "||", left: left, right: try conjunction(), column: column)
+        }
+        return left
+    }
+
+    private mutating func conjunction() throws(ExpressionError) -> Expression {
+        var left = try comparison()
+        while isSymbol("&&") {
+            let column = current.column
+            position += 1
+            left = .binary(op: "&&", left: left, right: try comparison(), column: column)
+        }
+        return left
+    }
+
+    private static let comparisons: Set<String> = ["==", "!=", "<", "<=", ">", ">="]
+
+    private mutating func comparison() throws(ExpressionError) -> Expression {
+        let left = try coalesce()
+        guard case .symbol(let op) = current.kind, ExpressionParser.comparisons.contains(op) else { return left }
+        let column = current.column
+        position += 1
+        let right = try coalesce()
+        if case .symbol(let next) = current.kind, ExpressionParser.comparisons.contains(next) {
+            throw error("comparisons cannot be chained, as in Swift; join them with &&")
+        }
+        return .binary(op: op, left: left, right: right, column: column)
+    }
+
+    private mutating func coalesce() throws(ExpressionError) -> Expression {
+        let left = try additive()
+        guard isSymbol("??") else { return left }
+        let column = current.column
+        position += 1
+        return .binary(op: "??", left: left, right: try coalesce(), column: column)
+    }
+
+    private mutating func additive() throws(ExpressionError) -> Expression {
+        var left = try multiplicative()
+        while case .symbol(let op) = current.kind, op == "+" || op == "-" {
+            let column = current.column
+            position += 1
+            left = .binary(op: op, left: left, right: try multiplicative(), column: column)
+        }
+        return left
+    }
+
+    private mutating func multiplicative() throws(ExpressionError) -> Expression {
+        var left = try prefix()
+        while case .symbol(let op) = current.kind, op == "*" || op == "/" || op == "%" {
+            let column = current.column
+            position += 1
+            left = .binary(op: op, left: left, right: try prefix(), column: column)
+        }
+        return left
+    }
+
+    private mutating func prefix() throws(ExpressionError) -> Expression {
+        if case .symbol(let op) = current.kind, op == "!" || op == "-" {
+            let column = current.column
+            position += 1
+            if op == "-", current.kind == .int(.min) {
+                position += 1
+                return .literal(.int(.min), column: column)
+            }
+            let operand = try prefix()
+            // A negative literal is one value (so Int64.min can be written).
+            if op == "-", case .literal(let literal, _) = operand {
+                switch literal {
+                case .int(let v): return .literal(.int(0 &- v), column: column)
+                case .double(let v): return .literal(.double(-v), column: column)
+                default: break
+                }
+            }
+            return .unary(op: op, operand: operand, column: column)
+        }
+        return try postfix()
+    }
+
+    private mutating func postfix() throws(ExpressionError) -> Expression {
+        var base = try primary()
+        while isSymbol(".") {
+            position += 1
+            guard case .identifier(let name) = current.kind else {
+                throw error("expected a name after '.', found \(describe(current))")
+            }
+            let column = current.column
+            position += 1
+            if isSymbol("(") {
+                base = .call(base: base, name: name, arguments: try arguments(), column: column)
+            } else {
+                base = .member(base: base, name: name, column: column)
+            }
+        }
+        return base
+    }
+
+    private mutating func arguments() throws(ExpressionError) -> [Expression.Argument] {
+        try expect("(")
+        var result: [Expression.Argument] = []
+        while !isSymbol(")") {
+            var label: String?
+            if case .identifier(let name) = current.kind, tokens[position + 1].kind == .symbol(":") {
+                label = name
+                position += 2
+            }
+            result.append(Expression.Argument(label: label, value: try parseExpression()))
+            guard isSymbol(",") else { break }
+            position += 1
+        }
+        try expect(")")
+        return result
+    }
+
+    private mutating func primary() throws(ExpressionError) -> Expression {
+        let token = current
+        let column = token.column
+        switch token.kind {
+        case .int(.min): throw error("integer 9223372036854775808 does not fit in 64 bits")
+        case .int(let v): position += 1; return .literal(.int(v), column: column)
+        case .double(let v): position += 1; return .literal(.double(v), column: column)
+        case .string(let s): position += 1; return .literal(.string(s), column: column)
+        case .identifier("true"): position += 1; return .literal(.bool(true), column: column)
+        case .identifier("false"): position += 1; return .literal(.bool(false), column: column)
+        case .identifier("nil"): position += 1; return .literal(.null, column: column)
+        case .identifier(let name):
+            position += 1
+            return .member(base: nil, name: name, column: column)
+        case .dollarZero:
+            position += 1
+            guard isSymbol(".") else { throw error("expected '.' and a field after $0") }
+            position += 1
+            guard case .identifier(let name) = current.kind else { throw error("expected a field name after '$0.'") }
+            let nameColumn = current.column
+            position += 1
+            return .member(base: nil, name: name, column: nameColumn)
+        case .hashIdentifier(let name):
+            position += 1
+            guard name == "date" || name == "id" else { throw error("unknown #\(name) (expected #date or #id)", at: column) }
+            try expect("(")
+            guard case .string(let text) = current.kind else {
+                throw error("#\(name) takes a string: #\(name)(\"\(name == "date" ? "2026-01-31T12:00:00Z" : "01J…")\")")
+            }
+            let textColumn = current.column
+            position += 1
+            try expect(")")
+            if name == "date" {
+                guard let seconds = ISODate.parse(text) else {
+                    throw error("\"\(text)\" is not an ISO 8601 date such as \"2026-01-31T12:00:00Z\"", at: textColumn)
+                }
+                return .literal(.date(seconds), column: column)
+            }
+            guard let id = ULID(text) else { throw error("\"\(text)\" is not an id (26 characters of Crockford base32)", at: textColumn) }
+            return .literal(.id(id.description), column: column)
+        case .symbol("("):
+            position += 1
+            let inner = try parseExpression()
+            try expect(")")
+            return inner
+        case .symbol("["):
+            position += 1
+            var items: [Expression] = []
+            while !isSymbol("]") {
+                items.append(try parseExpression())
+                guard isSymbol(",") else { break }
+                position += 1
+            }
+            try expect("]")
+            return .array(items, column: column)
+        case .symbol("."):
+            position += 1
+            guard case .identifier(let name) = current.kind else { throw error("expected an enum case after '.'") }
+            position += 1
+            return .enumCase(name, column: column)
+        default:
+            throw error("expected a value, found \(describe(token))")
+        }
+    }
+}

@@ -1,0 +1,238 @@
+/// Resolves names against a model and checks types with Swift's rules, before anything runs: what Swift
+/// would refuse to compile in a `#Predicate`, Vein refuses here, with a caret under the place.
+public struct TypeChecker {
+    public let manifest: SchemaManifest
+    public let model: ModelSchema
+    let source: String
+
+    public init(manifest: SchemaManifest, model: ModelSchema, source: String) {
+        self.manifest = manifest
+        self.model = model
+        self.source = source
+    }
+
+    /// Parses and checks a condition: it must be a Bool.
+    public static func checkPredicate(_ source: String, model: ModelSchema, manifest: SchemaManifest) throws(ExpressionError) -> TypedExpression {
+        let expression = try ExpressionParser.parse(source)
+        let checker = TypeChecker(manifest: manifest, model: model, source: source)
+        let typed = try checker.check(expression)
+        guard typed.type == .bool else {
+            throw checker.error("a condition must be a Bool, not \(typed.type)", expression.column)
+        }
+        return typed
+    }
+
+    func error(_ message: String, _ column: Int) -> ExpressionError {
+        ExpressionError(message, column: column, source: source)
+    }
+
+    public func check(_ expression: Expression) throws(ExpressionError) -> TypedExpression {
+        switch expression {
+        case .literal(let literal, _): return Self.typed(literal)
+        case .enumCase(let name, let column):
+            throw error("cannot infer the type of .\(name); compare it with an enum field", column)
+        case .array(_, let column):
+            throw error("an array literal can only be used with .contains(…)", column)
+        case .member(let base, let name, let column): return try member(base, name, column)
+        case .call(let base, let name, let arguments, let column): return try call(base, name, arguments, column)
+        case .unary(let op, let operand, let column):
+            let typed = try check(operand)
+            if op == "!" {
+                guard typed.type == .bool else { throw error("'!' needs a Bool, not \(typed.type)", column) }
+                return .not(typed)
+            }
+            guard typed.type == .int || typed.type == .double else { throw error("'-' needs a number, not \(typed.type)", column) }
+            return .negate(typed, typed.type)
+        case .binary(let op, let left, let right, let column): return try binary(op, left, right, column)
+        }
+    }
+
+    static func typed(_ literal: Expression.Literal) -> TypedExpression {
+        switch literal {
+        case .int(let v): return .literal(.int(v), .int)
+        case .double(let v): return .literal(.double(v), .double)
+        case .string(let s): return .literal(.string(s), .string)
+        case .bool(let b): return .literal(.bool(b), .bool)
+        case .null: return .literal(.null, .null)
+        case .date(let d): return .literal(.date(d), .date)
+        case .id(let s): return .literal(.string(s), .id)
+        }
+    }
+
+    // MARK: Names
+
+    private func resolve(_ name: String, in model: ModelSchema, column: Int, hop: RelationshipSchema?) throws(ExpressionError) -> TypedExpression {
+        if name == "id" {
+            let path = TypedExpression.ColumnPath(hop: hop, column: "id", storedType: .id)
+            return .column(path, hop == nil ? .id : .optional(.id))
+        }
+        if let field = model.field(named: name) {
+            let type = ValueType.of(field)
+            return .column(TypedExpression.ColumnPath(hop: hop, column: name, storedType: type), hop == nil ? type : type.optionalized)
+        }
+        if let rel = model.relationship(named: name) {
+            if rel.isToMany {
+                guard hop == nil else { throw error("only one relationship hop is allowed", column) }
+                return .column(TypedExpression.ColumnPath(hop: nil, column: name, storedType: .toMany(rel.target)), .toMany(rel.target))
+            }
+            return .column(TypedExpression.ColumnPath(hop: hop, column: name, storedType: .optional(.id)), .optional(.id))
+        }
+        throw error("no field '\(name)' in \(model.name)" + Suggestion.hint(for: name, in: ["id"] + model.columnNames)
+                        .replacingOccurrences(of: "\"", with: "'"), column)
+    }
+
+    private func member(_ base: Expression?, _ name: String, _ column: Int) throws(ExpressionError) -> TypedExpression {
+        guard let base else { return try resolve(name, in: model, column: column, hop: nil) }
+        // One hop through a to-one relationship: `post.title`.
+        if case .member(nil, let relName, _) = base, let rel = model.relationship(named: relName), !rel.isToMany,
+           let target = manifest.model(named: rel.target) {
+            return try resolve(name, in: target, column: column, hop: rel)
+        }
+        let typed = try check(base)
+        switch (typed.type, name) {
+        case (.toMany, "count"): return .toManyCount(typed)
+        case (.toMany, "isEmpty"): return .compare("==", .toManyCount(typed), .literal(.int(0), .int))
+        case (.string, "count"): return .stringMethod("count", typed, nil, .int)
+        case (.string, "isEmpty"): return .stringMethod("isEmpty", typed, nil, .bool)
+        case (.optional(let inner), _):
+            throw error("value of optional type \(inner)? must be unwrapped to use '\(name)' (use ?? to give a default)", column)
+        default:
+            throw error("\(typed.type) has no member '\(name)'", column)
+        }
+    }
+
+    private static let stringPredicates: Set<String> = ["contains", "hasPrefix", "hasSuffix", "starts", "localizedStandardContains"]
+
+    private func call(_ base: Expression, _ name: String, _ arguments: [Expression.Argument], _ column: Int) throws(ExpressionError) -> TypedExpression {
+        if case .array(let items, _) = base {
+            guard name == "contains", arguments.count == 1, arguments[0].label == nil else {
+                throw error("an array literal only supports .contains(value)", column)
+            }
+            let needleExpression = arguments[0].value
+            var needle = try check(needleExpression)
+            var typedItems: [TypedExpression] = []
+            for item in items {
+                let (element, adaptedNeedle) = try unify(item, needleExpression, allowOptional: true, column: item.column, op: "==")
+                typedItems.append(element)
+                needle = adaptedNeedle
+            }
+            return .inList(typedItems, needle)
+        }
+        let typedBase = try check(base)
+        if case .toMany(let target) = typedBase.type {
+            guard name == "contains", arguments.count == 1 else { throw error("[\(target)] has no method '\(name)'", column) }
+            let needle = try check(arguments[0].value)
+            guard needle.type.unwrapped == .id else { throw error("contains on a relationship takes an id: #id(\"…\")", arguments[0].value.column) }
+            return .toManyContains(typedBase, needle)
+        }
+        if case .optional(let inner) = typedBase.type {
+            throw error("value of optional type \(inner)? must be unwrapped to call '\(name)' (use ?? to give a default)", column)
+        }
+        guard typedBase.type == .string else { throw error("\(typedBase.type) has no method '\(name)'", column) }
+        if name == "lowercased" || name == "uppercased" {
+            guard arguments.isEmpty else { throw error("\(name)() takes no arguments", column) }
+            return .stringMethod(name, typedBase, nil, .string)
+        }
+        guard Self.stringPredicates.contains(name) else {
+            let known = Array(Self.stringPredicates) + ["lowercased", "uppercased", "count", "isEmpty"]
+            throw error("String has no method '\(name)'" + Suggestion.hint(for: name, in: known).replacingOccurrences(of: "\"", with: "'"), column)
+        }
+        let expectedLabel: String? = name == "starts" ? "with" : nil
+        guard arguments.count == 1, arguments[0].label == expectedLabel else {
+            throw error(name == "starts" ? "use starts(with: \"…\")" : "\(name) takes one String argument", column)
+        }
+        let argument = try check(arguments[0].value)
+        guard argument.type == .string else {
+            throw error("\(name) needs a String argument, not \(argument.type)", arguments[0].value.column)
+        }
+        return .stringMethod(name == "starts" ? "hasPrefix" : name, typedBase, argument, .bool)
+    }
+
+    // MARK: Operators
+
+    /// Gives two operands one type as Swift would: integer literals become Double next to a Double,
+    /// `.case` becomes the enum's raw value, `nil` and values meet optionals.
+    private func unify(_ left: Expression, _ right: Expression, allowOptional: Bool, column: Int, op: String) throws(ExpressionError) -> (TypedExpression, TypedExpression) {
+        func adapt(_ e: Expression, to other: TypedExpression) throws(ExpressionError) -> TypedExpression {
+            if case .enumCase(let name, let c) = e {
+                guard case .enumeration(let values) = other.type.unwrapped else {
+                    throw error("cannot infer the type of .\(name); compare it with an enum field", c)
+                }
+                if let match = values.first(where: { $0.stringValue == name }) { return .literal(.string(match.stringValue!), other.type.unwrapped) }
+                throw error(".\(name) is not one of \(values.map { JSONWriter.string($0) }.joined(separator: ", "))", c)
+            }
+            let typed = try check(e)
+            if case .literal(.int(let v), .int) = typed, other.type.unwrapped == .double { return .literal(.double(Double(v)), .double) }
+            if case .literal(.string(let s), .string) = typed, case .enumeration(let values) = other.type.unwrapped {
+                guard values.contains(.string(s)) else { throw error("\"\(s)\" is not one of the enum's values", e.column) }
+                return .literal(.string(s), other.type.unwrapped)
+            }
+            if case .literal(.int(let v), .int) = typed, case .enumeration(let values) = other.type.unwrapped {
+                guard values.contains(.int(v)) else { throw error("\(v) is not one of the enum's values", e.column) }
+                return .literal(.int(v), other.type.unwrapped)
+            }
+            return typed
+        }
+        var a: TypedExpression, b: TypedExpression
+        if case .enumCase = left {
+            b = try check(right)
+            a = try adapt(left, to: b)
+        } else {
+            a = try check(left)
+            b = try adapt(right, to: a)
+            if case .literal(.int(let v), .int) = a, b.type.unwrapped == .double { a = .literal(.double(Double(v)), .double) }
+            if case .literal = a, case .enumeration = b.type.unwrapped { a = try adapt(left, to: b) }
+        }
+        let ta = a.type, tb = b.type
+        let compatible = ta.unwrapped == tb.unwrapped || ta == .null || tb == .null
+            || (ta.unwrapped == .id && tb.unwrapped == .id)
+        guard compatible else {
+            throw error("cannot compare \(ta) with \(tb)", column)
+        }
+        if !allowOptional && (ta.isOptional || tb.isOptional) {
+            throw error("'\(op)' cannot order optional values, as in Swift; unwrap with ?? first (for example (x ?? 0) \(op) y)", column)
+        }
+        return (a, b)
+    }
+
+    private func binary(_ op: String, _ left: Expression, _ right: Expression, _ column: Int) throws(ExpressionError) -> TypedExpression {
+        switch op {
+        case "&&", "||":
+            let a = try check(left), b = try check(right)
+            guard a.type == .bool else { throw error("'\(op)' needs Bool operands, not \(a.type)", left.column) }
+            guard b.type == .bool else { throw error("'\(op)' needs Bool operands, not \(b.type)", right.column) }
+            return op == "&&" ? .and(a, b) : .or(a, b)
+        case "==", "!=":
+            let (a, b) = try unify(left, right, allowOptional: true, column: column, op: op)
+            if a.type.unwrapped == .json || b.type.unwrapped == .json, a.type != .null, b.type != .null {
+                throw error("JSON values can only be compared with nil", column)
+            }
+            return .compare(op, a, b)
+        case "<", "<=", ">", ">=":
+            let (a, b) = try unify(left, right, allowOptional: false, column: column, op: op)
+            guard a.type.isComparable else { throw error("\(a.type) values cannot be ordered with '\(op)'", column) }
+            return .compare(op, a, b)
+        case "??":
+            let a = try check(left)
+            guard a.type.isOptional else { throw error("left side of ?? is not optional (\(a.type))", column) }
+            var b = try check(right)
+            if case .literal(.int(let v), .int) = b, a.type.unwrapped == .double { b = .literal(.double(Double(v)), .double) }
+            if a.type != .null {
+                guard b.type.unwrapped == a.type.unwrapped || b.type == .null else {
+                    throw error("?? needs a default of type \(a.type.unwrapped), not \(b.type)", right.column)
+                }
+            }
+            return .coalesce(a, b, b.type)
+        default:  // + - * / %
+            let (a, b) = try unify(left, right, allowOptional: false, column: column, op: op)
+            let type = a.type
+            switch type {
+            case .int: break
+            case .double where op != "%": break
+            case .string where op == "+": break
+            default: throw error("'\(op)' cannot be applied to \(type)", column)
+            }
+            return .arithmetic(op, a, b, type)
+        }
+    }
+}

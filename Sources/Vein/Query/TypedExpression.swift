@@ -1,0 +1,139 @@
+import Foundation
+
+/// The type of an expression value, as Swift would see it.
+public indirect enum ValueType: Equatable, Sendable, CustomStringConvertible {
+    case string, int, double, bool, date, data, uuid, json
+    /// A row id (`#id`, a to-one relationship's value).
+    case id
+    /// An enum field's raw values.
+    case enumeration([JSONValue])
+    /// A to-many relationship: ids of `model` rows.
+    case toMany(String)
+    case array(ValueType)
+    case optional(ValueType)
+    /// The type of a bare `nil`.
+    case null
+
+    public var isOptional: Bool {
+        switch self {
+        case .optional, .null: return true
+        default: return false
+        }
+    }
+    public var unwrapped: ValueType {
+        if case .optional(let t) = self { return t }
+        return self
+    }
+    public var optionalized: ValueType { isOptional ? self : .optional(self) }
+
+    public var description: String {
+        switch self {
+        case .string: return "String"
+        case .int: return "Int"
+        case .double: return "Double"
+        case .bool: return "Bool"
+        case .date: return "Date"
+        case .data: return "Data"
+        case .uuid: return "UUID"
+        case .json: return "JSON"
+        case .id: return "ID"
+        case .enumeration: return "enum"
+        case .toMany(let m): return "[\(m)]"
+        case .array(let t): return "[\(t)]"
+        case .optional(let t): return "\(t)?"
+        case .null: return "nil"
+        }
+    }
+
+    /// Types whose values Swift orders with `<`.
+    var isComparable: Bool {
+        switch self {
+        case .string, .int, .double, .date, .id: return true
+        default: return false
+        }
+    }
+
+    static func of(_ field: FieldSchema) -> ValueType {
+        let base: ValueType
+        switch field.type {
+        case .string: base = .string
+        case .int: base = .int
+        case .double: base = .double
+        case .bool: base = .bool
+        case .date: base = .date
+        case .data: base = .data
+        case .uuid: base = .uuid
+        case .enum: base = .enumeration(field.enumValues)
+        case .json: base = .json
+        }
+        return field.isOptional ? .optional(base) : base
+    }
+}
+
+/// A runtime value of the expression language (in-memory evaluation, bound SQL parameters).
+public enum Value: Equatable, Sendable {
+    case null
+    case string(String)
+    case int(Int64)
+    case double(Double)
+    case bool(Bool)
+    case date(Double)
+    case data(Data)
+    case array([Value])
+
+    public var databaseValue: DatabaseValue {
+        switch self {
+        case .null: return .null
+        case .string(let s): return .text(s)
+        case .int(let i): return .integer(i)
+        case .double(let d), .date(let d): return .real(d)
+        case .bool(let b): return .integer(b ? 1 : 0)
+        case .data(let d): return .blob(d)
+        case .array(let items): return .text(JSONWriter.string(.array(items.map { .string($0.stringValue ?? "") })))
+        }
+    }
+
+    var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+}
+
+/// A type-checked expression over one model: every name resolved, every operand's type known.
+public indirect enum TypedExpression: Equatable, Sendable {
+    /// Where a column lives: the model in scope, or the target of a to-one relationship (one hop).
+    public struct ColumnPath: Equatable, Sendable {
+        /// The to-one relationship crossed first, if any.
+        public let hop: RelationshipSchema?
+        public let column: String
+        /// The stored type of the column (the id column is `.id`, a to-many `.toMany`).
+        public let storedType: ValueType
+    }
+
+    case literal(Value, ValueType)
+    case column(ColumnPath, ValueType)
+    case not(TypedExpression)
+    case negate(TypedExpression, ValueType)
+    /// `==`, `!=`, `<`, `<=`, `>`, `>=`
+    case compare(String, TypedExpression, TypedExpression)
+    case and(TypedExpression, TypedExpression)
+    case or(TypedExpression, TypedExpression)
+    /// `+ - * / %` on Int, Double (and `+` on String)
+    case arithmetic(String, TypedExpression, TypedExpression, ValueType)
+    case coalesce(TypedExpression, TypedExpression, ValueType)
+    /// contains, hasPrefix, hasSuffix, starts(with:), localizedStandardContains (Bool);
+    /// lowercased, uppercased (String); count (Int); isEmpty (Bool)
+    case stringMethod(String, TypedExpression, TypedExpression?, ValueType)
+    /// `[a, b].contains(x)`
+    case inList([TypedExpression], TypedExpression)
+    /// to-many `count`, `isEmpty`, `contains(#id(…))`
+    case toManyCount(TypedExpression)
+    case toManyContains(TypedExpression, TypedExpression)
+
+    public var type: ValueType {
+        switch self {
+        case .literal(_, let t), .column(_, let t), .negate(_, let t), .arithmetic(_, _, _, let t), .coalesce(_, _, let t),
+             .stringMethod(_, _, _, let t):
+            return t
+        case .not, .compare, .and, .or, .inList, .toManyContains: return .bool
+        case .toManyCount: return .int
+        }
+    }
+}
