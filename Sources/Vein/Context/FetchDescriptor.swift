@@ -1,0 +1,37 @@
+/// What to fetch: a model, a condition, an order, a window (SPEC §10, §9).
+public struct FetchDescriptor: Sendable {
+    public struct SortKey: Equatable, Sendable {
+        public let field: String
+        public let ascending: Bool
+        public init(_ field: String, ascending: Bool = true) {
+            self.field = field
+            self.ascending = ascending
+        }
+    }
+
+    public var model: String
+    /// A type-checked condition (see `TypeChecker.checkPredicate`); nil fetches every row.
+    public var predicate: TypedExpression?
+    /// Sort keys in order; rows equal on every key stay in id (creation) order, as a stable sort.
+    public var sortBy: [SortKey]
+    public var fetchLimit: Int?
+    public var fetchOffset: Int
+    /// Whether inserted, changed and deleted objects not yet saved count (SwiftData's default: yes).
+    public var includePendingChanges: Bool
+    /// Restricts the fetch to these ids, keeping their order when there are no sort keys (a to-many's
+    /// order). Used for relationship traversal.
+    public var restrictedTo: [String]?
+    /// Restricts to rows whose to-one `column` names `id`: traversal through an inverse, pushed to SQL
+    /// and its index.
+    public var owner: (column: String, id: String)?
+
+    public init(model: String, predicate: TypedExpression? = nil, sortBy: [SortKey] = [], fetchLimit: Int? = nil,
+                fetchOffset: Int = 0, includePendingChanges: Bool = true) {
+        self.model = model
+        self.predicate = predicate
+        self.sortBy = sortBy
+        self.fetchLimit = fetchLimit
+        self.fetchOffset = fetchOffset
+        self.includePendingChanges = includePendingChanges
+    }
+}

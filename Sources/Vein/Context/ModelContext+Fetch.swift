@@ -1,0 +1,131 @@
+extension ModelContext {
+    /// Objects matching the descriptor. The condition runs in SQL when SQL gives exactly Swift's answer;
+    /// otherwise SQL narrows and the rest is evaluated in memory. Pending changes are included unless the
+    /// descriptor says not to.
+    public func fetch(_ descriptor: FetchDescriptor) throws -> [ModelObject] {
+        try lock.withLock {
+            let layout = try layout(descriptor.model)
+            let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table).condition($0) }
+            let exactInSQL = descriptor.predicate == nil || (compiled?.isExact ?? false)
+            let pending = descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model)
+            let orderKeptFromList = descriptor.restrictedTo != nil && descriptor.sortBy.isEmpty
+            // Everything in SQL: condition, order, window.
+            let allInSQL = exactInSQL && !pending && !orderKeptFromList
+
+            var sql = "SELECT \(layout.selectList) FROM \(layout.table)"
+            var conditions: [String] = [], arguments: [DatabaseValue] = []
+            if let compiled { conditions.append(compiled.sql); arguments += compiled.arguments }
+            if let ids = descriptor.restrictedTo {
+                conditions.append("instr(?, '\"' || \(layout.table).\"id\" || '\"') > 0")
+                arguments.append(.text(JSONWriter.string(.array(ids.map(JSONValue.string)))))
+            }
+            if let owner = descriptor.owner {
+                conditions.append("\(layout.table).\(SQL.quoteIdentifier(owner.column)) = ?")
+                arguments.append(.text(owner.id))
+            }
+            if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+            sql += " ORDER BY " + (try descriptor.sortBy.map { key in
+                guard key.field == "id" || layout.index[key.field] != nil else {
+                    throw ContextError.unknownField(model: layout.model.name, field: key.field,
+                                                    suggestion: Suggestion.closest(to: key.field, in: layout.columns))
+                }
+                return "\(layout.table).\(SQL.quoteIdentifier(key.field)) \(key.ascending ? "ASC" : "DESC")"
+            } + ["\(layout.table).\"id\" ASC"]).joined(separator: ", ")
+            if allInSQL, descriptor.fetchLimit != nil || descriptor.fetchOffset > 0 {
+                sql += " LIMIT ? OFFSET ?"
+                arguments += [.integer(Int64(descriptor.fetchLimit ?? -1)), .integer(Int64(descriptor.fetchOffset))]
+            }
+
+            var objects: [ModelObject] = []
+            let statement = try database.cachedStatement(sql)
+            defer { statement.reset() }
+            try statement.bind(arguments)
+            while try statement.step() {
+                let object = materialize(statement, layout: layout)
+                if object.state != .deleted { objects.append(object) }
+            }
+            if allInSQL { return objects }
+
+            if pending {
+                let known = Set(objects.map(\.id))
+                objects += inserted.filter { $0.modelName == descriptor.model && !known.contains($0.id) }
+                if let ids = descriptor.restrictedTo {
+                    let allowed = Set(ids)
+                    objects = objects.filter { allowed.contains($0.id) }
+                }
+                if let owner = descriptor.owner, let i = layout.index[owner.column] {
+                    objects = objects.filter { $0.values[i] == .string(owner.id) }
+                }
+            }
+            if let predicate = descriptor.predicate, !exactInSQL || pending {
+                objects = try objects.filter { try evaluator(for: $0).test(predicate) }
+            }
+            if let ids = descriptor.restrictedTo, descriptor.sortBy.isEmpty {
+                let position = Dictionary(ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+                objects.sort { position[$0.id, default: .max] < position[$1.id, default: .max] }
+            } else if pending {
+                objects = try sortInMemory(objects, descriptor.sortBy, layout: layout)
+            }
+            let start = min(descriptor.fetchOffset, objects.count)
+            let end = descriptor.fetchLimit.map { min(objects.count, start + $0) } ?? objects.count
+            return Array(objects[start..<end])
+        }
+    }
+
+    public func fetchCount(_ descriptor: FetchDescriptor) throws -> Int {
+        try lock.withLock {
+            let layout = try layout(descriptor.model)
+            let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table).condition($0) }
+            if (descriptor.predicate == nil || compiled?.isExact == true), descriptor.restrictedTo == nil, descriptor.owner == nil,
+               !(descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model)) {
+                var sql = "SELECT count(*) FROM \(layout.table)"
+                if let compiled { sql += " WHERE \(compiled.sql)" }
+                let total = Int(try database.scalar(sql, compiled?.arguments ?? [])?.int64 ?? 0)
+                let afterOffset = max(0, total - descriptor.fetchOffset)
+                return descriptor.fetchLimit.map { min($0, afterOffset) } ?? afterOffset
+            }
+            return try fetch(descriptor).count
+        }
+    }
+
+    public func fetchIdentifiers(_ descriptor: FetchDescriptor) throws -> [String] {
+        try fetch(descriptor).map(\.id)
+    }
+
+    func hasPendingChanges(for model: String) -> Bool {
+        inserted.contains { $0.modelName == model } || updated.values.contains { $0.modelName == model }
+            || deleted.values.contains { $0.modelName == model }
+    }
+
+    /// Reads columns of an object for the evaluator, following one to-one hop.
+    func evaluator(for object: ModelObject) -> Evaluator {
+        Evaluator { [unowned self] path in
+            var source = object
+            if let hop = path.hop {
+                guard case .string(let id) = try self.value(of: object, hop.name),
+                      let target = try self.object(hop.target, id: id) else { return .null }
+                source = target
+            }
+            return try self.value(of: source, path.column)
+        }
+    }
+
+    /// Swift's `SortDescriptor` order: nil before any value, strings by Swift's `<`; stable, so ties keep
+    /// id order.
+    func sortInMemory(_ objects: [ModelObject], _ keys: [FetchDescriptor.SortKey], layout: ModelLayout) throws -> [ModelObject] {
+        var rows = objects.sorted { $0.id < $1.id }
+        guard !keys.isEmpty else { return rows }
+        let values = try rows.map { o in try keys.map { try value(of: o, $0.field) } }
+        let order = rows.indices.sorted { a, b in
+            for (k, key) in keys.enumerated() {
+                let x = values[a][k], y = values[b][k]
+                if Evaluator.equal(x, y) { continue }
+                let less = x == .null || (y != .null && (Evaluator.compare("<", x, y) || (x == .bool(false) && y == .bool(true))))
+                return key.ascending ? less : !less
+            }
+            return a < b
+        }
+        rows = order.map { rows[$0] }
+        return rows
+    }
+}

@@ -1,0 +1,409 @@
+import Foundation
+
+/// A unit of work over a store, as SwiftData's `ModelContext`: objects are inserted, changed and
+/// deleted in memory, and `save` writes them all in one transaction, or nothing.
+///
+/// Invariants:
+/// - One object per row per context (a weak identity map): fetching a row twice gives the same object.
+/// - Pending changes stay until `save` succeeds; a failed save leaves the store untouched and the
+///   changes pending; `rollback` discards them.
+/// - Both sides of an inverse relationship pair always agree in memory; a save never writes an id that
+///   names no row.
+/// - All state is guarded by one recursive lock, so contexts and objects can be shared across threads.
+///   Several contexts (each with its own connection) can work on one store file.
+public final class ModelContext: @unchecked Sendable {
+    public let manifest: SchemaManifest
+    let database: Database
+    let lock = NSRecursiveLock()
+    var layouts: [String: ModelLayout] = [:]
+
+    private struct WeakObject { weak var object: ModelObject? }
+    private var identityMap: [String: WeakObject] = [:]
+    /// Pending work, strongly held until saved or rolled back (insertion order kept).
+    var inserted: [ModelObject] = []
+    var insertedIDs: Set<String> = []
+    var updated: [String: ModelObject] = [:]
+    var deleted: [String: ModelObject] = [:]
+
+    /// Test hook: called before each row written by `save`, with the number written so far.
+    public var saveFailureInjection: (@Sendable (Int) throws -> Void)?
+
+    public init(store: Store) {
+        self.manifest = store.manifest
+        self.database = store.database
+        for model in manifest.models { layouts[model.name] = ModelLayout(model: model) }
+    }
+
+    /// A context over any connection holding a schema (tests, migrations).
+    public init(database: Database, manifest: SchemaManifest) {
+        self.manifest = manifest
+        self.database = database
+        for model in manifest.models { layouts[model.name] = ModelLayout(model: model) }
+    }
+
+    func layout(_ model: String) throws -> ModelLayout {
+        guard let layout = layouts[model] else {
+            throw ContextError.unknownModel(model)
+        }
+        return layout
+    }
+
+    // MARK: Inserting
+
+    /// Inserts a new object. Values not given take their default (nil for optionals); a required field
+    /// with neither is an error. Relationship values are ids of existing objects.
+    @discardableResult
+    public func insert(_ model: String, _ values: [String: Value] = [:]) throws -> ModelObject {
+        try lock.withLock {
+            let layout = try layout(model)
+            for key in values.keys where layout.index[key] == nil {
+                throw ContextError.unknownField(model: model, field: key, suggestion: Suggestion.closest(to: key, in: layout.columns))
+            }
+            var initial: [Value] = []
+            initial.reserveCapacity(layout.columns.count)
+            for i in layout.columns.indices {
+                if let given = values[layout.columns[i]], layout.relationships[i] == nil {
+                    initial.append(try checked(given, layout: layout, column: i))
+                } else if let v = layout.initialValue(i) {
+                    initial.append(v)
+                } else {
+                    throw ContextError.missingValue(model: model, field: layout.columns[i])
+                }
+            }
+            // Relationship values are checked before the object exists, so a refused insert leaves nothing.
+            for (key, value) in values {
+                let i = layout.index[key]!
+                if let rel = layout.relationships[i] { _ = try resolveTargets(rel, value, model: model, key: key) }
+            }
+            let object = ModelObject(id: ULID.make().description, layout: layout, context: self, values: initial,
+                                     unloaded: [], state: .inserted)
+            identityMap[object.id] = WeakObject(object: object)
+            inserted.append(object)
+            insertedIDs.insert(object.id)
+            // Relationships go through `set`, which keeps the inverse sides in step.
+            for (key, value) in values where layout.relationships[layout.index[key]!] != nil {
+                try set(object, key, value)
+            }
+            return object
+        }
+    }
+
+    /// Validates a field value against its type; strings are stored in NFC (see SQLCompiler).
+    func checked(_ value: Value, layout: ModelLayout, column i: Int) throws -> Value {
+        let type = layout.types[i]
+        let name = layout.columns[i]
+        func mismatch() -> ContextError {
+            ContextError.typeMismatch(model: layout.model.name, field: name, expected: "\(type)", found: value.typeName)
+        }
+        if case .null = value {
+            guard type.isOptional else { throw mismatch() }
+            return .null
+        }
+        switch (type.unwrapped, value) {
+        case (.string, .string(let s)), (.json, .string(let s)): return .string(Self.nfc(s))
+        case (.uuid, .string(let s)):
+            guard let uuid = UUID(uuidString: s) else { throw mismatch() }
+            return .string(uuid.uuidString)
+        case (.int, .int), (.double, .double), (.bool, .bool), (.date, .date), (.data, .data): return value
+        case (.double, .int(let i)): return .double(Double(i))
+        case (.date, .double(let d)): return .date(ISODate.round(d))
+        case (.enumeration(let allowed), .string(let s)) where allowed.contains(.string(s)): return value
+        case (.enumeration(let allowed), .int(let n)) where allowed.contains(.int(n)): return value
+        default: throw mismatch()
+        }
+    }
+
+    static func nfc(_ s: String) -> String {
+        s.utf8.allSatisfy { $0 < 0x80 } ? s : s.precomposedStringWithCanonicalMapping
+    }
+
+    // MARK: Reading and writing values
+
+    func value(of object: ModelObject, _ key: String) throws -> Value {
+        try lock.withLock {
+            if key == "id" { return .string(object.id) }
+            guard let i = object.layout.index[key] else {
+                throw ContextError.unknownField(model: object.modelName, field: key,
+                                                suggestion: Suggestion.closest(to: key, in: object.layout.columns))
+            }
+            if object.unloaded.contains(i) { try loadLazy(object, i) }
+            return object.values[i]
+        }
+    }
+
+    private func loadLazy(_ object: ModelObject, _ i: Int) throws {
+        let sql = "SELECT \(SQL.quoteIdentifier(object.layout.columns[i])) FROM \(object.layout.table) WHERE \"id\" = ?"
+        let value = try database.scalar(sql, [.text(object.id)]) ?? .null
+        object.values[i] = Value(value, type: object.layout.types[i])
+        object.unloaded.remove(i)
+    }
+
+    /// Sets a field or relationship. Relationships keep their inverse in step on the other objects.
+    func set(_ object: ModelObject, _ key: String, _ value: Value) throws {
+        try lock.withLock {
+            guard object.state != .deleted else { throw ContextError.objectDeleted(model: object.modelName, id: object.id) }
+            let layout = object.layout
+            guard let i = layout.index[key] else {
+                throw ContextError.unknownField(model: object.modelName, field: key, suggestion: Suggestion.closest(to: key, in: layout.columns))
+            }
+            guard let rel = layout.relationships[i] else {
+                let v = try checked(value, layout: layout, column: i)
+                object.unloaded.remove(i)
+                write(object, i, v)
+                return
+            }
+            let targets = try resolveTargets(rel, value, model: object.modelName, key: key)
+            let newIDs = targets.map(\.id)
+            let oldIDs = ids(in: object.values[i])
+            write(object, i, rel.isToMany ? .array(newIDs.map(Value.string)) : (newIDs.first.map(Value.string) ?? .null))
+            guard let inverseName = rel.inverse else { return }
+            for removed in oldIDs where !newIDs.contains(removed) {
+                if let target = try self.object(rel.target, id: removed) { try unlink(target, inverseName, object.id) }
+            }
+            for target in targets where !oldIDs.contains(target.id) {
+                try linkInverse(target, inverseName, to: object, forwardName: key)
+            }
+        }
+    }
+
+    /// The objects a relationship value names, checked: the right shape (an id or nil for a to-one, ids
+    /// for a to-many), each id naming an existing, undeleted object of the target model. Duplicates in a
+    /// to-many are dropped, keeping the first.
+    func resolveTargets(_ rel: RelationshipSchema, _ value: Value, model: String, key: String) throws -> [ModelObject] {
+        let requested: [String]
+        switch (rel.isToMany, value) {
+        case (false, .null): requested = []
+        case (false, .string(let id)): requested = [id]
+        case (true, .array(let items)):
+            var seen = Set<String>(), ids: [String] = []
+            for item in items {
+                guard case .string(let id) = item else {
+                    throw ContextError.typeMismatch(model: model, field: key, expected: "[\(rel.target)] ids", found: item.typeName)
+                }
+                if seen.insert(id).inserted { ids.append(id) }
+            }
+            requested = ids
+        default:
+            throw ContextError.typeMismatch(model: model, field: key,
+                                            expected: rel.isToMany ? "[\(rel.target)] ids" : "\(rel.target) id or nil", found: value.typeName)
+        }
+        return try requested.map { id in
+            guard let target = try self.object(rel.target, id: id) else {
+                throw ContextError.danglingReference(model: model, field: key, id: id)
+            }
+            return target
+        }
+    }
+
+    /// Records a new value and the change.
+    func write(_ object: ModelObject, _ i: Int, _ value: Value) {
+        object.values[i] = value
+        if object.state == .persisted {
+            object.changed.insert(i)
+            updated[object.id] = object
+        }
+    }
+
+    func ids(in value: Value) -> [String] {
+        switch value {
+        case .string(let id): return [id]
+        case .array(let items): return items.compactMap(\.stringValue)
+        default: return []
+        }
+    }
+
+    /// Removes `id` from `object.relationship` without touching the inverse (the caller owns that side).
+    func unlink(_ object: ModelObject, _ relationship: String, _ id: String) throws {
+        guard object.state != .deleted, let i = object.layout.index[relationship] else { return }
+        if object.unloaded.contains(i) { try loadLazy(object, i) }
+        switch object.values[i] {
+        case .string(id): write(object, i, .null)
+        case .array(let items) where items.contains(.string(id)): write(object, i, .array(items.filter { $0 != .string(id) }))
+        default: break
+        }
+    }
+
+    /// Makes `target.inverse` include `owner`. When the inverse is a to-one, the target leaves the
+    /// relationship of whichever object held it before (a to-one names one object).
+    private func linkInverse(_ target: ModelObject, _ inverse: String, to owner: ModelObject, forwardName: String) throws {
+        guard let i = target.layout.index[inverse], let inverseRel = target.layout.relationships[i] else { return }
+        if inverseRel.isToMany {
+            let current = ids(in: target.values[i])
+            if !current.contains(owner.id) { write(target, i, .array((current + [owner.id]).map(Value.string))) }
+        } else {
+            if case .string(let previous) = target.values[i], previous != owner.id,
+               let previousOwner = try self.object(owner.modelName, id: previous) {
+                try unlink(previousOwner, forwardName, target.id)
+            }
+            write(target, i, .string(owner.id))
+        }
+    }
+
+    func related(_ object: ModelObject, _ relationship: String) throws -> [ModelObject] {
+        try lock.withLock {
+            guard let i = object.layout.index[relationship], let rel = object.layout.relationships[i] else {
+                throw ContextError.unknownField(model: object.modelName, field: relationship, suggestion: nil)
+            }
+            return try ids(in: object.values[i]).compactMap { try self.object(rel.target, id: $0) }
+        }
+    }
+
+    // MARK: Objects by id
+
+    /// The object for a row: from the identity map, pending inserts, or the store. Nil when it does not
+    /// exist or is deleted in this context.
+    public func object(_ model: String, id: String) throws -> ModelObject? {
+        try lock.withLock {
+            if let object = identityMap[id]?.object {
+                guard object.modelName == model else { return nil }
+                return object.state == .deleted ? nil : object
+            }
+            let layout = try layout(model)
+            let statement = try database.cachedStatement("SELECT \(layout.selectList) FROM \(layout.table) WHERE \"id\" = ?")
+            defer { statement.reset() }
+            try statement.bind([.text(id)])
+            guard try statement.step() else { return nil }
+            return materialize(statement, layout: layout)
+        }
+    }
+
+    /// The object for the current row of `statement` (columns as `layout.selectList`), reusing the
+    /// identity map's object when the row is already known. Caller holds the lock.
+    func materialize(_ statement: Statement, layout: ModelLayout) -> ModelObject {
+        let id = statement.string(0)
+        if let existing = identityMap[id]?.object { return existing }
+        var values = [Value](repeating: .null, count: layout.columns.count)
+        var unloaded = Set<Int>()
+        var column = 1
+        for i in layout.columns.indices {
+            if layout.isLazy[i] {
+                unloaded.insert(i)
+                continue
+            }
+            values[i] = Self.read(statement, column, type: layout.types[i])
+            column += 1
+        }
+        let object = ModelObject(id: id, layout: layout, context: self, values: values, unloaded: unloaded, state: .persisted)
+        identityMap[id] = WeakObject(object: object)
+        return object
+    }
+
+    /// Reads one column straight into a `Value` (no intermediate `DatabaseValue` on the hot path).
+    static func read(_ s: Statement, _ column: Int, type: ValueType) -> Value {
+        if s.isNull(column) { return .null }
+        switch type.unwrapped {
+        case .int: return .int(s.int64(column))
+        case .double: return .double(s.double(column))
+        case .date: return .date(s.double(column))
+        case .bool: return .bool(s.int64(column) != 0)
+        case .string, .uuid, .json, .id: return .string(s.string(column))
+        default: return Value(s.value(column), type: type)
+        }
+    }
+
+    // MARK: Deleting
+
+    /// Deletes an object, applying each relationship's delete rule: `nullify` removes it from the other
+    /// side, `cascade` deletes what it points to, `deny` refuses while it points to anything, `noAction`
+    /// leaves the other side alone (a save then fails if that leaves an id naming no row).
+    public func delete(_ object: ModelObject) throws {
+        try lock.withLock {
+            guard object.state != .deleted else { return }
+            // Collect the whole cascade first, so a `deny` anywhere refuses before anything changes.
+            var doomed: [ModelObject] = []
+            var seen = Set<String>()
+            func collect(_ o: ModelObject) throws {
+                guard seen.insert(o.id).inserted else { return }
+                doomed.append(o)
+                for (i, rel) in o.layout.relationships.enumerated() {
+                    guard let rel else { continue }
+                    if o.unloaded.contains(i) { try loadLazy(o, i) }
+                    let targets = ids(in: o.values[i])
+                    switch rel.deleteRule {
+                    case .deny where !targets.isEmpty:
+                        throw ContextError.deleteDenied(model: o.modelName, id: o.id, relationship: rel.name, count: targets.count)
+                    case .cascade:
+                        for id in targets { if let t = try self.object(rel.target, id: id) { try collect(t) } }
+                    default: break
+                    }
+                }
+            }
+            try collect(object)
+            for o in doomed {
+                for (i, rel) in o.layout.relationships.enumerated() {
+                    guard let rel, rel.deleteRule != .noAction, let inverse = rel.inverse else { continue }
+                    for id in ids(in: o.values[i]) where !seen.contains(id) {
+                        if let t = try self.object(rel.target, id: id) { try unlink(t, inverse, o.id) }
+                    }
+                }
+            }
+            for o in doomed {
+                if o.state == .inserted {
+                    inserted.removeAll { $0 === o }
+                    insertedIDs.remove(o.id)
+                } else {
+                    updated.removeValue(forKey: o.id)
+                    deleted[o.id] = o
+                }
+                o.state = .deleted
+            }
+        }
+    }
+
+    // MARK: Changes
+
+    public var hasChanges: Bool { lock.withLock { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty } }
+
+    public struct Change: Equatable, Sendable {
+        public enum Kind: String, Sendable { case insert, update, delete }
+        public let kind: Kind
+        public let model: String
+        public let id: String
+        /// Changed columns (updates only).
+        public let fields: [String]
+    }
+
+    /// What `save` would write, in order.
+    public func changes() -> [Change] {
+        lock.withLock {
+            inserted.map { Change(kind: .insert, model: $0.modelName, id: $0.id, fields: []) }
+                + updated.values.sorted { $0.id < $1.id }.map { o in
+                    Change(kind: .update, model: o.modelName, id: o.id, fields: o.changed.sorted().map { o.layout.columns[$0] })
+                }
+                + deleted.values.sorted { $0.id < $1.id }.map { Change(kind: .delete, model: $0.modelName, id: $0.id, fields: []) }
+        }
+    }
+
+    /// Discards every pending change: inserted objects are forgotten, changed ones reloaded from the store.
+    public func rollback() {
+        lock.withLock {
+            for o in inserted {
+                o.state = .deleted
+                identityMap.removeValue(forKey: o.id)
+            }
+            for o in Array(updated.values) + Array(deleted.values) {
+                identityMap.removeValue(forKey: o.id)
+                o.state = .deleted  // detached: the next fetch makes a fresh object with the stored values
+            }
+            inserted = []
+            insertedIDs = []
+            updated = [:]
+            deleted = [:]
+        }
+    }
+}
+
+extension Value {
+    var typeName: String {
+        switch self {
+        case .null: return "nil"
+        case .string: return "String"
+        case .int: return "Int"
+        case .double: return "Double"
+        case .bool: return "Bool"
+        case .date: return "Date"
+        case .data: return "Data"
+        case .array: return "array"
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// One row as an object: a schema-driven model instance living in one `ModelContext`.
+///
+/// Its values are guarded by the context's lock, so an object may be read and written from any thread.
+/// Writes go through the context (`set`), which keeps inverse relationships in step and records the
+/// change until `save`.
+public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
+    public let id: String
+    let layout: ModelLayout
+    unowned let context: ModelContext
+
+    public enum State: Sendable { case inserted, persisted, deleted }
+
+    // Guarded by context.lock.
+    var values: [Value]
+    /// Lazy columns not read yet.
+    var unloaded: Set<Int>
+    var state: State
+    /// Columns changed since the last save (persisted objects only).
+    var changed: Set<Int> = []
+
+    init(id: String, layout: ModelLayout, context: ModelContext, values: [Value], unloaded: Set<Int>, state: State) {
+        self.id = id
+        self.layout = layout
+        self.context = context
+        self.values = values
+        self.unloaded = unloaded
+        self.state = state
+    }
+
+    public var model: ModelSchema { layout.model }
+    public var modelName: String { layout.model.name }
+
+    public var isDeleted: Bool { context.lock.withLock { state == .deleted } }
+
+    /// A field's or relationship's current value (a to-one as the target's id, a to-many as ids).
+    /// Lazy fields are read from the store on first access.
+    public subscript(key: String) -> Value {
+        get throws { try context.value(of: self, key) }
+    }
+
+    public func set(_ key: String, _ value: Value) throws {
+        try context.set(self, key, value)
+    }
+
+    /// The objects a relationship points to, in order.
+    public func related(_ relationship: String) throws -> [ModelObject] {
+        try context.related(self, relationship)
+    }
+
+    public var description: String { "\(modelName)(\(id))" }
+}
