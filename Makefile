@@ -15,7 +15,7 @@ demo: build
 	@scripts/demo
 
 ## Every test: engine unit tests, generated-docs drift, end-to-end tests of the vein binary (with a real
-## gnome-keyring), the REPL in tmux.
+## gnome-keyring).
 test: build
 	scripts/test
 

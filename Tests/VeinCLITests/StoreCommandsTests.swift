@@ -246,3 +246,59 @@ import Vein
         #expect(verify.stderr == "vein: error: p.vein failed verification (1 problem)\n")
     }
 }
+
+/// Findings of the first review, kept as tests.
+@Suite struct StoreCommandsReviewTests {
+    @Test func readCommandsLeaveOneFile() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        try #require(try r.vein(["create", "s.vein", "--schema", VeinRunner.exampleManifest, "--key-file", "k"]).status == 0)
+        for command in ["info", "schema", "verify"] {
+            #expect(try r.vein([command, "s.vein", "--key-file", "k"]).status == 0)
+            #expect(!r.exists("s.vein-wal") && !r.exists("s.vein-shm"), "\(command) left -wal/-shm files")
+        }
+    }
+
+    @Test func concurrentCreatesNeverLoseTheWinnersKey() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        let result = try r.run("/bin/bash", ["-c", """
+            for i in $(seq 12); do
+              '\(VeinRunner.binary)' create r$i.vein --schema '\(VeinRunner.exampleManifest)' --key-file k$i --quiet 2>/dev/null &
+              '\(VeinRunner.binary)' create r$i.vein --schema '\(VeinRunner.exampleManifest)' --key-file k$i --quiet 2>/dev/null
+              wait
+              '\(VeinRunner.binary)' info r$i.vein --key-file k$i >/dev/null || echo "lost $i"
+            done
+            """])
+        #expect(result.stdout == "", "stores whose key was lost: \(result.stdout)")
+    }
+
+    @Test func directoriesAndEmptyFilesAreNotStores() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        try FileManager.default.createDirectory(atPath: r.path("dir"), withIntermediateDirectories: true)
+        try r.write("empty.vein", "")
+        let dir = try r.vein(["info", "dir"])
+        #expect(dir.status == 65)
+        #expect(dir.stderr == "vein: error: dir is not a Vein store: it is not a regular file\n")
+        let empty = try r.vein(["info", "empty.vein"])
+        #expect(empty.stderr == "vein: error: empty.vein is not a Vein store: it is empty\n")
+    }
+
+    @Test func keysNeverReachMessages() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        try r.write("nul.key", "abc\u{0}def-secret", mode: 0o600)
+        let result = try r.vein(["create", "s.vein", "--schema", VeinRunner.exampleManifest, "--key-file", "nul.key"])
+        #expect(result.status == 65)
+        #expect(!result.stderr.contains("secret") && !result.stderr.contains("abc"))
+        #expect(!r.exists("s.vein"))
+    }
+
+    @Test func requiredOptionIsShownAsRequired() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        let help = try r.vein(["help", "create"])
+        #expect(help.stdout.contains("Usage: vein create STORE --schema MANIFEST [--plaintext]"))
+    }
+}

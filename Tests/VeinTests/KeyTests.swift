@@ -241,6 +241,5 @@ final class FakeKeyring: Keyring {
         #expect(KeySource.none.description == "none (plaintext)")
         #expect([KeySource.keyFile("k"), .environment("E"), .passphrasePrompt, .keyring, .none].map(\.kind)
                 == ["key-file", "environment", "passphrase", "keyring", "none"])
-        #expect(KeyError.sourcesHint.contains("--key-file FILE"))
     }
 }

@@ -280,7 +280,7 @@ import Testing
         let realPath = try FileSystem.realPath(path)
         let keyring = FakeKeyring()
         try keyring.store(key: .passphrase("old"), app: "old.app", storePath: realPath, state: .current)
-        #expect(throws: StoreError.cannotCreate(realPath, reason: "the keyring already holds a key for this path; remove it first (secret-tool clear store \(realPath))")) {
+        #expect(throws: StoreError.cannotCreate(realPath, reason: "the keyring already holds a key for this path; remove it first (secret-tool clear store '\(realPath)')")) {
             try StoreCreator.create(at: path, manifest: try Fixtures.blogManifest(), protection: .encrypted(Self.keys(keyring: keyring)))
         }
         #expect(keyring.item(realPath) == FakeKeyring.Item(app: "old.app", key: .passphrase("old")))

@@ -182,8 +182,20 @@ import Testing
         try f.db.execute(#"DROP TABLE "Attachment""#)
         try f.db.execute(#"ALTER TABLE "Post" ADD COLUMN "extra" TEXT"#)
         #expect(try f.problems() == [
-            "schema: table Post has columns [id TEXT NOT NULL PRIMARY KEY, title TEXT NOT NULL, content TEXT NOT NULL, views INTEGER NOT NULL, publishedAt REAL, attachments TEXT NOT NULL, extra TEXT], the schema expects [id TEXT NOT NULL PRIMARY KEY, title TEXT NOT NULL, content TEXT NOT NULL, views INTEGER NOT NULL, publishedAt REAL, attachments TEXT NOT NULL]",
+            "schema: table Post does not match the schema: it has columns [id, title, content, views, publishedAt, attachments, extra], the schema expects [id, title, content, views, publishedAt, attachments]",
             "schema: table Attachment is missing",
+        ])
+    }
+
+    /// Same column names, different constraints or index columns: still found (the stored CREATE text differs).
+    @Test func changedConstraintsAndIndexColumns() throws {
+        let f = try Fixture()
+        try f.db.execute(#"DROP INDEX "Post.publishedAt""#)
+        try f.db.execute(#"CREATE INDEX "Post.publishedAt" ON "Post" ("title")"#)
+        try f.db.execute(#"CREATE INDEX "mine" ON "Post" ("views")"#)
+        #expect(try f.problems() == [
+            "schema: index Post.publishedAt is not on the columns the schema declares",
+            "schema: index mine is not part of the schema",
         ])
     }
 

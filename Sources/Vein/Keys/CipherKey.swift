@@ -22,6 +22,8 @@ public enum CipherKey: Equatable, Sendable {
             self = .raw(bytes)
         } else {
             guard !text.isEmpty else { throw KeyError.emptyKey }
+            // SQLite reads the key as SQL text, which ends at a NUL.
+            guard !text.contains("\0") else { throw KeyError.keyContainsNUL }
             self = .passphrase(text)
         }
     }

@@ -10,6 +10,8 @@ public enum KeyError: Error, Equatable, Sendable {
     /// `--key-env VAR` named a variable that is not set or is empty.
     case environmentVariableUnset(String)
     case emptyKey
+    /// A passphrase with a NUL character, which SQLCipher cannot take.
+    case keyContainsNUL
     /// The Secret Service answered with an error (not "no such item").
     case keyringFailed(String)
     /// The Secret Service could not be reached at all.

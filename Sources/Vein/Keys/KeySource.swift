@@ -57,7 +57,7 @@ public struct KeyOptions: Sendable {
     }
 
     /// The key from an explicit source (everything but the keyring), or nil when none was given.
-    /// `creating` lets a missing key file be created later instead of failing here.
+    /// `confirmPassphrase` asks twice (a new store's passphrase).
     func explicitKey(confirmPassphrase: Bool = false) throws -> (CipherKey, KeySource)? {
         if let keyFile {
             return (try KeyFile.read(keyFile), .keyFile(keyFile))
@@ -87,11 +87,4 @@ public struct KeyOptions: Sendable {
         }
         throw KeyError.noKeySource(store: realPath, keyringProblem: "the keyring has no key for this store")
     }
-}
-
-extension KeyError {
-    /// The sources a user can give, for the "no key" message.
-    public static let sourcesHint =
-        "give a key with --key-file FILE, --key-env VAR, the VEIN_KEY environment variable or --passphrase, "
-        + "or keep it in the Secret Service keyring (gnome-keyring, KeePassXC)"
 }

@@ -4,6 +4,8 @@ import Foundation
 /// object form. Collects every issue before failing, so one run shows a user everything to fix.
 public struct ManifestParser {
     private var issues: [ManifestIssue] = []
+    /// SQLite's default SQLITE_MAX_COLUMN is 2000, and every table has the id column too.
+    static let maxColumns = 1999
     /// Every model name the manifest declares, including models whose own definition has errors: a
     /// relationship to such a model is not also reported as pointing nowhere.
     private var declaredModels: Set<String> = []
@@ -131,6 +133,10 @@ public struct ManifestParser {
                 guard claim(member.key, kind: "relationship", path: relPath) else { continue }
                 if let rel = relationship(named: member.key, member.value, path: relPath) { model.relationships.append(rel) }
             }
+        }
+        let columnCount = model.fields.count + model.relationships.count
+        if columnCount > Self.maxColumns {
+            issue(path, "\(name) has \(columnCount) fields and relationships; SQLite allows at most \(Self.maxColumns) (plus the id)")
         }
         if let indexesJSON = body["indexes"] { model.indexes = indexes(indexesJSON, path: join(path, "indexes")) }
         if let renamed = body["renamedFrom"] { model.renamedFrom = identifierString(renamed, path: join(path, "renamedFrom")) }

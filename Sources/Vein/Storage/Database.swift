@@ -79,7 +79,12 @@ public final class Database {
 
     /// Keys the connection. Must run before the first read of the file.
     private func applyKey(_ key: CipherKey) throws {
-        try execute("PRAGMA key = \(key.pragmaArgument)")
+        do {
+            try execute("PRAGMA key = \(key.pragmaArgument)")
+        } catch let error as DatabaseError {
+            // The statement holds the key: neither it nor SQLite's echo of it may reach a message.
+            throw DatabaseError(extendedCode: error.extendedCode, message: "the key was refused")
+        }
         // SQLCipher 4 changed its defaults; compatibility 3 keeps stores made here openable there (SPEC §1).
         let version = cipherVersion ?? "3"
         if let major = Int(version.prefix { $0.isNumber }), major >= 4 {

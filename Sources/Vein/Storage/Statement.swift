@@ -8,7 +8,9 @@ import Foundation
 /// carries a previous caller's values or holds a read transaction open.
 public final class Statement {
     let handle: OpaquePointer
-    let database: Database
+    /// Unowned: the database owns its cached statements; a strong reference back would keep every
+    /// connection open forever (and leave -wal and -shm files beside the store).
+    unowned let database: Database
     public let sql: String
 
     init(database: Database, sql: String) throws {
@@ -38,12 +40,12 @@ public final class Statement {
         case .real(let v): rc = sqlite3_bind_double(handle, i, v)
         case .text(let v):
             // With its byte count, not -1: a Swift string may contain NUL, where SQLite would stop reading.
-            rc = sqlite3_bind_text(handle, i, v, Int32(v.utf8.count), vein_sqlite_transient())
+            rc = sqlite3_bind_text64(handle, i, v, sqlite3_uint64(v.utf8.count), vein_sqlite_transient(), UInt8(SQLITE_UTF8))
         case .blob(let v):
             rc = v.withUnsafeBytes { raw in
                 // A zero-length blob must still bind as a blob, not NULL: pass a non-nil pointer.
-                sqlite3_bind_blob(handle, i, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count),
-                                  vein_sqlite_transient())
+                sqlite3_bind_blob64(handle, i, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(raw.count),
+                                    vein_sqlite_transient())
             }
         }
         guard rc == SQLITE_OK else { throw database.lastError(rc, sql: sql) }

@@ -1,3 +1,4 @@
+import CSQLCipher
 import Foundation
 
 /// An open Vein store: its connection, what `_vein_meta` says, and the schema it holds.
@@ -28,7 +29,10 @@ public final class Store {
     /// Opens an existing store. Plaintext stores need no key; encrypted ones take the first key source
     /// that gives one (`KeyOptions`). A wrong key fails with `StoreError.wrongKey` before anything is written.
     public static func open(_ path: String, keys: KeyOptions, mode: Database.OpenMode = .readWrite) throws -> Store {
-        guard FileSystem.fileExists(path) else { throw StoreError.notFound(path) }
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw StoreError.notFound(path) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw StoreError.notAVeinStore(path, reason: "it is not a regular file") }
+        guard info.st_size > 0 else { throw StoreError.notAVeinStore(path, reason: "it is empty") }
         let realPath = try FileSystem.realPath(path)
         let key: CipherKey?
         let encryption: Encryption
@@ -83,7 +87,7 @@ public final class Store {
             }
             if error.isBusy { throw StoreError.busy(path) }
             // A plaintext header over damaged pages ("unsupported file format", "malformed"): no store.
-            if key == nil, error.code == 1 || error.code == 11 || error.code == 26 {
+            if key == nil, [SQLITE_ERROR, SQLITE_CORRUPT, SQLITE_NOTADB].contains(error.code) {
                 throw StoreError.notAVeinStore(path, reason: error.message)
             }
             throw error

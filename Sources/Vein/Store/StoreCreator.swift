@@ -27,30 +27,33 @@ public enum StoreCreator {
         do { realPath = try FileSystem.realPath(path) } catch {
             throw StoreError.cannotCreate(path, reason: "its directory does not exist")
         }
+        // Two creates of one path must not interleave: the loser would otherwise undo (delete) the key
+        // the winner's store needs. Held from the existence check to the link into place.
+        let directoryLock = try FileSystem.lockDirectory(containing: realPath)
+        defer { directoryLock.unlock() }
+        guard !FileSystem.fileExists(path) else { throw StoreError.alreadyExists(path) }
 
         // 1. The key, stored where it will be found again, before the store exists.
         var undo: [() -> Void] = []
         let key: CipherKey?
         let encryption: Store.Encryption
         var generated = false
-        do {
-            switch protection {
-            case .plaintext:
-                key = nil
-                encryption = .plaintext
-            case .encrypted(let options):
-                let made = try makeKey(options, app: manifest.app, realPath: realPath, undo: &undo)
-                key = made.key
-                generated = made.generated
-                encryption = .encrypted(kind: made.key.kindDescription, source: made.source)
-            }
+        switch protection {
+        case .plaintext:
+            key = nil
+            encryption = .plaintext
+        case .encrypted(let options):
+            let made = try makeKey(options, app: manifest.app, realPath: realPath, undo: &undo)
+            key = made.key
+            generated = made.generated
+            encryption = .encrypted(kind: made.key.kindDescription, source: made.source)
         }
 
         // 2. The store, under a temporary name, then linked into place.
         let directory = (realPath as NSString).deletingLastPathComponent
         let temporary = directory + "/." + (realPath as NSString).lastPathComponent + ".creating-" + ULID.make().description
         do {
-            try build(temporary, manifest: manifest, key: key, now: now)
+            try build(temporary, reportedAs: path, manifest: manifest, key: key, now: now)
             try publish(temporary, as: path)
         } catch {
             FileSystem.removeDatabaseFiles(temporary)
@@ -77,7 +80,7 @@ public enum StoreCreator {
             // Never replace a key the keyring already holds for this path: it may open a store that was
             // moved away and will come back.
             if try keyring.lookup(storePath: realPath, state: .current) != nil {
-                throw StoreError.cannotCreate(realPath, reason: "the keyring already holds a key for this path; remove it first (secret-tool clear store \(realPath))")
+                throw StoreError.cannotCreate(realPath, reason: "the keyring already holds a key for this path; remove it first (secret-tool clear store '\(realPath)')")
             }
             try keyring.store(key: key, app: app, storePath: realPath, state: .current)
         } catch KeyError.keyringUnavailable(let reason) {
@@ -87,10 +90,11 @@ public enum StoreCreator {
         return (key, .keyring, true)
     }
 
-    private static func build(_ temporary: String, manifest: SchemaManifest, key: CipherKey?, now: Date) throws {
+    private static func build(_ temporary: String, reportedAs path: String, manifest: SchemaManifest, key: CipherKey?,
+                              now: Date) throws {
         let db: Database
         do { db = try Database(path: temporary, mode: .create, key: key) } catch let error as DatabaseError {
-            throw StoreError.cannotCreate(temporary, reason: error.message)
+            throw StoreError.cannotCreate(path, reason: error.message)
         }
         try db.execute("PRAGMA journal_mode = WAL")
         try db.transaction {

@@ -54,27 +54,40 @@ public enum StoreVerifier {
         if manifest.version.description != meta.schemaVersion || manifest.app != meta.app {
             check.problems.append("_vein_meta.schemaVersion or app disagrees with the stored manifest")
         }
+        // SQLite keeps each CREATE statement's text verbatim, so comparing it with the DDL the schema
+        // implies checks every column, type, constraint, default and index column at once.
+        var stored: [String: String] = [:]
+        for row in try db.rows("SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL") {
+            if let name = row[0].string, let sql = row[1].string { stored[name] = sql }
+        }
         let tables = Set(try db.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].string })
+        var expectedIndexes = Set<String>()
         for model in manifest.models {
-            guard tables.contains(model.name) else {
+            guard let sql = stored[model.name] else {
                 check.problems.append("table \(model.name) is missing")
                 continue
             }
-            let table = SQL.quoteIdentifier(model.name)
-            // PRAGMA table_info: cid, name, type, notnull, dflt_value, pk
-            let actual = try db.rows("PRAGMA table_info(\(table))").map { row in
-                "\(row[1].string ?? "") \(row[2].string ?? "")\(row[3].int64 == 1 ? " NOT NULL" : "")\(row[5].int64 == 1 ? " PRIMARY KEY" : "")"
+            if sql != SchemaDDL.createTable(model, tableName: model.name) {
+                let table = SQL.quoteIdentifier(model.name)
+                // PRAGMA table_info: cid, name, type, notnull, dflt_value, pk
+                let actual = try db.rows("PRAGMA table_info(\(table))").map { $0[1].string ?? "" }
+                let expected = ["id"] + model.columnNames
+                let detail = actual == expected ? "its column types, constraints or defaults differ"
+                    : "it has columns [\(actual.joined(separator: ", "))], the schema expects [\(expected.joined(separator: ", "))]"
+                check.problems.append("table \(model.name) does not match the schema: \(detail)")
             }
-            var expected = ["id TEXT NOT NULL PRIMARY KEY"]
-            expected += model.fields.map { "\($0.name) \($0.columnType)\($0.isOptional ? "" : " NOT NULL")" }
-            expected += model.relationships.map { "\($0.name) TEXT\($0.isToMany ? " NOT NULL" : "")" }
-            if actual != expected {
-                check.problems.append("table \(model.name) has columns [\(actual.joined(separator: ", "))], the schema expects [\(expected.joined(separator: ", "))]")
+            for index in SchemaDDL.indexes(for: model) {
+                expectedIndexes.insert(index.name)
+                if stored[index.name] == nil {
+                    check.problems.append("index \(index.name) is missing")
+                } else if stored[index.name] != index.sql(table: model.name) {
+                    check.problems.append("index \(index.name) is not on the columns the schema declares")
+                }
             }
-            let indexes = Set(try db.rows("PRAGMA index_list(\(table))").compactMap { $0[1].string })
-            for index in SchemaDDL.indexes(for: model) where !indexes.contains(index.name) {
-                check.problems.append("index \(index.name) is missing")
-            }
+        }
+        let indexNames = try db.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").compactMap { $0[0].string }
+        for name in indexNames.sorted() where !expectedIndexes.contains(name) {
+            check.problems.append("index \(name) is not part of the schema")
         }
         let known = Set(manifest.models.map(\.name) + ["_vein_meta", "_vein_history"])
         for table in tables.sorted() where !known.contains(table) && !table.hasPrefix("sqlite_") {
@@ -188,6 +201,6 @@ public enum StoreVerifier {
     private static func report(_ check: inout Check, _ ids: [String], _ what: String) {
         guard !ids.isEmpty else { return }
         let samples = ids.prefix(sampleCount).joined(separator: ", ")
-        check.problems.append(String(format: what, ids.count) + " (\(samples)\(ids.count > sampleCount ? ", …" : ""))")
+        check.problems.append(what.replacingOccurrences(of: "%d", with: String(ids.count)) + " (\(samples)\(ids.count > sampleCount ? ", …" : ""))")
     }
 }

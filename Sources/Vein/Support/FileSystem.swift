@@ -28,6 +28,24 @@ public enum FileSystem {
         _ = fsync(fd)
     }
 
+    /// An exclusive advisory lock (flock) on a directory, held until `unlock`.
+    public struct DirectoryLock {
+        let fd: Int32
+        public func unlock() {
+            flock(fd, LOCK_UN)
+            close(fd)
+        }
+    }
+
+    /// Locks the directory holding `path`, waiting for any other holder (another vein creating there).
+    public static func lockDirectory(containing path: String) throws -> DirectoryLock {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError.cannotWrite(directory, reason: String(cString: strerror(errno))) }
+        while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
+        return DirectoryLock(fd: fd)
+    }
+
     public static func fileExists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0

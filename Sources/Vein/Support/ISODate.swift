@@ -79,7 +79,9 @@ public enum ISODate {
             return nil
         }
         guard i == b.count else { return nil }
-        return Double(micros) / 1_000_000
+        let seconds = Double(micros) / 1_000_000
+        // An offset can push 9999-12-31 past the last year ISO 8601 text can write back.
+        return representable.contains(seconds) ? seconds : nil
     }
 
     private static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }

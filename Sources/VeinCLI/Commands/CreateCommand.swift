@@ -16,7 +16,7 @@ enum CreateCommand {
         arguments: [ArgumentSpec("STORE", help: "The store file to create. It must not exist.", completion: .file)],
         options: [
             OptionSpec("schema", value: "MANIFEST", help: "The schema manifest (JSON or JSON5).",
-                       completion: .fileWithExtensions(["json", "json5"])),
+                       completion: .fileWithExtensions(["json", "json5"]), required: true),
             OptionSpec("plaintext", help: "Do not encrypt the store."),
         ] + SharedOptions.keyOptions + [SharedOptions.json, SharedOptions.quiet],
         examples: [
@@ -28,9 +28,7 @@ enum CreateCommand {
 
     static func run(_ invocation: Invocation) throws {
         let args = invocation.arguments
-        guard let schemaPath = args.value("schema") else {
-            throw UsageError(message: "missing --schema MANIFEST", command: "create")
-        }
+        let schemaPath = invocation.required(option: "schema")
         if args.flag("plaintext"), args.value("key-file") != nil || args.value("key-env") != nil || args.flag("passphrase") {
             throw UsageError(message: "--plaintext cannot be combined with a key option", command: "create")
         }

@@ -87,6 +87,9 @@ enum ArgumentParser {
             }
         }
         if result.flag("help") { return result }
+        for option in spec.options where option.isRequired && result.values[option.long] == nil {
+            throw fail("missing --\(option.long) \(option.valueName ?? "")")
+        }
 
         let required = spec.arguments.filter { !$0.isOptional }
         guard positionals.count >= required.count else {

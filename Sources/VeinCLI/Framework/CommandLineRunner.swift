@@ -33,8 +33,7 @@ public enum VeinCommandLine {
                     throw UsageError(message: "unknown command '\((path + [word]).joined(separator: " "))'\(hint ?? "")",
                                      command: path.joined(separator: " "))
                 }
-                let parsed = try ArgumentParser.parse(Array(rest), spec: spec, commandPath: path.joined(separator: " "))
-                _ = parsed
+                _ = try ArgumentParser.parse(Array(rest), spec: spec, commandPath: path.joined(separator: " "))
                 console.out(HelpRenderer.render(spec, path: path), terminator: "")
                 return 0
             }

@@ -67,15 +67,18 @@ public struct OptionSpec: Sendable {
     public var help: String
     public var completion: CompletionKind
     public var isRepeatable: Bool
+    /// The command cannot run without it (shown without brackets, enforced by the parser).
+    public var isRequired: Bool
 
     public init(_ long: String, short: Character? = nil, value: String? = nil, help: String,
-                completion: CompletionKind = .none, repeatable: Bool = false) {
+                completion: CompletionKind = .none, repeatable: Bool = false, required: Bool = false) {
         self.long = long
         self.short = short
         self.valueName = value
         self.help = help
         self.completion = completion
         self.isRepeatable = repeatable
+        self.isRequired = required
     }
 
     public var isFlag: Bool { valueName == nil }

@@ -5,7 +5,6 @@ import Vein
 /// standard error is a terminal and `NO_COLOR` is not set (SPEC §8).
 public final class Console: @unchecked Sendable {
     private let lock = NSLock()
-    private var stdoutBuffer = ""
     public let environment: [String: String]
     public let stderrIsTerminal: Bool
     public let stdinIsTerminal: Bool
@@ -74,4 +73,6 @@ public struct Invocation: Sendable {
 
     /// A positional argument the parser guaranteed to be present.
     public func required(_ name: String) -> String { arguments.argument(name) ?? "" }
+    /// An option the parser guaranteed to be present (`isRequired`).
+    public func required(option long: String) -> String { arguments.value(long) ?? "" }
 }

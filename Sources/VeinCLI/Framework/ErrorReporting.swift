@@ -2,6 +2,11 @@ import Vein
 
 /// The one place where typed errors become messages and exit statuses.
 enum ErrorReporting {
+    /// The key sources a user can give, for every "no key" message.
+    static let keySourcesHint =
+        "give a key with --key-file FILE, --key-env VAR, the VEIN_KEY environment variable or --passphrase, "
+        + "or keep it in the Secret Service keyring (gnome-keyring, KeePassXC)"
+
     struct Report {
         var messages: [String]
         var hint: String?
@@ -74,7 +79,7 @@ enum ErrorReporting {
         switch e {
         case .noKeySource(let store, let problem):
             let detail = problem.map { " (\($0))" } ?? ""
-            return Report(messages: ["no key for \(store)\(detail)"], hint: KeyError.sourcesHint, exitCode: .unavailable)
+            return Report(messages: ["no key for \(store)\(detail)"], hint: keySourcesHint, exitCode: .unavailable)
         case .keyFileTooOpen(let path, let mode):
             return Report(messages: ["key file \(path) is accessible by others (mode \(String(mode, radix: 8)))"],
                           hint: "restrict it with 'chmod 600 \(path)'", exitCode: .permission)
@@ -87,12 +92,14 @@ enum ErrorReporting {
                           exitCode: .unavailable)
         case .emptyKey:
             return Report(messages: ["the key is empty"], exitCode: .dataError)
+        case .keyContainsNUL:
+            return Report(messages: ["the passphrase contains a NUL character, which SQLCipher cannot use"], exitCode: .dataError)
         case .keyringFailed(let reason):
             return Report(messages: ["the keyring failed: \(reason)"],
                           hint: "vein never takes a failed keyring read as 'no key'; unlock the keyring or give another key source",
                           exitCode: .ioError)
         case .keyringUnavailable(let reason):
-            return Report(messages: ["the Secret Service is not available: \(reason)"], hint: KeyError.sourcesHint,
+            return Report(messages: ["the Secret Service is not available: \(reason)"], hint: keySourcesHint,
                           exitCode: .unavailable)
         case .passphraseMismatch:
             return Report(messages: ["the passphrases do not match"], exitCode: .dataError)

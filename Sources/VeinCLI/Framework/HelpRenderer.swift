@@ -10,7 +10,7 @@ enum HelpRenderer {
         for option in spec.options {
             var text = "--\(option.long)"
             if let v = option.valueName { text += " \(v)" }
-            parts.append("[\(text)]" + (option.isRepeatable ? "…" : ""))
+            parts.append((option.isRequired ? text : "[\(text)]") + (option.isRepeatable ? "…" : ""))
         }
         return parts.joined(separator: " ")
     }
