@@ -6,13 +6,13 @@ _vein() {
         word="${COMP_WORDS[i]}"
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "create"|"info"|"schema"|"verify"|"completions"|"help") path="$candidate" ;;
+            "create"|"info"|"schema"|"verify"|"query"|"completions"|"help") path="$candidate" ;;
         esac
     done
     case "$path" in
         "")
             opts="--help --version"
-            subs="create info schema verify completions help"
+            subs="create info schema verify query completions help"
             ;;
         "create")
             opts="--schema --plaintext --key-file --key-env --passphrase --json --quiet --help"
@@ -30,13 +30,17 @@ _vein() {
             opts="--key-file --key-env --passphrase --json --quiet --help"
             positional="file"
             ;;
+        "query")
+            opts="--format --dry-run --key-file --key-env --passphrase --help"
+            positional="file"
+            ;;
         "completions")
             opts="--help"
             positional="bash zsh fish"
             ;;
         "help")
             opts="--help"
-            positional="create info schema verify completions help"
+            positional="create info schema verify query completions help"
             ;;
     esac
     case "$path:$prev" in
@@ -49,6 +53,9 @@ _vein() {
         "schema:--key-env") _vein_complete "none"; return ;;
         "verify:--key-file") _vein_complete "file"; return ;;
         "verify:--key-env") _vein_complete "none"; return ;;
+        "query:--format") _vein_complete "table json jsonl csv"; return ;;
+        "query:--key-file") _vein_complete "file"; return ;;
+        "query:--key-env") _vein_complete "none"; return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))

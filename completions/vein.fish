@@ -5,6 +5,7 @@ complete -c vein -n '__fish_use_subcommand' -a create -d 'Create a new store fro
 complete -c vein -n '__fish_use_subcommand' -a info -d 'Show a store\'s schema version, models and row counts, size and encryption'
 complete -c vein -n '__fish_use_subcommand' -a schema -d 'Print the schema a store holds'
 complete -c vein -n '__fish_use_subcommand' -a verify -d 'Check a store\'s integrity, schema conformance and relationships'
+complete -c vein -n '__fish_use_subcommand' -a query -d 'Run one statement: fetch, count, get, traverse, insert, update or delete'
 complete -c vein -n '__fish_use_subcommand' -a completions -d 'Print the shell completion script for bash, zsh or fish'
 complete -c vein -n '__fish_use_subcommand' -a help -d 'Show help for vein or one of its commands'
 complete -c vein -n '__fish_use_subcommand' -s h -l help -d 'Show help for this command.'
@@ -36,7 +37,14 @@ complete -c vein -n '__fish_seen_subcommand_from verify' -l json -d 'Print the r
 complete -c vein -n '__fish_seen_subcommand_from verify' -s q -l quiet -d 'Print nothing but errors (and the result).'
 complete -c vein -n '__fish_seen_subcommand_from verify' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from verify' -F
+complete -c vein -n '__fish_seen_subcommand_from query' -l format -r -a 'table json jsonl csv' -d 'Output format: table (default), json, jsonl or csv.'
+complete -c vein -n '__fish_seen_subcommand_from query' -l dry-run -d 'Show what a write would change, and change nothing.'
+complete -c vein -n '__fish_seen_subcommand_from query' -l key-file -r -F -d 'Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase). FILE must be mode 0600 or stricter.'
+complete -c vein -n '__fish_seen_subcommand_from query' -l key-env -r -d 'Read the key from the environment variable VAR.'
+complete -c vein -n '__fish_seen_subcommand_from query' -l passphrase -d 'Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.'
+complete -c vein -n '__fish_seen_subcommand_from query' -s h -l help -d 'Show help for this command.'
+complete -c vein -n '__fish_seen_subcommand_from query' -F
 complete -c vein -n '__fish_seen_subcommand_from completions' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from completions' -a 'bash zsh fish'
 complete -c vein -n '__fish_seen_subcommand_from help' -s h -l help -d 'Show help for this command.'
-complete -c vein -n '__fish_seen_subcommand_from help' -a 'create info schema verify completions help'
+complete -c vein -n '__fish_seen_subcommand_from help' -a 'create info schema verify query completions help'

@@ -17,6 +17,7 @@ public enum CommandTable {
             InfoCommand.spec,
             SchemaCommand.spec,
             VerifyCommand.spec,
+            QueryCommand.spec,
             CompletionsCommand.spec,
             HelpCommand.spec,
         ]

@@ -24,9 +24,12 @@ public struct ExpressionLexer {
     private let chars: [Character]
     private let source: String
     private var i = 0
+    private var allowAssignment = false
 
-    public static func tokenize(_ source: String) throws(ExpressionError) -> [Token] {
+    /// `allowAssignment` lets a lone `=` through as a symbol, for `update … set field = value`.
+    public static func tokenize(_ source: String, allowAssignment: Bool = false) throws(ExpressionError) -> [Token] {
         var lexer = ExpressionLexer(source: source)
+        lexer.allowAssignment = allowAssignment
         var tokens: [Token] = []
         while true {
             let token = try lexer.next()
@@ -75,6 +78,10 @@ public struct ExpressionLexer {
         if ExpressionLexer.symbols1.contains(c) {
             i += 1
             return Token(kind: .symbol(String(c)), column: start)
+        }
+        if c == "=" && allowAssignment {
+            i += 1
+            return Token(kind: .symbol("="), column: start)
         }
         if c == "=" { throw error("use == to compare ('=' assigns, and only in 'set')", at: start) }
         if c == "'" { throw error("strings are written in double quotes, as in Swift", at: start) }

@@ -20,6 +20,15 @@ enum ErrorReporting {
         case let e as UsageError:
             let help = e.command.isEmpty ? "vein help" : "vein help \(e.command)"
             return Report(messages: [e.message], hint: "see '\(help)'", exitCode: .usage)
+        case let e as ExpressionError:
+            return Report(messages: [e.rendered], hint: nil, exitCode: .dataError)
+        case let e as ContextError:
+            return context(e)
+        case let e as EvaluationError:
+            switch e {
+            case .divisionByZero: return Report(messages: ["division by zero"], hint: nil, exitCode: .dataError)
+            case .arithmeticOverflow(let what): return Report(messages: ["arithmetic overflow in \(what)"], hint: nil, exitCode: .dataError)
+            }
         case let e as ManifestError:
             return Report(messages: e.lines, hint: nil, exitCode: .dataError)
         case let e as FileError:
@@ -39,6 +48,22 @@ enum ErrorReporting {
         default:
             return Report(messages: ["\(error)"], hint: nil, exitCode: .failure)
         }
+    }
+
+    static func context(_ e: ContextError) -> Report {
+        let message: String
+        switch e {
+        case .unknownModel(let m): message = "no model '\(m)'"
+        case .unknownField(let m, let f, let s): message = "no field '\(f)' in \(m)" + (s.map { " (did you mean '\($0)'?)" } ?? "")
+        case .typeMismatch(let m, let f, let expected, let found): message = "\(m).\(f) takes \(expected), not \(found)"
+        case .missingValue(let m, let f): message = "\(m).\(f) needs a value (it is not optional and has no default)"
+        case .danglingReference(let m, let f, let id): message = "\(m).\(f): no row with id \(id)"
+        case .deleteDenied(let m, let id, let r, let n): message = "cannot delete \(m) \(id): its \(r) still names \(n) row\(n == 1 ? "" : "s") (delete rule deny)"
+        case .constraintViolation(let text): message = "the store refused the change: \(text)"
+        case .objectDeleted(let m, let id): message = "\(m) \(id) is deleted"
+        case .arithmetic(let text): message = text
+        }
+        return Report(messages: [message], hint: nil, exitCode: .dataError)
     }
 
     static func file(_ e: FileError) -> Report {

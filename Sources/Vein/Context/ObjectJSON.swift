@@ -1,0 +1,22 @@
+import Foundation
+
+extension ModelObject {
+    /// The object as SPEC §7's JSON: `id`, then fields and relationships in schema order; dates in ISO
+    /// 8601 with microseconds, data in base64, a to-one as an id, a to-many as an array of ids.
+    public func jsonObject(includeLazy: Bool = true) throws -> JSONObject {
+        var object = JSONObject()
+        object["id"] = .string(id)
+        for (i, column) in layout.columns.enumerated() {
+            if layout.isLazy[i] && !includeLazy { continue }
+            let value = try self[column]
+            if let field = layout.fieldSchemas[i] {
+                object[column] = field.jsonValue(fromDatabase: ModelContext.databaseValue(value, type: layout.types[i]))
+            } else if case .array(let ids) = value {
+                object[column] = .array(ids.map { .string($0.stringValue ?? "") })
+            } else {
+                object[column] = value.stringValue.map(JSONValue.string) ?? .null
+            }
+        }
+        return object
+    }
+}

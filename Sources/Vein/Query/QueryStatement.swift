@@ -1,0 +1,178 @@
+/// One statement of the REPL and `vein query` (SPEC §9), parsed.
+public enum QueryStatement: Equatable, Sendable {
+    public struct Selection: Equatable, Sendable {
+        public var model: String
+        /// `Post(#id("…")).attachments`: the owner whose relationship is traversed.
+        public var traversal: (ownerModel: String, ownerID: String, relationship: String)?
+        public var predicate: Expression?
+        public var sort: [FetchDescriptor.SortKey] = []
+        public var limit: Int?
+        public var offset = 0
+
+        public static func == (a: Selection, b: Selection) -> Bool {
+            a.model == b.model && a.traversal?.ownerID == b.traversal?.ownerID && a.traversal?.relationship == b.traversal?.relationship
+                && a.predicate == b.predicate && a.sort == b.sort && a.limit == b.limit && a.offset == b.offset
+        }
+    }
+
+    case fetch(Selection)
+    case count(Selection)
+    case get(id: String)
+    case insert(model: String, values: [(field: String, value: Expression, column: Int)])
+    case update(Selection, assignments: [(field: String, value: Expression, column: Int)])
+    case delete(Selection)
+
+    public static func == (a: QueryStatement, b: QueryStatement) -> Bool {
+        switch (a, b) {
+        case (.fetch(let x), .fetch(let y)), (.count(let x), .count(let y)), (.delete(let x), .delete(let y)): return x == y
+        case (.get(let x), .get(let y)): return x == y
+        case (.insert(let m, let v), .insert(let n, let w)): return m == n && v.map(\.field) == w.map(\.field) && v.map(\.value) == w.map(\.value)
+        case (.update(let x, let v), .update(let y, let w)): return x == y && v.map(\.field) == w.map(\.field) && v.map(\.value) == w.map(\.value)
+        default: return false
+        }
+    }
+
+    /// Whether running it changes data.
+    public var isWrite: Bool {
+        switch self {
+        case .insert, .update, .delete: return true
+        default: return false
+        }
+    }
+}
+
+/// Parses statements: `Model [where …] [sort key [asc|desc], …] [limit N] [offset N]`, `count Model …`,
+/// `get #id("…")`, `Model(#id("…")).relationship …`, `insert Model(field: value, …)`,
+/// `update Model [where …] set field = value, …`, `delete Model [where …]`.
+public struct QueryParser {
+    private var tokens: [Token]
+    private let source: String
+    private var position = 0
+
+    public static func parse(_ source: String) throws(ExpressionError) -> QueryStatement {
+        var parser = QueryParser(tokens: try ExpressionLexer.tokenize(source, allowAssignment: true), source: source)
+        let statement = try parser.statement()
+        guard parser.current.kind == .end else { throw parser.error("unexpected \(parser.describeCurrent()) at the end of the statement") }
+        return statement
+    }
+
+    private init(tokens: [Token], source: String) {
+        self.tokens = tokens
+        self.source = source
+    }
+
+    private var current: Token { tokens[min(position, tokens.count - 1)] }
+    private func error(_ message: String, at column: Int? = nil) -> ExpressionError {
+        ExpressionError(message, column: column ?? current.column, source: source)
+    }
+    private func describeCurrent() -> String {
+        switch current.kind {
+        case .identifier(let n): return "'\(n)'"
+        case .symbol(let s): return "'\(s)'"
+        case .end: return "end of input"
+        default: return "value"
+        }
+    }
+    private func isWord(_ w: String) -> Bool { current.kind == .identifier(w) }
+    private mutating func expectSymbol(_ s: String) throws(ExpressionError) {
+        guard current.kind == .symbol(s) else { throw error("expected '\(s)', found \(describeCurrent())") }
+        position += 1
+    }
+    private mutating func name(_ what: String) throws(ExpressionError) -> (String, Int) {
+        guard case .identifier(let n) = current.kind else { throw error("expected \(what), found \(describeCurrent())") }
+        position += 1
+        return (n, tokens[position - 1].column)
+    }
+
+    private mutating func expression() throws(ExpressionError) -> Expression {
+        let rest = Array(tokens[position...])
+        let (e, used) = try ExpressionParser.parsePrefix(rest, source: source)
+        position += used
+        if current.kind == .symbol("=") { throw error("use == to compare ('=' assigns, and only in 'set')") }
+        return e
+    }
+
+    private mutating func statement() throws(ExpressionError) -> QueryStatement {
+        if isWord("count") { position += 1; return .count(try selection()) }
+        if isWord("delete") { position += 1; return .delete(try selection()) }
+        if isWord("get") {
+            position += 1
+            guard case .literal(.id(let id), _) = try expression() else { throw error("get takes an id: get #id(\"01J…\")") }
+            return .get(id: id)
+        }
+        if isWord("insert") {
+            position += 1
+            let (model, _) = try name("a model name")
+            try expectSymbol("(")
+            var values: [(String, Expression, Int)] = []
+            while current.kind != .symbol(")") {
+                let (field, column) = try name("a field name")
+                try expectSymbol(":")
+                values.append((field, try expression(), column))
+                guard current.kind == .symbol(",") else { break }
+                position += 1
+            }
+            try expectSymbol(")")
+            return .insert(model: model, values: values)
+        }
+        if isWord("update") {
+            position += 1
+            var selection = try selection(allowSet: true)
+            guard isWord("set") else { throw error("expected 'set field = value' in an update") }
+            position += 1
+            var assignments: [(String, Expression, Int)] = []
+            repeat {
+                if current.kind == .symbol(",") { position += 1 }
+                let (field, column) = try name("a field name")
+                try expectSymbol("=")
+                assignments.append((field, try expression(), column))
+            } while current.kind == .symbol(",")
+            selection.sort = []
+            return .update(selection, assignments: assignments)
+        }
+        return .fetch(try selection())
+    }
+
+    private mutating func selection(allowSet: Bool = false) throws(ExpressionError) -> QueryStatement.Selection {
+        let (model, _) = try name("a model name or a statement (count, get, insert, update, delete)")
+        var selection = QueryStatement.Selection(model: model)
+        if current.kind == .symbol("(") {
+            position += 1
+            guard case .literal(.id(let id), _) = try expression() else { throw error("expected #id(\"…\") of a \(model)") }
+            try expectSymbol(")")
+            try expectSymbol(".")
+            let (relationship, _) = try name("a relationship of \(model)")
+            selection.traversal = (model, id, relationship)
+        }
+        if isWord("where") {
+            position += 1
+            selection.predicate = try expression()
+        }
+        if isWord("sort") {
+            position += 1
+            repeat {
+                if current.kind == .symbol(",") { position += 1 }
+                let (key, _) = try name("a field to sort by")
+                var ascending = true
+                if isWord("desc") { ascending = false; position += 1 } else if isWord("asc") { position += 1 }
+                selection.sort.append(FetchDescriptor.SortKey(key, ascending: ascending))
+            } while current.kind == .symbol(",")
+        }
+        if isWord("limit") {
+            position += 1
+            guard case .int(let n) = current.kind, n >= 0 else { throw error("limit takes a non-negative integer") }
+            selection.limit = Int(n)
+            position += 1
+        }
+        if isWord("offset") {
+            position += 1
+            guard case .int(let n) = current.kind, n >= 0 else { throw error("offset takes a non-negative integer") }
+            selection.offset = Int(n)
+            position += 1
+        }
+        if !allowSet, case .identifier(let word) = current.kind {
+            throw error("unexpected '\(word)' (expected where, sort, limit or offset)" + Suggestion.hint(for: word, in: ["where", "sort", "limit", "offset"]).replacingOccurrences(of: "\"", with: "'"))
+        }
+        return selection
+    }
+}

@@ -1,0 +1,57 @@
+import Vein
+
+enum QueryCommand {
+    static let spec: CommandSpec = CommandSpec(
+        name: "query",
+        abstract: "Run one statement: fetch, count, get, traverse, insert, update or delete",
+        discussion: """
+            Runs one statement of the REPL language against STORE. Conditions are the body of a Swift \
+            #Predicate: fields bare or as $0.field, Swift's operators and string methods, one relationship hop. \
+            A write is saved when it succeeds; with --dry-run it is shown and discarded.
+
+              Post where title.contains("Vein") && views > 10 sort publishedAt desc, title limit 20 offset 40
+              count Post where publishedAt == nil
+              get #id("01J…")
+              Post(#id("01J…")).attachments where sizeMiB > 1 sort name
+              insert Post(title: "How to use Vein?", content: "It's very easy.")
+              update Post where title == "x" set views = views + 1
+              delete Post where views == 0
+
+            A mistake in a statement exits 65 with the place marked by a caret.
+            """,
+        arguments: [SharedOptions.storeArgument, ArgumentSpec("STATEMENT", help: "The statement to run.", completion: .none)],
+        options: [
+            OptionSpec("format", value: "FORMAT", help: "Output format: table (default), json, jsonl or csv.",
+                       completion: .choices(ResultFormatter.Format.allCases.map(\.rawValue))),
+            OptionSpec("dry-run", help: "Show what a write would change, and change nothing."),
+        ] + SharedOptions.keyOptions,
+        examples: [
+            ("vein query blog.vein 'count Post'", "How many posts."),
+            ("vein query blog.vein 'Post where views > 10 sort views desc' --format json", "Popular posts as JSON."),
+            ("vein query blog.vein 'update Post where views == 0 set views = 1' --dry-run", "What an update would change."),
+        ],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws {
+        let format = invocation.arguments.value("format").flatMap(ResultFormatter.Format.init) ?? .table
+        let store = try SharedOptions.openStore(invocation)
+        let context = ModelContext(store: store)
+        let result = try QueryRunner(context: context).run(invocation.required("STATEMENT"))
+        let console = invocation.console
+        switch result {
+        case .objects(let model, let objects):
+            try ResultFormatter.print(objects, model: model, format: format, console: console)
+        case .count(let n):
+            if format == .json || format == .jsonl { console.out(JSONWriter.string(.object(JSONObject([("count", .int(Int64(n)))])))) } else { console.out(String(n)) }
+        case .changes(let changes):
+            if invocation.arguments.flag("dry-run") {
+                context.rollback()
+                ResultFormatter.print(changes, format: format, console: console)
+                console.note("dry run: nothing was saved")
+            } else {
+                try context.save()
+                ResultFormatter.print(changes, format: format, console: console)
+            }
+        }
+    }
+}
