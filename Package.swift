@@ -31,6 +31,9 @@ let package = Package(
         // Writes man/ and completions/ from the command table (`make docs`).
         .executableTarget(name: "vein-docgen", dependencies: ["VeinCLI"]),
 
+        // The Swift side of bench/run (built in release mode by that script).
+        .executableTarget(name: "vein-bench", dependencies: ["Vein"]),
+
         .testTarget(name: "VeinTests", dependencies: ["Vein", "CSQLCipher"]),
         .testTarget(name: "VeinCLITests", dependencies: ["VeinCLI", "Vein"]),
     ]

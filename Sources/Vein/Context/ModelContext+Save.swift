@@ -14,9 +14,13 @@ extension ModelContext {
             }
             do {
                 try database.transaction(.immediate) {
+                    // One statement lookup per model, not per row (the cache key is the whole SQL text).
+                    var insertStatements: [ObjectIdentifier: Statement] = [:]
                     for object in inserted {
                         try step()
-                        let statement = try database.cachedStatement(object.layout.insertSQL)
+                        let key = ObjectIdentifier(object.layout)
+                        let statement = try insertStatements[key] ?? database.cachedStatement(object.layout.insertSQL)
+                        insertStatements[key] = statement
                         defer { statement.reset() }
                         try statement.bind(.text(object.id), at: 1)
                         for (i, value) in object.values.enumerated() {
@@ -51,7 +55,6 @@ extension ModelContext {
             for object in inserted { object.state = .persisted }
             for object in updated.values { object.changed = [] }
             inserted = []
-            insertedIDs = []
             updated = [:]
             deleted = [:]
         }

@@ -43,8 +43,13 @@ final class ModelLayout: @unchecked Sendable {
         insertSQL = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))"
     }
 
+    /// Cached per layout: `initialValue` runs for every column of every insert.
+    private(set) lazy var initialValues: [Value?] = columns.indices.map(computeInitialValue)
+
+    func initialValue(_ i: Int) -> Value? { initialValues[i] }
+
     /// The value a new object starts with: the default, nil for optionals, empty for to-many.
-    func initialValue(_ i: Int) -> Value? {
+    private func computeInitialValue(_ i: Int) -> Value? {
         if let field = fieldSchemas[i] {
             if let d = field.defaultValue, let v = try? field.databaseValue(fromJSON: d) { return Value(v, type: types[i]) }
             return field.isOptional ? .null : nil

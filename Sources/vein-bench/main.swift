@@ -1,0 +1,62 @@
+import Foundation
+import Vein
+
+// The Swift side of bench/run: the model context doing what bench/c/context_bench.c does with prepared
+// statements. Prints `vein <operation> <variant> <median ms>` lines in the C program's format.
+
+let directory = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : NSTemporaryDirectory()
+let repetitions = Int(ProcessInfo.processInfo.environment["VEIN_BENCH_REPETITIONS"] ?? "") ?? 5
+/// Divides the row counts (for profiling runs under valgrind).
+let scale = Int(ProcessInfo.processInfo.environment["VEIN_BENCH_SCALE"] ?? "") ?? 1
+let manifest = try ManifestParser.parse("""
+    { vein: 1, app: "bench", version: "1.0.0", models: { Row: { fields: {
+      f0: "int", f1: "int", f2: "int", f3: "int", f4: "int", f5: "int", f6: "int", f7: "int", f8: "int", f9: "int" } } } }
+    """, file: "bench")
+let key = String(repeating: "5a", count: 32)
+let keys = KeyOptions(environment: ["VEIN_KEY": key], keyring: nil)
+
+func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+}
+
+func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
+
+func makeStore(_ name: String, encrypted: Bool) throws -> Store {
+    let path = directory + "/" + name
+    FileSystem.removeDatabaseFiles(path)
+    _ = try StoreCreator.create(at: path, manifest: manifest, protection: encrypted ? .encrypted(keys) : .plaintext)
+    return try Store.open(path, keys: keys)
+}
+
+func insertRows(_ context: ModelContext, count: Int) throws {
+    var values = [Value?](repeating: nil, count: 10)
+    for n in 0..<count {
+        for f in 0..<10 { values[f] = .int(Int64(n &* 31 &+ f)) }
+        try context.insert("Row", columnValues: values)
+    }
+    try context.save()
+}
+
+for encrypted in [true, false] {
+    let variant = encrypted ? "encrypted" : "plaintext"
+    var insertTimes: [Double] = []
+    for r in 0..<repetitions {
+        let context = ModelContext(store: try makeStore("insert-\(variant)-\(r).vein", encrypted: encrypted))
+        insertTimes.append(try milliseconds { try insertRows(context, count: 50_000 / scale) })
+    }
+    print("vein insert \(variant) \(String(format: "%.1f", median(insertTimes)))")
+
+    let store = try makeStore("fetch-\(variant).vein", encrypted: encrypted)
+    try insertRows(ModelContext(store: store), count: 200_000 / scale)
+    var fetchTimes: [Double] = []
+    for _ in 0..<repetitions {
+        // A fresh context each time: every row is materialized, none comes from the identity map.
+        let context = ModelContext(store: store)
+        var count = 0
+        fetchTimes.append(try milliseconds { count = try context.fetch(FetchDescriptor(model: "Row")).count })
+        precondition(count == 200_000 / scale)
+    }
+    print("vein fetch \(variant) \(String(format: "%.1f", median(fetchTimes)))")
+}
