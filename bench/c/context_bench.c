@@ -1,0 +1,205 @@
+/*
+ * The C baseline of bench/run: what Vein's model context does for "insert 50,000 objects of 10 int fields
+ * in one save" and "fetch 200,000 of them", done by hand with prepared statements on the same SQLCipher.
+ *
+ *   gcc -O2 bench/c/context_bench.c -lsqlcipher -o .build/bench/context_bench
+ *   .build/bench/context_bench DIR        (DIR: an existing, empty scratch directory)
+ *
+ * Prints one line per measurement, `c <operation> <variant> <median ms>`, e.g. `c insert encrypted 27.1`.
+ * Each figure is the median of REPETITIONS runs. Only the work itself is timed: for insert, BEGIN through
+ * COMMIT on a fresh file; for fetch, the SELECT stepped to the end with every row copied into a freshly
+ * allocated struct array (as an ORM materializes objects), on a store filled before timing.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <sqlcipher/sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { FIELDS = 10, INSERT_ROWS = 50000, FETCH_ROWS = 200000, REPETITIONS = 5, ID_LENGTH = 26 };
+
+/* The test key vein-bench uses (VEIN_KEY = 64 hex digits), given as a raw key like Vein gives it. */
+static const char *key_pragma =
+    "PRAGMA key = \"x'5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a'\"";
+
+/* The DDL SchemaDDL.createTable generates for a model Row of ten non-optional int fields. */
+static const char *create_sql =
+    "CREATE TABLE \"Row\" (\n  \"id\" TEXT PRIMARY KEY NOT NULL,\n"
+    "  \"f0\" INTEGER NOT NULL,\n  \"f1\" INTEGER NOT NULL,\n  \"f2\" INTEGER NOT NULL,\n"
+    "  \"f3\" INTEGER NOT NULL,\n  \"f4\" INTEGER NOT NULL,\n  \"f5\" INTEGER NOT NULL,\n"
+    "  \"f6\" INTEGER NOT NULL,\n  \"f7\" INTEGER NOT NULL,\n  \"f8\" INTEGER NOT NULL,\n"
+    "  \"f9\" INTEGER NOT NULL\n)";
+static const char *insert_sql =
+    "INSERT INTO \"Row\" (\"id\", \"f0\", \"f1\", \"f2\", \"f3\", \"f4\", \"f5\", \"f6\", \"f7\", \"f8\", \"f9\")"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+static const char *select_sql =
+    "SELECT \"id\", \"f0\", \"f1\", \"f2\", \"f3\", \"f4\", \"f5\", \"f6\", \"f7\", \"f8\", \"f9\""
+    " FROM \"Row\" ORDER BY \"id\"";
+
+typedef struct {
+    char id[ID_LENGTH + 1];
+    int64_t f[FIELDS];
+} Row;
+
+static const char *directory;
+
+static void fail(sqlite3 *db, const char *what) {
+    fprintf(stderr, "context_bench: %s: %s\n", what, db ? sqlite3_errmsg(db) : "out of memory");
+    exit(1);
+}
+
+static void exec(sqlite3 *db, const char *sql) {
+    char *message = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &message) != SQLITE_OK) {
+        fprintf(stderr, "context_bench: %s: %s\n", sql, message ? message : "?");
+        exit(1);
+    }
+}
+
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *xs, int n) {
+    qsort(xs, n, sizeof *xs, compare_doubles);
+    return xs[n / 2];
+}
+
+/* ULID-like ids: a fixed 10-character time part, then a 16-digit Crockford base32 counter. The alphabet
+ * is in ASCII order, so ids sort in the order they are made. `next_id` increments the counter in place. */
+static const char crockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+static unsigned char digits[ID_LENGTH];  /* the counter's digit values, most significant first */
+
+static void reset_ids(char *id) {
+    memcpy(id, "01JDQ8ZK3M", 10);
+    memset(digits, 0, sizeof digits);
+    for (int i = 10; i < ID_LENGTH; i++) id[i] = '0';
+    id[ID_LENGTH] = '\0';
+}
+
+static void next_id(char *id) {
+    for (int i = ID_LENGTH - 1; i >= 10; i--) {
+        if (++digits[i] < 32) { id[i] = crockford[digits[i]]; return; }
+        digits[i] = 0;
+        id[i] = '0';
+    }
+}
+
+static sqlite3 *open_fresh(const char *name, int encrypted) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", directory, name);
+    for (int k = 0; k < 3; k++) {  /* leftovers of an earlier run */
+        char extra[4200];
+        snprintf(extra, sizeof extra, "%s%s", path, (const char *[]){"", "-wal", "-shm"}[k]);
+        unlink(extra);
+    }
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+        fail(db, path);
+    if (encrypted) {
+        exec(db, key_pragma);
+        exec(db, "PRAGMA cipher_page_size = 4096");
+    }
+    exec(db, "PRAGMA journal_mode = WAL");
+    exec(db, create_sql);
+    return db;
+}
+
+/* Inserts `count` rows in one transaction with one prepared statement: BEGIN to COMMIT. */
+static void insert_rows(sqlite3 *db, int count) {
+    char id[ID_LENGTH + 1];
+    reset_ids(id);
+    exec(db, "BEGIN");
+    sqlite3_stmt *insert = NULL;
+    if (sqlite3_prepare_v2(db, insert_sql, -1, &insert, NULL) != SQLITE_OK) fail(db, "prepare insert");
+    for (int n = 0; n < count; n++) {
+        next_id(id);
+        sqlite3_bind_text(insert, 1, id, ID_LENGTH, SQLITE_STATIC);
+        for (int f = 0; f < FIELDS; f++) sqlite3_bind_int64(insert, 2 + f, (int64_t)n * 31 + f);
+        if (sqlite3_step(insert) != SQLITE_DONE) fail(db, "insert");
+        sqlite3_reset(insert);
+    }
+    sqlite3_finalize(insert);
+    exec(db, "COMMIT");
+}
+
+/* Steps the whole SELECT into a new array of rows; returns the row count (the array is freed). */
+static int fetch_rows(sqlite3 *db, int expected, int64_t *checksum) {
+    Row *rows = malloc((size_t)expected * sizeof *rows);
+    if (!rows) fail(NULL, "malloc");
+    sqlite3_stmt *select = NULL;
+    if (sqlite3_prepare_v2(db, select_sql, -1, &select, NULL) != SQLITE_OK) fail(db, "prepare select");
+    int n = 0, rc;
+    while ((rc = sqlite3_step(select)) == SQLITE_ROW) {
+        if (n == expected) break;
+        Row *row = &rows[n++];
+        const unsigned char *text = sqlite3_column_text(select, 0);
+        int length = sqlite3_column_bytes(select, 0);
+        if (length > ID_LENGTH) length = ID_LENGTH;
+        memcpy(row->id, text, length);
+        row->id[length] = '\0';
+        for (int f = 0; f < FIELDS; f++) row->f[f] = sqlite3_column_int64(select, 1 + f);
+    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) fail(db, "select");
+    sqlite3_finalize(select);
+    int64_t sum = 0;  /* keeps the copies observable, and checks the order */
+    for (int i = 0; i < n; i++) {
+        sum += rows[i].f[i % FIELDS];
+        if (i > 0 && strcmp(rows[i - 1].id, rows[i].id) >= 0) fail(NULL, "rows out of order");
+    }
+    *checksum = sum;
+    free(rows);
+    return n;
+}
+
+static void measure(int encrypted) {
+    const char *variant = encrypted ? "encrypted" : "plaintext";
+    double times[REPETITIONS];
+    char name[64];
+
+    for (int r = 0; r < REPETITIONS; r++) {
+        snprintf(name, sizeof name, "insert-%s-%d.db", variant, r);
+        sqlite3 *db = open_fresh(name, encrypted);
+        double start = now_ms();
+        insert_rows(db, INSERT_ROWS);
+        times[r] = now_ms() - start;
+        sqlite3_close(db);
+    }
+    printf("c insert %s %.1f\n", variant, median(times, REPETITIONS));
+    fflush(stdout);
+
+    snprintf(name, sizeof name, "fetch-%s.db", variant);
+    sqlite3 *db = open_fresh(name, encrypted);
+    insert_rows(db, FETCH_ROWS);
+    for (int r = 0; r < REPETITIONS; r++) {
+        int64_t checksum = 0;
+        double start = now_ms();
+        int n = fetch_rows(db, FETCH_ROWS, &checksum);
+        times[r] = now_ms() - start;
+        if (n != FETCH_ROWS || checksum == 0) fail(NULL, "fetch returned the wrong rows");
+    }
+    sqlite3_close(db);
+    printf("c fetch %s %.1f\n", variant, median(times, REPETITIONS));
+    fflush(stdout);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: context_bench DIRECTORY\n");
+        return 64;
+    }
+    directory = argv[1];
+    measure(1);
+    measure(0);
+    return 0;
+}
