@@ -12,4 +12,6 @@ public enum ContextError: Error, Equatable, Sendable {
     case constraintViolation(String)
     case objectDeleted(model: String, id: String)
     case arithmetic(String)
+    /// The object's context no longer exists.
+    case contextClosed(model: String, id: String)
 }

@@ -8,7 +8,16 @@ import Foundation
 public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     public let id: String
     let layout: ModelLayout
-    unowned let context: ModelContext
+    /// Weak, as SwiftData's `modelContext`: an object may outlive its context (then every access throws
+    /// `ContextError.contextClosed`), and pending objects held by the context must not keep it alive.
+    weak var owner: ModelContext?
+
+    var context: ModelContext {
+        get throws(ContextError) {
+            guard let owner else { throw ContextError.contextClosed(model: layout.model.name, id: id) }
+            return owner
+        }
+    }
 
     public enum State: Sendable { case inserted, persisted, deleted }
 
@@ -23,7 +32,7 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     init(id: String, layout: ModelLayout, context: ModelContext, values: [Value], unloaded: Set<Int>, state: State) {
         self.id = id
         self.layout = layout
-        self.context = context
+        self.owner = context
         self.values = values
         self.unloaded = unloaded
         self.state = state
@@ -32,7 +41,11 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     public var model: ModelSchema { layout.model }
     public var modelName: String { layout.model.name }
 
-    public var isDeleted: Bool { context.lock.withLock { state == .deleted } }
+    /// True once deleted in its context (or when the context is gone).
+    public var isDeleted: Bool {
+        guard let owner else { return true }
+        return owner.lock.withLock { state == .deleted }
+    }
 
     /// A field's or relationship's current value (a to-one as the target's id, a to-many as ids).
     /// Lazy fields are read from the store on first access.

@@ -62,6 +62,7 @@ enum ErrorReporting {
         case .constraintViolation(let text): message = "the store refused the change: \(text)"
         case .objectDeleted(let m, let id): message = "\(m) \(id) is deleted"
         case .arithmetic(let text): message = text
+        case .contextClosed(let m, let id): message = "\(m) \(id) belongs to a context that no longer exists"
         }
         return Report(messages: [message], hint: nil, exitCode: .dataError)
     }

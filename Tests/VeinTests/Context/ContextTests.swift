@@ -205,6 +205,17 @@ struct ContextFixture: @unchecked Sendable {
         #expect(try f.verify() == [])
     }
 
+    @Test func objectsOutlivingTheirContextThrowInsteadOfCrashing() throws {
+        let f = try ContextFixture()
+        defer { f.dir.cleanUp() }
+        var context: ModelContext? = try f.context()
+        let tag = try context!.insert("Tag", ["name": .string("t")])
+        try context!.save()
+        context = nil
+        #expect(throws: ContextError.contextClosed(model: "Tag", id: tag.id)) { try tag["name"] }
+        #expect(tag.isDeleted)
+    }
+
     @Test func lazyFieldsLoadOnFirstAccess() throws {
         let f = try ContextFixture()
         defer { f.dir.cleanUp() }
