@@ -127,7 +127,7 @@ public struct ExpressionLexer {
         }
         // 2^63 only exists negated (Int64.min); the lexer cannot see the sign, so it hands the parser
         // Int64.min as that magnitude's marker and the parser accepts it only after a unary minus.
-        if text.drop { $0 == "0" } == "9223372036854775808" { return Token(kind: .int(.min), column: start) }
+        if text.drop(while: { $0 == "0" }) == "9223372036854775808" { return Token(kind: .int(.min), column: start) }
         guard let v = Int64(text) else { throw error("integer \(text) does not fit in 64 bits", at: start) }
         return Token(kind: .int(v), column: start)
     }
