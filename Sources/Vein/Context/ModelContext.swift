@@ -414,15 +414,16 @@ public final class ModelContext: @unchecked Sendable {
 }
 
 extension Value {
+    /// The value's type as messages name it (the names live in `ValueType.description`).
     var typeName: String {
         switch self {
-        case .null: return "nil"
-        case .string: return "String"
-        case .int: return "Int"
-        case .double: return "Double"
-        case .bool: return "Bool"
-        case .date: return "Date"
-        case .data: return "Data"
+        case .null: return ValueType.null.description
+        case .string: return ValueType.string.description
+        case .int: return ValueType.int.description
+        case .double: return ValueType.double.description
+        case .bool: return ValueType.bool.description
+        case .date: return ValueType.date.description
+        case .data: return ValueType.data.description
         case .array: return "array"
         }
     }

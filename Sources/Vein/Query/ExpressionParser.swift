@@ -56,24 +56,24 @@ public struct ExpressionParser {
 
     mutating func parseExpression() throws(ExpressionError) -> Expression { try disjunction() }
 
-    private mutating func disjunction() throws(ExpressionError) -> Expression {
-        var left = try conjunction()
-        while isSymbol("||") {
+    /// One level of left-associative binary operators: `operand (op operand)*`.
+    private mutating func leftAssociative(_ operators: Set<String>,
+                                          _ operand: (inout ExpressionParser) throws(ExpressionError) -> Expression) throws(ExpressionError) -> Expression {
+        var left = try operand(&self)
+        while case .symbol(let op) = current.kind, operators.contains(op) {
             let column = current.column
             position += 1
-            left = .binary(op: "||", left: left, right: try conjunction(), column: column)
+            left = .binary(op: op, left: left, right: try operand(&self), column: column)
         }
         return left
     }
 
+    private mutating func disjunction() throws(ExpressionError) -> Expression {
+        try leftAssociative(["||"]) { (p: inout ExpressionParser) throws(ExpressionError) in try p.conjunction() }
+    }
+
     private mutating func conjunction() throws(ExpressionError) -> Expression {
-        var left = try comparison()
-        while isSymbol("&&") {
-            let column = current.column
-            position += 1
-            left = .binary(op: "&&", left: left, right: try comparison(), column: column)
-        }
-        return left
+        try leftAssociative(["&&"]) { (p: inout ExpressionParser) throws(ExpressionError) in try p.comparison() }
     }
 
     private static let comparisons: Set<String> = ["==", "!=", "<", "<=", ">", ">="]
@@ -99,23 +99,11 @@ public struct ExpressionParser {
     }
 
     private mutating func additive() throws(ExpressionError) -> Expression {
-        var left = try multiplicative()
-        while case .symbol(let op) = current.kind, op == "+" || op == "-" {
-            let column = current.column
-            position += 1
-            left = .binary(op: op, left: left, right: try multiplicative(), column: column)
-        }
-        return left
+        try leftAssociative(["+", "-"]) { (p: inout ExpressionParser) throws(ExpressionError) in try p.multiplicative() }
     }
 
     private mutating func multiplicative() throws(ExpressionError) -> Expression {
-        var left = try prefix()
-        while case .symbol(let op) = current.kind, op == "*" || op == "/" || op == "%" {
-            let column = current.column
-            position += 1
-            left = .binary(op: op, left: left, right: try prefix(), column: column)
-        }
-        return left
+        try leftAssociative(["*", "/", "%"]) { (p: inout ExpressionParser) throws(ExpressionError) in try p.prefix() }
     }
 
     private mutating func prefix() throws(ExpressionError) -> Expression {
