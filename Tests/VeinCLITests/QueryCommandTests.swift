@@ -91,6 +91,13 @@ import Vein
         let dangling = try q(r, #"insert Attachment(name: "a", fileType: .png, sizeMiB: 1, post: #id("01ARZ3NDEKTSV4RRFFQ69G5FAV"))"#)
         #expect(dangling.status == 65)
         #expect(dangling.stderr == "vein: error: Attachment.post: no row with id 01ARZ3NDEKTSV4RRFFQ69G5FAV\n")
-        #expect(try q(r, "count Post").stdout == "0\n", "failed statements change nothing")
+        let wrongType = try q(r, #"insert Post(title: 1, content: "x")"#)
+        #expect(wrongType.status == 65)
+        #expect(wrongType.stderr == "vein: error: Post.title takes String, not Int\n")
+        #expect(try q(r, #"insert Post(title: "t", content: "x")"#).status == 0)
+        let zero = try q(r, "update Post set views = views / 0")
+        #expect(zero.status == 65)
+        #expect(zero.stderr == "vein: error: division by zero\n")
+        #expect(try q(r, "count Post where views == 0").stdout == "1\n", "failed statements change nothing")
     }
 }

@@ -11,7 +11,6 @@ public enum ContextError: Error, Equatable, Sendable {
     /// A UNIQUE constraint or another rule of the store refused the save.
     case constraintViolation(String)
     case objectDeleted(model: String, id: String)
-    case arithmetic(String)
     /// The object's context no longer exists.
     case contextClosed(model: String, id: String)
 }

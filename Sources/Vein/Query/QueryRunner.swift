@@ -22,7 +22,7 @@ public struct QueryRunner {
         func model(_ name: String) throws -> ModelSchema {
             guard let m = manifest.model(named: name) else {
                 let column = source.range(of: name).map { source.distance(from: source.startIndex, to: $0.lowerBound) } ?? 0
-                throw ExpressionError("no model '\(name)'" + Suggestion.hint(for: name, in: manifest.models.map(\.name)).replacingOccurrences(of: "\"", with: "'"),
+                throw ExpressionError("no model '\(name)'" + Suggestion.hint(for: name, in: manifest.models.map(\.name), quote: "'"),
                                       column: column, source: source)
             }
             return m
@@ -73,10 +73,7 @@ public struct QueryRunner {
             let m = try model(name)
             var evaluated: [String: Value] = [:]
             for (field, expression, column) in values {
-                guard m.field(named: field) != nil || m.relationship(named: field) != nil else {
-                    throw ExpressionError("no field '\(field)' in \(m.name)" + Suggestion.hint(for: field, in: m.columnNames).replacingOccurrences(of: "\"", with: "'"),
-                                          column: column, source: source)
-                }
+                try requireColumn(field, of: m, column: column, source: source)
                 evaluated[field] = try constant(expression, model: m)
             }
             _ = try context.insert(m.name, evaluated)
@@ -85,10 +82,7 @@ public struct QueryRunner {
             let (m, d) = try descriptor(s)
             let checker = TypeChecker(manifest: manifest, model: m, source: source)
             let typed = try assignments.map { (field, expression, column) in
-                guard m.field(named: field) != nil || m.relationship(named: field) != nil else {
-                    throw ExpressionError("no field '\(field)' in \(m.name)" + Suggestion.hint(for: field, in: m.columnNames).replacingOccurrences(of: "\"", with: "'"),
-                                          column: column, source: source)
-                }
+                try requireColumn(field, of: m, column: column, source: source)
                 if case .enumCase(let name, _) = expression { return (field, TypedExpression.literal(.string(name), .string)) }
                 if case .array(let items, _) = expression {
                     return (field, TypedExpression.literal(.array(try items.map { try constant($0, model: m) }), .array(.id)))
@@ -110,6 +104,13 @@ public struct QueryRunner {
             // Everything the statement changed, cascades and inverse updates included.
             return .changes(context.changes())
         }
+    }
+
+    /// Insert and update name fields and relationships; anything else is an error pointing at the name.
+    private func requireColumn(_ field: String, of model: ModelSchema, column: Int, source: String) throws(ExpressionError) {
+        guard model.field(named: field) == nil && model.relationship(named: field) == nil else { return }
+        throw ExpressionError("no field '\(field)' in \(model.name)" + Suggestion.hint(for: field, in: model.columnNames, quote: "'"),
+                              column: column, source: source)
     }
 
     /// A value that reads no field: literals, `.case`, arrays of ids, arithmetic on those.

@@ -171,7 +171,7 @@ public struct QueryParser {
             position += 1
         }
         if !allowSet, case .identifier(let word) = current.kind {
-            throw error("unexpected '\(word)' (expected where, sort, limit or offset)" + Suggestion.hint(for: word, in: ["where", "sort", "limit", "offset"]).replacingOccurrences(of: "\"", with: "'"))
+            throw error("unexpected '\(word)' (expected where, sort, limit or offset)" + Suggestion.hint(for: word, in: ["where", "sort", "limit", "offset"], quote: "'"))
         }
         return selection
     }

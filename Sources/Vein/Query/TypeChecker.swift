@@ -77,8 +77,7 @@ public struct TypeChecker {
             }
             return .column(TypedExpression.ColumnPath(hop: hop, column: name, storedType: .optional(.id)), .optional(.id))
         }
-        throw error("no field '\(name)' in \(model.name)" + Suggestion.hint(for: name, in: ["id"] + model.columnNames)
-                        .replacingOccurrences(of: "\"", with: "'"), column)
+        throw error("no field '\(name)' in \(model.name)" + Suggestion.hint(for: name, in: ["id"] + model.columnNames, quote: "'"), column)
     }
 
     private func member(_ base: Expression?, _ name: String, _ column: Int) throws(ExpressionError) -> TypedExpression {
@@ -135,7 +134,7 @@ public struct TypeChecker {
         }
         guard Self.stringPredicates.contains(name) else {
             let known = Array(Self.stringPredicates) + ["lowercased", "uppercased", "count", "isEmpty"]
-            throw error("String has no method '\(name)'" + Suggestion.hint(for: name, in: known).replacingOccurrences(of: "\"", with: "'"), column)
+            throw error("String has no method '\(name)'" + Suggestion.hint(for: name, in: known, quote: "'"), column)
         }
         let expectedLabel: String? = name == "starts" ? "with" : nil
         guard arguments.count == 1, arguments[0].label == expectedLabel else {

@@ -10,9 +10,10 @@ public enum Suggestion {
         return best?.0
     }
 
-    /// " (did you mean \"x\"?)" or "".
-    public static func hint(for word: String, in candidates: [String]) -> String {
-        closest(to: word, in: candidates).map { " (did you mean \"\($0)\"?)" } ?? ""
+    /// " (did you mean \"x\"?)" or "". Manifest messages quote with `"` (JSON), expression messages
+    /// with `'` (Swift source shows strings in double quotes).
+    public static func hint(for word: String, in candidates: [String], quote: Character = "\"") -> String {
+        closest(to: word, in: candidates).map { " (did you mean \(quote)\($0)\(quote)?)" } ?? ""
     }
 
     /// Edit distance counting a swap of two neighbouring letters as one edit ("titel" → "title"),

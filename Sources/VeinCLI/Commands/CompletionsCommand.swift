@@ -16,6 +16,6 @@ enum CompletionsCommand {
             guard let shell = CompletionRenderer.Shell(rawValue: name) else {
                 throw UsageError(message: "unknown shell '\(name)' (expected bash, zsh or fish)", command: "completions")
             }
-            invocation.console.out(CompletionRenderer.script(for: shell, root: CommandTable.root), terminator: "")
+            invocation.console.outText(CompletionRenderer.script(for: shell, root: CommandTable.root))
         })
 }

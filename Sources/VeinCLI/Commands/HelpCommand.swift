@@ -6,6 +6,6 @@ enum HelpCommand {
                                  isOptional: true)],
         run: { invocation in
             let words = invocation.arguments.argument("COMMAND").map { $0.split(separator: " ").map(String.init) } ?? []
-            invocation.console.out(try VeinCommandLine.help(for: words), terminator: "")
+            invocation.console.outText(try VeinCommandLine.help(for: words))
         })
 }

@@ -34,12 +34,12 @@ public enum VeinCommandLine {
                                      command: path.joined(separator: " "))
                 }
                 _ = try ArgumentParser.parse(Array(rest), spec: spec, commandPath: path.joined(separator: " "))
-                console.out(HelpRenderer.render(spec, path: path), terminator: "")
+                console.outText(HelpRenderer.render(spec, path: path))
                 return 0
             }
             let parsed = try ArgumentParser.parse(Array(rest), spec: spec, commandPath: path.joined(separator: " "))
             if parsed.flag("help") {
-                console.out(HelpRenderer.render(spec, path: path), terminator: "")
+                console.outText(HelpRenderer.render(spec, path: path))
                 return 0
             }
             try spec.run!(Invocation(arguments: parsed, console: console, commandPath: path.joined(separator: " ")))
@@ -68,6 +68,3 @@ public enum VeinCommandLine {
     }
 }
 
-extension Console {
-    func out(_ text: String, terminator: String) { out(text.hasSuffix("\n") ? String(text.dropLast()) : text) }
-}

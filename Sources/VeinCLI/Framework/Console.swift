@@ -24,6 +24,11 @@ public final class Console: @unchecked Sendable {
         write(line + "\n", to: FileHandle.standardOutput)
     }
 
+    /// Writes a block of text (help, a completion script) that may already end in a newline.
+    public func outText(_ text: String) {
+        out(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+    }
+
     /// Writes JSON results to standard output, indented, ending with a newline.
     public func outJSON(_ value: JSONValue) {
         out(JSONWriter.string(value, pretty: true))

@@ -61,7 +61,6 @@ enum ErrorReporting {
         case .deleteDenied(let m, let id, let r, let n): message = "cannot delete \(m) \(id): its \(r) still names \(n) row\(n == 1 ? "" : "s") (delete rule deny)"
         case .constraintViolation(let text): message = "the store refused the change: \(text)"
         case .objectDeleted(let m, let id): message = "\(m) \(id) is deleted"
-        case .arithmetic(let text): message = text
         case .contextClosed(let m, let id): message = "\(m) \(id) belongs to a context that no longer exists"
         }
         return Report(messages: [message], hint: nil, exitCode: .dataError)
