@@ -17,8 +17,13 @@ public final class ModelContext: @unchecked Sendable {
     let lock = NSRecursiveLock()
     var layouts: [String: ModelLayout] = [:]
 
-    private struct WeakObject { weak var object: ModelObject? }
-    private var identityMap: [String: WeakObject] = [:]
+    let handle = ContextHandle()
+    /// One object per row. Held strongly, and swept of objects nothing else holds whenever it has doubled
+    /// since the last sweep: as weak as a weak map to anyone outside (an object nobody holds can never be
+    /// observed, so it may as well be gone), without a weak reference per fetched row.
+    private var identityMap: [ObjectKey: ModelObject] = [:]
+    private var sweepThreshold = ModelContext.minimumSweepThreshold
+    static let minimumSweepThreshold = 1024
     /// Pending work, strongly held until saved or rolled back (insertion order kept).
     var inserted: [ModelObject] = []
     var updated: [String: ModelObject] = [:]
@@ -31,6 +36,7 @@ public final class ModelContext: @unchecked Sendable {
         self.manifest = store.manifest
         self.database = store.database
         for model in manifest.models { layouts[model.name] = ModelLayout(model: model) }
+        handle.context = self
     }
 
     /// A context over any connection holding a schema (tests, migrations).
@@ -38,6 +44,7 @@ public final class ModelContext: @unchecked Sendable {
         self.manifest = manifest
         self.database = database
         for model in manifest.models { layouts[model.name] = ModelLayout(model: model) }
+        handle.context = self
     }
 
     func layout(_ model: String) throws -> ModelLayout {
@@ -101,9 +108,10 @@ public final class ModelContext: @unchecked Sendable {
                 throw ContextError.missingValue(model: layout.model.name, field: layout.columns[i])
             }
         }
-        let object = ModelObject(id: ULID.make().description, layout: layout, context: self, values: initial,
+        let ulid = ULID.make()
+        let object = ModelObject(id: ulid.description, layout: layout, handle: handle, values: initial,
                                  unloaded: [], state: .inserted)
-        identityMap[object.id] = WeakObject(object: object)
+        register(object, ObjectKey(ulid))
         inserted.append(object)
         // Relationships go through `set`, which keeps the inverse sides in step.
         for (i, value) in relationshipValues { try set(object, layout.columns[i], value) }
@@ -276,7 +284,7 @@ public final class ModelContext: @unchecked Sendable {
     /// exist or is deleted in this context.
     public func object(_ model: String, id: String) throws -> ModelObject? {
         try lock.withLock {
-            if let object = identityMap[id]?.object {
+            if let object = identityMap[ObjectKey(id)] {
                 guard object.modelName == model else { return nil }
                 return object.state == .deleted ? nil : object
             }
@@ -292,8 +300,10 @@ public final class ModelContext: @unchecked Sendable {
     /// The object for the current row of `statement` (columns as `layout.selectList`), reusing the
     /// identity map's object when the row is already known. Caller holds the lock.
     func materialize(_ statement: Statement, layout: ModelLayout) -> ModelObject {
-        let id = statement.string(0)
-        if let existing = identityMap[id]?.object { return existing }
+        let bytes = statement.textBytes(0)
+        let key = ObjectKey(canonicalUTF8: bytes) ?? ObjectKey(statement.string(0))
+        if let existing = identityMap[key] { return existing }
+        let id = String(decoding: bytes, as: UTF8.self)
         var values = [Value](repeating: .null, count: layout.columns.count)
         var unloaded = Set<Int>()
         var column = 1
@@ -302,26 +312,36 @@ public final class ModelContext: @unchecked Sendable {
                 unloaded.insert(i)
                 continue
             }
-            values[i] = Self.read(statement, column, type: layout.types[i])
+            values[i] = layout.readers[i].read(statement, column)
             column += 1
         }
-        let object = ModelObject(id: id, layout: layout, context: self, values: values, unloaded: unloaded, state: .persisted)
-        identityMap[id] = WeakObject(object: object)
+        let object = ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted)
+        register(object, key)
         return object
     }
 
-    /// Reads one column straight into a `Value` (no intermediate `DatabaseValue` on the hot path).
-    static func read(_ s: Statement, _ column: Int, type: ValueType) -> Value {
-        if s.isNull(column) { return .null }
-        switch type.unwrapped {
-        case .int: return .int(s.int64(column))
-        case .double: return .double(s.double(column))
-        case .date: return .date(s.double(column))
-        case .bool: return .bool(s.int64(column) != 0)
-        case .string, .uuid, .json, .id: return .string(s.string(column))
-        default: return Value(s.value(column), type: type)
-        }
+    private func register(_ object: ModelObject, _ key: ObjectKey) {
+        if identityMap.count >= sweepThreshold { sweepIdentityMap() }
+        identityMap[key] = object
     }
+
+    /// Drops the objects only the map holds. Safe under the lock: an object whose one reference is the
+    /// map's can be reached only through the map, so no other thread can take it while we look.
+    private func sweepIdentityMap() {
+        var unreferenced: [ObjectKey] = []
+        // Index by index, not over `values.indices`: that collection would keep a second reference to the
+        // storage and turn each in-place access below into a copy of the whole map.
+        var index = identityMap.startIndex
+        while index != identityMap.endIndex {
+            if isKnownUniquelyReferenced(&identityMap.values[index]) { unreferenced.append(identityMap[index].key) }
+            index = identityMap.index(after: index)
+        }
+        for key in unreferenced { identityMap.removeValue(forKey: key) }
+        sweepThreshold = max(Self.minimumSweepThreshold, identityMap.count * 2)
+    }
+
+    /// Objects in the identity map (tests: the map must not keep unreferenced objects for long).
+    var registeredObjectCount: Int { lock.withLock { identityMap.count } }
 
     // MARK: Deleting
 
@@ -400,10 +420,10 @@ public final class ModelContext: @unchecked Sendable {
         lock.withLock {
             for o in inserted {
                 o.state = .deleted
-                identityMap.removeValue(forKey: o.id)
+                identityMap.removeValue(forKey: ObjectKey(o.id))
             }
             for o in Array(updated.values) + Array(deleted.values) {
-                identityMap.removeValue(forKey: o.id)
+                identityMap.removeValue(forKey: ObjectKey(o.id))
                 o.state = .deleted  // detached: the next fetch makes a fresh object with the stored values
             }
             inserted = []

@@ -8,9 +8,11 @@ import Foundation
 public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     public let id: String
     let layout: ModelLayout
-    /// Weak, as SwiftData's `modelContext`: an object may outlive its context (then every access throws
-    /// `ContextError.contextClosed`), and pending objects held by the context must not keep it alive.
-    weak var owner: ModelContext?
+    /// The context, held weakly through its handle, as SwiftData's `modelContext`: an object may outlive
+    /// its context (then every access throws `ContextError.contextClosed`), and pending objects held by
+    /// the context must not keep it alive.
+    private let handle: ContextHandle
+    var owner: ModelContext? { handle.context }
 
     var context: ModelContext {
         get throws(ContextError) {
@@ -29,10 +31,10 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     /// Columns changed since the last save (persisted objects only).
     var changed: Set<Int> = []
 
-    init(id: String, layout: ModelLayout, context: ModelContext, values: [Value], unloaded: Set<Int>, state: State) {
+    init(id: String, layout: ModelLayout, handle: ContextHandle, values: [Value], unloaded: Set<Int>, state: State) {
         self.id = id
         self.layout = layout
-        self.owner = context
+        self.handle = handle
         self.values = values
         self.unloaded = unloaded
         self.state = state

@@ -91,6 +91,12 @@ public final class Statement {
         let count = Int(sqlite3_column_bytes(handle, Int32(column)))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
+    /// A text column's bytes without copying them. Valid only until the next `step`, `reset` or read of
+    /// the same column as another type.
+    func textBytes(_ column: Int) -> UnsafeBufferPointer<UInt8> {
+        guard let text = sqlite3_column_text(handle, Int32(column)) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, Int32(column))))
+    }
     public func data(_ column: Int) -> Data {
         let count = Int(sqlite3_column_bytes(handle, Int32(column)))
         guard count > 0, let blob = sqlite3_column_blob(handle, Int32(column)) else { return Data() }

@@ -98,4 +98,20 @@ public struct ULID: Hashable, Comparable, Sendable, CustomStringConvertible {
         }
         self.init(high: hi, low: lo)
     }
+
+    /// Parses only the canonical form (26 uppercase characters, as `description` writes them), from
+    /// bytes: the identity map's fast path, where "01ab…" and "01AB…" are different ids and must not
+    /// meet in one key.
+    init?(canonicalUTF8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count == 26 else { return nil }
+        var hi: UInt64 = 0, lo: UInt64 = 0
+        for (i, c) in bytes.enumerated() {
+            let v = ULID.decoding[Int(c)]
+            guard v != 0xff, c < 0x61 else { return nil }  // lowercase letters decode too; not canonical
+            if i == 0 && v > 7 { return nil }
+            hi = (hi << 5) | (lo >> 59)
+            lo = (lo << 5) | UInt64(v)
+        }
+        self.init(high: hi, low: lo)
+    }
 }

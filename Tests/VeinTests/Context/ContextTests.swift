@@ -216,6 +216,28 @@ struct ContextFixture: @unchecked Sendable {
         #expect(tag.isDeleted)
     }
 
+    @Test func identityMapLetsGoOfObjectsNobodyHolds() throws {
+        let f = try ContextFixture()
+        defer { f.dir.cleanUp() }
+        let context = try f.context()
+        let sweep = ModelContext.minimumSweepThreshold
+        let held = try context.insert("Tag", ["name": .string("held")])
+        for n in 0..<3 * sweep { _ = try context.insert("Tag", ["name": .string("t\(n)")]) }
+        try context.save()
+        let fetched = try context.fetch(FetchDescriptor(model: "Tag"))
+        #expect(fetched.count == 3 * sweep + 1)
+        #expect(fetched.contains { $0 === held }, "a held object stays the row's one object")
+        #expect(context.registeredObjectCount == 3 * sweep + 1)
+        _ = consume fetched
+        // Registering more objects sweeps the ones only the map holds (the "t" tags); the held one and
+        // the pending ones stay.
+        for n in 0..<2 * sweep { _ = try context.insert("Tag", ["name": .string("u\(n)")]) }
+        #expect(context.registeredObjectCount == 2 * sweep + 1)
+        #expect(try context.object("Tag", id: held.id) === held)
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor(model: "Tag")) == 5 * sweep + 1)
+    }
+
     @Test func lazyFieldsLoadOnFirstAccess() throws {
         let f = try ContextFixture()
         defer { f.dir.cleanUp() }

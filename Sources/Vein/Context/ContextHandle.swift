@@ -1,0 +1,12 @@
+/// What an object holds of its context: a strong reference to this small box, which holds the context
+/// weakly.
+///
+/// An object may outlive its context (SwiftData's `modelContext` is optional for the same reason), so
+/// it cannot hold the context strongly; but a `weak` field in every object would give each of them a
+/// Swift weak-reference side table, paid for on every retain and release of every fetched row. One
+/// weak reference per context instead.
+final class ContextHandle: @unchecked Sendable {
+    /// Set once, right after the context is initialized; cleared by the runtime when it goes away.
+    /// Weak loads are atomic, so any thread may read it.
+    weak var context: ModelContext?
+}
