@@ -18,6 +18,7 @@ public enum CommandTable {
             SchemaCommand.spec,
             VerifyCommand.spec,
             QueryCommand.spec,
+            MigrateCommand.spec,
             CompletionsCommand.spec,
             HelpCommand.spec,
         ]

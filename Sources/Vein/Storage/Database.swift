@@ -160,8 +160,11 @@ public final class Database {
         case exclusive = "EXCLUSIVE"
     }
 
-    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. Inside an
+    /// open transaction it nests as a savepoint, so work that saves (a model context) can run as one part
+    /// of a larger atomic whole (a migration).
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        if isInTransaction { return try savepoint("vein_nested", body) }
         try execute("BEGIN \(kind.rawValue)")
         do {
             let result = try body()
@@ -172,6 +175,11 @@ public final class Database {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// How long statements wait for another connection's lock; 0 fails at once with SQLITE_BUSY.
+    public func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
     }
 
     /// Runs `body` inside a savepoint, which nests inside a transaction or another savepoint.

@@ -97,6 +97,16 @@ public enum StoreCreator {
             throw StoreError.cannotCreate(path, reason: error.message)
         }
         try db.execute("PRAGMA journal_mode = WAL")
+        try layOut(db, manifest: manifest, now: now)
+        // Closing checkpoints the WAL into the main file and removes it: the file is whole on its own.
+        try db.close()
+        let fd = open(temporary, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 { fsync(fd); close(fd) }
+    }
+
+    /// Creates the meta tables, the schema's tables and indexes, and the "created" history row, in one
+    /// transaction: a new store on disk, or a scratch store in memory (`vein migrate check`).
+    static func layOut(_ db: Database, manifest: SchemaManifest, now: Date) throws {
         try db.transaction {
             try db.execute(StoreMeta.createTableSQL)
             try db.execute(StoreMeta.createHistorySQL)
@@ -108,10 +118,6 @@ public enum StoreCreator {
                 """, [.text(manifest.version.description), .text(manifest.sha256),
                       .text(ISODate.format(now.timeIntervalSince1970)), .text(VeinVersion.current)])
         }
-        // Closing checkpoints the WAL into the main file and removes it: the file is whole on its own.
-        try db.close()
-        let fd = open(temporary, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 { fsync(fd); close(fd) }
     }
 
     /// link(2) fails if the name exists, so a store that appeared meanwhile is never replaced.

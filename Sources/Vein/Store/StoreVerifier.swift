@@ -54,6 +54,13 @@ public enum StoreVerifier {
         if manifest.version.description != meta.schemaVersion || manifest.app != meta.app {
             check.problems.append("_vein_meta.schemaVersion or app disagrees with the stored manifest")
         }
+        check.problems += try tableProblems(db, manifest)
+        return check
+    }
+
+    /// Every way the tables and indexes differ from what `manifest` lays out; empty when they match.
+    static func tableProblems(_ db: Database, _ manifest: SchemaManifest) throws -> [String] {
+        var check = Check(name: "tables")
         // SQLite keeps each CREATE statement's text verbatim, so comparing it with the DDL the schema
         // implies checks every column, type, constraint, default and index column at once.
         var stored: [String: String] = [:]
@@ -93,7 +100,11 @@ public enum StoreVerifier {
         for table in tables.sorted() where !known.contains(table) && !table.hasPrefix("sqlite_") {
             check.problems.append("table \(table) is not part of the schema")
         }
-        return check
+        return check.problems
+    }
+
+    static func tablesMatch(_ db: Database, manifest: SchemaManifest) throws -> Bool {
+        try tableProblems(db, manifest).isEmpty
     }
 
     static func values(_ store: Store) throws -> Check {
@@ -146,8 +157,30 @@ public enum StoreVerifier {
 
     static func relationships(_ store: Store) throws -> Check {
         var check = Check(name: "relationships")
-        let db = store.database
-        let manifest = store.manifest
+        for finding in try relationshipFindings(store.database, store.manifest) {
+            report(&check, finding.ids, "\(finding.model).\(finding.field): " + finding.problem("%d"))
+        }
+        return check
+    }
+
+    /// One kind of relationship problem: the rows of `model` whose `field` has it.
+    struct RelationshipFinding {
+        let model: String
+        let field: String
+        let ids: [String]
+        /// The problem, given how to write the row count ("3 rows", or a template's placeholder).
+        let describe: @Sendable (String) -> String
+        func problem(_ count: Int) -> String { describe(UnhandledData.rows(count)) }
+        func problem(_ placeholder: String) -> String { describe("\(placeholder) rows") }
+    }
+
+    /// Ids naming no row, malformed or repeated to-many lists, and inverse pairs that disagree, over any
+    /// connection holding `manifest`'s tables (a store, or a migration before it commits).
+    static func relationshipFindings(_ db: Database, _ manifest: SchemaManifest) throws -> [RelationshipFinding] {
+        var findings: [RelationshipFinding] = []
+        func add(_ model: String, _ field: String, _ ids: [String], _ describe: @escaping @Sendable (String) -> String) {
+            if !ids.isEmpty { findings.append(RelationshipFinding(model: model, field: field, ids: ids, describe: describe)) }
+        }
         // Every (owner, target) pair each relationship holds, to compare inverse sides.
         var pairs: [String: Set<[String]>] = [:]
         for model in manifest.models {
@@ -156,7 +189,7 @@ public enum StoreVerifier {
                 let exists = try db.cachedStatement("SELECT 1 FROM \(SQL.quoteIdentifier(rel.target)) WHERE id = ?")
                 var dangling: [String] = [], malformed: [String] = [], duplicated: [String] = []
                 var held = Set<[String]>()
-                let rows = try db.makeStatement("SELECT id, \(SQL.quoteIdentifier(rel.name)) FROM \(SQL.quoteIdentifier(model.name))")
+                let rows = try db.makeStatement("SELECT id, \(SQL.quoteIdentifier(rel.name)) FROM \(SQL.quoteIdentifier(model.name)) ORDER BY id")
                 while try rows.step() {
                     let owner = rows.string(0)
                     var targets: [String] = []
@@ -176,9 +209,10 @@ public enum StoreVerifier {
                         if try exists.step() { held.insert([owner, target]) } else { dangling.append(owner) }
                     }
                 }
-                report(&check, malformed, "\(name): %d rows do not hold a JSON array of ids")
-                report(&check, duplicated, "\(name): %d rows list the same id twice")
-                report(&check, dangling, "\(name): %d rows point to \(rel.target) rows that do not exist")
+                let target = rel.target
+                add(model.name, rel.name, malformed) { "\($0) do not hold a JSON array of ids" }
+                add(model.name, rel.name, duplicated) { "\($0) list the same id twice" }
+                add(model.name, rel.name, dangling) { "\($0) point to \(target) rows that do not exist" }
                 pairs[name] = held
             }
         }
@@ -190,11 +224,11 @@ public enum StoreVerifier {
                 let forward = pairs[name] ?? [], backward = Set((pairs[inverseName] ?? []).map { [$0[1], $0[0]] })
                 let onlyForward = forward.subtracting(backward).map { $0[0] }
                 let onlyBackward = backward.subtracting(forward).map { $0[1] }
-                report(&check, onlyForward.sorted(), "\(name): %d rows are not listed back by \(inverseName)")
-                report(&check, onlyBackward.sorted(), "\(inverseName): %d rows are not listed back by \(name)")
+                add(model.name, rel.name, onlyForward.sorted()) { "\($0) are not listed back by \(inverseName)" }
+                add(rel.target, inverse, onlyBackward.sorted()) { "\($0) are not listed back by \(name)" }
             }
         }
-        return check
+        return findings
     }
 
     /// Adds "what: N rows (id, id, …)" when `ids` is not empty.

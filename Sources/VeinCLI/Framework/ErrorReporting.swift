@@ -16,7 +16,9 @@ enum ErrorReporting {
     static func report(_ error: Error) -> Report {
         switch error {
         case let e as CommandFailure:
-            return Report(messages: [e.message], hint: e.hint, exitCode: e.exitCode)
+            return Report(messages: e.message.isEmpty ? [] : [e.message], hint: e.hint, exitCode: e.exitCode)
+        case let e as MigrationError:
+            return migration(e)
         case let e as UsageError:
             let help = e.command.isEmpty ? "vein help" : "vein help \(e.command)"
             return Report(messages: [e.message], hint: "see '\(help)'", exitCode: .usage)
@@ -130,6 +132,36 @@ enum ErrorReporting {
             return Report(messages: ["the passphrases do not match"], exitCode: .dataError)
         case .passphraseUnavailable(let reason):
             return Report(messages: ["cannot read a passphrase: \(reason)"], exitCode: .unavailable)
+        }
+    }
+
+    static func migration(_ e: MigrationError) -> Report {
+        switch e {
+        case .unhandledData(let stage, let findings):
+            let messages = ["stage \(stage) would lose or could not carry data; nothing was changed"] + findings.map { "  \($0)" }
+            let remedies = findings.map(\.remedy).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            return Report(messages: messages, hint: remedies.joined(separator: "; "), exitCode: .dataError)
+        case .appMismatch(let plan, let store):
+            return Report(messages: ["the plan is for app \"\(plan)\", the store belongs to \"\(store)\""],
+                          hint: "use the plan that belongs with this store", exitCode: .dataError)
+        case .versionNotInPlan(let version, let versions, let newer):
+            return Report(messages: [newer ? "the store is at \(version), newer than the plan's last version \(versions.last ?? "")"
+                                           : "the store is at \(version), which the plan does not list (\(versions.joined(separator: ", ")))"],
+                          hint: newer ? "this plan is older than the store; use the current plan" : "add the store's version to the plan's schemas",
+                          exitCode: .dataError)
+        case .schemaDiffers(let version):
+            return Report(messages: ["the store's schema at \(version) is not the plan's schema \(version)"],
+                          hint: "compare 'vein schema STORE' with the plan's \(version) schema; a schema must not change once stores use it",
+                          exitCode: .dataError)
+        case .changedPlan(let stages):
+            return Report(messages: ["applied stage\(stages.count == 1 ? "" : "s") \(stages.joined(separator: ", ")) changed in the plan since \(stages.count == 1 ? "it" : "they") ran"],
+                          hint: "restore the stage as it was, or pass --accept-changed-plan if the edit does not change what it did",
+                          exitCode: .dataError)
+        case .targetNotInPlan(let target, let versions):
+            return Report(messages: ["--to \(target) is not a version of the plan (\(versions.joined(separator: ", ")))"], hint: nil, exitCode: .usage)
+        case .backwards(let store, let target):
+            return Report(messages: ["the store is at \(store), past --to \(target): migrations only go forward"],
+                          hint: "restore a backup taken before the migration to go back", exitCode: .usage)
         }
     }
 }

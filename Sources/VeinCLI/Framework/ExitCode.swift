@@ -35,4 +35,7 @@ public struct CommandFailure: Error, Sendable {
         self.hint = hint
         self.exitCode = exitCode
     }
+
+    /// An exit status with nothing to say (`migrate status --exit-code` while stages are pending).
+    public static func silent(exitCode: ExitCode) -> CommandFailure { CommandFailure("", exitCode: exitCode) }
 }

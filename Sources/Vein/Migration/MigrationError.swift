@@ -1,0 +1,43 @@
+/// Why a migration did not run, or ran and was rolled back. `ErrorReporting` in the CLI turns each case
+/// into a message and an exit status.
+public enum MigrationError: Error, Equatable, Sendable {
+    /// Data the plan does not say what to do with (SPEC §5). Nothing was changed.
+    case unhandledData(stage: String, [UnhandledData])
+    case appMismatch(plan: String, store: String)
+    /// The store's version is not one of the plan's (`newerThanPlan` when it is past the last one).
+    case versionNotInPlan(store: String, plan: [String], newerThanPlan: Bool)
+    /// The store is at a version of the plan, but its schema is not the plan's schema of that version.
+    case schemaDiffers(version: String)
+    /// Stages that ran on this store and have been edited in the plan since (by `_vein_history`'s checksums).
+    case changedPlan(stages: [String])
+    case targetNotInPlan(String, plan: [String])
+    case backwards(store: String, target: String)
+}
+
+/// One kind of data a stage would lose or could not carry: which model and field, how many rows, and up to
+/// five of their ids.
+public struct UnhandledData: Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        case removedField, removedModel, missingValue, nilInRequiredField, valueOutsideEnum, duplicateUniqueValue,
+             relationship
+    }
+
+    public let kind: Kind
+    public let model: String
+    public let field: String?
+    public let count: Int
+    public let sampleIDs: [String]
+    /// What is wrong, without the ids (`description` adds them).
+    public let problem: String
+    /// What to add to the plan.
+    public let remedy: String
+
+    public static let sampleLimit = 5
+
+    public var description: String {
+        let samples = sampleIDs.isEmpty ? "" : " (\(sampleIDs.joined(separator: ", "))\(count > sampleIDs.count ? ", …" : ""))"
+        return "\(field.map { "\(model).\($0)" } ?? model): \(problem)\(samples)"
+    }
+
+    static func rows(_ n: Int) -> String { n == 1 ? "1 row" : "\(n) rows" }
+}

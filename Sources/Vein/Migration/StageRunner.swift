@@ -1,0 +1,276 @@
+import Foundation
+
+/// Carries out one planned stage inside the caller's transaction (SPEC §5). In order: `delete` steps
+/// (through a model context, so delete rules apply); values `map` steps compute in memory; every
+/// unhandled-data check, before anything is rebuilt; the rebuild of each changed table by copying (SQLite
+/// 3.15 has neither RENAME nor DROP COLUMN); and last a relationship check over the result.
+///
+/// Invariant: it either returns with the database holding exactly the new schema's tables, or throws;
+/// the caller's transaction then rolls everything back.
+struct StageRunner {
+    let database: Database
+    let stage: MigrationStage
+    let plan: StagePlan
+
+    /// The temporary names, never valid model names (those cannot start with an underscore).
+    static func newTableName(_ model: String) -> String { "_vein_new_\(model)" }
+    static func mapTableName(_ model: String) -> String { "_vein_map_\(model)" }
+    static let mapAlias = "\"_vein_map\""
+
+    func run() throws -> StageReport {
+        var report = StageReport(from: stage.from.version.description, to: stage.to.version.description)
+        try runDeletes(&report)
+        let memoryColumns = try computeMappedValues(&report)
+        var violations = try check(memoryColumns: memoryColumns, &report)
+        guard violations.isEmpty else { throw MigrationError.unhandledData(stage: stage.name, violations) }
+        try rebuild(memoryColumns: memoryColumns, &report)
+        violations = try relationshipViolations()
+        guard violations.isEmpty else { throw MigrationError.unhandledData(stage: stage.name, violations) }
+        return report
+    }
+
+    // MARK: Steps that run before the rebuild
+
+    private func runDeletes(_ report: inout StageReport) throws {
+        for delete in plan.deletes {
+            let context = ModelContext(database: database, manifest: stage.from)
+            let matching = try context.fetch(FetchDescriptor(model: delete.model.name, predicate: delete.condition))
+            for object in matching { try context.delete(object) }
+            let removed = context.changes().filter { $0.kind == .delete }.count
+            try context.save()
+            report.rowsDeleted += removed
+            let cascaded = removed - matching.count
+            report.steps.append(.init(step: delete.step.summary, rows: matching.count,
+                                      effect: cascaded > 0 ? "deleted (and \(cascaded) more by delete rules)" : "deleted"))
+        }
+    }
+
+    /// Evaluates in Swift the `map` expressions SQL cannot compute exactly, into a scratch table per model
+    /// that the copy joins. Returns, per model, the columns computed so (name → position in the table).
+    private func computeMappedValues(_ report: inout StageReport) throws -> [String: [String: Int]] {
+        var result: [String: [String: Int]] = [:]
+        for model in plan.models where !model.keepsTable {
+            guard let source = model.source else { continue }
+            let inMemory = model.columns.filter { column in
+                if case .mapped(let e) = column.source { return sqlValue(e, table: SQL.quoteIdentifier(source.name)) == nil }
+                return false
+            }
+            var mappedCount = 0
+            if !inMemory.isEmpty {
+                let table = SQL.quoteIdentifier(Self.mapTableName(model.model.name))
+                let names = inMemory.indices.map { "\"c\($0)\"" }
+                try database.execute("CREATE TABLE \(table) (\"id\" TEXT PRIMARY KEY NOT NULL, \(names.joined(separator: ", ")))")
+                let insert = try database.makeStatement("INSERT INTO \(table) VALUES (?\(String(repeating: ", ?", count: names.count)))")
+                let context = ModelContext(database: database, manifest: stage.from)
+                for object in try context.fetch(FetchDescriptor(model: source.name, includePendingChanges: false)) {
+                    let evaluator = context.evaluator(for: object)
+                    var values: [DatabaseValue] = [.text(object.id)]
+                    for column in inMemory {
+                        guard case .mapped(let e) = column.source else { continue }
+                        let value: Value
+                        do { value = try evaluator.evaluate(e) } catch {
+                            throw MigrationError.unhandledData(stage: stage.name, [UnhandledData(
+                                kind: .missingValue, model: model.model.name, field: column.name, count: 1, sampleIDs: [object.id],
+                                problem: "the map expression fails on a row: \(error)", remedy: "change the map expression so it cannot fail")])
+                        }
+                        values.append(stored(value, field: model.model.field(named: column.name)!))
+                    }
+                    try insert.bind(values)
+                    try insert.step()
+                    insert.reset()
+                    mappedCount += 1
+                }
+                result[model.model.name] = Dictionary(uniqueKeysWithValues: inMemory.enumerated().map { ($1.name, $0) })
+            }
+            for case .map(let name, let assignments) in stage.steps where name == model.model.name {
+                let rows = try count(SQL.quoteIdentifier(source.name))
+                report.steps.append(.init(step: MigrationStep.map(model: name, assignments: assignments).summary, rows: rows,
+                                          effect: mappedCount > 0 ? "computed (\(mappedCount) rows in memory)" : "computed in SQL"))
+            }
+        }
+        return result
+    }
+
+    /// A computed value as the new field stores it.
+    private func stored(_ value: Value, field: FieldSchema) -> DatabaseValue {
+        switch (value, field.type) {
+        case (.int(let i), .double): return .real(Double(i))
+        case (.string(let s), _): return .text(ModelContext.nfc(s))
+        default: return ModelContext.databaseValue(value, type: ValueType.of(field))
+        }
+    }
+
+    // MARK: Unhandled data
+
+    private func check(memoryColumns: [String: [String: Int]], _ report: inout StageReport) throws -> [UnhandledData] {
+        var found: [UnhandledData] = []
+        let to = stage.to.version
+        for (model, acknowledged) in plan.removedModels {
+            let table = SQL.quoteIdentifier(model.name)
+            let ids = try sample("SELECT \(table).\"id\" FROM \(table)", [])
+            if acknowledged {
+                report.rowsDropped += ids.count
+                report.steps.append(.init(step: MigrationStep.dropModel(model.name).summary, rows: ids.count, effect: "dropped"))
+            } else if ids.count > 0 {
+                found.append(UnhandledData(kind: .removedModel, model: model.name, field: nil, count: ids.count, sampleIDs: ids.samples,
+                                           problem: "\(UnhandledData.rows(ids.count)) in a model that \(to) removes",
+                                           remedy: "add { dropModel: \"\(model.name)\" } to the stage to acknowledge losing them, or set renamedFrom on the model that replaces it"))
+            }
+        }
+        for (model, field, acknowledged) in plan.removedFields {
+            let table = SQL.quoteIdentifier(model.name)
+            let ids = try sample("SELECT \(table).\"id\" FROM \(table) WHERE \(table).\(SQL.quoteIdentifier(field)) IS NOT NULL", [])
+            if acknowledged {
+                report.steps.append(.init(step: MigrationStep.drop(model: model.name, field: field).summary, rows: ids.count,
+                                          effect: "had a value, dropped"))
+            } else if ids.count > 0 {
+                found.append(UnhandledData(kind: .removedField, model: model.name, field: field, count: ids.count, sampleIDs: ids.samples,
+                                           problem: "\(UnhandledData.rows(ids.count)) hold a value in a field that \(to) removes",
+                                           remedy: "add { drop: { model: \"\(model.name)\", field: \"\(field)\" } } to acknowledge losing them, or set renamedFrom on the field that replaces it"))
+            }
+        }
+        for (model, relationship) in plan.removedRelationships {
+            let table = SQL.quoteIdentifier(model.name), column = "\(table).\(SQL.quoteIdentifier(relationship))"
+            let linked = try count(table, where: "\(column) IS NOT NULL AND \(column) != '[]'")
+            if linked > 0 { report.warnings.append("\(model.name).\(relationship): relationship removed; the links of \(UnhandledData.rows(linked)) are dropped") }
+        }
+        for model in plan.models where !model.keepsTable {
+            guard let source = model.source else { continue }
+            let from = fromClause(model, memoryColumns: memoryColumns[model.model.name] ?? [:])
+            let id = "\(SQL.quoteIdentifier(source.name)).\"id\""
+            for column in model.columns {
+                let name = model.model.name
+                let value = expression(column, model: model, memoryColumns: memoryColumns[name] ?? [:])
+                if case .missing = column.source {
+                    let ids = try sample("SELECT \(id) \(from)", [])
+                    if ids.count > 0 {
+                        found.append(UnhandledData(kind: .missingValue, model: name, field: column.name, count: ids.count, sampleIDs: ids.samples,
+                                                   problem: "\(UnhandledData.rows(ids.count)) get no value for a new required field",
+                                                   remedy: "give the field a default in \(to), make it optional, or add a map step that sets it"))
+                    }
+                    continue
+                }
+                if column.checkNil {
+                    let ids = try sample("SELECT \(id) \(from) WHERE (\(value.sql)) IS NULL", value.arguments)
+                    if ids.count > 0 {
+                        found.append(UnhandledData(kind: .nilInRequiredField, model: name, field: column.name, count: ids.count, sampleIDs: ids.samples,
+                                                   problem: "\(UnhandledData.rows(ids.count)) would hold nil in a field that \(to) requires",
+                                                   remedy: "add a map step that gives them a value (\(column.name): \"… ?? …\"), or a delete step for those rows"))
+                    }
+                }
+                if let allowed = column.enumValues {
+                    let list = allowed.map { _ in "?" }.joined(separator: ", ")
+                    let ids = try sample("SELECT \(id) \(from) WHERE (\(value.sql)) IS NOT NULL AND (\(value.sql)) NOT IN (\(list))",
+                                         value.arguments + value.arguments + allowed)
+                    if ids.count > 0 {
+                        let shown = allowed.map { SchemaDDL.sqlLiteral($0).replacingOccurrences(of: "'", with: "\"") }.joined(separator: ", ")
+                        found.append(UnhandledData(kind: .valueOutsideEnum, model: name, field: column.name, count: ids.count, sampleIDs: ids.samples,
+                                                   problem: "\(UnhandledData.rows(ids.count)) hold values outside the enum's new set [\(shown)]",
+                                                   remedy: "add a map step that converts them, or a delete step for those rows"))
+                    }
+                }
+                if column.checkUnique {
+                    let ids = try sample("""
+                        SELECT \(id) \(from) WHERE (\(value.sql)) IN (SELECT (\(value.sql)) \(from) WHERE (\(value.sql)) IS NOT NULL \
+                        GROUP BY 1 HAVING count(*) > 1)
+                        """, value.arguments + value.arguments + value.arguments)
+                    if ids.count > 0 {
+                        found.append(UnhandledData(kind: .duplicateUniqueValue, model: name, field: column.name, count: ids.count, sampleIDs: ids.samples,
+                                                   problem: "\(UnhandledData.rows(ids.count)) share a value in a field that \(to) makes unique",
+                                                   remedy: "add a map step that makes the values distinct, or a delete step for the duplicates"))
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    // MARK: Rebuild
+
+    private func rebuild(memoryColumns: [String: [String: Int]], _ report: inout StageReport) throws {
+        let rebuilt = plan.models.filter { !$0.keepsTable }
+        for model in rebuilt {
+            let temporary = Self.newTableName(model.model.name)
+            try database.execute(SchemaDDL.createTable(model.model, tableName: temporary))
+            guard let source = model.source else { continue }
+            var values: [String] = ["\(SQL.quoteIdentifier(source.name)).\"id\""], arguments: [DatabaseValue] = []
+            for column in model.columns {
+                let e = expression(column, model: model, memoryColumns: memoryColumns[model.model.name] ?? [:])
+                values.append(e.sql)
+                arguments += e.arguments
+            }
+            let names = ["\"id\""] + model.columns.map { SQL.quoteIdentifier($0.name) }
+            try database.execute("""
+                INSERT INTO \(SQL.quoteIdentifier(temporary)) (\(names.joined(separator: ", "))) \
+                SELECT \(values.joined(separator: ", ")) \(fromClause(model, memoryColumns: memoryColumns[model.model.name] ?? [:]))
+                """, arguments)
+            let written = database.changes
+            report.rowsRead += written
+            report.rowsWritten += written
+        }
+        // Old tables go before the new ones take their names: a rename may swap two models' names.
+        let replaced = Set(rebuilt.compactMap { $0.source?.name }).union(plan.removedModels.map(\.model.name))
+        for name in replaced.sorted() { try database.execute("DROP TABLE \(SQL.quoteIdentifier(name))") }
+        for name in memoryColumns.keys.sorted() { try database.execute("DROP TABLE \(SQL.quoteIdentifier(Self.mapTableName(name)))") }
+        for model in rebuilt {
+            try database.execute("ALTER TABLE \(SQL.quoteIdentifier(Self.newTableName(model.model.name))) RENAME TO \(SQL.quoteIdentifier(model.model.name))")
+            for index in SchemaDDL.indexes(for: model.model) { try database.execute(index.sql(table: model.model.name)) }
+        }
+    }
+
+    private func relationshipViolations() throws -> [UnhandledData] {
+        try StoreVerifier.relationshipFindings(database, stage.to).map { finding in
+            UnhandledData(kind: .relationship, model: finding.model, field: finding.field, count: finding.ids.count,
+                          sampleIDs: Array(finding.ids.prefix(UnhandledData.sampleLimit)), problem: finding.problem(finding.ids.count),
+                          remedy: "delete or map those rows in the stage, so no relationship names a row that is gone")
+        }
+    }
+
+    // MARK: SQL pieces
+
+    /// SQL for a new column's value over the old row.
+    private func expression(_ column: StagePlan.Column, model: StagePlan.ModelPlan, memoryColumns: [String: Int]) -> (sql: String, arguments: [DatabaseValue]) {
+        let table = SQL.quoteIdentifier(model.source?.name ?? model.model.name)
+        switch column.source {
+        case .old(let name): return ("\(table).\(SQL.quoteIdentifier(name))", [])
+        case .oldAsReal(let name): return ("CAST(\(table).\(SQL.quoteIdentifier(name)) AS REAL)", [])
+        case .constant(let value): return ("?", [value])
+        case .missing: return ("NULL", [])
+        case .mapped(let e):
+            if let position = memoryColumns[column.name] { return ("\(Self.mapAlias).\"c\(position)\"", []) }
+            let fragment = sqlValue(e, table: table)!
+            return (fragment.sql, fragment.arguments)
+        }
+    }
+
+    /// SQL for an expression's value when it is exactly Swift's, else nil (then it is computed in memory).
+    private func sqlValue(_ e: TypedExpression, table: String) -> SQLCompiler.Fragment? {
+        let compiler = SQLCompiler(table: table)
+        if e.type == .bool, case .column = e {} else if e.type == .bool {
+            // A non-optional Bool is never nil in Swift: true where the condition holds, false elsewhere.
+            guard let c = compiler.condition(e), c.isExact else { return nil }
+            return SQLCompiler.Fragment(sql: "(CASE WHEN \(c.sql) THEN 1 ELSE 0 END)", arguments: c.arguments, isExact: true)
+        }
+        return compiler.value(e)
+    }
+
+    private func fromClause(_ model: StagePlan.ModelPlan, memoryColumns: [String: Int]) -> String {
+        let table = SQL.quoteIdentifier(model.source?.name ?? model.model.name)
+        guard !memoryColumns.isEmpty else { return "FROM \(table)" }
+        return "FROM \(table) LEFT JOIN \(SQL.quoteIdentifier(Self.mapTableName(model.model.name))) AS \(Self.mapAlias) ON \(Self.mapAlias).\"id\" = \(table).\"id\""
+    }
+
+    private struct Sample { let count: Int; let samples: [String] }
+
+    /// How many rows a query of ids returns, and the first few in id order.
+    private func sample(_ sql: String, _ arguments: [DatabaseValue]) throws -> Sample {
+        let total = try database.scalar("SELECT count(*) FROM (\(sql))", arguments)?.int64 ?? 0
+        guard total > 0 else { return Sample(count: 0, samples: []) }
+        let rows = try database.rows("SELECT * FROM (\(sql)) ORDER BY 1 LIMIT \(UnhandledData.sampleLimit)", arguments)
+        return Sample(count: Int(total), samples: rows.compactMap { $0.first?.string })
+    }
+
+    private func count(_ table: String, where condition: String? = nil) throws -> Int {
+        Int(try database.scalar("SELECT count(*) FROM \(table)" + (condition.map { " WHERE \($0)" } ?? ""))?.int64 ?? 0)
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import Vein
+
+enum MigrateCommand {
+    static let plan = OptionSpec("plan", value: "PLAN", help: "The migration plan (JSON5): schema versions and the stages between them.",
+                                 completion: .fileWithExtensions(["json5", "json"]), required: true)
+
+    static let spec: CommandSpec = CommandSpec(
+        name: "migrate",
+        abstract: "Migrate a store through the pending stages of a plan",
+        discussion: """
+            Runs every pending stage of PLAN on STORE, or those up to --to VERSION. All stages run in one \
+            transaction: after a failure or a crash the store is at its old version with every row intact, or \
+            (once committed) at the new one. Each changed table is rebuilt by copying; unchanged ones stay.
+
+            Data the plan does not account for fails the run and changes nothing: a value in a removed field \
+            without a drop step, rows of a removed model without dropModel, a required new field with no value, \
+            an enum value outside the new set, a unique violation, a relationship to a removed row. The report \
+            names model, field, row count and up to 5 sample ids.
+
+            A second migrator (or any writer) holding the store makes migrate exit 75 at once; --wait SECONDS \
+            waits that long for it first. A stage applied earlier and edited in the plan since is refused unless \
+            --accept-changed-plan (its checksum in _vein_history is then updated).
+
+            --dry-run runs the whole plan on a scratch copy of the store, encrypted with a throwaway key and \
+            deleted after, and reports what the real run would read, write, delete and drop, with the exit \
+            status the real run would have. The store is only read.
+
+            'vein migrate status' shows applied and pending stages; 'vein migrate check' tries a plan in CI \
+            without a store.
+            """,
+        arguments: [SharedOptions.storeArgument],
+        options: [
+            plan,
+            OptionSpec("to", value: "VERSION", help: "Stop at this schema version (default: the plan's last)."),
+            OptionSpec("dry-run", help: "Run on a scratch copy and report; change nothing."),
+            OptionSpec("accept-changed-plan", help: "Run even though an applied stage was edited since, recording its new checksum."),
+            OptionSpec("wait", value: "SECONDS", help: "Wait up to SECONDS for another writer to finish (default 0: exit 75 at once)."),
+            SharedOptions.json, SharedOptions.quiet,
+        ] + SharedOptions.keyOptions,
+        subcommands: [MigrateStatusCommand.spec, MigrateCheckCommand.spec],
+        examples: [
+            ("vein migrate blog.vein --plan plan.json5 --dry-run", "What the migration would do, without doing it."),
+            ("vein migrate blog.vein --plan plan.json5", "Migrate to the plan's last version."),
+            ("vein migrate blog.vein --plan plan.json5 --to 0.0.2 --json", "Migrate one step, with a JSON report."),
+        ],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws {
+        let plan = try PlanParser.load(path: invocation.required(option: "plan"))
+        var target: SchemaVersion?
+        if let to = invocation.arguments.value("to") {
+            guard let version = SchemaVersion(to) else {
+                throw UsageError(message: "--to expects a version such as 1.2.0, found '\(to)'", command: invocation.commandPath)
+            }
+            target = version
+        }
+        var waitSeconds = 0.0
+        if let wait = invocation.arguments.value("wait") {
+            guard let seconds = Double(wait), seconds >= 0, seconds <= 86_400 else {
+                throw UsageError(message: "--wait expects a number of seconds, found '\(wait)'", command: invocation.commandPath)
+            }
+            waitSeconds = seconds
+        }
+        let store = try SharedOptions.openStore(invocation)
+        store.database.setBusyTimeout(milliseconds: Int32(waitSeconds * 1000))
+        let migrator = Migrator(plan: plan)
+        let accept = invocation.arguments.flag("accept-changed-plan")
+        let report = invocation.arguments.flag("dry-run")
+            ? try migrator.dryRun(store, to: target, acceptChangedPlan: accept)
+            : try migrator.run(on: store.database, path: store.path, to: target, acceptChangedPlan: accept)
+        MigrationOutput.print(report, store: store.path, invocation: invocation)
+    }
+}
+
+enum MigrateStatusCommand {
+    static let spec: CommandSpec = CommandSpec(
+        name: "status",
+        abstract: "Show a store's version and the plan's applied and pending stages",
+        discussion: """
+            Reads STORE and PLAN and changes nothing. With --exit-code, exits 1 while stages are pending (a CI \
+            gate: 'vein migrate status STORE --plan PLAN --exit-code || vein migrate STORE --plan PLAN').
+            """,
+        arguments: [SharedOptions.storeArgument],
+        options: [MigrateCommand.plan, OptionSpec("exit-code", help: "Exit 1 while stages are pending."), SharedOptions.json]
+            + SharedOptions.keyOptions,
+        examples: [("vein migrate status blog.vein --plan plan.json5", "Where the store stands against the plan.")],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws {
+        let plan = try PlanParser.load(path: invocation.required(option: "plan"))
+        let store = try SharedOptions.openStore(invocation)
+        let status = try Migrator(plan: plan).status(of: store.database, path: store.path)
+        let console = invocation.console
+        if invocation.wantsJSON {
+            console.outJSON(.object(JSONObject([
+                ("store", .string(store.path)), ("version", .string(status.storeVersion)),
+                ("applied", .array(status.applied.map(JSONValue.string))), ("pending", .array(status.pending.map(JSONValue.string))),
+                ("changed", .array(status.changed.map(JSONValue.string))),
+            ])))
+        } else {
+            console.out("\(store.path) is at \(status.storeVersion)")
+            for stage in status.applied { console.out("  applied  \(stage)\(status.changed.contains(stage) ? "  (edited in the plan since)" : "")") }
+            for stage in status.pending { console.out("  pending  \(stage)") }
+            if status.pending.isEmpty { console.out("up to date with \(plan.file)") }
+        }
+        if invocation.arguments.flag("exit-code") && !status.pending.isEmpty {
+            throw CommandFailure.silent(exitCode: .failure)
+        }
+    }
+}
+
+enum MigrateCheckCommand {
+    static let spec: CommandSpec = CommandSpec(
+        name: "check",
+        abstract: "Check a plan without a store: structure, types, and a trial run on synthetic rows",
+        discussion: """
+            For CI. Validates PLAN (versions in order, one stage per adjacent pair, every step names real \
+            models and fields, every expression type-checks against its version), then creates \
+            \(PlanChecker.rowsPerModel) synthetic rows per model at the first version (optionals sometimes nil, \
+            every enum value, relationships linked), migrates them through every stage in memory, and fails \
+            on unhandled data. Exits 0 when the plan passes and 65 when it does not.
+            """,
+        arguments: [ArgumentSpec("PLAN", help: "The migration plan.", completion: .fileWithExtensions(["json5", "json"]))],
+        options: [SharedOptions.json, SharedOptions.quiet],
+        examples: [("vein migrate check plan.json5", "Fail the build if the plan would lose data.")],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws {
+        let plan = try PlanParser.load(path: invocation.required("PLAN"))
+        let report = try PlanChecker.check(plan)
+        MigrationOutput.print(report, store: "synthetic rows", invocation: invocation)
+        if !invocation.wantsJSON { invocation.console.note("\(plan.file) passes: every stage carries the synthetic rows to \(report.toVersion)") }
+    }
+}
+
+/// The report of a run, a dry run or a check, as text or JSON.
+enum MigrationOutput {
+    static func print(_ report: MigrationReport, store: String, invocation: Invocation) {
+        let console = invocation.console
+        if invocation.wantsJSON {
+            var fields: [(String, JSONValue)] = [
+                ("store", .string(store)), ("from", .string(report.fromVersion)), ("to", .string(report.toVersion)),
+                ("dryRun", .bool(report.dryRun)), ("durationSeconds", .double(report.durationSeconds)),
+                ("stages", .array(report.stages.map(json))),
+            ]
+            if let matches = report.matchesTarget { fields.append(("matchesTarget", .bool(matches))) }
+            console.outJSON(.object(JSONObject(fields)))
+            return
+        }
+        guard !invocation.quiet else { return }
+        if report.stages.isEmpty {
+            console.out("\(store) is already at \(report.toVersion); nothing to do")
+        }
+        for stage in report.stages {
+            console.out("\(stage.from) → \(stage.to): \(stage.rowsRead) rows read, \(stage.rowsWritten) written, "
+                        + "\(stage.rowsDeleted) deleted, \(stage.rowsDropped) dropped (\(String(format: "%.2f", stage.durationSeconds)) s)")
+            for step in stage.steps { console.out("  \(step.step): \(step.rows) rows \(step.effect)") }
+            for warning in stage.warnings { console.out("  warning: \(warning)") }
+        }
+        if report.dryRun {
+            if let matches = report.matchesTarget {
+                console.out(matches ? "the result matches the \(report.toVersion) schema" : "the result does NOT match the \(report.toVersion) schema")
+            }
+            console.note("dry run: \(store) was not changed")
+        } else if !report.stages.isEmpty && store != "synthetic rows" {
+            console.note("\(store) is now at \(report.toVersion)")
+        }
+    }
+
+    private static func json(_ stage: StageReport) -> JSONValue {
+        .object(JSONObject([
+            ("from", .string(stage.from)), ("to", .string(stage.to)),
+            ("rowsRead", .int(Int64(stage.rowsRead))), ("rowsWritten", .int(Int64(stage.rowsWritten))),
+            ("rowsDeleted", .int(Int64(stage.rowsDeleted))), ("rowsDropped", .int(Int64(stage.rowsDropped))),
+            ("durationSeconds", .double(stage.durationSeconds)),
+            ("steps", .array(stage.steps.map { .object(JSONObject([("step", .string($0.step)), ("rows", .int(Int64($0.rows))), ("effect", .string($0.effect))])) })),
+            ("warnings", .array(stage.warnings.map(JSONValue.string))),
+        ]))
+    }
+}
