@@ -19,7 +19,9 @@ public struct PlanParser {
         } catch {
             throw ManifestError(file: file, issues: [ManifestIssue(path: "", message: "\(error)")])
         }
-        var parser = PlanParser(file: file, directory: (file as NSString).deletingLastPathComponent)
+        // By hand: NSString.deletingLastPathComponent traps on a bare name in swift-corelibs-foundation.
+        let directory = file.lastIndex(of: "/").map { String(file[..<$0]) } ?? ""
+        var parser = PlanParser(file: file, directory: directory)
         if let plan = parser.plan(json), parser.issues.isEmpty { return plan }
         throw ManifestError(file: file, issues: parser.issues)
     }

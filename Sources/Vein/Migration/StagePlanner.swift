@@ -130,8 +130,10 @@ enum StagePlanner {
                     default: return nil
                     }
                 })
+                // A field a map reads is carried by that map (`summary: "note"`), not lost.
+                let read = Set(assignments.flatMap { Self.names(in: $0.expression) })
                 for field in source.fields where !kept.contains(field.name) {
-                    plan.removedFields.append((source, field.name, drops.contains([source.name, field.name])))
+                    plan.removedFields.append((source, field.name, drops.contains([source.name, field.name]) || read.contains(field.name)))
                 }
                 for rel in source.relationships where !kept.contains(rel.name) {
                     plan.removedRelationships.append((source, rel.name))
@@ -148,6 +150,14 @@ enum StagePlanner {
             }
         }
         return issues.isEmpty ? .success(plan) : .failure(PlanIssues(messages: issues))
+    }
+
+    /// The names an expression mentions (fields, and methods, which can only over-approximate).
+    private static func names(in expression: String) -> [String] {
+        ((try? ExpressionLexer.tokenize(expression)) ?? []).compactMap { token in
+            if case .identifier(let name) = token.kind { return name }
+            return nil
+        }
     }
 
     private static func describe(_ rel: RelationshipSchema) -> String {

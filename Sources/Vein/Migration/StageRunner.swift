@@ -121,8 +121,8 @@ struct StageRunner {
             let table = SQL.quoteIdentifier(model.name)
             let ids = try sample("SELECT \(table).\"id\" FROM \(table) WHERE \(table).\(SQL.quoteIdentifier(field)) IS NOT NULL", [])
             if acknowledged {
-                report.steps.append(.init(step: MigrationStep.drop(model: model.name, field: field).summary, rows: ids.count,
-                                          effect: "had a value, dropped"))
+                let drop = MigrationStep.drop(model: model.name, field: field)
+                if stage.steps.contains(drop) { report.steps.append(.init(step: drop.summary, rows: ids.count, effect: "had a value, dropped")) }
             } else if ids.count > 0 {
                 found.append(UnhandledData(kind: .removedField, model: model.name, field: field, count: ids.count, sampleIDs: ids.samples,
                                            problem: "\(UnhandledData.rows(ids.count)) hold a value in a field that \(to) removes",

@@ -1,0 +1,238 @@
+import Foundation
+import Testing
+@testable import Vein
+
+/// A plaintext store at a first schema, and plans written inline against it.
+private struct MigrationFixture {
+    let dir: TempDir
+    let path: String
+
+    init(_ schema: String) throws {
+        dir = try TempDir()
+        path = dir.path("m.vein")
+        _ = try StoreCreator.create(at: path, manifest: try ManifestParser.parse(schema, file: "v1"), protection: .plaintext)
+    }
+
+    func open() throws -> Store { try Store.open(path, keys: KeyOptions(keyring: nil)) }
+
+    func insert(_ model: String, _ rows: [[String: Value]]) throws -> [String] {
+        let context = ModelContext(store: try open())
+        let ids = try rows.map { try context.insert(model, $0).id }
+        try context.save()
+        return ids
+    }
+
+    /// A plan of the given schemas (inline JSON5 texts) and stage step lists.
+    static func plan(_ schemas: [String], _ steps: [String]) throws -> MigrationPlan {
+        let versions = try schemas.map { try ManifestParser.parse($0, file: "s").version.description }
+        let stages = steps.enumerated().map { "{ from: \"\(versions[$0])\", to: \"\(versions[$0 + 1])\", steps: [\($1)] }" }
+        return try PlanParser.parse("{ vein: 1, app: \"t\", schemas: [\(schemas.joined(separator: ", "))], stages: [\(stages.joined(separator: ", "))] }",
+                                    file: "plan.json5")
+    }
+
+    func run(_ plan: MigrationPlan, accept: Bool = false) throws -> MigrationReport {
+        let store = try open()
+        return try Migrator(plan: plan).run(on: store.database, path: path, acceptChangedPlan: accept)
+    }
+
+    func version() throws -> String { try open().meta.schemaVersion }
+    func column(_ model: String, _ field: String) throws -> [DatabaseValue] {
+        try open().database.rows("SELECT \"\(field)\" FROM \"\(model)\" ORDER BY id").map { $0[0] }
+    }
+}
+
+private func schema(_ version: String, _ models: String) -> String {
+    "{ vein: 1, app: \"t\", version: \"\(version)\", models: { \(models) } }"
+}
+
+/// The unhandled-data report a run throws (or fails the test).
+private func unhandled(_ body: () throws -> Void) -> [String] {
+    do {
+        try body()
+        Issue.record("expected unhandled data")
+    } catch MigrationError.unhandledData(_, let findings) {
+        return findings.map(\.description)
+    } catch {
+        Issue.record("unexpected error \(error)")
+    }
+    return []
+}
+
+@Suite struct MigrationTests {
+    static let v1 = schema("1.0.0", "Post: { fields: { title: \"string\", views: \"int\", note: \"string?\" } }, Tag: { fields: { name: \"string\" } }")
+
+    @Test func lightweightStageRenamesAddsDefaultsAndKeepsUnchangedTables() throws {
+        let f = try MigrationFixture(Self.v1)
+        defer { f.dir.cleanUp() }
+        let ids = try f.insert("Post", [["title": .string("a"), "views": .int(1)], ["title": .string("b"), "views": .int(2), "note": .string("n")]])
+        _ = try f.insert("Tag", [["name": .string("t")]])
+        let v2 = schema("1.1.0", """
+            Post: { fields: { headline: { type: "string", renamedFrom: "title" }, views: "double", note: "string?",
+                              pinned: { type: "bool", default: true }, subtitle: "string?" } },
+            Tag: { fields: { name: "string" } }
+            """)
+        let report = try f.run(try MigrationFixture.plan([Self.v1, v2], [""]))
+        #expect(report.stages.count == 1 && report.stages[0].rowsWritten == 2, "only Post is rebuilt; Tag stays")
+        #expect(try f.version() == "1.1.0")
+        #expect(try f.column("Post", "headline") == [.text("a"), .text("b")])
+        #expect(try f.column("Post", "views") == [.real(1), .real(2)])
+        #expect(try f.column("Post", "pinned") == [.integer(1), .integer(1)])
+        #expect(try f.column("Post", "subtitle") == [.null, .null])
+        #expect(try f.open().database.rows("SELECT id FROM Post ORDER BY id").map { $0[0].string! } == ids)
+        #expect(try StoreVerifier.verify(f.open()).isClean)
+        let history = try f.open().database.rows("SELECT fromVersion, toVersion, rowsWritten FROM _vein_history ORDER BY seq")
+        #expect(history.last == [.text("1.0.0"), .text("1.1.0"), .integer(2)])
+    }
+
+    @Test func everyUnhandledDataCaseIsReportedAndNothingChanges() throws {
+        let f = try MigrationFixture(schema("1.0.0", """
+            Post: { fields: { title: "string", note: "string?", kind: { type: "enum", values: ["a", "b", "c"] }, code: "int" } },
+            Tag: { fields: { name: "string" } }
+            """))
+        defer { f.dir.cleanUp() }
+        _ = try f.insert("Post", [["title": .string("x"), "note": .string("keep me"), "kind": .string("c"), "code": .int(7)],
+                                  ["title": .string("y"), "kind": .string("a"), "code": .int(7)]])
+        _ = try f.insert("Tag", [["name": .string("t")]])
+        let v2 = schema("2.0.0", """
+            Post: { fields: { title: "string", kind: { type: "enum", values: ["a", "b"] }, code: "int unique",
+                              body: "string", summary: "string" } }
+            """)
+        let plan = try MigrationFixture.plan([schema("1.0.0", """
+            Post: { fields: { title: "string", note: "string?", kind: { type: "enum", values: ["a", "b", "c"] }, code: "int" } },
+            Tag: { fields: { name: "string" } }
+            """), v2], ["{ map: { model: \"Post\", set: { summary: \"note\" } } }"])
+        let found = unhandled { _ = try f.run(plan) }
+        let text = found.joined(separator: "\n")
+        #expect(text.contains("Tag: 1 row in a model that 2.0.0 removes"))
+        #expect(text.contains("Post.note: 1 row hold a value in a field that 2.0.0 removes") == false, "note is read by the map, so it is not lost")
+        #expect(text.contains("Post.body: 2 rows get no value for a new required field"))
+        #expect(text.contains("Post.summary: 1 row would hold nil in a field that 2.0.0 requires"))
+        #expect(text.contains("Post.kind: 1 row hold values outside the enum's new set [\"a\", \"b\"]"))
+        #expect(text.contains("Post.code: 2 rows share a value in a field that 2.0.0 makes unique"))
+        #expect(try f.version() == "1.0.0")
+        #expect(try f.column("Post", "note") == [.text("keep me"), .null])
+        #expect(try f.open().database.scalar("SELECT count(*) FROM Tag") == .integer(1))
+        #expect(try f.open().database.rows("SELECT name FROM sqlite_master WHERE name LIKE '_vein_new%' OR name LIKE '_vein_map%'").isEmpty)
+    }
+
+    @Test func removedFieldNeedsDropAndDropAcknowledgesIt() throws {
+        let v2 = schema("1.1.0", "Post: { fields: { title: \"string\", views: \"int\" } }, Tag: { fields: { name: \"string\" } }")
+        let f = try MigrationFixture(Self.v1)
+        defer { f.dir.cleanUp() }
+        let ids = try f.insert("Post", [["title": .string("a"), "views": .int(1), "note": .string("n")]])
+        let refused = unhandled { _ = try f.run(try MigrationFixture.plan([Self.v1, v2], [""])) }
+        #expect(refused == ["Post.note: 1 row hold a value in a field that 1.1.0 removes (\(ids[0]))"])
+        let report = try f.run(try MigrationFixture.plan([Self.v1, v2], ["{ drop: { model: \"Post\", field: \"note\" } }"]))
+        #expect(report.stages[0].steps.map(\.step) == ["drop Post.note"])
+        #expect(try f.version() == "1.1.0")
+    }
+
+    @Test func threeVersionPlanWithRelationships() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples")
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let path = dir.path("blog.vein")
+        _ = try StoreCreator.create(at: path, manifest: try SchemaManifest.load(path: root.appendingPathComponent("blog.json5").path), protection: .plaintext)
+        let context = ModelContext(store: try Store.open(path, keys: KeyOptions(keyring: nil)))
+        var posts: [ModelObject] = []
+        for i in 0..<20 {
+            let post = try context.insert("Post", ["title": .string("Post Nº\(i)"), "content": .string("c\(i)"), "views": .int(Int64(i))])
+            posts.append(post)
+            for j in 0..<3 {
+                _ = try context.insert("Attachment", ["name": .string("a\(i)-\(j)"), "fileType": .string("png"),
+                                                      "sizeMiB": .double(j == 2 ? 500 : 1), "post": .string(post.id)])
+            }
+        }
+        try context.save()
+        let plan = try PlanParser.load(path: root.appendingPathComponent("migration/plan.json5").path)
+        let store = try Store.open(path, keys: KeyOptions(keyring: nil))
+        let report = try Migrator(plan: plan).run(on: store.database, path: path)
+        #expect(report.stages.map(\.to) == ["0.0.2", "0.1.0"])
+        #expect(report.stages[1].rowsDeleted == 20)
+        let after = try Store.open(path, keys: KeyOptions(keyring: nil))
+        #expect(after.meta.schemaVersion == "0.1.0")
+        #expect(try StoreVerifier.verify(after).isClean)
+        let migrated = ModelContext(store: after)
+        let first = try #require(try migrated.object("Post", id: posts[3].id))
+        #expect(try first["headline"] == .string("Post Nº3"))
+        #expect(try first["slug"] == .string("post nº3"))
+        #expect(try first["views"] == .int(3))
+        #expect(try migrated.related(first, "attachments").map { try $0["name"] } == [.string("a3-0"), .string("a3-1")])
+        #expect(try migrated.fetchCount(FetchDescriptor(model: "Attachment")) == 40)
+        #expect(try after.database.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'Tag'") == .integer(0))
+    }
+
+    @Test func historyChecksumsRefuseAnEditedStageUnlessAccepted() throws {
+        let v2 = schema("1.1.0", "Post: { fields: { title: \"string\", views: \"int\", note: \"string?\", extra: \"int?\" } }, Tag: { fields: { name: \"string\" } }")
+        let v3 = schema("1.2.0", "Post: { fields: { title: \"string\", views: \"int\", note: \"string?\", extra: \"int?\" } }, Tag: { fields: { name: \"string\" } }")
+        let f = try MigrationFixture(Self.v1)
+        defer { f.dir.cleanUp() }
+        _ = try f.run(try MigrationFixture.plan([Self.v1, v2], [""]))
+        let edited = try MigrationFixture.plan([Self.v1, v2, v3], ["{ delete: { model: \"Post\", where: \"views > 1\" } }", ""])
+        #expect(throws: MigrationError.changedPlan(stages: ["1.0.0 → 1.1.0"])) { _ = try f.run(edited) }
+        #expect(try f.version() == "1.1.0")
+        _ = try f.run(edited, accept: true)
+        #expect(try f.version() == "1.2.0")
+        let status = try Migrator(plan: edited).status(of: f.open().database, path: f.path)
+        #expect(status.changed.isEmpty && status.pending.isEmpty && status.applied.count == 2)
+        // A plan that does not know the store's version, or is behind it, is refused.
+        #expect(throws: MigrationError.versionNotInPlan(store: "1.2.0", plan: ["1.0.0", "1.1.0"], newerThanPlan: true)) {
+            _ = try f.run(try MigrationFixture.plan([Self.v1, v2], [""]))
+        }
+    }
+
+    @Test func dryRunLeavesTheStoreByteIdenticalAndReportsTheRealRun() throws {
+        let v2 = schema("1.1.0", "Post: { fields: { title: \"string\", views: \"int\" } }, Tag: { fields: { name: \"string\" } }")
+        let f = try MigrationFixture(Self.v1)
+        defer { f.dir.cleanUp() }
+        _ = try f.insert("Post", (0..<10).map { ["title": .string("p\($0)"), "views": .int(Int64($0)), "note": .string("n")] })
+        let plan = try MigrationFixture.plan([Self.v1, v2], ["{ drop: { model: \"Post\", field: \"note\" } }, { delete: { model: \"Post\", where: \"views < 3\" } }"])
+        let before = try Data(contentsOf: URL(fileURLWithPath: f.path))
+        let store = try f.open()
+        let dry = try Migrator(plan: plan).dryRun(store)
+        try store.database.close()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: f.path)) == before)
+        #expect(dry.dryRun && dry.matchesTarget == true)
+        let real = try f.run(plan)
+        #expect(dry.stages.map { [$0.rowsRead, $0.rowsWritten, $0.rowsDeleted] } == real.stages.map { [$0.rowsRead, $0.rowsWritten, $0.rowsDeleted] })
+        #expect(real.stages[0].rowsDeleted == 3 && real.stages[0].rowsWritten == 7)
+    }
+
+    @Test func planErrorsNameThePathAndWhatWasExpected() throws {
+        let v2 = schema("1.1.0", "Post: { fields: { title: \"int\", views: \"int\" } }")
+        let text = """
+            { vein: 1, app: "t", schemas: [\(Self.v1), \(v2)], stages: [
+              { from: "1.0.0", to: "1.1.0", steps: [
+                { map: { model: "Post", set: { views: "titel.count" } } },
+                { mop: { model: "Post" } },
+                { drop: { model: "Post", field: "nope" } },
+              ] } ] }
+            """
+        var lines: [String] = []
+        do { _ = try PlanParser.parse(text, file: "plan.json5"); Issue.record("accepted") } catch { lines = error.lines }
+        let all = lines.joined(separator: "\n")
+        #expect(all.contains("stages[0].steps[1]: unknown step \"mop\" (expected one of map, delete, drop, dropModel) (did you mean \"map\"?)"))
+        #expect(all.contains("stages[0].steps[2].drop.field: no field 'nope' in Post at 1.0.0"))
+        let bad = "{ vein: 1, app: \"t\", schemas: [\(v2), \(Self.v1)], stages: [] }"
+        do { _ = try PlanParser.parse(bad, file: "p"); Issue.record("accepted") } catch {
+            #expect(error.lines.joined().contains("schemas[1]: version 1.0.0 does not come after 1.1.0"))
+        }
+        // A type change without a map, and a map whose expression does not type-check.
+        let typed = "{ vein: 1, app: \"t\", schemas: [\(Self.v1), \(v2)], stages: [{ from: \"1.0.0\", to: \"1.1.0\", steps: [{ map: { model: \"Post\", set: { views: \"titel.count\" } } }] }] }"
+        do { _ = try PlanParser.parse(typed, file: "p"); Issue.record("accepted") } catch {
+            let all = error.lines.joined(separator: "\n")
+            #expect(all.contains("Post.title changes type from string to int; add a map step"))
+            #expect(all.contains("map Post.views: no field 'titel' in Post (did you mean 'title'?)"))
+        }
+    }
+
+    @Test func checkPassesAGoodPlanAndFailsOneThatLosesData() throws {
+        let v2 = schema("1.1.0", "Post: { fields: { title: \"string\", views: \"int\" } }, Tag: { fields: { name: \"string\" } }")
+        let good = try MigrationFixture.plan([Self.v1, v2], ["{ drop: { model: \"Post\", field: \"note\" } }"])
+        #expect(try PlanChecker.check(good).toVersion == "1.1.0")
+        let lossy = try MigrationFixture.plan([Self.v1, v2], [""])
+        let found = unhandled { _ = try PlanChecker.check(lossy) }
+        #expect(found.count == 1 && found[0].hasPrefix("Post.note: 8 rows hold a value in a field that 1.1.0 removes"))
+    }
+}
