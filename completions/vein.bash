@@ -6,13 +6,13 @@ _vein() {
         word="${COMP_WORDS[i]}"
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "create"|"info"|"schema"|"verify"|"query"|"completions"|"help") path="$candidate" ;;
+            "create"|"info"|"schema"|"verify"|"query"|"migrate"|"migrate status"|"migrate check"|"completions"|"help") path="$candidate" ;;
         esac
     done
     case "$path" in
         "")
             opts="--help --version"
-            subs="create info schema verify query completions help"
+            subs="create info schema verify query migrate completions help"
             ;;
         "create")
             opts="--schema --plaintext --key-file --key-env --passphrase --json --quiet --help"
@@ -34,13 +34,26 @@ _vein() {
             opts="--format --dry-run --key-file --key-env --passphrase --help"
             positional="file"
             ;;
+        "migrate")
+            opts="--plan --to --dry-run --accept-changed-plan --wait --json --quiet --key-file --key-env --passphrase --help"
+            subs="status check"
+            positional="file"
+            ;;
+        "migrate status")
+            opts="--plan --exit-code --json --key-file --key-env --passphrase --help"
+            positional="file"
+            ;;
+        "migrate check")
+            opts="--json --quiet --help"
+            positional="file"
+            ;;
         "completions")
             opts="--help"
             positional="bash zsh fish"
             ;;
         "help")
             opts="--help"
-            positional="create info schema verify query completions help"
+            positional="create info schema verify query migrate completions help"
             ;;
     esac
     case "$path:$prev" in
@@ -56,6 +69,14 @@ _vein() {
         "query:--format") _vein_complete "table json jsonl csv"; return ;;
         "query:--key-file") _vein_complete "file"; return ;;
         "query:--key-env") _vein_complete "none"; return ;;
+        "migrate:--plan") _vein_complete "file"; return ;;
+        "migrate:--to") _vein_complete "none"; return ;;
+        "migrate:--wait") _vein_complete "none"; return ;;
+        "migrate:--key-file") _vein_complete "file"; return ;;
+        "migrate:--key-env") _vein_complete "none"; return ;;
+        "migrate status:--plan") _vein_complete "file"; return ;;
+        "migrate status:--key-file") _vein_complete "file"; return ;;
+        "migrate status:--key-env") _vein_complete "none"; return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
