@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { FIELDS = 10, INSERT_ROWS = 50000, FETCH_ROWS = 200000, REPETITIONS = 5, ID_LENGTH = 26 };
+enum { FIELDS = 10, INSERT_ROWS = 50000, FETCH_ROWS = 200000, REPETITIONS = 5, ID_LENGTH = 26, MIGRATE_REPETITIONS = 3 };
 
 /* The test key vein-bench uses (VEIN_KEY = 64 hex digits), given as a raw key like Vein gives it. */
 static const char *key_pragma =
@@ -196,6 +196,41 @@ static void measure(int encrypted) {
     fflush(stdout);
 }
 
+/* The migration bench (issue 4): a lightweight stage over MIGRATE_ROWS rows, as Vein's stage runner does
+ * it, by hand: in one transaction, create the new table (f0 renamed g0, a new field `extra` defaulting to
+ * 0), copy every row with one INSERT … SELECT, drop the old table, rename the new one. Filling the table is
+ * not timed. MIGRATE_ROWS can be lowered with the environment variable VEIN_BENCH_MIGRATE_ROWS. */
+static void measure_migrate(int encrypted) {
+    const char *variant = encrypted ? "encrypted" : "plaintext";
+    const char *env = getenv("VEIN_BENCH_MIGRATE_ROWS");
+    int rows = env ? atoi(env) : 1000000;
+    double times[MIGRATE_REPETITIONS];
+    char name[64];
+    for (int r = 0; r < MIGRATE_REPETITIONS; r++) {
+        snprintf(name, sizeof name, "migrate-%s-%d.db", variant, r);
+        sqlite3 *db = open_fresh(name, encrypted);
+        insert_rows(db, rows);
+        double start = now_ms();
+        exec(db, "BEGIN IMMEDIATE");
+        exec(db, "CREATE TABLE \"_vein_new_Row\" (\n  \"id\" TEXT PRIMARY KEY NOT NULL,\n"
+                 "  \"g0\" INTEGER NOT NULL,\n  \"f1\" INTEGER NOT NULL,\n  \"f2\" INTEGER NOT NULL,\n"
+                 "  \"f3\" INTEGER NOT NULL,\n  \"f4\" INTEGER NOT NULL,\n  \"f5\" INTEGER NOT NULL,\n"
+                 "  \"f6\" INTEGER NOT NULL,\n  \"f7\" INTEGER NOT NULL,\n  \"f8\" INTEGER NOT NULL,\n"
+                 "  \"f9\" INTEGER NOT NULL,\n  \"extra\" INTEGER NOT NULL DEFAULT 0\n)");
+        exec(db, "INSERT INTO \"_vein_new_Row\" (\"id\", \"g0\", \"f1\", \"f2\", \"f3\", \"f4\", \"f5\", \"f6\", \"f7\", \"f8\", \"f9\", \"extra\")"
+                 " SELECT \"id\", \"f0\", \"f1\", \"f2\", \"f3\", \"f4\", \"f5\", \"f6\", \"f7\", \"f8\", \"f9\", 0 FROM \"Row\"");
+        exec(db, "DROP TABLE \"Row\"");
+        exec(db, "ALTER TABLE \"_vein_new_Row\" RENAME TO \"Row\"");
+        exec(db, "COMMIT");
+        times[r] = now_ms() - start;
+        sqlite3_close(db);
+        snprintf(name, sizeof name, "%s/migrate-%s-%d.db", directory, variant, r);
+        unlink(name);
+    }
+    printf("c migrate %s %.1f\n", variant, median(times, MIGRATE_REPETITIONS));
+    fflush(stdout);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: context_bench DIRECTORY\n");
@@ -204,5 +239,6 @@ int main(int argc, char **argv) {
     directory = argv[1];
     measure(1);
     measure(0);
+    measure_migrate(1);
     return 0;
 }
