@@ -85,7 +85,5 @@ for r in 0..<min(repetitions, 3) {
         }
     }
     migrateTimes.append(try milliseconds { _ = try Migrator(plan: plan).run(on: store.database, path: "bench") })
-    try store.database.close()
-    FileSystem.removeDatabaseFiles(directory + "/migrate-\(r).vein")
 }
 print("vein migrate encrypted \(String(format: "%.1f", median(migrateTimes)))")
