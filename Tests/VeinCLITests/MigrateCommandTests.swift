@@ -116,4 +116,15 @@ import Vein
         }
         #expect(!seen.isEmpty)
     }
+
+    /// On a terminal (a pty from script(1)) migrate draws a progress bar on standard error and erases it.
+    @Test func progressBarOnlyOnATerminal() throws {
+        let r = try store(posts: 3)
+        defer { r.cleanUp() }
+        let tty = try r.run("/usr/bin/script", ["-qec", "\"\(VeinRunner.binary)\" migrate b.vein --plan \"\(Self.plan)\" --dry-run", "/dev/null"])
+        #expect(tty.stdout.contains("] 0/10 0.0.1 → 0.0.2: deleting"), "\(tty.stdout)")
+        #expect(tty.stdout.contains("\r\u{1B}[2K"))
+        let piped = try r.vein(["migrate", "b.vein", "--plan", Self.plan, "--dry-run"])
+        #expect(!piped.stderr.contains("deleting") && !piped.stderr.contains("\u{1B}"))
+    }
 }

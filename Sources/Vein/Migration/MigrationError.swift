@@ -19,7 +19,7 @@ public enum MigrationError: Error, Equatable, Sendable {
 public struct UnhandledData: Equatable, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         case removedField, removedModel, missingValue, nilInRequiredField, valueOutsideEnum, duplicateUniqueValue,
-             relationship
+             relationship, mapFailed
     }
 
     public let kind: Kind

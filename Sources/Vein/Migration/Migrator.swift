@@ -8,6 +8,8 @@ import Foundation
 /// is whole at the old version or the new one.
 public struct Migrator: Sendable {
     public let plan: MigrationPlan
+    /// Called as each stage moves from phase to phase.
+    public var progress: ProgressHandler?
 
     public init(plan: MigrationPlan) {
         self.plan = plan
@@ -57,7 +59,9 @@ public struct Migrator: Sendable {
                 }
             }
             var report = MigrationReport(fromVersion: meta.schemaVersion, toVersion: plan.schemas[last].version.description, stages: [])
-            for stage in plan.stages[index..<last] {
+            let pending = plan.stages[index..<last]
+            let phases = StageRunner.Phase.allCases.count
+            for (n, stage) in pending.enumerated() {
                 let stageStart = Date()
                 let stagePlan: StagePlan
                 switch StagePlanner.plan(stage) {
@@ -65,7 +69,14 @@ public struct Migrator: Sendable {
                 case .failure(let issues):  // the parser refuses such plans; kept as a guard for hand-built ones
                     throw ManifestError(file: plan.file, issues: issues.messages.map { ManifestIssue(path: stage.path, message: $0) })
                 }
-                var stageReport = try StageRunner(database: database, stage: stage, plan: stagePlan).run()
+                var runner = StageRunner(database: database, stage: stage, plan: stagePlan)
+                if let progress {
+                    runner.phase = { phase in
+                        progress(WorkProgress(done: n * phases + phase.rawValue, total: pending.count * phases,
+                                              label: "\(stage.name): \(phase.label)"))
+                    }
+                }
+                var stageReport = try runner.run()
                 stageReport.durationSeconds = Date().timeIntervalSince(stageStart)
                 try database.execute("""
                     INSERT INTO "_vein_history" ("fromVersion", "toVersion", "checksum", "appliedAt", "durationSeconds",

@@ -11,19 +11,41 @@ struct StageRunner {
     let database: Database
     let stage: MigrationStage
     let plan: StagePlan
+    /// Told when each phase begins (`Migrator` turns it into `WorkProgress`).
+    var phase: (Phase) -> Void = { _ in }
+
+    enum Phase: Int, CaseIterable {
+        case deleting, computing, checking, rebuilding, checkingRelationships
+        var label: String {
+            switch self {
+            case .deleting: return "deleting"
+            case .computing: return "computing mapped values"
+            case .checking: return "checking for unhandled data"
+            case .rebuilding: return "rebuilding tables"
+            case .checkingRelationships: return "checking relationships"
+            }
+        }
+    }
 
     /// The temporary names, never valid model names (those cannot start with an underscore).
     static func newTableName(_ model: String) -> String { "_vein_new_\(model)" }
     static func mapTableName(_ model: String) -> String { "_vein_map_\(model)" }
     static let mapAlias = "\"_vein_map\""
+    /// Rows per page when map expressions run in memory.
+    static let pageSize = 10_000
 
     func run() throws -> StageReport {
         var report = StageReport(from: stage.from.version.description, to: stage.to.version.description)
+        phase(.deleting)
         try runDeletes(&report)
+        phase(.computing)
         let memoryColumns = try computeMappedValues(&report)
+        phase(.checking)
         var violations = try check(memoryColumns: memoryColumns, &report)
         guard violations.isEmpty else { throw MigrationError.unhandledData(stage: stage.name, violations) }
+        phase(.rebuilding)
         try rebuild(memoryColumns: memoryColumns, &report)
+        phase(.checkingRelationships)
         violations = try relationshipViolations()
         guard violations.isEmpty else { throw MigrationError.unhandledData(stage: stage.name, violations) }
         return report
@@ -61,24 +83,38 @@ struct StageRunner {
                 let names = inMemory.indices.map { "\"c\($0)\"" }
                 try database.execute("CREATE TABLE \(table) (\"id\" TEXT PRIMARY KEY NOT NULL, \(names.joined(separator: ", ")))")
                 let insert = try database.makeStatement("INSERT INTO \(table) VALUES (?\(String(repeating: ", ?", count: names.count)))")
-                let context = ModelContext(database: database, manifest: stage.from)
-                for object in try context.fetch(FetchDescriptor(model: source.name, includePendingChanges: false)) {
-                    let evaluator = context.evaluator(for: object)
-                    var values: [DatabaseValue] = [.text(object.id)]
-                    for column in inMemory {
-                        guard case .mapped(let e) = column.source else { continue }
-                        let value: Value
-                        do { value = try evaluator.evaluate(e) } catch {
-                            throw MigrationError.unhandledData(stage: stage.name, [UnhandledData(
-                                kind: .missingValue, model: model.model.name, field: column.name, count: 1, sampleIDs: [object.id],
-                                problem: "the map expression fails on a row: \(error)", remedy: "change the map expression so it cannot fail")])
+                // Page by id with a fresh context per page, so memory stays flat however many rows there are.
+                let page = try database.makeStatement(
+                    "SELECT \"id\" FROM \(SQL.quoteIdentifier(source.name)) WHERE \"id\" > ? ORDER BY \"id\" LIMIT \(Self.pageSize)")
+                var after = ""
+                while true {
+                    try page.bind([.text(after)])
+                    var ids: [String] = []
+                    while try page.step() { ids.append(page.string(0)) }
+                    page.reset()
+                    guard let last = ids.last else { break }
+                    after = last
+                    let context = ModelContext(database: database, manifest: stage.from)
+                    for id in ids {
+                        guard let object = try context.object(source.name, id: id) else { continue }
+                        let evaluator = context.evaluator(for: object)
+                        var values: [DatabaseValue] = [.text(object.id)]
+                        for column in inMemory {
+                            guard case .mapped(let e) = column.source else { continue }
+                            let value: Value
+                            do { value = try evaluator.evaluate(e) } catch {
+                                throw MigrationError.unhandledData(stage: stage.name, [UnhandledData(
+                                    kind: .mapFailed, model: model.model.name, field: column.name, count: 1, sampleIDs: [object.id],
+                                    problem: "the map expression fails (\(error)) on a row",
+                                    remedy: "change the map expression so it cannot fail, or delete such rows first")])
+                            }
+                            values.append(stored(value, field: model.model.field(named: column.name)!))
                         }
-                        values.append(stored(value, field: model.model.field(named: column.name)!))
+                        try insert.bind(values)
+                        try insert.step()
+                        insert.reset()
+                        mappedCount += 1
                     }
-                    try insert.bind(values)
-                    try insert.step()
-                    insert.reset()
-                    mappedCount += 1
                 }
                 result[model.model.name] = Dictionary(uniqueKeysWithValues: inMemory.enumerated().map { ($1.name, $0) })
             }

@@ -1,9 +1,16 @@
 import Foundation
 
 /// Why an expression could not be evaluated on a row: the cases where Swift itself would trap.
-public enum EvaluationError: Error, Equatable, Sendable {
+public enum EvaluationError: Error, Equatable, Sendable, CustomStringConvertible {
     case arithmeticOverflow(String)
     case divisionByZero
+
+    public var description: String {
+        switch self {
+        case .divisionByZero: return "division by zero"
+        case .arithmeticOverflow(let what): return "arithmetic overflow in \(what)"
+        }
+    }
 }
 
 /// Evaluates typed expressions in memory with Swift's own semantics: Swift's `==` and `<` on String

@@ -26,6 +26,9 @@ enum MigrateCommand {
             deleted after, and reports what the real run would read, write, delete and drop, with the exit \
             status the real run would have. The store is only read.
 
+            On a terminal a progress bar on standard error follows the stages' phases; --quiet silences it \
+            and the report.
+
             'vein migrate status' shows applied and pending stages; 'vein migrate check' tries a plan in CI \
             without a store.
             """,
@@ -64,11 +67,17 @@ enum MigrateCommand {
         }
         let store = try SharedOptions.openStore(invocation)
         store.database.setBusyTimeout(milliseconds: Int32(waitSeconds * 1000))
-        let migrator = Migrator(plan: plan)
+        var migrator = Migrator(plan: plan)
+        let bar = ProgressBar(invocation)
+        if let bar { migrator.progress = { bar.update($0) } }
         let accept = invocation.arguments.flag("accept-changed-plan")
-        let report = invocation.arguments.flag("dry-run")
-            ? try migrator.dryRun(store, to: target, acceptChangedPlan: accept)
-            : try migrator.run(on: store.database, path: store.path, to: target, acceptChangedPlan: accept)
+        let report: MigrationReport
+        do {
+            defer { bar?.finish() }
+            report = invocation.arguments.flag("dry-run")
+                ? try migrator.dryRun(store, to: target, acceptChangedPlan: accept)
+                : try migrator.run(on: store.database, path: store.path, to: target, acceptChangedPlan: accept)
+        }
         MigrationOutput.print(report, store: store.path, invocation: invocation)
     }
 }

@@ -52,6 +52,11 @@ public final class Console: @unchecked Sendable {
         write(message + "\n", to: FileHandle.standardError)
     }
 
+    /// Replaces the current line of standard error (a progress bar), or erases it when `text` is nil.
+    func progressLine(_ text: String?) {
+        write("\r\u{1B}[2K" + (text ?? ""), to: FileHandle.standardError)
+    }
+
     public func bold(_ text: String) -> String {
         useColorOnStdout ? "\u{1B}[1m\(text)\u{1B}[0m" : text
     }

@@ -27,10 +27,7 @@ enum ErrorReporting {
         case let e as ContextError:
             return context(e)
         case let e as EvaluationError:
-            switch e {
-            case .divisionByZero: return Report(messages: ["division by zero"], hint: nil, exitCode: .dataError)
-            case .arithmeticOverflow(let what): return Report(messages: ["arithmetic overflow in \(what)"], hint: nil, exitCode: .dataError)
-            }
+            return Report(messages: [e.description], hint: nil, exitCode: .dataError)
         case let e as ManifestError:
             return Report(messages: e.lines, hint: nil, exitCode: .dataError)
         case let e as FileError:

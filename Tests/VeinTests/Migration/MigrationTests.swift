@@ -235,4 +235,24 @@ private func unhandled(_ body: () throws -> Void) -> [String] {
         let found = unhandled { _ = try PlanChecker.check(lossy) }
         #expect(found.count == 1 && found[0].hasPrefix("Post.note: 8 rows hold a value in a field that 1.1.0 removes"))
     }
+
+    @Test func mapsComputedInMemoryPageThroughManyRowsAndReportFailures() throws {
+        let f = try MigrationFixture(Self.v1)
+        defer { f.dir.cleanUp() }
+        let rows = StageRunner.pageSize + 50
+        let ids = try f.insert("Post", (0..<rows).map { ["title": .string("Ünïcode \($0)"), "views": .int(Int64($0 % 7))] })
+        let v2 = schema("1.1.0", """
+            Post: { fields: { title: "string", views: "int", note: "string?", low: "string", ratio: "int" } },
+            Tag: { fields: { name: "string" } }
+            """)
+        let failing = try MigrationFixture.plan([Self.v1, v2], ["{ map: { model: \"Post\", set: { low: \"title.lowercased()\", ratio: \"100 / views\" } } }"])
+        let found = unhandled { _ = try f.run(failing) }
+        #expect(found == ["Post.ratio: the map expression fails (division by zero) on a row (\(ids[0]))"])
+        let plan = try MigrationFixture.plan([Self.v1, v2], ["{ map: { model: \"Post\", set: { low: \"title.lowercased()\", ratio: \"100 / (views + 1)\" } } }"])
+        let report = try f.run(plan)
+        #expect(report.stages[0].steps.first?.effect == "computed (\(rows) rows in memory)")
+        let low = try f.column("Post", "low"), ratio = try f.column("Post", "ratio")
+        #expect(low.count == rows && low.last == .text("ünïcode \(rows - 1)"))
+        #expect(ratio.last == .integer(Int64(100 / ((rows - 1) % 7 + 1))))
+    }
 }
