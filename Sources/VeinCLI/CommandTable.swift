@@ -19,6 +19,8 @@ public enum CommandTable {
             VerifyCommand.spec,
             QueryCommand.spec,
             MigrateCommand.spec,
+            ExportCommand.spec,
+            ImportCommand.spec,
             CompletionsCommand.spec,
             HelpCommand.spec,
         ]

@@ -46,7 +46,7 @@ extension FieldSchema {
         switch type {
         case .string:
             guard let s = json.stringValue else { throw mismatch("a string") }
-            return .text(s)
+            return .text(ModelContext.nfc(s))  // as the context stores strings (see SQLCompiler)
         case .int:
             guard let i = json.intValue else { throw mismatch("an integer") }
             return .integer(i)

@@ -44,6 +44,12 @@ public final class Store {
             key = found
             encryption = .encrypted(kind: found.kindDescription, source: source)
         }
+        return try open(path, realPath: realPath, key: key, encryption: encryption, mode: mode)
+    }
+
+    /// Opens a store whose key is already in hand (a store being created, before it has its name).
+    static func open(_ path: String, realPath: String, key: CipherKey?, encryption: Encryption,
+                     mode: Database.OpenMode) throws -> Store {
         let database = try connect(path, mode: mode, key: key)
         let meta = try StoreMeta.read(from: database, path: path)
         let manifest: SchemaManifest

@@ -21,7 +21,7 @@ public enum StoreCreator {
     }
 
     public static func create(at path: String, manifest: SchemaManifest, protection: Protection,
-                              now: Date = Date()) throws -> Result {
+                              now: Date = Date(), populate: ((Store) throws -> Void)? = nil) throws -> Result {
         guard !FileSystem.fileExists(path) else { throw StoreError.alreadyExists(path) }
         let realPath: String
         do { realPath = try FileSystem.realPath(path) } catch {
@@ -54,6 +54,15 @@ public enum StoreCreator {
         let temporary = directory + "/." + (realPath as NSString).lastPathComponent + ".creating-" + ULID.make().description
         do {
             try build(temporary, reportedAs: path, manifest: manifest, key: key, now: now)
+            if let populate {
+                // Filled (an import) while it still has its temporary name: the store appears with its
+                // data, or not at all.
+                let store = try Store.open(temporary, realPath: realPath, key: key, encryption: encryption, mode: .readWrite)
+                try populate(store)
+                try store.database.close()
+                let fd = open(temporary, O_RDONLY | O_CLOEXEC)
+                if fd >= 0 { fsync(fd); close(fd) }
+            }
             try publish(temporary, as: path)
         } catch {
             FileSystem.removeDatabaseFiles(temporary)

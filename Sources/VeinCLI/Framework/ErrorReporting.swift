@@ -19,6 +19,12 @@ enum ErrorReporting {
             return Report(messages: e.message.isEmpty ? [] : [e.message], hint: e.hint, exitCode: e.exitCode)
         case let e as MigrationError:
             return migration(e)
+        case let e as ImportError:
+            var messages = ["import from \(e.file) refused; nothing was written"] + e.problems.map { "  \($0)" }
+            if e.problems.count >= StoreImporter.problemLimit { messages.append("  (stopped after \(StoreImporter.problemLimit) problems)") }
+            return Report(messages: messages, hint: e.hint, exitCode: .dataError)
+        case let e as JSONSyntaxError:
+            return Report(messages: ["line \(e.line), column \(e.column): \(e.message)"], hint: nil, exitCode: .dataError)
         case let e as UsageError:
             let help = e.command.isEmpty ? "vein help" : "vein help \(e.command)"
             return Report(messages: [e.message], hint: "see '\(help)'", exitCode: .usage)

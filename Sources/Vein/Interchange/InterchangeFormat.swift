@@ -1,0 +1,31 @@
+/// The two shapes of SPEC §7's JSON interchange.
+public enum InterchangeFormat: String, CaseIterable, Sendable {
+    /// One document: `{"vein":1,"app":…,"schemaVersion":…,"models":{"Post":[…],…}}`.
+    case json
+    /// A header line `{"vein":1,"app":…,"schemaVersion":…}`, then one `{"model":"Post",…}` per line.
+    case jsonl
+}
+
+/// Why an import was refused. Nothing was written.
+public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
+    public struct Problem: Equatable, Sendable, CustomStringConvertible {
+        /// `line 1843` (jsonl) or `models.Post[12]` (json), with the field when there is one.
+        public let location: String
+        public let message: String
+        public var description: String { "\(location): \(message)" }
+    }
+
+    public let file: String
+    public let problems: [Problem]
+    /// What to do about it, when something general helps (migrate first, use --upsert).
+    public let hint: String?
+
+    public var description: String { problems.map { "\(file): \($0)" }.joined(separator: "\n") }
+}
+
+/// What an import or export moved.
+public struct InterchangeSummary: Equatable, Sendable {
+    public var records: [String: Int] = [:]
+    public init() {}
+    public var total: Int { records.values.reduce(0, +) }
+}

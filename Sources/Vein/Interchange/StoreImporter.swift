@@ -1,0 +1,300 @@
+import Foundation
+
+/// Reads SPEC §7's JSON into a store, streaming, all or nothing (SPEC §7).
+///
+/// Each record is checked against the schema as it is read (unknown model or field, wrong type, missing
+/// required field, enum value outside the set, malformed id) and written inside one transaction; ids
+/// already present are an error unless `upsert`. After the last record, relationships are checked over
+/// the whole store (an id in neither the file nor the store, inverse sides that disagree) before COMMIT.
+/// Any problem rolls everything back.
+public struct StoreImporter {
+    public let store: Store
+    public var format: InterchangeFormat = .json
+    public var upsert = false
+    public var progress: ProgressHandler?
+    /// How many problems to collect before giving up reading.
+    public static let problemLimit = 20
+
+    public init(store: Store) {
+        self.store = store
+    }
+
+    /// Imports from `descriptor`; `file` names the input in messages.
+    @discardableResult
+    public func importRecords(from descriptor: Int32, file: String) throws -> InterchangeSummary {
+        var state = ImportState(store: store, upsert: upsert, file: file)
+        let reader = JSONStreamReader(descriptor: descriptor)
+        try store.database.transaction(.immediate) {
+            do {
+                switch format {
+                case .jsonl: try readLines(reader, &state)
+                case .json: try readDocument(reader, &state)
+                }
+            } catch let e as JSONSyntaxError {
+                state.problem("line \(e.line), column \(e.column)", e.message)
+            } catch is ImportState.TooManyProblems {}
+            if state.problems.isEmpty { try state.checkRelationships() }
+            guard state.problems.isEmpty else {
+                throw ImportError(file: file, problems: state.problems, hint: state.hint)
+            }
+        }
+        progress?(WorkProgress(done: state.summary.total, total: 0, label: "records"))
+        return state.summary
+    }
+
+    private func readLines(_ reader: JSONStreamReader, _ state: inout ImportState) throws {
+        guard let headerLine = try reader.readLine() else {
+            state.problem("line 1", "empty input, expected a header line {\"vein\":1,\"app\":…,\"schemaVersion\":…}")
+            return
+        }
+        guard let header = try parseLine(headerLine, number: 1).objectValue else {
+            state.problem("line 1", "expected a header object {\"vein\":1,\"app\":…,\"schemaVersion\":…}")
+            return
+        }
+        guard try state.checkHeader(header, location: "line 1", allowing: []) else { return }
+        var number = 1
+        while let bytes = try reader.readLine() {
+            number += 1
+            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            let location = "line \(number)"
+            let value: JSONValue
+            do { value = try parseLine(bytes, number: number) } catch let e as JSONSyntaxError {
+                try state.problemOrStop(location, "column \(e.column): \(e.message)")
+                continue
+            }
+            guard var object = value.objectValue else {
+                try state.problemOrStop(location, "expected a record object, found \(value.kindName)")
+                continue
+            }
+            guard let model = object["model"]?.stringValue else {
+                try state.problemOrStop(location, "missing \"model\" (the model the record belongs to)")
+                continue
+            }
+            object["model"] = nil
+            try state.insert(object, model: model, location: location)
+            if state.summary.total % 10_000 == 0 { progress?(WorkProgress(done: state.summary.total, total: 0, label: "records")) }
+        }
+    }
+
+    private func parseLine(_ bytes: [UInt8], number: Int) throws -> JSONValue {
+        do { return try JSONParser.parse(bytes) } catch let e as JSONSyntaxError {
+            throw JSONSyntaxError(line: number, column: e.column, message: e.message)
+        }
+    }
+
+    /// `{"vein":…,"app":…,"schemaVersion":…,"models":{"Post":[{…},…],…}}`, one record parsed at a time.
+    private func readDocument(_ reader: JSONStreamReader, _ state: inout ImportState) throws {
+        try reader.expect(UInt8(ascii: "{"), "'{' (the document is one object)")
+        var header = JSONObject()
+        var sawModels = false
+        if try !reader.consume(UInt8(ascii: "}")) {
+            repeat {
+                guard case .string(let key) = try reader.readValue() else { throw reader.error("expected a key in quotes") }
+                try reader.expect(UInt8(ascii: ":"), "':' after \"\(key)\"")
+                if key == "models" {
+                    guard try state.checkHeader(header, location: "the header", allowing: ["models"]) else { return }
+                    sawModels = true
+                    try readModels(reader, &state)
+                } else {
+                    header[key] = try reader.readValue()
+                }
+            } while try reader.consume(UInt8(ascii: ","))
+            try reader.expect(UInt8(ascii: "}"), "',' or '}'")
+        }
+        if try reader.peek() != nil { throw reader.error("unexpected \(JSONStreamReader.describe(try reader.peek()!)) after the document") }
+        if !sawModels, try state.checkHeader(header, location: "the header", allowing: []) {
+            state.problem("the header", "missing \"models\" (an object of model names and arrays of records)")
+        }
+    }
+
+    private func readModels(_ reader: JSONStreamReader, _ state: inout ImportState) throws {
+        try reader.expect(UInt8(ascii: "{"), "'{' (models is an object of model names and arrays of records)")
+        if try reader.consume(UInt8(ascii: "}")) { return }
+        repeat {
+            guard case .string(let model) = try reader.readValue() else { throw reader.error("expected a model name in quotes") }
+            try reader.expect(UInt8(ascii: ":"), "':' after \"\(model)\"")
+            try reader.expect(UInt8(ascii: "["), "'[' (the records of \(model))")
+            var i = 0
+            if try !reader.consume(UInt8(ascii: "]")) {
+                repeat {
+                    let location = "models.\(model)[\(i)] (line \(reader.line))"
+                    let value = try reader.readValue()
+                    if let object = value.objectValue {
+                        try state.insert(object, model: model, location: location)
+                    } else {
+                        try state.problemOrStop(location, "expected a record object, found \(value.kindName)")
+                    }
+                    i += 1
+                    if state.summary.total % 10_000 == 0 { progress?(WorkProgress(done: state.summary.total, total: 0, label: "records")) }
+                } while try reader.consume(UInt8(ascii: ","))
+                try reader.expect(UInt8(ascii: "]"), "',' or ']' in the records of \(model)")
+            }
+        } while try reader.consume(UInt8(ascii: ","))
+        try reader.expect(UInt8(ascii: "}"), "',' or '}' in models")
+    }
+}
+
+/// The running state of one import: prepared statements per model, counts, problems.
+private struct ImportState {
+    struct TooManyProblems: Error {}
+
+    let store: Store
+    let upsert: Bool
+    let file: String
+    var problems: [ImportError.Problem] = []
+    var hint: String?
+    var summary = InterchangeSummary()
+    private var writers: [String: ModelWriter] = [:]
+
+    init(store: Store, upsert: Bool, file: String) {
+        self.store = store
+        self.upsert = upsert
+        self.file = file
+    }
+
+    mutating func problem(_ location: String, _ message: String) {
+        problems.append(ImportError.Problem(location: location, message: message))
+    }
+
+    mutating func problemOrStop(_ location: String, _ message: String) throws {
+        problem(location, message)
+        if problems.count >= StoreImporter.problemLimit { throw TooManyProblems() }
+    }
+
+    /// The header must name this store's format, app and schema version; anything else is refused
+    /// before a record is read.
+    mutating func checkHeader(_ header: JSONObject, location: String, allowing extra: [String]) throws -> Bool {
+        let before = problems.count
+        for key in header.keys where !["vein", "app", "schemaVersion"].contains(key) && !extra.contains(key) {
+            problem(location, "unknown key \"\(key)\" (expected vein, app, schemaVersion\(extra.isEmpty ? "" : ", models"))")
+        }
+        if header["vein"] != .int(1) { problem(location, "expected \"vein\": 1, found \(header["vein"].map { JSONWriter.string($0) } ?? "nothing")") }
+        let meta = store.meta
+        if let app = header["app"]?.stringValue {
+            if app != meta.app { problem(location, "the file is for app \"\(app)\", the store belongs to \"\(meta.app)\"") }
+        } else {
+            problem(location, "missing \"app\" (a string)")
+        }
+        if let version = header["schemaVersion"]?.stringValue {
+            if version != meta.schemaVersion {
+                problem(location, "the file is at schema version \(version), the store at \(meta.schemaVersion)")
+                hint = "migrate the store (vein migrate) or the data to the same version first"
+            }
+        } else {
+            problem(location, "missing \"schemaVersion\" (a string)")
+        }
+        if problems.count > before { throw TooManyProblems() }
+        return true
+    }
+
+    mutating func insert(_ record: JSONObject, model name: String, location: String) throws {
+        if writers[name] == nil {
+            guard let model = store.manifest.model(named: name) else {
+                try problemOrStop(location, "unknown model \"\(name)\"" + Suggestion.hint(for: name, in: store.manifest.models.map(\.name)))
+                return
+            }
+            writers[name] = try ModelWriter(model: model, database: store.database, upsert: upsert)
+        }
+        let writer = writers[name]!
+        switch writer.values(of: record) {
+        case .failure(let failure):
+            try problemOrStop("\(location)\(failure.field.map { ".\($0)" } ?? "")", failure.message)
+            return
+        case .success(let values):
+            do {
+                try writer.write(values)
+            } catch let e as DatabaseError where e.isConstraintViolation {
+                if e.message.contains("\(name).id") {
+                    try problemOrStop("\(location).id", "id \(values[0].string ?? "") is already in the store or earlier in the file")
+                    hint = "pass --upsert to replace records that have the same id"
+                } else {
+                    try problemOrStop(location, e.message)
+                }
+                return
+            }
+        }
+        summary.records[name, default: 0] += 1
+    }
+
+    /// After the last record: every id a relationship holds names a row, and inverse sides agree.
+    mutating func checkRelationships() throws {
+        guard store.manifest.models.contains(where: { !$0.relationships.isEmpty }) else { return }
+        for finding in try StoreVerifier.relationshipFindings(store.database, store.manifest) {
+            let samples = finding.ids.prefix(5).joined(separator: ", ")
+            problem("\(finding.model).\(finding.field)", finding.problem(finding.ids.count)
+                    + " (\(samples)\(finding.ids.count > 5 ? ", …" : "")); every id must be in the file or the store")
+        }
+    }
+}
+
+/// Turns records of one model into a row and writes it with one prepared statement.
+private struct ModelWriter {
+    let model: ModelSchema
+    let statement: Statement
+    let columns: [String]
+
+    struct Failure: Error {
+        let field: String?
+        let message: String
+    }
+
+    init(model: ModelSchema, database: Database, upsert: Bool) throws {
+        self.model = model
+        columns = model.columnNames
+        let names = (["id"] + columns).map(SQL.quoteIdentifier)
+        statement = try database.makeStatement("INSERT \(upsert ? "OR REPLACE " : "")INTO \(SQL.quoteIdentifier(model.name)) ("
+            + names.joined(separator: ", ") + ") VALUES (" + names.map { _ in "?" }.joined(separator: ", ") + ")")
+    }
+
+    func values(of record: JSONObject) -> Result<[DatabaseValue], Failure> {
+        for key in record.keys where key != "id" && !columns.contains(key) {
+            return .failure(Failure(field: key, message: "no field \"\(key)\" in \(model.name)" + Suggestion.hint(for: key, in: columns)))
+        }
+        guard let id = record["id"]?.stringValue, Self.isCanonicalULID(id) else {
+            return .failure(Failure(field: "id", message: "expected a ULID (26 characters of Crockford base32), found "
+                                    + (record["id"].map { JSONWriter.string($0) } ?? "nothing")))
+        }
+        var values: [DatabaseValue] = [.text(id)]
+        values.reserveCapacity(columns.count + 1)
+        for field in model.fields {
+            guard let json = record[field.name] else {
+                if let d = field.defaultValue, let v = try? field.databaseValue(fromJSON: d) { values.append(v); continue }
+                if field.isOptional { values.append(.null); continue }
+                return .failure(Failure(field: field.name, message: "missing a value for the required field (\(field.type.rawValue))"))
+            }
+            do {
+                values.append(try field.databaseValue(fromJSON: json))
+            } catch {
+                return .failure(Failure(field: field.name, message: "expected \(error.expectation)"))
+            }
+        }
+        for rel in model.relationships {
+            switch (record[rel.name], rel.isToMany) {
+            case (nil, false), (.null?, false): values.append(.null)
+            case (nil, true): values.append(.text("[]"))
+            case (.string(let target)?, false) where Self.isCanonicalULID(target): values.append(.text(target))
+            case (.array(let items)?, true) where items.allSatisfy({ $0.stringValue.map(Self.isCanonicalULID) ?? false }):
+                if Set(items.compactMap(\.stringValue)).count != items.count {
+                    return .failure(Failure(field: rel.name, message: "lists the same id twice"))
+                }
+                values.append(.text(JSONWriter.string(.array(items))))
+            case (let other?, _):
+                return .failure(Failure(field: rel.name, message: rel.isToMany
+                    ? "expected an array of \(rel.target) ids, found \(JSONWriter.string(other).prefix(40))"
+                    : "expected a \(rel.target) id or null, found \(JSONWriter.string(other).prefix(40))"))
+            }
+        }
+        return .success(values)
+    }
+
+    func write(_ values: [DatabaseValue]) throws {
+        defer { statement.reset() }
+        try statement.bind(values)
+        try statement.step()
+    }
+
+    static func isCanonicalULID(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { ULID(canonicalUTF8: $0) != nil }
+    }
+}
