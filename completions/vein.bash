@@ -6,13 +6,13 @@ _vein() {
         word="${COMP_WORDS[i]}"
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "create"|"info"|"schema"|"verify"|"query"|"migrate"|"migrate status"|"migrate check"|"completions"|"help") path="$candidate" ;;
+            "create"|"info"|"schema"|"verify"|"query"|"migrate"|"migrate status"|"migrate check"|"export"|"import"|"completions"|"help") path="$candidate" ;;
         esac
     done
     case "$path" in
         "")
             opts="--help --version"
-            subs="create info schema verify query migrate completions help"
+            subs="create info schema verify query migrate export import completions help"
             ;;
         "create")
             opts="--schema --plaintext --key-file --key-env --passphrase --json --quiet --help"
@@ -47,13 +47,21 @@ _vein() {
             opts="--json --quiet --help"
             positional="file"
             ;;
+        "export")
+            opts="--output --format --model --where --quiet --key-file --key-env --passphrase --help"
+            positional="file"
+            ;;
+        "import")
+            opts="--format --upsert --create --schema --plaintext --json --quiet --key-file --key-env --passphrase --help"
+            positional="file"
+            ;;
         "completions")
             opts="--help"
             positional="bash zsh fish"
             ;;
         "help")
             opts="--help"
-            positional="create info schema verify query migrate completions help"
+            positional="create info schema verify query migrate export import completions help"
             ;;
     esac
     case "$path:$prev" in
@@ -77,6 +85,16 @@ _vein() {
         "migrate status:--plan") _vein_complete "file"; return ;;
         "migrate status:--key-file") _vein_complete "file"; return ;;
         "migrate status:--key-env") _vein_complete "none"; return ;;
+        "export:--output") _vein_complete "file"; return ;;
+        "export:--format") _vein_complete "json jsonl"; return ;;
+        "export:--model") _vein_complete "none"; return ;;
+        "export:--where") _vein_complete "none"; return ;;
+        "export:--key-file") _vein_complete "file"; return ;;
+        "export:--key-env") _vein_complete "none"; return ;;
+        "import:--format") _vein_complete "json jsonl"; return ;;
+        "import:--schema") _vein_complete "file"; return ;;
+        "import:--key-file") _vein_complete "file"; return ;;
+        "import:--key-env") _vein_complete "none"; return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))

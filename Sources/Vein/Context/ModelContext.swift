@@ -130,7 +130,11 @@ public final class ModelContext: @unchecked Sendable {
             return .null
         }
         switch (type.unwrapped, value) {
-        case (.string, .string(let s)), (.json, .string(let s)): return .string(Self.nfc(s))
+        case (.string, .string(let s)): return .string(Self.nfc(s))
+        case (.json, .string(let s)):
+            // Stored canonical (SPEC §2), so equal values are equal text and export gives the same bytes.
+            guard let parsed = try? JSONParser.parse(s) else { throw mismatch() }
+            return .string(JSONWriter.string(parsed.canonicalized()))
         case (.uuid, .string(let s)):
             guard let uuid = UUID(uuidString: s) else { throw mismatch() }
             return .string(uuid.uuidString)
@@ -144,7 +148,8 @@ public final class ModelContext: @unchecked Sendable {
     }
 
     static func nfc(_ s: String) -> String {
-        s.utf8.allSatisfy { $0 < 0x80 } ? s : s.precomposedStringWithCanonicalMapping
+        let ascii = s.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? s.utf8.allSatisfy { $0 < 0x80 }
+        return ascii ? s : s.precomposedStringWithCanonicalMapping
     }
 
     // MARK: Reading and writing values

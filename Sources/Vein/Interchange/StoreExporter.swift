@@ -136,7 +136,10 @@ private struct ColumnEncoder {
         case .data: out += "\"" + s.data(column).base64EncodedString() + "\""
         case .enum:
             if field.columnType == "INTEGER" { out += String(s.int64(column)) } else { JSONWriter.writeString(s.string(column), into: &out) }
-        case .json: out += s.string(column)
+        case .json:
+            // Canonical already when Vein wrote it; re-canonicalized in case SQL wrote it by hand.
+            let text = s.string(column)
+            if let parsed = try? JSONParser.parse(text) { out += JSONWriter.string(parsed.canonicalized()) } else { JSONWriter.writeString(text, into: &out) }
         }
     }
 }

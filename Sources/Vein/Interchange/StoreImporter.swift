@@ -280,8 +280,8 @@ private struct ModelWriter {
                 values.append(.text(JSONWriter.string(.array(items))))
             case (let other?, _):
                 return .failure(Failure(field: rel.name, message: rel.isToMany
-                    ? "expected an array of \(rel.target) ids, found \(JSONWriter.string(other).prefix(40))"
-                    : "expected a \(rel.target) id or null, found \(JSONWriter.string(other).prefix(40))"))
+                    ? "expected an array of ids of \(rel.target) rows, found \(JSONWriter.string(other).prefix(40))"
+                    : "expected the id of a \(rel.target) row or null, found \(JSONWriter.string(other).prefix(40))"))
             }
         }
         return .success(values)

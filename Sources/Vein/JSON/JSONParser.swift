@@ -75,10 +75,11 @@ public struct JSONParser {
         try skipWhitespace()
         if peek(UInt8(ascii: "}")) { index += 1; return .object(object) }
         while true {
-            let keyLine = position()
+            let keyStart = index
             let key = try parseKey()
             if object[key] != nil {
-                throw JSONSyntaxError(line: keyLine.line, column: keyLine.column, message: "duplicate key \"\(key)\"")
+                let p = position(at: keyStart)
+                throw JSONSyntaxError(line: p.line, column: p.column, message: "duplicate key \"\(key)\"")
             }
             try skipWhitespace()
             guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after key \"\(key)\"") }
@@ -135,7 +136,15 @@ public struct JSONParser {
     private mutating func parseString() throws -> String {
         let quote = bytes[index]
         index += 1
-        var out = [UInt8]()
+        // Most strings have no escapes: one scan, one validation, no byte-by-byte copy.
+        let start = index
+        while index < bytes.count, bytes[index] != quote, bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 { index += 1 }
+        if index < bytes.count, bytes[index] == quote {
+            guard let string = String(validating: bytes[start..<index], as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+            index += 1
+            return string
+        }
+        var out = Array(bytes[start..<index])
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
             let c = bytes[index]
@@ -315,9 +324,10 @@ public struct JSONParser {
         return String(format: "byte 0x%02X", c)
     }
 
-    private func position() -> (line: Int, column: Int) {
+    /// Line and column of `offset` (the current index by default), counted only when an error needs them.
+    private func position(at offset: Int? = nil) -> (line: Int, column: Int) {
         var line = 1, column = 1
-        for c in bytes[0..<min(index, bytes.count)] {
+        for c in bytes[0..<min(offset ?? index, bytes.count)] {
             if c == 0x0A { line += 1; column = 1 } else if c & 0xC0 != 0x80 { column += 1 }
         }
         return (line, column)

@@ -1,0 +1,220 @@
+import Foundation
+import Testing
+@testable import Vein
+
+/// A store with every field type and every relationship shape, for export and import.
+private struct InterchangeFixture {
+    static let manifestText = """
+        { vein: 1, app: "test.interchange", version: "1.0.0", models: {
+            Item: { fields: { s: "string", i: "int", d: "double", b: "bool", t: "date", blob: "data? lazy", u: "uuid?",
+                              e: { type: "enum", values: ["red", "green"] }, n: { type: "enum", values: [1, 2, 3] },
+                              j: "json?", opt: "string?", slug: "string? unique" },
+                    relationships: { parent: { to: "Item", inverse: "children" }, children: { to: "Item", many: true, inverse: "parent" },
+                                     tags: { to: "Tag", many: true, inverse: "items" }, twin: { to: "Item", inverse: "twin" } } },
+            Tag: { fields: { name: "string" }, relationships: { items: { to: "Item", many: true, inverse: "tags" } } },
+        } }
+        """
+    let dir: TempDir
+    let manifest: SchemaManifest
+
+    init() throws {
+        dir = try TempDir()
+        manifest = try ManifestParser.parse(Self.manifestText, file: "interchange.json5")
+    }
+
+    func newStore(_ name: String) throws -> Store {
+        _ = try StoreCreator.create(at: dir.path(name), manifest: manifest, protection: .plaintext)
+        return try Store.open(dir.path(name), keys: KeyOptions(keyring: nil))
+    }
+
+    /// A store holding nils, unicode, empty strings, extreme numbers, a large blob and links of every kind.
+    func populated(_ name: String) throws -> Store {
+        let store = try newStore(name)
+        let context = ModelContext(store: store)
+        let tags = try (0..<3).map { try context.insert("Tag", ["name": .string("tag \($0)")]) }
+        var items: [ModelObject] = []
+        let strings = ["", "plain", "ümlaut ß 日本語 🎉", "quote \" backslash \\ tab \t newline \n", "\u{0001}control"]
+        for k in 0..<12 {
+            var values: [String: Value] = [
+                "s": .string(strings[k % strings.count]), "i": .int([0, 1, -1, .max, .min, 42][k % 6]),
+                "d": .double([0, -0.5, 1e300, 5e-324, 3.141592653589793, 1.0 / 3][k % 6]), "b": .bool(k % 2 == 0),
+                "t": .date(1_700_000_000.123456 + Double(k)), "e": .string(k % 2 == 0 ? "red" : "green"), "n": .int(Int64(k % 3 + 1)),
+            ]
+            if k % 3 == 0 { values["blob"] = .data(Data((0..<(k == 0 ? 300_000 : 10)).map { UInt8(truncatingIfNeeded: $0 &* 7) })) }
+            if k % 2 == 1 { values["u"] = .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F") }
+            if k % 4 == 1 { values["j"] = .string("{\"b\":[1,2.5,null,true],\"a\":\"x\"}") }
+            if k % 5 == 2 { values["slug"] = .string("slug-\(k)") }
+            let item = try context.insert("Item", values)
+            items.append(item)
+            if k > 0 { try item.set("parent", .string(items[0].id)) }
+            try item.set("tags", .array(tags.prefix(k % 4).map { .string($0.id) }))
+        }
+        try items[1].set("twin", .string(items[2].id))
+        try context.save()
+        return store
+    }
+
+    func export(_ store: Store, format: InterchangeFormat = .json, models: [String] = [], condition: String? = nil) throws -> Data {
+        let path = dir.path("export-\(ULID.make()).\(format.rawValue)")
+        let fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+        defer { close(fd) }
+        var exporter = StoreExporter(store: store)
+        exporter.format = format
+        exporter.models = models
+        exporter.condition = condition
+        try exporter.export(to: fd)
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    @discardableResult
+    func importData(_ data: Data, into store: Store, format: InterchangeFormat = .json, upsert: Bool = false) throws -> InterchangeSummary {
+        let path = dir.path("import-\(ULID.make())")
+        try data.write(to: URL(fileURLWithPath: path))
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        var importer = StoreImporter(store: store)
+        importer.format = format
+        importer.upsert = upsert
+        return try importer.importRecords(from: fd, file: "in.json")
+    }
+}
+
+/// The problems an import reports (or a test failure when it succeeds).
+private func problems(_ body: () throws -> Void) -> [String] {
+    do {
+        try body()
+        Issue.record("the import succeeded")
+    } catch let e as ImportError {
+        return e.problems.map(\.description)
+    } catch {
+        Issue.record("unexpected error \(error)")
+    }
+    return []
+}
+
+@Suite struct InterchangeTests {
+    @Test(arguments: InterchangeFormat.allCases)
+    func roundTripGivesTheSameBytes(format: InterchangeFormat) throws {
+        let f = try InterchangeFixture()
+        defer { f.dir.cleanUp() }
+        let original = try f.populated("a.vein")
+        let first = try f.export(original, format: format)
+        #expect(try f.export(original, format: format) == first, "the same store gives the same bytes")
+        let copy = try f.newStore("b.vein")
+        let summary = try f.importData(first, into: copy, format: format)
+        #expect(summary.records == ["Item": 12, "Tag": 3])
+        #expect(try f.export(copy, format: format) == first)
+        #expect(try StoreVerifier.verify(copy).isClean)
+        // Values are the values, not only the bytes: the big blob, a double's last bit, the date's microseconds.
+        let a = ModelContext(store: original), b = ModelContext(store: copy)
+        for item in try a.fetch(FetchDescriptor(model: "Item")) {
+            let twin = try #require(try b.object("Item", id: item.id))
+            for column in ["s", "i", "d", "b", "t", "blob", "u", "e", "n", "j", "opt", "parent", "children", "tags", "twin"] {
+                #expect(try item[column] == twin[column], "\(column) of \(item.id)")
+            }
+        }
+    }
+
+    @Test func exportSelectsModelsAndConditions() throws {
+        let f = try InterchangeFixture()
+        defer { f.dir.cleanUp() }
+        let store = try f.populated("a.vein")
+        let tags = String(decoding: try f.export(store, format: .jsonl, models: ["Tag"]), as: UTF8.self)
+        #expect(tags.split(separator: "\n").count == 4 && !tags.contains("\"Item\""))
+        // In SQL (b == true) and in memory (a Unicode-aware lowercased()).
+        let even = String(decoding: try f.export(store, format: .jsonl, models: ["Item"], condition: "b"), as: UTF8.self)
+        #expect(even.split(separator: "\n").count == 7)
+        let unicode = String(decoding: try f.export(store, format: .jsonl, models: ["Item"], condition: "s.lowercased().contains(\"ümlaut\")"), as: UTF8.self)
+        #expect(unicode.split(separator: "\n").count == 3)
+        #expect(throws: ExportSelectionError.conditionNeedsOneModel) { _ = try f.export(store, condition: "b") }
+    }
+
+    @Test func everyImportErrorNamesItsPlaceAndNothingIsWritten() throws {
+        let f = try InterchangeFixture()
+        defer { f.dir.cleanUp() }
+        let store = try f.newStore("a.vein")
+        let header = "{\"vein\":1,\"app\":\"test.interchange\",\"schemaVersion\":\"1.0.0\"}\n"
+        let good = "\"s\":\"x\",\"i\":1,\"d\":1.5,\"b\":true,\"t\":\"2026-01-31T12:00:00.000000Z\",\"e\":\"red\",\"n\":1"
+        let id = { ULID.make().description }
+        let dangling = id()
+        let lines = [
+            "{\"model\":\"Itme\",\"id\":\"\(id())\"}",
+            "{\"model\":\"Item\",\"id\":\"\(id())\",\(good),\"colour\":\"red\"}",
+            "{\"model\":\"Item\",\"id\":\"\(id())\",\(good.replacingOccurrences(of: "\"i\":1", with: "\"i\":\"one\""))}",
+            "{\"model\":\"Item\",\"id\":\"\(id())\",\"s\":\"x\"}",
+            "{\"model\":\"Item\",\"id\":\"\(id())\",\(good.replacingOccurrences(of: "\"red\"", with: "\"blue\""))}",
+            "{\"model\":\"Item\",\"id\":\"not-a-ulid\",\(good)}",
+            "{\"model\":\"Item\",\"id\":\"\(id())\",\(good),\"parent\":42}",
+            "{\"model\":\"Item\",\"id\":\"\(id())\",\(good.replacingOccurrences(of: "\"t\":\"2026-01-31T12:00:00.000000Z\"", with: "\"t\":\"yesterday\""))}",
+            "{\"model\":\"Item\",\"id\":\"\(id())\",\(good),",
+        ]
+        let found = problems { try f.importData(Data((header + lines.joined(separator: "\n")).utf8), into: store, format: .jsonl) }
+        #expect(found == [
+            "line 2: unknown model \"Itme\" (did you mean \"Item\"?)",
+            "line 3.colour: no field \"colour\" in Item",
+            "line 4.i: expected an integer, found a string",
+            "line 5.i: missing a value for the required field (int)",
+            "line 6.e: expected one of \"red\", \"green\", found \"blue\"",
+            "line 7.id: expected a ULID (26 characters of Crockford base32), found \"not-a-ulid\"",
+            "line 8.parent: expected the id of a Item row or null, found 42",
+            "line 9.t: expected an ISO 8601 date such as \"2026-01-31T12:00:00.000000Z\", found \"yesterday\"",
+            "line 10: column 132: unexpected end of input, expected a key",
+        ])
+        #expect(try store.database.scalar("SELECT count(*) FROM Item") == .integer(0))
+
+        // A relationship to an id in neither the file nor the store; a duplicate id; another version.
+        let ok = id()
+        let relation = problems { try f.importData(Data((header + "{\"model\":\"Item\",\"id\":\"\(ok)\",\(good),\"parent\":\"\(dangling)\"}\n").utf8), into: store, format: .jsonl) }
+        #expect(relation == ["Item.parent: 1 row point to Item rows that do not exist (\(ok)); every id must be in the file or the store"])
+        let record = "{\"model\":\"Item\",\"id\":\"\(ok)\",\(good)}\n"
+        try f.importData(Data((header + record).utf8), into: store, format: .jsonl)
+        let duplicate = problems { try f.importData(Data((header + record).utf8), into: store, format: .jsonl) }
+        #expect(duplicate == ["line 2.id: id \(ok) is already in the store or earlier in the file"])
+        try f.importData(Data((header + record.replacingOccurrences(of: "\"i\":1", with: "\"i\":2")).utf8), into: store, format: .jsonl, upsert: true)
+        #expect(try store.database.scalar("SELECT i FROM Item") == .integer(2))
+        do {
+            try f.importData(Data("{\"vein\":1,\"app\":\"test.interchange\",\"schemaVersion\":\"0.9.0\",\"models\":{}}".utf8), into: store)
+            Issue.record("accepted")
+        } catch let e as ImportError {
+            #expect(e.problems.map(\.description) == ["the header: the file is at schema version 0.9.0, the store at 1.0.0"])
+            #expect(e.hint == "migrate the store (vein migrate) or the data to the same version first")
+        }
+        #expect(try store.database.scalar("SELECT count(*) FROM Item") == .integer(1))
+    }
+
+    /// Malformed documents of many kinds: an error (never a crash or a hang), and the store untouched.
+    @Test func fuzzedDocumentsFailCleanly() throws {
+        let f = try InterchangeFixture()
+        defer { f.dir.cleanUp() }
+        let source = try f.populated("a.vein")
+        try source.database.execute("UPDATE Item SET blob = NULL")  // a small document: many mutations per second
+        let valid = Array(try f.export(source))
+        let target = try f.newStore("b.vein")
+        var generator = SystemRandomNumberGenerator()
+        var rejected = 0
+        for round in 0..<200 {
+            var bytes = valid
+            for _ in 0..<(1 + round % 4) {
+                let at = Int.random(in: 0..<bytes.count, using: &generator)
+                switch round % 5 {
+                case 0: bytes[at] = UInt8.random(in: 0...255, using: &generator)
+                case 1: bytes.remove(at: at)
+                case 2: bytes.insert(Array("{}[],:\"\\".utf8).randomElement(using: &generator)!, at: at)
+                case 3: bytes = Array(bytes[..<at])
+                default: bytes.replaceSubrange(at..<min(bytes.count, at + 8), with: Array("nulltrue".utf8))
+                }
+            }
+            do {
+                try f.importData(Data(bytes), into: target)
+                // A mutation may leave a valid document (inside a string, say): then it was imported; undo it.
+                try target.database.execute("DELETE FROM Item; DELETE FROM Tag")
+            } catch is ImportError {
+                rejected += 1
+            } catch is JSONSyntaxError {
+                rejected += 1
+            }
+            #expect(try target.database.scalar("SELECT count(*) FROM Item") == .integer(0))
+        }
+        #expect(rejected > 100, "\(rejected) of 200 mutations rejected")
+    }
+}
