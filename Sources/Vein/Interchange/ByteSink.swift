@@ -13,7 +13,11 @@ final class ByteSink {
     }
 
     func write(_ text: String) throws {
-        buffer.append(contentsOf: text.utf8)
+        try write(bytes: Array(text.utf8))
+    }
+
+    func write(bytes: [UInt8]) throws {
+        buffer.append(contentsOf: bytes)
         if buffer.count >= Self.flushSize { try flush() }
     }
 

@@ -51,13 +51,20 @@ public struct StoreExporter {
             }
             let context = predicate == nil ? nil : ModelContext(store: store)
             var count = 0
-            try rows(of: model, predicate: predicate, context: context) { record in
+            var line = "{"
+            if format == .jsonl {
+                line += "\"model\":"
+                JSONWriter.writeString(model.name, into: &line)
+                line += ","
+            }
+            let prefix = Array(line.utf8)
+            try rows(of: model, predicate: predicate, context: context, prefix: prefix) { record in
                 if format == .json {
-                    try sink.write((count == 0 ? "\n" : ",\n") + record)
+                    try sink.write(bytes: count == 0 ? [0x0A] : [UInt8(ascii: ","), 0x0A])
+                    try sink.write(bytes: record)
                 } else {
-                    var line = "{\"model\":"
-                    JSONWriter.writeString(model.name, into: &line)
-                    try sink.write(line + "," + record.dropFirst() + "\n")
+                    try sink.write(bytes: record)
+                    try sink.write(bytes: [0x0A])
                 }
                 count += 1
                 written += 1
@@ -73,7 +80,8 @@ public struct StoreExporter {
 
     /// Each row of `model` as a JSON object, in id order. A condition runs in SQL where SQL gives Swift's
     /// answer exactly; otherwise SQL narrows and the evaluator decides row by row.
-    private func rows(of model: ModelSchema, predicate: TypedExpression?, context: ModelContext?, _ body: (String) throws -> Void) throws {
+    private func rows(of model: ModelSchema, predicate: TypedExpression?, context: ModelContext?, prefix: [UInt8],
+                      _ body: ([UInt8]) throws -> Void) throws {
         let table = SQL.quoteIdentifier(model.name)
         let columns = model.columnNames
         var sql = "SELECT \(table).\"id\"" + columns.map { ", \(table).\(SQL.quoteIdentifier($0))" }.joined() + " FROM \(table)"
@@ -89,23 +97,28 @@ public struct StoreExporter {
         let statement = try store.database.makeStatement(sql + " ORDER BY \(table).\"id\"")
         try statement.bind(arguments)
         let encoders = columns.map { name in ColumnEncoder(field: model.field(named: name)) }
-        let keys = columns.map { name -> String in
-            var key = ","
-            JSONWriter.writeString(name, into: &key)
-            return key + ":"
+        let keys = columns.map { name -> [UInt8] in
+            var key: [UInt8] = [UInt8(ascii: ",")]
+            JSONWriter.writeString(utf8: Array(name.utf8), into: &key)
+            return key + [UInt8(ascii: ":")]
         }
+        let idKey = Array("\"id\":".utf8)
+        var record: [UInt8] = []
+        record.reserveCapacity(4096)
         while try statement.step() {
             if let predicate, !exact, let context {
                 guard let object = try context.object(model.name, id: statement.string(0)),
                       try context.evaluator(for: object).test(predicate) else { continue }
             }
-            var record = "{\"id\":"
-            JSONWriter.writeString(statement.string(0), into: &record)
+            record.removeAll(keepingCapacity: true)
+            record += prefix
+            record += idKey
+            JSONWriter.writeString(utf8: statement.textBytes(0), into: &record)
             for (i, encoder) in encoders.enumerated() {
                 record += keys[i]
                 encoder.append(statement, i + 1, into: &record)
             }
-            record += "}"
+            record.append(UInt8(ascii: "}"))
             try body(record)
         }
     }
@@ -119,27 +132,35 @@ enum ExportSelectionError: Error, Equatable {
 private struct ColumnEncoder {
     let field: FieldSchema?
 
-    func append(_ s: Statement, _ column: Int, into out: inout String) {
-        if s.isNull(column) { out += "null"; return }
+    func append(_ s: Statement, _ column: Int, into out: inout [UInt8]) {
+        if s.isNull(column) { out += Self.null; return }
         guard let field else {
             // A relationship: a to-one id, or a to-many's stored JSON array of ids (written canonically).
-            let text = s.string(column)
-            if text.hasPrefix("[") { out += text } else { JSONWriter.writeString(text, into: &out) }
+            let text = s.textBytes(column)
+            if text.first == UInt8(ascii: "[") { out += text } else { JSONWriter.writeString(utf8: text, into: &out) }
             return
         }
         switch field.type {
-        case .string, .uuid: JSONWriter.writeString(s.string(column), into: &out)
-        case .int: out += String(s.int64(column))
-        case .double: out += JSONWriter.formatDouble(s.double(column))
-        case .bool: out += s.int64(column) != 0 ? "true" : "false"
-        case .date: out += "\"" + ISODate.format(s.double(column)) + "\""
-        case .data: out += "\"" + s.data(column).base64EncodedString() + "\""
+        case .string, .uuid: JSONWriter.writeString(utf8: s.textBytes(column), into: &out)
+        case .int: out += String(s.int64(column)).utf8
+        case .double: out += JSONWriter.formatDouble(s.double(column)).utf8
+        case .bool: out += s.int64(column) != 0 ? Self.true : Self.false
+        case .date:
+            out.append(UInt8(ascii: "\""))
+            ISODate.write(s.double(column), into: &out)
+            out.append(UInt8(ascii: "\""))
+        case .data:
+            out.append(UInt8(ascii: "\""))
+            out += s.data(column).base64EncodedString().utf8
+            out.append(UInt8(ascii: "\""))
         case .enum:
-            if field.columnType == "INTEGER" { out += String(s.int64(column)) } else { JSONWriter.writeString(s.string(column), into: &out) }
+            if field.columnType == "INTEGER" { out += String(s.int64(column)).utf8 } else { JSONWriter.writeString(utf8: s.textBytes(column), into: &out) }
         case .json:
             // Canonical already when Vein wrote it; re-canonicalized in case SQL wrote it by hand.
             let text = s.string(column)
-            if let parsed = try? JSONParser.parse(text) { out += JSONWriter.string(parsed.canonicalized()) } else { JSONWriter.writeString(text, into: &out) }
+            if let parsed = try? JSONParser.parse(text) { out += JSONWriter.string(parsed.canonicalized()).utf8 } else { JSONWriter.writeString(utf8: Array(text.utf8), into: &out) }
         }
     }
+
+    static let null = Array("null".utf8), `true` = Array("true".utf8), `false` = Array("false".utf8)
 }

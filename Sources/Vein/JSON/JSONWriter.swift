@@ -56,23 +56,42 @@ public enum JSONWriter {
     }
 
     public static func writeString(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case _ where scalar.value < 0x20:
-                out += "\\u00"
-                out += scalar.value < 0x10 ? "0" : ""
-                out += String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        var s = s
+        s.withUTF8 { writeString(utf8: $0, into: &bytes) }
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The one escaping rule of every JSON string Vein writes: `"` `\` and the control characters escaped
+    /// (the short forms where JSON has them, else `\u00xx`), everything else as its UTF-8 bytes. Runs of
+    /// bytes that need no escape are copied at once: an export writes millions of strings.
+    static func writeString<Bytes: RandomAccessCollection>(utf8 bytes: Bytes, into out: inout [UInt8]) where Bytes.Element == UInt8 {
+        out.append(UInt8(ascii: "\""))
+        var runStart = bytes.startIndex
+        var i = bytes.startIndex
+        while i != bytes.endIndex {
+            let c = bytes[i]
+            if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") {
+                i = bytes.index(after: i)
+                continue
             }
+            out.append(contentsOf: bytes[runStart..<i])
+            switch c {
+            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
+            case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
+            default:
+                let hex = Array("0123456789abcdef".utf8)
+                out += Array("\\u00".utf8) + [hex[Int(c >> 4)], hex[Int(c & 15)]]
+            }
+            i = bytes.index(after: i)
+            runStart = i
         }
-        out += "\""
+        out.append(contentsOf: bytes[runStart..<i])
+        out.append(UInt8(ascii: "\""))
     }
 }

@@ -13,23 +13,45 @@ public enum ISODate {
     static let representable = -62_135_596_800.0...253_402_300_799.999999
 
     public static func format(_ seconds: Double) -> String {
+        var bytes: [UInt8] = []
+        write(seconds, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `format`'s text appended as bytes (export writes one per date field per row).
+    static func write(_ seconds: Double, into out: inout [UInt8]) {
         // Outside four-digit years (or not finite) there is no ISO 8601 text; such a value can only come
         // from raw SQL, and is shown as its number rather than trapping on overflow.
-        guard representable.contains(seconds) else { return "\(seconds)" }
+        guard representable.contains(seconds) else { out += Array("\(seconds)".utf8); return }
         let micros = Int64((seconds * 1_000_000).rounded())
         var days = micros / 86_400_000_000
         var rem = micros % 86_400_000_000
         if rem < 0 { rem += 86_400_000_000; days -= 1 }
         let (y, m, d) = civil(fromDays: days)
         let secOfDay = rem / 1_000_000, frac = rem % 1_000_000
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", Int(y), Int(m), Int(d),
-                      Int(secOfDay / 3600), Int(secOfDay / 60 % 60), Int(secOfDay % 60), Int(frac))
+        func digits(_ value: Int64, _ width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var v = value
+            while divisor > 0 {
+                out.append(UInt8(ascii: "0") + UInt8(v / divisor))
+                v %= divisor
+                divisor /= 10
+            }
+        }
+        digits(Int64(y), 4); out.append(UInt8(ascii: "-")); digits(Int64(m), 2); out.append(UInt8(ascii: "-")); digits(Int64(d), 2)
+        out.append(UInt8(ascii: "T")); digits(secOfDay / 3600, 2); out.append(UInt8(ascii: ":")); digits(secOfDay / 60 % 60, 2)
+        out.append(UInt8(ascii: ":")); digits(secOfDay % 60, 2); out.append(UInt8(ascii: ".")); digits(frac, 6); out.append(UInt8(ascii: "Z"))
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; a date alone (`YYYY-MM-DD`) is midnight UTC.
     /// Returns seconds since 1970 rounded to microseconds, or nil when the text is not such a date.
     public static func parse(_ text: String) -> Double? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8(parse(utf8:))
+    }
+
+    private static func parse(utf8 b: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
         func number(_ width: Int) -> Int? {
             guard i + width <= b.count else { return nil }
@@ -41,8 +63,8 @@ public enum ISODate {
             i += width
             return v
         }
-        func expect(_ c: Character) -> Bool {
-            guard i < b.count, b[i] == c.asciiValue! else { return false }
+        func expect(_ c: Unicode.Scalar) -> Bool {
+            guard i < b.count, b[i] == UInt8(ascii: c) else { return false }
             i += 1
             return true
         }
