@@ -44,7 +44,7 @@ _vein() {
             positional="file"
             ;;
         "migrate check")
-            opts="--json --quiet --help"
+            opts="--fixture --format --json --quiet --help"
             positional="file"
             ;;
         "export")
@@ -85,6 +85,8 @@ _vein() {
         "migrate status:--plan") _vein_complete "file"; return ;;
         "migrate status:--key-file") _vein_complete "file"; return ;;
         "migrate status:--key-env") _vein_complete "none"; return ;;
+        "migrate check:--fixture") _vein_complete "file"; return ;;
+        "migrate check:--format") _vein_complete "json jsonl"; return ;;
         "export:--output") _vein_complete "file"; return ;;
         "export:--format") _vein_complete "json jsonl"; return ;;
         "export:--model") _vein_complete "none"; return ;;

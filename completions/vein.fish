@@ -68,6 +68,8 @@ complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcom
 complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcommand_from status' -l passphrase -d 'Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.'
 complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcommand_from status' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcommand_from status' -F
+complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcommand_from check' -l fixture -r -F -d 'Try the plan on these exported rows instead of synthetic ones.'
+complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcommand_from check' -l format -r -a 'json jsonl' -d 'json (one document, the default) or jsonl (a header line, then a record per line).'
 complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcommand_from check' -l json -d 'Print the result as JSON.'
 complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcommand_from check' -s q -l quiet -d 'Print nothing but errors (and the result).'
 complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcommand_from check' -s h -l help -d 'Show help for this command.'

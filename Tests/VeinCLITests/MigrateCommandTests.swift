@@ -127,4 +127,26 @@ import Vein
         let piped = try r.vein(["migrate", "b.vein", "--plan", Self.plan, "--dry-run"])
         #expect(!piped.stderr.contains("deleting") && !piped.stderr.contains("\u{1B}"))
     }
+
+    @Test func checkWithAFixtureUsesItsRows() throws {
+        let r = try store(posts: 2)
+        defer { r.cleanUp() }
+        try #require(try r.vein(["export", "b.vein", "-o", "fixture.jsonl"]).status == 0)
+        let good = try r.vein(["migrate", "check", Self.plan, "--fixture", "fixture.jsonl"])
+        #expect(good.status == 0 && good.stderr.contains("passes: every stage carries the rows of fixture.jsonl to 0.1.0"), "\(good.stderr)")
+        #expect(good.stdout.contains("delete Attachment where sizeMiB > 100: 2 rows deleted"))
+        try r.write("lossy.json5", """
+            { vein: 1, app: "com.example.blog", schemas: ["\(VeinRunner.exampleManifest)", {
+                vein: 1, app: "com.example.blog", version: "0.0.2",
+                models: { Post: { fields: { title: "string", views: { type: "int", default: 0 }, publishedAt: "date?" },
+                                  relationships: { attachments: { to: "Attachment", many: true, inverse: "post" } } },
+                          Attachment: { fields: { name: "string", fileType: { type: "enum", values: ["png", "jpg", "gif", "swift"] },
+                                                  sizeMiB: "double", data: "data? lazy" },
+                                        relationships: { post: { to: "Post", inverse: "attachments" } } } } }],
+              stages: [{ from: "0.0.1", to: "0.0.2" }] }
+            """)
+        let lossy = try r.vein(["migrate", "check", "lossy.json5", "--fixture", "fixture.jsonl"])
+        #expect(lossy.status == 65 && lossy.stderr.contains("Post.content: 2 rows hold a value in a field that 0.0.2 removes"), "\(lossy.stderr)")
+        #expect(try r.vein(["migrate", "check", Self.plan, "--fixture", "nope.jsonl"]).status == 66)
+    }
 }

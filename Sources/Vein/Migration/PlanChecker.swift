@@ -7,12 +7,37 @@ import Foundation
 public enum PlanChecker {
     public static let rowsPerModel = 12
 
-    public static func check(_ plan: MigrationPlan) throws -> MigrationReport {
+    /// Real rows to try the plan on instead of synthetic ones: an export (`vein export`) of a store at the
+    /// plan's first version.
+    public struct Fixture {
+        public let descriptor: Int32
+        public let format: InterchangeFormat
+        public let name: String
+
+        public init(descriptor: Int32, format: InterchangeFormat, name: String) {
+            self.descriptor = descriptor
+            self.format = format
+            self.name = name
+        }
+    }
+
+    public static func check(_ plan: MigrationPlan, fixture: Fixture? = nil) throws -> MigrationReport {
         let database = try Database(path: ":memory:", mode: .create, key: nil)
         let first = plan.schemas[0]
         try StoreCreator.layOut(database, manifest: first, now: Date())
-        try seed(database, manifest: first)
-        return try Migrator(plan: plan).run(on: database, path: "synthetic rows at \(first.version)")
+        let name: String
+        if let fixture {
+            name = fixture.name
+            let store = Store(path: name, realPath: name, database: database, meta: try StoreMeta.read(from: database, path: name),
+                              manifest: first, encryption: .plaintext)
+            var importer = StoreImporter(store: store)
+            importer.format = fixture.format
+            try importer.importRecords(from: fixture.descriptor, file: name)
+        } else {
+            name = "synthetic rows at \(first.version)"
+            try seed(database, manifest: first)
+        }
+        return try Migrator(plan: plan).run(on: database, path: name)
     }
 
     static func seed(_ database: Database, manifest: SchemaManifest) throws {

@@ -128,18 +128,34 @@ enum MigrateCheckCommand {
             models and fields, every expression type-checks against its version), then creates \
             \(PlanChecker.rowsPerModel) synthetic rows per model at the first version (optionals sometimes nil, \
             every enum value, relationships linked), migrates them through every stage in memory, and fails \
-            on unhandled data. Exits 0 when the plan passes and 65 when it does not.
+            on unhandled data. With --fixture FILE the rows are those of FILE instead: a 'vein export' (json or \
+            jsonl) of a store at the plan's first version. Exits 0 when the plan passes and 65 when it does not.
             """,
         arguments: [ArgumentSpec("PLAN", help: "The migration plan.", completion: .fileWithExtensions(["json5", "json"]))],
-        options: [SharedOptions.json, SharedOptions.quiet],
+        options: [
+            OptionSpec("fixture", value: "FILE", help: "Try the plan on these exported rows instead of synthetic ones.",
+                       completion: .fileWithExtensions(["json", "jsonl"])),
+            ExportCommand.format, SharedOptions.json, SharedOptions.quiet,
+        ],
         examples: [("vein migrate check plan.json5", "Fail the build if the plan would lose data.")],
         run: run)
 
     static func run(_ invocation: Invocation) throws {
         let plan = try PlanParser.load(path: invocation.required("PLAN"))
-        let report = try PlanChecker.check(plan)
+        var fixture: PlanChecker.Fixture?
+        var descriptor: Int32 = -1
+        defer { if descriptor >= 0 { close(descriptor) } }
+        if let path = invocation.arguments.value("fixture") {
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw errno == ENOENT ? FileError.notFound(path) : FileError.unreadable(path, reason: String(cString: strerror(errno)))
+            }
+            fixture = PlanChecker.Fixture(descriptor: descriptor, format: try InterchangeOptions.format(invocation, path: path), name: path)
+        }
+        let report = try PlanChecker.check(plan, fixture: fixture)
+        let rows = fixture == nil ? "the synthetic rows" : "the rows of \(fixture!.name)"
         MigrationOutput.print(report, store: "synthetic rows", invocation: invocation)
-        if !invocation.wantsJSON { invocation.console.note("\(plan.file) passes: every stage carries the synthetic rows to \(report.toVersion)") }
+        if !invocation.wantsJSON { invocation.console.note("\(plan.file) passes: every stage carries \(rows) to \(report.toVersion)") }
     }
 }
 
