@@ -231,7 +231,9 @@ private struct ImportState {
 private struct ModelWriter {
     let model: ModelSchema
     let statement: Statement
+    /// Fields, then relationships, as `ModelSchema.columnNames`.
     let columns: [String]
+    let position: [String: Int]
 
     struct Failure: Error {
         let field: String?
@@ -241,23 +243,31 @@ private struct ModelWriter {
     init(model: ModelSchema, database: Database, upsert: Bool) throws {
         self.model = model
         columns = model.columnNames
+        position = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
         let names = (["id"] + columns).map(SQL.quoteIdentifier)
         statement = try database.makeStatement("INSERT \(upsert ? "OR REPLACE " : "")INTO \(SQL.quoteIdentifier(model.name)) ("
             + names.joined(separator: ", ") + ") VALUES (" + names.map { _ in "?" }.joined(separator: ", ") + ")")
     }
 
     func values(of record: JSONObject) -> Result<[DatabaseValue], Failure> {
-        for key in record.keys where key != "id" && !columns.contains(key) {
-            return .failure(Failure(field: key, message: "no field \"\(key)\" in \(model.name)" + Suggestion.hint(for: key, in: columns)))
+        // One pass over the record's members, each placed by column position (one hash per member).
+        var given = [JSONValue?](repeating: nil, count: columns.count)
+        var id: JSONValue?
+        for member in record {
+            if member.key == "id" { id = member.value; continue }
+            guard let i = position[member.key] else {
+                return .failure(Failure(field: member.key, message: "no field \"\(member.key)\" in \(model.name)" + Suggestion.hint(for: member.key, in: columns)))
+            }
+            given[i] = member.value
         }
-        guard let id = record["id"]?.stringValue, Self.isCanonicalULID(id) else {
+        guard let idText = id?.stringValue, Self.isCanonicalULID(idText) else {
             return .failure(Failure(field: "id", message: "expected a ULID (26 characters of Crockford base32), found "
-                                    + (record["id"].map { JSONWriter.string($0) } ?? "nothing")))
+                                    + (id.map { JSONWriter.string($0) } ?? "nothing")))
         }
-        var values: [DatabaseValue] = [.text(id)]
+        var values: [DatabaseValue] = [.text(idText)]
         values.reserveCapacity(columns.count + 1)
-        for field in model.fields {
-            guard let json = record[field.name] else {
+        for (i, field) in model.fields.enumerated() {
+            guard let json = given[i] else {
                 if let d = field.defaultValue, let v = try? field.databaseValue(fromJSON: d) { values.append(v); continue }
                 if field.isOptional { values.append(.null); continue }
                 return .failure(Failure(field: field.name, message: "missing a value for the required field (\(field.type.rawValue))"))
@@ -268,8 +278,8 @@ private struct ModelWriter {
                 return .failure(Failure(field: field.name, message: "expected \(error.expectation)"))
             }
         }
-        for rel in model.relationships {
-            switch (record[rel.name], rel.isToMany) {
+        for (k, rel) in model.relationships.enumerated() {
+            switch (given[model.fields.count + k], rel.isToMany) {
             case (nil, false), (.null?, false): values.append(.null)
             case (nil, true): values.append(.text("[]"))
             case (.string(let target)?, false) where Self.isCanonicalULID(target): values.append(.text(target))

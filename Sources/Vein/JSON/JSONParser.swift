@@ -85,7 +85,7 @@ public struct JSONParser {
             guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after key \"\(key)\"") }
             index += 1
             try skipWhitespace()
-            object[key] = try parseValue()
+            object.appendNew(key, try parseValue())
             try skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 index += 1
@@ -140,7 +140,13 @@ public struct JSONParser {
         let start = index
         while index < bytes.count, bytes[index] != quote, bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 { index += 1 }
         if index < bytes.count, bytes[index] == quote {
-            guard let string = String(validating: bytes[start..<index], as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+            let end = index
+            let string: String? = bytes.withUnsafeBufferPointer { all in
+                let slice = UnsafeBufferPointer(rebasing: all[start..<end])
+                // ASCII needs no validation; anything else must be valid UTF-8.
+                return slice.allSatisfy { $0 < 0x80 } ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
+            }
+            guard let string else { throw error("invalid UTF-8 in a string") }
             index += 1
             return string
         }

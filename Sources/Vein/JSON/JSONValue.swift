@@ -72,6 +72,11 @@ public struct JSONObject: Equatable, Sendable, Sequence {
         }
     }
 
+    /// Appends a member the caller knows is not there yet (the parser, which has just checked).
+    mutating func appendNew(_ key: String, _ value: JSONValue) {
+        members.append(Member(key: key, value: value))
+    }
+
     public func makeIterator() -> IndexingIterator<[Member]> { members.makeIterator() }
 
     /// The same members with keys in code-point order (canonical JSON).
