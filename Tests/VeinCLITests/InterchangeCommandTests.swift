@@ -99,4 +99,18 @@ import Vein
         let input = try Data(contentsOf: URL(fileURLWithPath: r.path("posts.jsonl")))
         #expect(input.count > 12_000_000, "the input is larger than the bound")
     }
+
+    /// On a terminal (a pty from script(1)) import and export show their count on standard error, then erase it.
+    @Test func progressOnATerminal() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        try writePosts(r, "posts.jsonl", count: 30)
+        try #require(try r.vein(["create", "s.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
+        let tty = try r.run("/usr/bin/script", ["-qec", "\"\(VeinRunner.binary)\" import s.vein posts.jsonl", "/dev/null"])
+        #expect(tty.stdout.contains("30 records\r\u{1B}[2K"), "\(tty.stdout)")
+        let export = try r.run("/usr/bin/script", ["-qec", "\"\(VeinRunner.binary)\" export s.vein -o out.json", "/dev/null"])
+        #expect(export.stdout.contains("] 30/30 records\r\u{1B}[2K"), "\(export.stdout)")
+        let quiet = try r.run("/usr/bin/script", ["-qec", "\"\(VeinRunner.binary)\" export s.vein -o out.json -q", "/dev/null"])
+        #expect(!quiet.stdout.contains("records"))
+    }
 }

@@ -26,8 +26,12 @@ final class ProgressBar: @unchecked Sendable {
         }
     }
 
+    /// Erases the bar; calling it again does nothing.
     func finish() {
-        lock.withLock { if drawn { console.progressLine(nil) } }
+        lock.withLock {
+            if drawn { console.progressLine(nil) }
+            drawn = false
+        }
     }
 
     static func render(_ p: WorkProgress) -> String {
