@@ -6,13 +6,13 @@ _vein() {
         word="${COMP_WORDS[i]}"
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "create"|"info"|"schema"|"verify"|"query"|"migrate"|"migrate status"|"migrate check"|"export"|"import"|"completions"|"help") path="$candidate" ;;
+            "create"|"info"|"schema"|"verify"|"query"|"migrate"|"migrate status"|"migrate check"|"export"|"import"|"key"|"key rotate"|"key status"|"completions"|"help") path="$candidate" ;;
         esac
     done
     case "$path" in
         "")
             opts="--help --version"
-            subs="create info schema verify query migrate export import completions help"
+            subs="create info schema verify query migrate export import key completions help"
             ;;
         "create")
             opts="--schema --plaintext --key-file --key-env --passphrase --json --quiet --help"
@@ -55,13 +55,25 @@ _vein() {
             opts="--format --upsert --create --schema --plaintext --json --quiet --key-file --key-env --passphrase --help"
             positional="file"
             ;;
+        "key")
+            opts="--help"
+            subs="rotate status"
+            ;;
+        "key rotate")
+            opts="--to-keyring --to-key-file --force --to-passphrase --json --quiet --key-file --key-env --passphrase --help"
+            positional="file"
+            ;;
+        "key status")
+            opts="--json --key-file --key-env --passphrase --help"
+            positional="file"
+            ;;
         "completions")
             opts="--help"
             positional="bash zsh fish"
             ;;
         "help")
             opts="--help"
-            positional="create info schema verify query migrate export import completions help"
+            positional="create info schema verify query migrate export import key completions help"
             ;;
     esac
     case "$path:$prev" in
@@ -97,6 +109,11 @@ _vein() {
         "import:--schema") _vein_complete "file"; return ;;
         "import:--key-file") _vein_complete "file"; return ;;
         "import:--key-env") _vein_complete "none"; return ;;
+        "key rotate:--to-key-file") _vein_complete "file"; return ;;
+        "key rotate:--key-file") _vein_complete "file"; return ;;
+        "key rotate:--key-env") _vein_complete "none"; return ;;
+        "key status:--key-file") _vein_complete "file"; return ;;
+        "key status:--key-env") _vein_complete "none"; return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))

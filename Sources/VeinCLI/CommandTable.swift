@@ -21,6 +21,7 @@ public enum CommandTable {
             MigrateCommand.spec,
             ExportCommand.spec,
             ImportCommand.spec,
+            KeyCommand.spec,
             CompletionsCommand.spec,
             HelpCommand.spec,
         ]

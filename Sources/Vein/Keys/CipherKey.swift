@@ -36,6 +36,15 @@ public enum CipherKey: Equatable, Sendable {
         }
     }
 
+    /// The KEY of `ATTACH DATABASE … KEY ?`, bound as text: SQLCipher reads `x'<hex>'` as a raw key there
+    /// too, anything else as a passphrase.
+    var attachArgument: String {
+        switch self {
+        case .raw(let bytes): return "x'\(Hex.encode(bytes))'"
+        case .passphrase(let p): return p
+        }
+    }
+
     /// The argument of `PRAGMA key`: `"x'<hex>'"` for a raw key, a quoted string for a passphrase.
     var pragmaArgument: String {
         switch self {

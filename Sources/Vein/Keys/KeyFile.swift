@@ -36,4 +36,20 @@ public enum KeyFile {
         }
         try FileSystem.syncDirectory(containing: path)
     }
+
+    /// Where a rotation records the new key before the store changes: next to the key file.
+    public static func pendingPath(for path: String) -> String { path + ".pending" }
+
+    /// Replaces (or creates) `path` with `key` atomically: written to a temporary file 0600, synced, then
+    /// renamed over `path`. Readers see the old key or the new one, never a part.
+    public static func replace(_ path: String, key: CipherKey) throws {
+        let temporary = path + ".writing-\(ULID.make())"
+        try create(temporary, key: key)
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw FileError.cannotWrite(path, reason: reason)
+        }
+        try FileSystem.syncDirectory(containing: path)
+    }
 }

@@ -87,4 +87,16 @@ public struct KeyOptions: Sendable {
         }
         throw KeyError.noKeySource(store: realPath, keyringProblem: "the keyring has no key for this store")
     }
+
+    /// The key a rotation recorded before it changed the store (SPEC §6): a key file's `FILE.pending`, or the
+    /// keyring's `state=pending` item. Tried when the current key no longer opens the store, which happens
+    /// only after a rotation replaced the file and stopped before promoting the key.
+    public func pendingKey(realPath: String) -> (CipherKey, KeySource)? {
+        if let keyFile {
+            let pending = KeyFile.pendingPath(for: keyFile)
+            return FileSystem.fileExists(pending) ? (try? KeyFile.read(pending)).map { ($0, .keyFile(pending)) } : nil
+        }
+        if keyEnv != nil || environment[KeyOptions.environmentVariable].map({ !$0.isEmpty }) == true || passphrase { return nil }
+        return (try? keyring?.lookup(storePath: realPath, state: .pending))?.flatMap { $0 }.map { ($0, .keyring) }
+    }
 }

@@ -17,7 +17,7 @@ struct ScratchCopy {
         close(fd)
         // sqlcipher_export copies schema and rows into an attached database; one read transaction keeps
         // the copy consistent while other processes write.
-        try source.execute("ATTACH DATABASE ? AS \"vein_scratch\" KEY ?", [.text(path), .text("x'\(key.text)'")])
+        try source.execute("ATTACH DATABASE ? AS \"vein_scratch\" KEY ?", [.text(path), .text(key.attachArgument)])
         do {
             try source.execute("PRAGMA \"vein_scratch\".cipher_page_size = \(Database.cipherPageSize)")
             try source.transaction(.deferred) {

@@ -44,7 +44,14 @@ public final class Store {
             key = found
             encryption = .encrypted(kind: found.kindDescription, source: source)
         }
-        return try open(path, realPath: realPath, key: key, encryption: encryption, mode: mode)
+        do {
+            return try open(path, realPath: realPath, key: key, encryption: encryption, mode: mode)
+        } catch StoreError.wrongKey(let reported) {
+            // A rotation that replaced the file but stopped before promoting its key left the new key pending.
+            guard let (pending, source) = keys.pendingKey(realPath: realPath) else { throw StoreError.wrongKey(reported) }
+            return try open(path, realPath: realPath, key: pending,
+                            encryption: .encrypted(kind: pending.kindDescription, source: source), mode: mode)
+        }
     }
 
     /// Opens a store whose key is already in hand (a store being created, before it has its name).
@@ -59,11 +66,15 @@ public final class Store {
             throw StoreError.notAVeinStore(path, reason: "its stored manifest is invalid: \(error)")
         }
         return Store(path: path, realPath: realPath, database: database, meta: meta, manifest: manifest,
-                     encryption: encryption)
+                     encryption: encryption, key: key)
     }
 
+    /// The key that opened it (rotation copies the store with it); never shown.
+    let key: CipherKey?
+
     init(path: String, realPath: String, database: Database, meta: StoreMeta, manifest: SchemaManifest,
-         encryption: Encryption) {
+         encryption: Encryption, key: CipherKey? = nil) {
+        self.key = key
         self.path = path
         self.realPath = realPath
         self.database = database

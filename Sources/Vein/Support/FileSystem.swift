@@ -60,4 +60,21 @@ public enum FileSystem {
     public static func removeDatabaseFiles(_ path: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
     }
+
+    /// Whether another process has the SQLite database at `path` open in WAL mode. Every such connection
+    /// holds a shared POSIX lock on the "DMS" byte of the `-shm` file (offset 128: SQLite's UNIX_SHM_DMS)
+    /// for as long as it is open; F_GETLK reports it. Call it before this process opens the database:
+    /// closing the descriptor used here would drop this process's own SQLite locks on that file.
+    public static func otherProcessHasSQLiteOpen(_ path: String) throws -> Bool {
+        let fd = open(path + "-shm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }  // no -shm: no connection in WAL mode
+        defer { close(fd) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 128
+        lock.l_len = 1
+        guard fcntl(fd, F_GETLK, &lock) == 0 else { throw FileError.unreadable(path + "-shm", reason: String(cString: strerror(errno))) }
+        return lock.l_type != Int16(F_UNLCK)
+    }
 }

@@ -19,6 +19,15 @@ enum ErrorReporting {
             return Report(messages: e.message.isEmpty ? [] : [e.message], hint: e.hint, exitCode: e.exitCode)
         case let e as MigrationError:
             return migration(e)
+        case let e as KeyRotationError:
+            switch e {
+            case .plaintextStore(let path):
+                return Report(messages: ["\(path) is not encrypted; there is no key to rotate"],
+                              hint: "make an encrypted copy with 'vein encrypt'", exitCode: .dataError)
+            case .sourceNotWritable(let source):
+                return Report(messages: ["the key comes from the \(source), where vein cannot write a new one"],
+                              hint: "name where the new key goes: --to-keyring, --to-key-file FILE or --to-passphrase", exitCode: .usage)
+            }
         case let e as ImportError:
             var messages = ["import from \(e.file) refused; nothing was written"] + e.problems.map { "  \($0)" }
             if e.problems.count >= StoreImporter.problemLimit { messages.append("  (stopped after \(StoreImporter.problemLimit) problems)") }

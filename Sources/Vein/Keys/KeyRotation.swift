@@ -1,0 +1,212 @@
+import Foundation
+
+/// `vein key rotate` (SPEC §6): a store re-encrypted under a new key, crash-safe by construction.
+///
+/// Why not `PRAGMA rekey`: SQLCipher 3.4.1 refuses it on WAL databases, and rewriting pages in place would
+/// leave a half-old, half-new file after a crash. Instead the store is copied with `sqlcipher_export` into
+/// a new file under the new key, synced, and renamed over the old one: rename(2) is atomic, so the path
+/// always names a whole store under the old key or a whole store under the new one.
+///
+/// Invariant, at every instant: the key that opens the file at the path can be found. The new key is
+/// recorded as *pending* in its key source before the file changes (a key file's `FILE.pending`, the
+/// keyring's `state=pending` item), `Store.open` tries the pending key when the current one fails, and the
+/// pending key is promoted to current only after the rename.
+public enum KeyRotation {
+    /// Where the new key is kept.
+    public enum Destination: Sendable {
+        /// The key file or keyring item that holds the current key.
+        case sameSource
+        case keyring
+        /// A key file, written 0600; an existing file is replaced only with `force` (or when it is the
+        /// store's current key file).
+        case keyFile(String, force: Bool)
+        /// A passphrase the user gave (asked twice by the CLI); nothing is written anywhere.
+        case passphrase(String)
+    }
+
+    public struct Result: Sendable {
+        public let destination: KeySource
+        public let bytes: Int
+        public let durationSeconds: Double
+    }
+
+    /// Points where a test process may be told to stop (crash tests kill it there or anywhere).
+    public enum Step: String, Sendable { case pendingRecorded, exported, renamed, promoted }
+
+    public static func rotate(_ path: String, keys: KeyOptions, to destination: Destination,
+                              after: (@Sendable (Step) -> Void)? = nil) throws -> Result {
+        let started = Date()
+        // Nobody else may have the store open: after the rename they would go on writing to the old file.
+        // Checked before this process opens it (see otherProcessHasSQLiteOpen).
+        if try FileSystem.otherProcessHasSQLiteOpen((try? FileSystem.realPath(path)) ?? path) { throw StoreError.busy(path) }
+        let store = try Store.open(path, keys: keys)
+        guard case .encrypted(_, let source) = store.encryption else {
+            throw KeyRotationError.plaintextStore(path)
+        }
+        let realPath = store.realPath
+        guard let oldKey = store.key else { throw KeyRotationError.plaintextStore(path) }
+        removeLeftovers(of: realPath)
+
+        // Where the new key goes, and the key itself.
+        let newKey: CipherKey
+        let home: KeyHome
+        switch destination {
+        case .passphrase(let text): newKey = .passphrase(text); home = .none
+        case .keyring:
+            newKey = try CipherKey.random()
+            guard let keyring = keys.keyring else { throw KeyError.noKeySource(store: realPath, keyringProblem: "no keyring configured") }
+            home = .keyring(keyring, app: store.meta.app)
+        case .keyFile(let file, let force):
+            newKey = try CipherKey.random()
+            if FileSystem.fileExists(file) && !force && source != .keyFile(file) { throw KeyError.keyFileExists(path: file) }
+            home = .keyFile(file)
+        case .sameSource:
+            newKey = try CipherKey.random()
+            switch source {
+            case .keyFile(let file): home = .keyFile(file.hasSuffix(".pending") ? String(file.dropLast(8)) : file)
+            case .keyring:
+                guard let keyring = keys.keyring else { throw KeyError.noKeySource(store: realPath, keyringProblem: "no keyring configured") }
+                home = .keyring(keyring, app: store.meta.app)
+            default: throw KeyRotationError.sourceNotWritable(source)
+            }
+        }
+
+        let database = store.database
+        database.setBusyTimeout(milliseconds: 0)
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        // Held until the new file is in place: no write can land in the old file after the copy.
+        try database.execute("BEGIN IMMEDIATE")
+        defer { try? database.execute("ROLLBACK") }
+
+        try home.record(newKey, state: .pending, realPath: realPath)
+        after?(.pendingRecorded)
+
+        let temporary = (realPath as NSString).deletingLastPathComponent + "/." + (realPath as NSString).lastPathComponent
+            + ".rotating-" + ULID.make().description
+        do {
+            try export(realPath, oldKey: oldKey, into: temporary, newKey: newKey)
+            after?(.exported)
+            guard rename(temporary, realPath) == 0 else {
+                throw FileError.cannotWrite(realPath, reason: String(cString: strerror(errno)))
+            }
+        } catch {
+            FileSystem.removeDatabaseFiles(temporary)
+            home.forgetPending(realPath: realPath)
+            throw error
+        }
+        try FileSystem.syncDirectory(containing: realPath)
+        after?(.renamed)
+        // The old file's connection goes last: as the last one it removes the (empty) -wal and -shm names.
+        try? database.execute("ROLLBACK")
+        try database.close()
+
+        try home.record(newKey, state: .current, realPath: realPath)
+        home.forgetPending(realPath: realPath)
+        after?(.promoted)
+        var info = stat()
+        stat(realPath, &info)
+        return Result(destination: home.source ?? .passphrasePrompt, bytes: Int(info.st_size),
+                      durationSeconds: Date().timeIntervalSince(started))
+    }
+
+    /// Copies a killed rotation left behind. Only called once no other process has the store open, so no
+    /// rotation is running.
+    private static func removeLeftovers(of realPath: String) {
+        let directory = (realPath as NSString).deletingLastPathComponent
+        let prefix = "." + (realPath as NSString).lastPathComponent + ".rotating-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
+            FileSystem.removeDatabaseFiles(directory + "/" + name)
+        }
+    }
+
+    /// A copy of the store under `newKey`: every table, index and row through `sqlcipher_export`, in WAL
+    /// mode like the original, checked and synced before it may replace anything.
+    static func export(_ path: String, oldKey: CipherKey, into temporary: String, newKey: CipherKey?) throws {
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StoreError.cannotCreate(temporary, reason: String(cString: strerror(errno))) }
+        close(fd)
+        // Read-write: an attached database opens with the flags of the connection, and the copy is written.
+        let source = try Database(path: path, mode: .readWrite, key: oldKey)
+        try source.execute("ATTACH DATABASE ? AS \"vein_target\" KEY ?", [.text(temporary), .text(newKey?.attachArgument ?? "")])
+        if newKey != nil { try source.execute("PRAGMA \"vein_target\".cipher_page_size = \(Database.cipherPageSize)") }
+        _ = try source.scalar("SELECT sqlcipher_export('vein_target')")
+        try source.execute("PRAGMA \"vein_target\".journal_mode = WAL")
+        try source.execute("DETACH DATABASE \"vein_target\"")
+        try source.close()
+        let copy = try Database(path: temporary, key: newKey)
+        guard try copy.scalar("PRAGMA quick_check")?.string == "ok" else {
+            throw StoreError.cannotCreate(temporary, reason: "the copy failed its integrity check")
+        }
+        try copy.close()
+        let sync = open(temporary, O_RDONLY | O_CLOEXEC)
+        if sync >= 0 { fsync(sync); close(sync) }
+    }
+}
+
+public enum KeyRotationError: Error, Equatable, Sendable {
+    case plaintextStore(String)
+    /// The key came from somewhere vein cannot write (an environment variable, a typed passphrase).
+    case sourceNotWritable(KeySource)
+}
+
+/// Where a new key is written: a key file, the keyring, or nowhere (a passphrase).
+private enum KeyHome {
+    case keyFile(String)
+    case keyring(any Keyring, app: String)
+    case none
+
+    var source: KeySource? {
+        switch self {
+        case .keyFile(let path): return .keyFile(path)
+        case .keyring: return .keyring
+        case .none: return nil
+        }
+    }
+
+    func record(_ key: CipherKey, state: KeyState, realPath: String) throws {
+        switch self {
+        case .keyFile(let path):
+            switch state {
+            case .pending: try KeyFile.replace(KeyFile.pendingPath(for: path), key: key)
+            case .current: try KeyFile.replace(path, key: key)
+            }
+        case .keyring(let keyring, let app):
+            _ = try keyring.remove(storePath: realPath, state: state)
+            try keyring.store(key: key, app: app, storePath: realPath, state: state)
+        case .none: break
+        }
+    }
+
+    func forgetPending(realPath: String) {
+        switch self {
+        case .keyFile(let path): unlink(KeyFile.pendingPath(for: path))
+        case .keyring(let keyring, _): _ = try? keyring.remove(storePath: realPath, state: .pending)
+        case .none: break
+        }
+    }
+}
+
+/// What `vein key status` shows: how the store is keyed, never the key.
+public struct KeyStatus: Sendable {
+    public let source: KeySource
+    /// "raw 256-bit key" or "passphrase (PBKDF2)".
+    public let keyKind: String
+    public let cipherVersion: String
+    public let cipher: String
+    public let pageSize: Int
+    public let kdfIterations: Int?
+    /// A rotation recorded a new key and has not promoted it (it stopped, or is running).
+    public let pendingKey: Bool
+
+    public static func of(_ path: String, keys: KeyOptions) throws -> KeyStatus {
+        let store = try Store.open(path, keys: keys, mode: .readOnly)
+        guard case .encrypted(let kind, let source) = store.encryption else { throw KeyRotationError.plaintextStore(path) }
+        let db = store.database
+        let isPassphrase = kind.hasPrefix("passphrase")
+        return KeyStatus(source: source, keyKind: kind, cipherVersion: db.cipherVersion ?? "unknown",
+                         cipher: (try? db.scalar("PRAGMA cipher"))??.string ?? "aes-256-cbc",
+                         pageSize: Int((try? db.scalar("PRAGMA cipher_page_size"))??.int64 ?? Int64(Database.cipherPageSize)),
+                         kdfIterations: isPassphrase ? (try? db.scalar("PRAGMA kdf_iter"))??.string.flatMap { Int($0) } : nil,
+                         pendingKey: keys.pendingKey(realPath: store.realPath) != nil)
+    }
+}

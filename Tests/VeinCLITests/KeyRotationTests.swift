@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import Vein
+
+/// `vein key rotate` and `vein key status`: crash safety (the process killed at every step and at random
+/// moments), every pair of key sources with a real keyring, and the refusals.
+@Suite struct KeyRotationTests {
+    /// An encrypted store keyed by the key file `k`, holding `posts` posts.
+    func store(posts: Int) throws -> VeinRunner {
+        let r = try VeinRunner()
+        try #require(try r.vein(["create", "s.vein", "--schema", VeinRunner.exampleManifest, "--key-file", "k"]).status == 0)
+        let keys = KeyOptions(keyFile: r.path("k"), keyring: nil)
+        let context = ModelContext(store: try Store.open(r.path("s.vein"), keys: keys))
+        for i in 0..<posts { _ = try context.insert("Post", ["title": .string("Post \(i)"), "content": .string(String(repeating: "z", count: 200))]) }
+        try context.save()
+        return r
+    }
+
+    func exportText(_ r: VeinRunner) throws -> String {
+        let result = try r.vein(["export", "s.vein", "--key-file", "k"])
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout
+    }
+
+    @Test(arguments: ["pendingRecorded", "exported", "renamed", "promoted"])
+    func killedAtEachStepTheStoreStillOpens(step: String) throws {
+        let r = try store(posts: 500)
+        defer { r.cleanUp() }
+        let before = try exportText(r)
+        let killed = try r.vein(["key", "rotate", "s.vein", "--key-file", "k"], environment: ["VEIN_TEST_ROTATE_STOP": step])
+        #expect(killed.status == 128 + 9, "stopped by SIGKILL at \(step)")
+        #expect(try exportText(r) == before, "every row intact after a stop at \(step)")
+        #expect(try r.vein(["verify", "s.vein", "--key-file", "k", "-q"]).status == 0)
+        let status = try r.vein(["key", "status", "s.vein", "--key-file", "k"])
+        #expect(status.stdout.contains("pending key  \(step == "promoted" ? "none" : "yes")"), "\(status.stdout)")
+        // The next rotation finishes the job and leaves no pending key.
+        #expect(try r.vein(["key", "rotate", "s.vein", "--key-file", "k", "-q"]).status == 0)
+        #expect(!r.exists("k.pending"))
+        #expect(try exportText(r) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: r.directory.path).filter { $0.contains(".rotating-") }.isEmpty)
+    }
+
+    @Test func killedAtRandomMomentsTheStoreAlwaysOpens() throws {
+        let r = try store(posts: 20_000)
+        defer { r.cleanUp() }
+        let before = try exportText(r)
+        for attempt in 0..<6 {
+            let delay = Double.random(in: 0.01...0.5)
+            _ = try r.run("/bin/sh", ["-c", "\"$0\" key rotate s.vein --key-file k -q & p=$!; sleep \(delay); kill -9 $p; wait $p; true", VeinRunner.binary])
+            #expect(try r.vein(["verify", "s.vein", "--key-file", "k", "-q"]).status == 0, "attempt \(attempt)")
+            #expect(try exportText(r) == before, "attempt \(attempt)")
+        }
+    }
+
+    @Test func refusalsAndMessages() throws {
+        let r = try store(posts: 3)
+        defer { r.cleanUp() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: r.path("s.vein")))
+        // Another process (this test) has the store open: exit 75, nothing changed.
+        let holder = try Store.open(r.path("s.vein"), keys: KeyOptions(keyFile: r.path("k"), keyring: nil))
+        let busy = try r.vein(["key", "rotate", "s.vein", "--key-file", "k"])
+        #expect(busy.status == 75 && busy.stderr.contains("busy"), "\(busy.stderr)")
+        try holder.database.close()
+        // A wrong key: exit 77; a key from the environment with nowhere to put the new one: exit 64.
+        try r.write("wrong", String(repeating: "ab", count: 32) + "\n", mode: 0o600)
+        #expect(try r.vein(["key", "rotate", "s.vein", "--key-file", "wrong"]).status == 77)
+        let key = try String(contentsOfFile: r.path("k"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let env = try r.vein(["key", "rotate", "s.vein"], environment: ["VEIN_KEY": key])
+        #expect(env.status == 64 && env.stderr.contains("hint: name where the new key goes: --to-keyring, --to-key-file FILE or --to-passphrase"))
+        // An existing key file is not overwritten without --force.
+        try r.write("taken", "keep me\n", mode: 0o600)
+        let taken = try r.vein(["key", "rotate", "s.vein", "--key-file", "k", "--to-key-file", "taken"])
+        #expect(taken.status == 73 && taken.stderr.contains("vein: error: key file taken already exists"), "\(taken.stderr)")
+        #expect(try String(contentsOfFile: r.path("taken"), encoding: .utf8) == "keep me\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: r.path("s.vein"))) == before)
+        // Plaintext stores have no key.
+        try #require(try r.vein(["create", "p.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
+        let plain = try r.vein(["key", "rotate", "p.vein"])
+        #expect(plain.status == 65 && plain.stderr.contains("p.vein is not encrypted"))
+    }
+
+    /// Every pair of sources, with a real gnome-keyring: key file → keyring → keyring (in place) → key file →
+    /// passphrase → key file; the store opens with each new key and keeps its rows.
+    @Test func movingThroughEverySource() throws {
+        let r = try store(posts: 10)
+        defer { r.cleanUp() }
+        let before = try exportText(r)
+        let vein = VeinRunner.binary
+        let result = try r.run(VeinRunner.withSecretService, ["bash", "-c", """
+            set -e
+            '\(vein)' key rotate s.vein --key-file k --to-keyring -q
+            '\(vein)' key status s.vein | head -1
+            '\(vein)' key rotate s.vein -q
+            '\(vein)' verify s.vein -q && echo keyring-verified
+            '\(vein)' key rotate s.vein --to-key-file moved.key -q
+            '\(vein)' key status s.vein --key-file moved.key | head -1
+            printf 'new passphrase\\n' | '\(vein)' key rotate s.vein --key-file moved.key --to-passphrase -q
+            printf 'new passphrase\\n' | '\(vein)' key status s.vein --passphrase | head -2
+            printf 'new passphrase\\n' | '\(vein)' key rotate s.vein --passphrase --to-key-file k --force -q
+            '\(vein)' export s.vein --key-file k
+            """])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.prefix(5) == ["source       keyring", "keyring-verified", "source       key file moved.key",
+                                    "source       passphrase", "key          passphrase (PBKDF2)"], "\(result.stdout)")
+        #expect(lines.dropFirst(5).joined(separator: "\n") == before)
+    }
+}
