@@ -6,13 +6,13 @@ _vein() {
         word="${COMP_WORDS[i]}"
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "create"|"info"|"schema"|"verify"|"query"|"migrate"|"migrate status"|"migrate check"|"export"|"import"|"key"|"key rotate"|"key status"|"completions"|"help") path="$candidate" ;;
+            "create"|"info"|"schema"|"verify"|"query"|"migrate"|"migrate status"|"migrate check"|"export"|"import"|"key"|"key rotate"|"key status"|"encrypt"|"decrypt"|"backup"|"completions"|"help") path="$candidate" ;;
         esac
     done
     case "$path" in
         "")
             opts="--help --version"
-            subs="create info schema verify query migrate export import key completions help"
+            subs="create info schema verify query migrate export import key encrypt decrypt backup completions help"
             ;;
         "create")
             opts="--schema --plaintext --key-file --key-env --passphrase --json --quiet --help"
@@ -67,13 +67,25 @@ _vein() {
             opts="--json --key-file --key-env --passphrase --help"
             positional="file"
             ;;
+        "encrypt")
+            opts="--key-file --key-env --passphrase --json --quiet --help"
+            positional="file"
+            ;;
+        "decrypt")
+            opts="--key-file --key-env --passphrase --json --quiet --help"
+            positional="file"
+            ;;
+        "backup")
+            opts="--new-key --json --quiet --key-file --key-env --passphrase --help"
+            positional="file"
+            ;;
         "completions")
             opts="--help"
             positional="bash zsh fish"
             ;;
         "help")
             opts="--help"
-            positional="create info schema verify query migrate export import key completions help"
+            positional="create info schema verify query migrate export import key encrypt decrypt backup completions help"
             ;;
     esac
     case "$path:$prev" in
@@ -114,6 +126,12 @@ _vein() {
         "key rotate:--key-env") _vein_complete "none"; return ;;
         "key status:--key-file") _vein_complete "file"; return ;;
         "key status:--key-env") _vein_complete "none"; return ;;
+        "encrypt:--key-file") _vein_complete "file"; return ;;
+        "encrypt:--key-env") _vein_complete "none"; return ;;
+        "decrypt:--key-file") _vein_complete "file"; return ;;
+        "decrypt:--key-env") _vein_complete "none"; return ;;
+        "backup:--key-file") _vein_complete "file"; return ;;
+        "backup:--key-env") _vein_complete "none"; return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -22,6 +22,9 @@ public enum CommandTable {
             ExportCommand.spec,
             ImportCommand.spec,
             KeyCommand.spec,
+            EncryptCommand.spec,
+            DecryptCommand.spec,
+            BackupCommand.spec,
             CompletionsCommand.spec,
             HelpCommand.spec,
         ]

@@ -72,6 +72,12 @@ public final class Store {
     /// The key that opened it (rotation copies the store with it); never shown.
     let key: CipherKey?
 
+    /// The key a copy under the same key uses (`vein backup`).
+    public func keyForCopies() throws -> CipherKey {
+        guard let key else { throw KeyRotationError.plaintextStore(path) }
+        return key
+    }
+
     init(path: String, realPath: String, database: Database, meta: StoreMeta, manifest: SchemaManifest,
          encryption: Encryption, key: CipherKey? = nil) {
         self.key = key
@@ -84,7 +90,7 @@ public final class Store {
     }
 
     /// Whether the file starts with SQLite's plaintext header.
-    static func isPlaintext(_ path: String) throws -> Bool {
+    public static func isPlaintext(_ path: String) throws -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreError.notAVeinStore(path, reason: "it cannot be read: \(String(cString: strerror(errno)))")
         }

@@ -10,6 +10,9 @@ public enum StoreCreator {
         /// Encrypted with the key from `KeyOptions`: an explicit source, or a new random key kept in the
         /// keyring. A `--key-file` that does not exist yet receives a new random key.
         case encrypted(KeyOptions)
+        /// A key already in hand (a backup under its store's key), opened later through `source`; when
+        /// `keyring` is given the key is also kept there under the new store's path.
+        case existingKey(CipherKey, source: KeySource, keyring: (any Keyring)?, app: String)
     }
 
     public struct Result: Sendable {
@@ -47,6 +50,16 @@ public enum StoreCreator {
             key = made.key
             generated = made.generated
             encryption = .encrypted(kind: made.key.kindDescription, source: made.source)
+        case .existingKey(let given, let source, let keyring, let app):
+            if let keyring {
+                if try keyring.lookup(storePath: realPath, state: .current) != nil {
+                    throw StoreError.cannotCreate(realPath, reason: "the keyring already holds a key for this path; remove it first (secret-tool clear store '\(realPath)')")
+                }
+                try keyring.store(key: given, app: app, storePath: realPath, state: .current)
+                undo.append { _ = try? keyring.remove(storePath: realPath, state: .current) }
+            }
+            key = given
+            encryption = .encrypted(kind: given.kindDescription, source: source)
         }
 
         // 2. The store, under a temporary name, then linked into place.

@@ -1,0 +1,45 @@
+import Foundation
+
+/// `vein encrypt`, `vein decrypt` and `vein backup` (SPEC §6): a store copied into a new file under other
+/// protection. The copy is built by `StoreCreator` under a temporary name and linked into place, so DEST is
+/// complete or absent and never replaces a file; its key is stored before it appears and removed if the
+/// copy fails.
+///
+/// Every row of every table, `_vein_meta` and `_vein_history` included, is copied inside one transaction
+/// of the new store's connection, which reads the source through ATTACH: one read snapshot of the source,
+/// so a backup taken while other processes write holds a consistent prefix of their commits. SQLite header
+/// values the schema tables do not carry (user_version, application_id) are copied too.
+public enum StoreCopier {
+    public struct Result: Sendable {
+        public let creation: StoreCreator.Result
+        public let rows: Int
+        public let bytes: Int
+        public let durationSeconds: Double
+    }
+
+    public static func copy(_ source: Store, to destination: String, protection: StoreCreator.Protection) throws -> Result {
+        let started = Date()
+        var rows = 0
+        let creation = try StoreCreator.create(at: destination, manifest: source.manifest, protection: protection) { copy in
+            let db = copy.database
+            // An attached database is read with the connection's default cipher settings, fixed at ATTACH.
+            try db.execute("PRAGMA cipher_default_page_size = \(Database.cipherPageSize)")
+            try db.execute("ATTACH DATABASE ? AS \"vein_source\" KEY ?", [.text(source.realPath), .text(source.key?.attachArgument ?? "")])
+            defer { try? db.execute("DETACH DATABASE \"vein_source\"") }
+            try db.transaction(.immediate) {
+                for table in ["_vein_meta", "_vein_history"] + source.manifest.models.map(\.name) {
+                    let name = SQL.quoteIdentifier(table)
+                    try db.execute("DELETE FROM main.\(name)")
+                    try db.execute("INSERT INTO main.\(name) SELECT * FROM \"vein_source\".\(name)")
+                    if !table.hasPrefix("_vein_") { rows += db.changes }
+                }
+                for pragma in ["user_version", "application_id"] {
+                    let value = try db.scalar("PRAGMA \"vein_source\".\(pragma)")?.int64 ?? 0
+                    try db.execute("PRAGMA main.\(pragma) = \(value)")
+                }
+            }
+        }
+        return Result(creation: creation, rows: rows, bytes: Int(FileSystem.fileSize(destination)),
+                      durationSeconds: Date().timeIntervalSince(started))
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Vein
+
+/// `vein encrypt`, `vein decrypt` and `vein backup`: a store copied into a new file (StoreCopier).
+enum EncryptCommand {
+    static let spec: CommandSpec = CommandSpec(
+        name: "encrypt",
+        abstract: "Write an encrypted copy of a plaintext store",
+        discussion: """
+            Copies every row of SRC, its _vein_meta and _vein_history and the SQLite header values the tables \
+            do not hold, into DEST encrypted with SQLCipher (4096-byte pages). The key options work as for \
+            'vein create': an existing key, a new random key written to a new --key-file, or by default a new \
+            random key kept in the keyring. DEST is built under a temporary name and linked into place: it is \
+            complete or absent, and an existing DEST is never replaced.
+            """,
+        arguments: [ArgumentSpec("SRC", help: "The plaintext store.", completion: .file),
+                    ArgumentSpec("DEST", help: "The encrypted copy to create. It must not exist.", completion: .file)],
+        options: SharedOptions.keyOptions + [SharedOptions.json, SharedOptions.quiet],
+        examples: [("vein encrypt test.vein prod.vein --key-file prod.key", "An encrypted copy with a new key in prod.key.")],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws {
+        let path = invocation.required("SRC")
+        guard try !FileSystem.fileExists(path) || Store.isPlaintext(path) else {
+            throw CommandFailure("\(path) is already encrypted", hint: "use 'vein key rotate' for a new key, or 'vein backup' for an encrypted copy",
+                                 exitCode: .dataError)
+        }
+        let source = try Store.open(path, keys: KeyOptions(keyring: nil))
+        let result = try StoreCopier.copy(source, to: invocation.required("DEST"), protection: .encrypted(SharedOptions.keyOptions(invocation)))
+        CopyOutput.print(result, verb: "encrypted copy", invocation: invocation)
+    }
+}
+
+enum DecryptCommand {
+    static let spec: CommandSpec = CommandSpec(
+        name: "decrypt",
+        abstract: "Write a plaintext copy of an encrypted store",
+        discussion: """
+            Copies every row of SRC (opened with the key options), its _vein_meta and _vein_history and the \
+            SQLite header values, into a new unencrypted DEST, complete or absent. Anyone who can read DEST \
+            can read the data: for tests and tools that cannot open SQLCipher files.
+            """,
+        arguments: [ArgumentSpec("SRC", help: "The encrypted store.", completion: .file),
+                    ArgumentSpec("DEST", help: "The plaintext copy to create. It must not exist.", completion: .file)],
+        options: SharedOptions.keyOptions + [SharedOptions.json, SharedOptions.quiet],
+        examples: [("vein decrypt prod.vein debug.vein --key-file prod.key", "A plaintext copy for the sqlite3 shell.")],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws {
+        let source = try Store.open(invocation.required("SRC"), keys: SharedOptions.keyOptions(invocation))
+        guard source.encryption.isEncrypted else {
+            throw CommandFailure("\(source.path) is not encrypted", hint: "copy it with cp, or 'vein backup' while it is in use", exitCode: .dataError)
+        }
+        let result = try StoreCopier.copy(source, to: invocation.required("DEST"), protection: .plaintext)
+        CopyOutput.print(result, verb: "plaintext copy", invocation: invocation)
+    }
+}
+
+enum BackupCommand {
+    static let spec: CommandSpec = CommandSpec(
+        name: "backup",
+        abstract: "Take a consistent copy of a store while it is in use",
+        discussion: """
+            Copies STORE into a new DEST in one read transaction, so other processes go on reading and writing \
+            and the copy holds exactly the commits made before it began. DEST is encrypted with STORE's key \
+            (kept in the keyring under DEST's path too when STORE's key comes from the keyring), or with \
+            --new-key a fresh random key kept in the keyring. DEST is complete or absent and never replaces a \
+            file. Quiet unless asked (--json prints size, rows and duration), with exit statuses for cron: 0 \
+            done, 73 DEST exists, 75 STORE busy, 77 wrong key.
+            """,
+        arguments: [SharedOptions.storeArgument, ArgumentSpec("DEST", help: "The backup to create. It must not exist.", completion: .file)],
+        options: [OptionSpec("new-key", help: "Encrypt the backup with a fresh random key kept in the keyring."),
+                  SharedOptions.json, SharedOptions.quiet] + SharedOptions.keyOptions,
+        examples: [("vein backup blog.vein /backups/blog-$(date +%F).vein --json", "A nightly backup from cron.")],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws {
+        let keys = SharedOptions.keyOptions(invocation)
+        let store = try SharedOptions.openStore(invocation)
+        let protection: StoreCreator.Protection
+        switch store.encryption {
+        case .plaintext:
+            guard !invocation.arguments.flag("new-key") else {
+                throw CommandFailure("\(store.path) is not encrypted; --new-key needs an encrypted store", hint: "use 'vein encrypt' for an encrypted copy",
+                                     exitCode: .usage)
+            }
+            protection = .plaintext
+        case .encrypted(_, let source):
+            if invocation.arguments.flag("new-key") {
+                protection = .existingKey(try CipherKey.random(), source: .keyring, keyring: keys.keyring, app: store.meta.app)
+            } else {
+                protection = .existingKey(try store.keyForCopies(), source: source, keyring: source == .keyring ? keys.keyring : nil, app: store.meta.app)
+            }
+        }
+        let result = try StoreCopier.copy(store, to: invocation.required("DEST"), protection: protection)
+        if invocation.wantsJSON { CopyOutput.print(result, verb: "backup", invocation: invocation) }
+    }
+}
+
+enum CopyOutput {
+    static func print(_ result: StoreCopier.Result, verb: String, invocation: Invocation) {
+        if invocation.wantsJSON {
+            invocation.console.outJSON(.object(JSONObject([
+                ("store", .string(result.creation.path)), ("rows", .int(Int64(result.rows))), ("bytes", .int(Int64(result.bytes))),
+                ("durationSeconds", .double(result.durationSeconds)), ("encrypted", .bool(result.creation.encryption.isEncrypted)),
+                ("keySource", .string(result.creation.encryption.keySource.kind)),
+            ])))
+        } else if !invocation.quiet {
+            invocation.console.note("wrote \(verb) \(result.creation.path): \(result.rows) rows, \(result.bytes) bytes"
+                                    + (result.creation.encryption.isEncrypted ? ", key in the \(result.creation.encryption.keySource)" : ""))
+        }
+    }
+}
