@@ -26,13 +26,21 @@ public enum StoreCopier {
             try db.execute("PRAGMA cipher_default_page_size = \(Database.cipherPageSize)")
             try db.execute("ATTACH DATABASE ? AS \"vein_source\" KEY ?", [.text(source.realPath), .text(source.key?.attachArgument ?? "")])
             defer { try? db.execute("DETACH DATABASE \"vein_source\"") }
+            // The copy is a temporary file until StoreCreator links it into place, and thrown away on any
+            // failure: no journal is needed while it is filled, and WAL would write every page twice.
+            try db.execute("PRAGMA main.journal_mode = OFF")
+            defer { _ = try? db.scalar("PRAGMA main.journal_mode = WAL") }
             try db.transaction(.immediate) {
+                // Indexes are built once after the copy, as sqlcipher_export does, not kept up row by row.
+                let indexes = source.manifest.models.flatMap { model in SchemaDDL.indexes(for: model).map { (model.name, $0) } }
+                for (_, index) in indexes { try db.execute("DROP INDEX main.\(SQL.quoteIdentifier(index.name))") }
                 for table in ["_vein_meta", "_vein_history"] + source.manifest.models.map(\.name) {
                     let name = SQL.quoteIdentifier(table)
                     try db.execute("DELETE FROM main.\(name)")
                     try db.execute("INSERT INTO main.\(name) SELECT * FROM \"vein_source\".\(name)")
                     if !table.hasPrefix("_vein_") { rows += db.changes }
                 }
+                for (table, index) in indexes { try db.execute(index.sql(table: table)) }
                 for pragma in ["user_version", "application_id"] {
                     let value = try db.scalar("PRAGMA \"vein_source\".\(pragma)")?.int64 ?? 0
                     try db.execute("PRAGMA main.\(pragma) = \(value)")
