@@ -123,12 +123,14 @@ public final class JSONStreamReader {
             }
             if i - start > Self.maxValueBytes { throw error("a value longer than \(Self.maxValueBytes >> 20) MiB (an unterminated string or array?)") }
             let offset = i - start
-            guard try refill(keepingFrom: start) else {
+            let more = try refill(keepingFrom: start)
+            // refill may have moved the unread bytes to the front even when it found no more input.
+            start = index
+            i = start + offset
+            guard more else {
                 if scalar { break scan }
                 throw error(inString ? "unterminated string" : "unexpected end of input inside a value")
             }
-            start = index
-            i = start + offset
         }
         let bytes = Array(buffer[start..<i])
         advance(over: buffer[start..<i])

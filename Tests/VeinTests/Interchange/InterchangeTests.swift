@@ -182,6 +182,18 @@ private func problems(_ body: () throws -> Void) -> [String] {
         #expect(try store.database.scalar("SELECT count(*) FROM Item") == .integer(1))
     }
 
+    /// Documents cut off right after a number or a literal: the reader reaches the end of its input inside
+    /// a value (the fuzz test below found a crash there once).
+    @Test(arguments: ["{\"vein\":1", "{\"vein\":1,\"app\":\"test.interchange\",\"schemaVersion\":\"1.0.0\",\"models\":{\"Item\":[1",
+                      "{\"vein\":1,\"app\":\"test.interchange\",\"schemaVersion\":\"1.0.0\",\"models\":{\"Item\":[true", "[nul"])
+    func documentsCutOffInsideAScalar(text: String) throws {
+        let f = try InterchangeFixture()
+        defer { f.dir.cleanUp() }
+        let store = try f.newStore("a.vein")
+        #expect(throws: (any Error).self) { try f.importData(Data(text.utf8), into: store) }
+        #expect(try store.database.scalar("SELECT count(*) FROM Item") == .integer(0))
+    }
+
     /// Malformed documents of many kinds: an error (never a crash or a hang), and the store untouched.
     @Test func fuzzedDocumentsFailCleanly() throws {
         let f = try InterchangeFixture()
