@@ -26,4 +26,14 @@ public enum FileInput {
         guard let text = String(data: data, encoding: .utf8) else { throw .notText(path) }
         return text
     }
+
+    /// A descriptor to stream `path` from (`-` is standard input, which the caller must not close).
+    public static func openForStreaming(_ path: String) throws(FileError) -> Int32 {
+        if path == "-" { return STDIN_FILENO }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw errno == ENOENT ? .notFound(path) : .unreadable(path, reason: String(cString: strerror(errno)))
+        }
+        return descriptor
+    }
 }

@@ -144,12 +144,9 @@ enum MigrateCheckCommand {
         let plan = try PlanParser.load(path: invocation.required("PLAN"))
         var fixture: PlanChecker.Fixture?
         var descriptor: Int32 = -1
-        defer { if descriptor >= 0 { close(descriptor) } }
+        defer { if descriptor > STDIN_FILENO { close(descriptor) } }
         if let path = invocation.arguments.value("fixture") {
-            descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                throw errno == ENOENT ? FileError.notFound(path) : FileError.unreadable(path, reason: String(cString: strerror(errno)))
-            }
+            descriptor = try FileInput.openForStreaming(path)
             fixture = PlanChecker.Fixture(descriptor: descriptor, format: try InterchangeOptions.format(invocation, path: path), name: path)
         }
         let report = try PlanChecker.check(plan, fixture: fixture)
