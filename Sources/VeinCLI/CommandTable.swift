@@ -6,8 +6,10 @@ public enum CommandTable {
         abstract: "manage encrypted, schema-versioned Vein stores",
         discussion: """
             Vein stores are SQLCipher databases described by a schema manifest. vein creates them, inspects \
-            and verifies them, and prints their schema. Keys come from --key-file, --key-env, VEIN_KEY or \
-            --passphrase, or from the Secret Service keyring, where vein create keeps the random key it makes.
+            and verifies them, queries and changes their objects, migrates them through a plan of schema \
+            versions, exports and imports their records as JSON, rotates their keys, and copies and backs them \
+            up. Keys come from --key-file, --key-env, VEIN_KEY or --passphrase, or from the Secret Service \
+            keyring, where vein create keeps the random key it makes.
 
             Results go to standard output, errors to standard error as 'vein: error: …'. Run \
             'vein help COMMAND' for a command's options.
