@@ -33,6 +33,8 @@ import Vein
         let bad = try r.vein(["export", "a.vein", "--key-file", "a.key", "-o", "out.json", "--model", "Post", "--where", "titel == \"x\""])
         #expect(bad.status == 65 && bad.stderr.contains("no field 'titel' in Post (did you mean 'title'?)"))
         #expect(try String(contentsOfFile: r.path("out.json"), encoding: .utf8) == "old")
+        let noModel = try r.vein(["export", "a.vein", "--key-file", "a.key", "--where", "views > 1"])
+        #expect(noModel.status == 64 && noModel.stderr.contains("--where needs exactly one --model"))
         #expect(try r.vein(["export", "a.vein", "--key-file", "a.key", "-o", "out.json"]).status == 0)
         #expect(try String(contentsOfFile: r.path("out.json"), encoding: .utf8) == a.stdout)
         #expect(try FileManager.default.contentsOfDirectory(atPath: r.directory.path).filter { $0.contains(".partial-") }.isEmpty)

@@ -124,7 +124,7 @@ public struct StoreExporter {
     }
 }
 
-enum ExportSelectionError: Error, Equatable {
+public enum ExportSelectionError: Error, Equatable, Sendable {
     case conditionNeedsOneModel
 }
 

@@ -41,10 +41,6 @@ enum ExportCommand {
         exporter.format = try InterchangeOptions.format(invocation, path: output)
         exporter.models = invocation.arguments.allValues("model")
         exporter.condition = invocation.arguments.value("where")
-        if exporter.condition != nil && exporter.models.count != 1 {
-            throw UsageError(message: "--where needs exactly one --model (the condition is written against one model's fields)",
-                             command: invocation.commandPath)
-        }
         let bar = ProgressBar(invocation)
         if let bar { exporter.progress = { bar.update($0) } }
         defer { bar?.finish() }

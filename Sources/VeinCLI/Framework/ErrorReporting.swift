@@ -28,6 +28,9 @@ enum ErrorReporting {
                 return Report(messages: ["the key comes from the \(source), where vein cannot write a new one"],
                               hint: "name where the new key goes: --to-keyring, --to-key-file FILE or --to-passphrase", exitCode: .usage)
             }
+        case is ExportSelectionError:
+            return Report(messages: ["--where needs exactly one --model (the condition is written against one model's fields)"],
+                          hint: "see 'vein help export'", exitCode: .usage)
         case let e as ImportError:
             var messages = ["import from \(e.file) refused; nothing was written"] + e.problems.map { "  \($0)" }
             if e.problems.count >= StoreImporter.problemLimit { messages.append("  (stopped after \(StoreImporter.problemLimit) problems)") }
