@@ -40,6 +40,21 @@ import Vein
         #expect(try FileManager.default.contentsOfDirectory(atPath: r.directory.path).filter { $0.contains(".rotating-") }.isEmpty)
     }
 
+    /// Two interrupted rotations in a row: the second must not replace the pending key that alone opens
+    /// the store (it settles it first).
+    @Test(arguments: ["pendingRecorded", "exported", "renamed"])
+    func aSecondInterruptedRotationKeepsTheStoreOpenable(secondStop: String) throws {
+        let r = try store(posts: 50)
+        defer { r.cleanUp() }
+        let before = try exportText(r)
+        #expect(try r.vein(["key", "rotate", "s.vein", "--key-file", "k"], environment: ["VEIN_TEST_ROTATE_STOP": "renamed"]).status == 137)
+        #expect(try r.vein(["key", "rotate", "s.vein", "--key-file", "k"], environment: ["VEIN_TEST_ROTATE_STOP": secondStop]).status == 137)
+        #expect(try exportText(r) == before, "after stops at renamed, then \(secondStop)")
+        #expect(try r.vein(["key", "rotate", "s.vein", "--key-file", "k", "-q"]).status == 0)
+        #expect(try exportText(r) == before)
+        #expect(!r.exists("k.pending"))
+    }
+
     @Test func killedAtRandomMomentsTheStoreAlwaysOpens() throws {
         let r = try store(posts: 20_000)
         defer { r.cleanUp() }

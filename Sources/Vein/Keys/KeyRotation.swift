@@ -46,6 +46,10 @@ public enum KeyRotation {
         let realPath = store.realPath
         guard let oldKey = store.key else { throw KeyRotationError.plaintextStore(path) }
         removeLeftovers(of: realPath)
+        // A pending key from an interrupted rotation is settled first: promoted when it is the key that
+        // opens the file (the rename happened), dropped when it is not. Only then may a new pending key
+        // take its place; overwriting it while it alone opens the file would lose the store.
+        try finishInterruptedRotation(keys, realPath: realPath, openedWith: oldKey, app: store.meta.app)
 
         // Where the new key goes, and the key itself.
         let newKey: CipherKey
@@ -107,6 +111,20 @@ public enum KeyRotation {
         stat(realPath, &info)
         return Result(destination: home.source ?? .passphrasePrompt, bytes: Int(info.st_size),
                       durationSeconds: Date().timeIntervalSince(started))
+    }
+
+    private static func finishInterruptedRotation(_ keys: KeyOptions, realPath: String, openedWith key: CipherKey, app: String) throws {
+        guard let (pending, _) = keys.pendingKey(realPath: realPath) else { return }
+        let home: KeyHome
+        if let file = keys.keyFile {
+            home = .keyFile(file)
+        } else if let keyring = keys.keyring {
+            home = .keyring(keyring, app: app)
+        } else {
+            return
+        }
+        if pending == key { try home.record(key, state: .current, realPath: realPath) }
+        home.forgetPending(realPath: realPath)
     }
 
     /// Copies a killed rotation left behind. Only called once no other process has the store open, so no
