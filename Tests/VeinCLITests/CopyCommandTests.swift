@@ -23,6 +23,10 @@ import Vein
         // Nothing is ever overwritten; the wrong direction is refused with a hint.
         let exists = try r.vein(["decrypt", "e.vein", "d.vein", "--key-file", "e.key"])
         #expect(exists.status == 73 && exists.stderr.contains("d.vein already exists"))
+        let plain = try r.vein(["decrypt", "p.vein", "x.vein"])
+        #expect(plain.status == 65 && plain.stderr.contains("p.vein is not encrypted"))
+        let newKey = try r.vein(["backup", "p.vein", "x.vein", "--new-key"])
+        #expect(newKey.status == 64 && newKey.stderr.contains("p.vein is not encrypted; --new-key needs an encrypted store"))
         let twice = try r.vein(["encrypt", "e.vein", "x.vein"])
         #expect(twice.status == 65 && twice.stderr.contains("e.vein is already encrypted"))
         #expect(try r.vein(["decrypt", "e.vein", "x.vein", "--key-file", "nope"]).status != 0)

@@ -149,4 +149,25 @@ import Vein
         #expect(lossy.status == 65 && lossy.stderr.contains("Post.content: 2 rows hold a value in a field that 0.0.2 removes"), "\(lossy.stderr)")
         #expect(try r.vein(["migrate", "check", Self.plan, "--fixture", "nope.jsonl"]).status == 66)
     }
+
+    @Test func plansThatDoNotFitTheStoreAreRefused() throws {
+        let r = try store(posts: 1)
+        defer { r.cleanUp() }
+        func plan(app: String, fields: String) -> String {
+            "{ vein: 1, app: \"\(app)\", schemas: [{ vein: 1, app: \"\(app)\", version: \"0.0.1\", models: { Post: { fields: { \(fields) } } } }], stages: [] }"
+        }
+        try r.write("other-app.json5", plan(app: "other.app", fields: "title: \"string\""))
+        let app = try r.vein(["migrate", "b.vein", "--plan", "other-app.json5"])
+        #expect(app.status == 65 && app.stderr.contains("vein: error: the plan is for app \"other.app\", the store belongs to \"com.example.blog\""))
+        try r.write("other-schema.json5", plan(app: "com.example.blog", fields: "title: \"string\""))
+        let schema = try r.vein(["migrate", "b.vein", "--plan", "other-schema.json5"])
+        #expect(schema.status == 65 && schema.stderr.contains("vein: error: the store's schema at 0.0.1 is not the plan's schema 0.0.1"))
+        let unknown = try r.vein(["migrate", "b.vein", "--plan", Self.plan, "--to", "9.9.9"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("--to 9.9.9 is not a version of the plan (0.0.1, 0.0.2, 0.1.0)"))
+        #expect(try r.vein(["migrate", "b.vein", "--plan", Self.plan]).status == 0)
+        let backwards = try r.vein(["migrate", "b.vein", "--plan", Self.plan, "--to", "0.0.2"])
+        #expect(backwards.status == 64 && backwards.stderr.contains("the store is at 0.1.0, past --to 0.0.2: migrations only go forward"))
+        let older = try r.vein(["migrate", "status", "b.vein", "--plan", "other-schema.json5"])
+        #expect(older.status == 65 && older.stderr.contains("the store is at 0.1.0, newer than the plan's last version 0.0.1"))
+    }
 }

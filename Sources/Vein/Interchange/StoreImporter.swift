@@ -51,7 +51,7 @@ public struct StoreImporter {
             state.problem("line 1", "expected a header object {\"vein\":1,\"app\":…,\"schemaVersion\":…}")
             return
         }
-        guard try state.checkHeader(header, location: "line 1", allowing: []) else { return }
+        try state.checkHeader(header, location: "line 1", allowing: [])
         var number = 1
         while let bytes = try reader.readLine() {
             number += 1
@@ -92,7 +92,7 @@ public struct StoreImporter {
                 guard case .string(let key) = try reader.readValue() else { throw reader.error("expected a key in quotes") }
                 try reader.expect(UInt8(ascii: ":"), "':' after \"\(key)\"")
                 if key == "models" {
-                    guard try state.checkHeader(header, location: "the header", allowing: ["models"]) else { return }
+                    try state.checkHeader(header, location: "the header", allowing: ["models"])
                     sawModels = true
                     try readModels(reader, &state)
                 } else {
@@ -102,7 +102,8 @@ public struct StoreImporter {
             try reader.expect(UInt8(ascii: "}"), "',' or '}'")
         }
         if try reader.peek() != nil { throw reader.error("unexpected \(JSONStreamReader.describe(try reader.peek()!)) after the document") }
-        if !sawModels, try state.checkHeader(header, location: "the header", allowing: []) {
+        if !sawModels {
+            try state.checkHeader(header, location: "the header", allowing: [])
             state.problem("the header", "missing \"models\" (an object of model names and arrays of records)")
         }
     }
@@ -162,8 +163,8 @@ private struct ImportState {
     }
 
     /// The header must name this store's format, app and schema version; anything else is refused
-    /// before a record is read.
-    mutating func checkHeader(_ header: JSONObject, location: String, allowing extra: [String]) throws -> Bool {
+    /// before a record is read (by throwing `TooManyProblems` once the problems are noted).
+    mutating func checkHeader(_ header: JSONObject, location: String, allowing extra: [String]) throws {
         let before = problems.count
         for key in header.keys where !["vein", "app", "schemaVersion"].contains(key) && !extra.contains(key) {
             problem(location, "unknown key \"\(key)\" (expected vein, app, schemaVersion\(extra.isEmpty ? "" : ", models"))")
@@ -184,7 +185,6 @@ private struct ImportState {
             problem(location, "missing \"schemaVersion\" (a string)")
         }
         if problems.count > before { throw TooManyProblems() }
-        return true
     }
 
     mutating func insert(_ record: JSONObject, model name: String, location: String) throws {
