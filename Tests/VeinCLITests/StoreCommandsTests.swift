@@ -174,7 +174,7 @@ import Vein
 
         try r.write("open.key", String(repeating: "0", count: 64), mode: 0o644)
         let open = try r.vein(["info", "s.vein", "--key-file", "open.key"])
-        #expect(open.status == 77)
+        #expect(open.status == 78)
         #expect(open.stderr == "vein: error: key file open.key is accessible by others (mode 644)\nhint: restrict it with 'chmod 600 open.key'\n")
 
         // A file that is no database at all, with a key: the same message.

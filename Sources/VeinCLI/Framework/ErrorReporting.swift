@@ -124,7 +124,7 @@ enum ErrorReporting {
             return Report(messages: ["no key for \(store)\(detail)"], hint: keySourcesHint, exitCode: .unavailable)
         case .keyFileTooOpen(let path, let mode):
             return Report(messages: ["key file \(path) is accessible by others (mode \(String(mode, radix: 8)))"],
-                          hint: "restrict it with 'chmod 600 \(path)'", exitCode: .permission)
+                          hint: "restrict it with 'chmod 600 \(path)'", exitCode: .configuration)
         case .keyFileUnreadable(let path, let reason):
             return Report(messages: ["cannot read key file \(path): \(reason)"], exitCode: .noInput)
         case .keyFileExists(let path):

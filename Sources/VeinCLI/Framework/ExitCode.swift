@@ -10,6 +10,8 @@ public enum ExitCode: Int32, Sendable {
     case ioError = 74
     case busy = 75
     case permission = 77
+    /// A configuration error: a key file others can read, a setting that cannot be used as given.
+    case configuration = 78
 
     static let documented: [(Int32, String)] = [
         (0, "Success."),
@@ -21,7 +23,8 @@ public enum ExitCode: Int32, Sendable {
         (73, "Cannot create: the store or key file already exists, or its directory does not."),
         (74, "I/O error, or the keyring failed."),
         (75, "The store is busy: another process holds its lock."),
-        (77, "Wrong key, or a key file readable by others."),
+        (77, "Wrong key."),
+        (78, "Configuration error: a key file readable by others."),
     ]
 }
 
