@@ -2,7 +2,7 @@
 SWIFT ?= swift
 VEIN = .build/debug/vein
 
-.PHONY: setup build demo test test-unit docs bench clean
+.PHONY: setup build demo test test-unit docs bench fuzz clean
 
 setup:
 	@scripts/setup
@@ -25,6 +25,12 @@ docs:
 
 bench: setup
 	bench/run
+
+## Each parser under libFuzzer for FUZZ_SECONDS (default 600); findings fail the run.
+FUZZ_SECONDS ?= 600
+fuzz: setup
+	scripts/fuzz build
+	scripts/fuzz smoke $(FUZZ_SECONDS)
 
 clean:
 	rm -rf .build

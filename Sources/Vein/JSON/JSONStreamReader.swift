@@ -11,17 +11,21 @@ public final class JSONStreamReader {
     /// A record larger than this is refused rather than buffered: it is almost certainly an unterminated
     /// string or array, and would otherwise grow without bound.
     public static let maxValueBytes = 256 << 20
-    static let chunkSize = 1 << 20
+    public static let defaultChunkSize = 1 << 20
 
     private let descriptor: Int32
+    /// How many bytes one read asks for. Tests and the fuzzer use a few bytes, so that values, strings
+    /// and escapes are cut at every possible place by a refill.
+    private let chunkSize: Int
     private var buffer: [UInt8] = []
     private var index = 0
     private var atEnd = false
     public private(set) var line = 1
     public private(set) var column = 1
 
-    public init(descriptor: Int32) {
+    public init(descriptor: Int32, chunkSize: Int = JSONStreamReader.defaultChunkSize) {
         self.descriptor = descriptor
+        self.chunkSize = chunkSize
     }
 
     /// Reads more bytes, keeping the unread ones (and, while a value is being captured, its start).
@@ -31,8 +35,8 @@ public final class JSONStreamReader {
             buffer.removeSubrange(0..<start)
             index -= start
         }
-        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
-        let n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, Self.chunkSize) }
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        let n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, chunkSize) }
         if n < 0 { throw JSONSyntaxError(line: line, column: column, message: "read error: \(String(cString: strerror(errno)))") }
         if n == 0 { atEnd = true; return false }
         buffer.append(contentsOf: chunk[0..<n])
