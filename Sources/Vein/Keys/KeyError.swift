@@ -14,6 +14,9 @@ public enum KeyError: Error, Equatable, Sendable {
     case keyContainsNUL
     /// The Secret Service answered with an error (not "no such item").
     case keyringFailed(String)
+    /// The keyring holds an item for the store (or is where a new one goes) but is locked, and unlocking
+    /// it was refused or impossible (no prompt can be shown).
+    case keyringLocked
     /// The Secret Service could not be reached at all.
     case keyringUnavailable(String)
     case passphraseMismatch

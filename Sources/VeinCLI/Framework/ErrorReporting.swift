@@ -140,6 +140,10 @@ enum ErrorReporting {
             return Report(messages: ["the keyring failed: \(reason)"],
                           hint: "vein never takes a failed keyring read as 'no key'; unlock the keyring or give another key source",
                           exitCode: .ioError)
+        case .keyringLocked:
+            return Report(messages: ["the keyring is locked"],
+                          hint: "unlock it (your desktop's keyring prompt, or 'secret-tool search --unlock store PATH') and try again, "
+                              + "or give another key source", exitCode: .ioError)
         case .keyringUnavailable(let reason):
             return Report(messages: ["the Secret Service is not available: \(reason)"], hint: keySourcesHint,
                           exitCode: .unavailable)
