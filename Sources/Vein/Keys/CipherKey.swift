@@ -11,7 +11,10 @@ public enum CipherKey: Equatable, Sendable {
     case passphrase(String)
 
     /// A fresh random 256-bit raw key.
-    public static func random() throws -> CipherKey { .raw(try SecureRandom.bytes(32)) }
+    public static func random() throws -> CipherKey {
+        KeyMemory.keepOutOfCoreDumps()
+        return .raw(try SecureRandom.bytes(32))
+    }
 
     /// The shortest passphrase `create` and `rotate` take without `--weak-passphrase` (SPEC §6).
     public static let minimumPassphraseLength = 12
@@ -23,6 +26,7 @@ public enum CipherKey: Equatable, Sendable {
     /// Reads the textual form: 64 hex digits → raw key; otherwise the text is a passphrase.
     /// Surrounding whitespace (the newline editors and `echo` leave, a pasted space) is not part of the key.
     public init(text: String) throws {
+        KeyMemory.keepOutOfCoreDumps()
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw KeyError.emptyKey }
         let wrapped = (text.hasPrefix("x'") || text.hasPrefix("X'")) && text.hasSuffix("'") && text.utf8.count >= 3

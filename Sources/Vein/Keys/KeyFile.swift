@@ -12,7 +12,12 @@ public enum KeyFile {
         guard info.st_mode & S_IFMT == S_IFREG else { throw KeyError.keyFileUnreadable(path: path, reason: "not a regular file") }
         let mode = UInt16(info.st_mode & 0o777)
         guard mode & 0o077 == 0 else { throw KeyError.keyFileTooOpen(path: path, mode: mode) }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        KeyMemory.keepOutOfCoreDumps()
+        guard var data = FileManager.default.contents(atPath: path) else {
+            throw KeyError.keyFileUnreadable(path: path, reason: "cannot read it as UTF-8 text")
+        }
+        defer { KeyMemory.wipe(&data) }
+        guard let text = String(data: data, encoding: .utf8) else {
             throw KeyError.keyFileUnreadable(path: path, reason: "cannot read it as UTF-8 text")
         }
         return try CipherKey(text: text)

@@ -63,6 +63,8 @@ public struct KeyOptions: Sendable {
     /// The key from an explicit source (everything but the keyring), or nil when none was given.
     /// `confirmPassphrase` asks twice (a new store's passphrase).
     func explicitKey(confirmPassphrase: Bool = false) throws -> (CipherKey, KeySource)? {
+        // Before a passphrase is typed or a key file read: the key is in memory from then on.
+        KeyMemory.keepOutOfCoreDumps()
         if let keyFile {
             let source = KeySource.keyFile(keyFile)
             return (try KeyError.attributing(to: source) { try KeyFile.read(keyFile) }, source)

@@ -79,6 +79,7 @@ public final class Database {
 
     /// Keys the connection. Must run before the first read of the file.
     private func applyKey(_ key: CipherKey) throws {
+        KeyMemory.keepOutOfCoreDumps()
         do {
             try execute("PRAGMA key = \(key.pragmaArgument)")
         } catch let error as DatabaseError {
