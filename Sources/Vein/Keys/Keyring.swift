@@ -38,7 +38,9 @@ public struct SecretServiceKeyring: Keyring {
         if rc < 0 { throw classify(rc, message) }
         guard rc == 1, let secret else { return nil }
         defer { vein_secret_free_secret(secret) }
-        do { return try CipherKey(text: String(cString: secret)) } catch { throw .keyringFailed("the keyring item for \(storePath) is empty") }
+        do { return try CipherKey(text: String(cString: secret)) } catch {
+            throw .keyringFailed("the keyring item for \(storePath) holds no usable key")
+        }
     }
 
     @discardableResult
