@@ -32,9 +32,9 @@ public enum KeyFile {
             throw FileError.cannotWrite(path, reason: String(cString: strerror(errno)))
         }
         defer { close(fd) }
-        let bytes = Array((key.text + "\n").utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == bytes.count, fsync(fd) == 0 else {
+        // The key's text and a newline, from a buffer that is wiped afterwards.
+        let (written, expected) = key.withText(terminatedBy: UInt8(ascii: "\n")) { (write(fd, $0.baseAddress, $0.count), $0.count) }
+        guard written == expected, fsync(fd) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(path)
             throw FileError.cannotWrite(path, reason: reason)

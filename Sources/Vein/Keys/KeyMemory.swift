@@ -18,4 +18,8 @@ public enum KeyMemory {
     static func wipe(_ data: inout Data) {
         data.withUnsafeMutableBytes { vein_wipe($0.baseAddress, $0.count) }
     }
+
+    static func wipe(_ buffer: UnsafeMutableRawBufferPointer) {
+        vein_wipe(buffer.baseAddress, buffer.count)
+    }
 }

@@ -27,7 +27,7 @@ public struct SecretServiceKeyring: Keyring {
     public func store(key: CipherKey, app: String, storePath: String, state: KeyState) throws(KeyError) {
         var message: UnsafeMutablePointer<CChar>?
         let label = "Vein key for \(app) store \(storePath)" + (state == .pending ? " (pending rotation)" : "")
-        let rc = vein_secret_store(app, storePath, state.rawValue, label, key.text, &message)
+        let rc = key.withText { vein_secret_store(app, storePath, state.rawValue, label, $0.baseAddress!.assumingMemoryBound(to: CChar.self), &message) }
         if rc != 0 { throw classify(rc, message) }
     }
 
