@@ -62,6 +62,10 @@ import Vein
         #expect(spaced.status == 0, "\(spaced.stderr)")
         #expect(try r.vein(["verify", "s.vein", "-q"], environment: ["VEIN_KEY": "\t" + Self.hex + "  "]).status == 0)
 
+        let wrapped = try r.vein(["verify", "s.vein"], environment: ["VEIN_KEY": "x'not a key'"])
+        #expect(wrapped.status == 65)
+        #expect(wrapped.stderr.hasPrefix("vein: error: the key from environment variable VEIN_KEY is written as a raw key (x'…') but is not 64 hex digits\n"))
+
         let blank = try r.vein(["verify", "s.vein"], environment: ["VEIN_KEY": " "])
         #expect(blank.status == 65)
         #expect(blank.stderr == "vein: error: the key from environment variable VEIN_KEY is empty\n")

@@ -132,8 +132,8 @@ enum ErrorReporting {
         case .unusableKey(let source, let problem):
             return key(problem, source: source)
         case .mistypedRawKey(let digits):
-            return Report(messages: ["\(theKey) looks like a raw key " + (digits.map { "with \($0) hex digits" } ?? "in x'…' that is not hex")
-                                     + " (a raw key has 64)"],
+            return Report(messages: [theKey + (digits.map { " looks like a raw key with \($0) hex digits (a raw key has 64)" }
+                                               ?? " is written as a raw key (x'…') but is not 64 hex digits")],
                           hint: "check it for a lost or extra digit; a passphrase must not be only hex digits", exitCode: .dataError)
         case .weakPassphrase(let characters):
             return Report(messages: ["\(theKey) has \(characters) character\(characters == 1 ? "" : "s"); "
