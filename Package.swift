@@ -21,9 +21,11 @@ let package = Package(
                        providers: [.apt(["libreadline-dev"])]),
         // libsecret's API is variadic; this shim gives Swift fixed-arity calls.
         .target(name: "CVeinSecret", dependencies: ["CSecret"]),
+        // prctl (variadic) and explicit_bzero, to keep keys out of core dumps.
+        .target(name: "CVeinMemory"),
 
         // The engine: storage, schema, keys, store lifecycle. Knows nothing of the CLI.
-        .target(name: "Vein", dependencies: ["CSQLCipher", "CCrypto", "CVeinSecret"]),
+        .target(name: "Vein", dependencies: ["CSQLCipher", "CCrypto", "CVeinSecret", "CVeinMemory"]),
 
         // The command layer: a declarative command table, one file per command.
         .target(name: "VeinCLI", dependencies: ["Vein"]),

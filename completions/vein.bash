@@ -15,7 +15,7 @@ _vein() {
             subs="create info schema verify query migrate export import key encrypt decrypt backup completions help"
             ;;
         "create")
-            opts="--schema --plaintext --key-file --key-env --passphrase --json --quiet --help"
+            opts="--schema --plaintext --key-file --key-env --passphrase --weak-passphrase --json --quiet --help"
             positional="file"
             ;;
         "info")
@@ -52,7 +52,7 @@ _vein() {
             positional="file"
             ;;
         "import")
-            opts="--format --upsert --create --schema --plaintext --json --quiet --key-file --key-env --passphrase --help"
+            opts="--format --upsert --create --schema --plaintext --json --quiet --key-file --key-env --passphrase --weak-passphrase --help"
             positional="file"
             ;;
         "key")
@@ -60,7 +60,7 @@ _vein() {
             subs="rotate status"
             ;;
         "key rotate")
-            opts="--to-keyring --to-key-file --force --to-passphrase --json --quiet --key-file --key-env --passphrase --help"
+            opts="--to-keyring --to-key-file --force --to-passphrase --json --quiet --key-file --key-env --passphrase --weak-passphrase --help"
             positional="file"
             ;;
         "key status")
@@ -68,7 +68,7 @@ _vein() {
             positional="file"
             ;;
         "encrypt")
-            opts="--key-file --key-env --passphrase --json --quiet --help"
+            opts="--key-file --key-env --passphrase --weak-passphrase --json --quiet --help"
             positional="file"
             ;;
         "decrypt")

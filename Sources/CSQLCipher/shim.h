@@ -1,5 +1,8 @@
 // SQLCipher ships its own sqlite3.h under include/sqlcipher. Naming the folder keeps the
 // plain SQLite header (if libsqlite3-dev is also installed) from being picked up by mistake.
+// SQLITE_HAS_CODEC declares sqlite3_key, which takes the key from a buffer Vein can wipe (PRAGMA key
+// would copy it into SQL text).
+#define SQLITE_HAS_CODEC 1
 #include <sqlcipher/sqlite3.h>
 
 // SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift cannot import.

@@ -8,8 +8,8 @@ public enum CommandTable {
             Vein stores are SQLCipher databases described by a schema manifest. vein creates them, inspects \
             and verifies them, queries and changes their objects, migrates them through a plan of schema \
             versions, exports and imports their records as JSON, rotates their keys, and copies and backs them \
-            up. Keys come from --key-file, --key-env, VEIN_KEY or --passphrase, or from the Secret Service \
-            keyring, where vein create keeps the random key it makes.
+            up. Keys come from --key-file, --key-env, --passphrase or VEIN_KEY (in that order: options beat the \
+            environment), or from the Secret Service keyring, where vein create keeps the random key it makes.
 
             Results go to standard output, errors to standard error as 'vein: error: …'. Run \
             'vein help COMMAND' for a command's options.

@@ -62,4 +62,28 @@ import Vein
         #expect(result.stdout == "exit 69\n")
         #expect(result.stderr.contains("(the keyring has no key for this store)"))
     }
+
+    /// SPEC §6: a failed keyring read is never "no key". A locked collection whose unlock prompt cannot be
+    /// shown (no display here) made libsecret's password lookup answer "no secret", reported as exit 69.
+    @Test func aLockedKeyringIsExit74NotNoKey() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        let vein = VeinRunner.binary
+        let result = try r.run(VeinRunner.withSecretService, ["bash", "-c", """
+            '\(vein)' create k.vein --schema '\(VeinRunner.exampleManifest)' --quiet || exit 1
+            dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \\
+              org.freedesktop.Secret.Service.Lock array:objpath:/org/freedesktop/secrets/collection/login >/dev/null || exit 2
+            '\(vein)' info k.vein; echo "info exit $?"
+            # Writing a new key into the locked keyring is refused the same way, and nothing is created.
+            '\(vein)' create new.vein --schema '\(VeinRunner.exampleManifest)'; echo "create exit $?"
+            ls
+            """], environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
+        #expect(result.stdout == "info exit 74\ncreate exit 74\nk.vein\n", "\(result.stderr)")
+        // gnome-keyring's failed attempt to start its prompter also writes to stderr; vein's lines are these.
+        let veinLines = result.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("vein: ") || $0.hasPrefix("hint: ") }
+        let locked = ["vein: error: the keyring is locked",
+                      "hint: unlock it (your desktop's keyring prompt, or 'secret-tool search --unlock store PATH') and try again, or give another key source"]
+        #expect(veinLines == locked + locked, "\(result.stderr)")
+        #expect(!result.stderr.contains("no key for"))
+    }
 }

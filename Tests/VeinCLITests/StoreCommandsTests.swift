@@ -168,7 +168,7 @@ import Vein
         let before = try Data(contentsOf: URL(fileURLWithPath: r.path("s.vein")))
         let wrong = try r.vein(["info", "s.vein"], environment: ["VEIN_KEY": String(repeating: "0", count: 64)])
         #expect(wrong.status == 77)
-        #expect(wrong.stderr.hasPrefix("vein: error: cannot decrypt s.vein: wrong key or not a Vein store\n"))
+        #expect(wrong.stderr.hasPrefix("vein: error: cannot decrypt s.vein with the key from environment variable VEIN_KEY: wrong key or not a Vein store\n"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: r.path("s.vein"))) == before)
         #expect(!r.exists("s.vein-wal"))
 

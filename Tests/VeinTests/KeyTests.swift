@@ -55,34 +55,64 @@ final class FakeKeyring: Keyring {
 
     @Test func sixtyFourHexDigitsAreARawKey() throws {
         let key = try CipherKey(text: Self.hex)
-        guard case .raw(let bytes) = key else { Issue.record("not raw: \(key)"); return }
-        #expect(bytes.count == 32)
-        #expect(bytes.first == 0x00 && bytes[1] == 0x11 && bytes.last == 0xFF)
+        #expect(key.kind == .raw)
+        #expect(key == .raw(Data([0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff]
+                                 + [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff])))
         #expect(key.text == Self.hex)
+        #expect("\(key)" == "CipherKey(raw 256-bit key)", "a key never prints its secret")
         #expect(try CipherKey(text: Self.hex.uppercased()) == key)
         #expect(key.kindDescription == "raw 256-bit key")
         #expect(key.pragmaArgument == "\"x'\(Self.hex)'\"")
     }
 
-    @Test func oneTrailingNewlineIsStripped() throws {
+    @Test func trailingNewlinesAreStripped() throws {
         let raw = try CipherKey(text: Self.hex)
         #expect(try CipherKey(text: Self.hex + "\n") == raw)
         #expect(try CipherKey(text: Self.hex + "\r\n") == raw)
         #expect(try CipherKey(text: "secret\n") == .passphrase("secret"))
         #expect(try CipherKey(text: "secret\r\n") == .passphrase("secret"))
-        // Only one: a second newline is part of the passphrase, and so is other whitespace.
-        #expect(try CipherKey(text: "secret\n\n") == .passphrase("secret\n"))
-        #expect(try CipherKey(text: Self.hex + "\n\n") == .passphrase(Self.hex + "\n"))
-        #expect(try CipherKey(text: " secret ") == .passphrase(" secret "))
-        #expect(try CipherKey(text: Self.hex + " ") == .passphrase(Self.hex + " "))
+        // Issue 10 item 17: all surrounding whitespace goes (a pasted space made 64 hex digits a passphrase).
+        #expect(try CipherKey(text: "secret\n\n") == .passphrase("secret"))
+        #expect(try CipherKey(text: Self.hex + "\n\n") == raw)
+        #expect(try CipherKey(text: " secret ") == .passphrase("secret"))
+        #expect(try CipherKey(text: Self.hex + " ") == raw)
+    }
+
+    /// SPEC §6: hex of the wrong length is a mistyped raw key, refused, never a passphrase.
+    @Test func hexOfTheWrongLengthIsAMistypedRawKey() throws {
+        #expect(throws: KeyError.mistypedRawKey(hexDigits: 63)) { try CipherKey(text: String(Self.hex.dropLast())) }
+        #expect(throws: KeyError.mistypedRawKey(hexDigits: 65)) { try CipherKey(text: Self.hex + "0") }
+        #expect(throws: KeyError.mistypedRawKey(hexDigits: 128)) { try CipherKey(text: Self.hex + Self.hex) }
+        #expect(throws: KeyError.mistypedRawKey(hexDigits: 32)) { try CipherKey(text: String(Self.hex.prefix(32))) }
+        #expect(throws: KeyError.mistypedRawKey(hexDigits: 62)) { try CipherKey(text: "x'" + String(Self.hex.dropLast(2)) + "'") }
+        #expect(throws: KeyError.mistypedRawKey(hexDigits: nil)) { try CipherKey(text: "x'not hex'") }
+        // The x'…' form SQLCipher itself takes, and surrounding whitespace, still give the raw key.
+        #expect(try CipherKey(text: "x'" + Self.hex + "'") == CipherKey(text: Self.hex))
+        #expect(try CipherKey(text: " \t" + Self.hex + " \n") == CipherKey(text: Self.hex))
+        // Short hex, or long hex far from a key's length, is left to be a passphrase.
+        #expect(try CipherKey(text: "deadbeef") == .passphrase("deadbeef"))
+        #expect(try CipherKey(text: String(repeating: "a", count: 129)) == .passphrase(String(repeating: "a", count: 129)))
+    }
+
+    @Test func surroundingWhitespaceIsNotPartOfTheKeyAndAllWhitespaceIsEmpty() throws {
+        #expect(try CipherKey(text: "  correct horse battery  \r\n") == .passphrase("correct horse battery"))
+        #expect(throws: KeyError.emptyKey) { try CipherKey(text: " ") }
+        #expect(throws: KeyError.emptyKey) { try CipherKey(text: " \t\n ") }
+    }
+
+    @Test func newStoresRefuseShortPassphrasesUnlessAccepted() throws {
+        #expect(throws: KeyError.weakPassphrase(characters: 1)) { try CipherKey.passphrase("x").checkStrengthForNewStore(allowWeak: false) }
+        #expect(throws: KeyError.weakPassphrase(characters: 11)) {
+            try CipherKey.passphrase("elevenchars").checkStrengthForNewStore(allowWeak: false)
+        }
+        try CipherKey.passphrase("x").checkStrengthForNewStore(allowWeak: true)
+        try CipherKey.passphrase("twelve chars").checkStrengthForNewStore(allowWeak: false)
+        try CipherKey.random().checkStrengthForNewStore(allowWeak: false)
     }
 
     @Test func anythingElseIsAPassphrase() throws {
-        #expect(try CipherKey(text: String(Self.hex.dropLast())) == .passphrase(String(Self.hex.dropLast())))  // 63 digits
-        #expect(try CipherKey(text: Self.hex + "0") == .passphrase(Self.hex + "0"))                          // 65 digits
         let notHex = String(Self.hex.dropLast()) + "g"
         #expect(try CipherKey(text: notHex) == .passphrase(notHex))
-        #expect(try CipherKey(text: "x'" + Self.hex + "'") == .passphrase("x'" + Self.hex + "'"))
         #expect(try CipherKey(text: "correct horse battery staple") == .passphrase("correct horse battery staple"))
         #expect(try CipherKey(text: "pässwörd 🔑") == .passphrase("pässwörd 🔑"))
         let p = CipherKey.passphrase("it's")
@@ -99,8 +129,7 @@ final class FakeKeyring: Keyring {
 
     @Test func randomKeysAreRaw256BitAndDiffer() throws {
         let a = try CipherKey.random(), b = try CipherKey.random()
-        guard case .raw(let bytes) = a else { Issue.record("not raw"); return }
-        #expect(bytes.count == 32)
+        #expect(a.kind == .raw)
         #expect(a != b)
         #expect(a.text.count == 64)
         #expect(try CipherKey(text: a.text) == a)
@@ -175,6 +204,7 @@ final class FakeKeyring: Keyring {
         defer { dir.cleanUp() }
         try dir.write("k.key", "from-file")
         let env = ["MY_KEY": "from-my-key", "VEIN_KEY": "from-vein-key"]
+        // SPEC §6 order: --key-file, --key-env, --passphrase (explicit options beat the environment), VEIN_KEY, keyring.
         let prompt: @Sendable (Bool) throws -> String = { _ in "from-prompt" }
         let keyring = FakeKeyring()
         try keyring.store(key: .passphrase("from-keyring"), app: "a", storePath: "/s", state: .current)
@@ -185,10 +215,10 @@ final class FakeKeyring: Keyring {
         options.keyFile = nil
         #expect(try options.keyForOpening(realPath: "/s") == (.passphrase("from-my-key"), .environment("MY_KEY")))
         options.keyEnv = nil
-        #expect(try options.keyForOpening(realPath: "/s") == (.passphrase("from-vein-key"), .environment("VEIN_KEY")))
-        options.environment = [:]
         #expect(try options.keyForOpening(realPath: "/s") == (.passphrase("from-prompt"), .passphrasePrompt))
         options.passphrase = false
+        #expect(try options.keyForOpening(realPath: "/s") == (.passphrase("from-vein-key"), .environment("VEIN_KEY")))
+        options.environment = [:]
         #expect(try options.keyForOpening(realPath: "/s") == (.passphrase("from-keyring"), .keyring))
         #expect(try options.explicitKey() == nil)
     }
@@ -209,11 +239,26 @@ final class FakeKeyring: Keyring {
         #expect(fromEnv == (try CipherKey(text: Self.hex), .environment("K")))
     }
 
+    /// A problem with a key's text names the source that gave it; explicit options beat VEIN_KEY.
+    @Test func keyProblemsNameTheirSourceAndOptionsBeatVEIN_KEY() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        try dir.write("typo.key", String(Self.hex.dropLast()) + "\n", mode: 0o600)
+        #expect(throws: KeyError.unusableKey(source: .keyFile(dir.path("typo.key")), problem: .mistypedRawKey(hexDigits: 63))) {
+            try KeyOptions(keyFile: dir.path("typo.key"), environment: [:], keyring: nil).keyForOpening(realPath: "/s")
+        }
+        #expect(throws: KeyError.unusableKey(source: .environment("VEIN_KEY"), problem: .emptyKey)) {
+            try KeyOptions(environment: ["VEIN_KEY": " "], keyring: nil).keyForOpening(realPath: "/s")
+        }
+        let typed = KeyOptions(passphrase: true, readPassphrase: { _ in "typed passphrase" }, environment: ["VEIN_KEY": Self.hex], keyring: nil)
+        #expect(try typed.keyForOpening(realPath: "/s") == (.passphrase("typed passphrase"), .passphrasePrompt))
+    }
+
     @Test func passphraseWithoutAPromptIsUnavailable() {
         #expect(throws: KeyError.passphraseUnavailable("no way to ask for a passphrase here")) {
             try KeyOptions(passphrase: true, environment: [:], keyring: nil).keyForOpening(realPath: "/s")
         }
-        #expect(throws: KeyError.emptyKey) {
+        #expect(throws: KeyError.unusableKey(source: .passphrasePrompt, problem: .emptyKey)) {
             try KeyOptions(passphrase: true, readPassphrase: { _ in "" }, environment: [:], keyring: nil).keyForOpening(realPath: "/s")
         }
     }

@@ -176,9 +176,10 @@ import Testing
         _ = try StoreCreator.create(at: path, manifest: try Fixtures.blogManifest(), protection: .encrypted(Self.rawKeyOptions))
         let before = try dir.bytes("enc.vein")
         let wrongRaw = Self.keys(env: ["VEIN_KEY": String(repeating: "ab", count: 32)])
-        #expect(throws: StoreError.wrongKey(path)) { try Store.open(path, keys: wrongRaw) }
-        #expect(throws: StoreError.wrongKey(path)) { try Store.open(path, keys: Self.keys(env: ["VEIN_KEY": "a passphrase"])) }
-        #expect(throws: StoreError.wrongKey(path)) { try Store.open(path, keys: wrongRaw, mode: .readOnly) }
+        let vein = KeySource.environment("VEIN_KEY")
+        #expect(throws: StoreError.wrongKey(path, source: vein)) { try Store.open(path, keys: wrongRaw) }
+        #expect(throws: StoreError.wrongKey(path, source: vein)) { try Store.open(path, keys: Self.keys(env: ["VEIN_KEY": "a passphrase"])) }
+        #expect(throws: StoreError.wrongKey(path, source: vein)) { try Store.open(path, keys: wrongRaw, mode: .readOnly) }
         #expect(try dir.bytes("enc.vein") == before)
         #expect(try dir.contents() == ["enc.vein"])
     }
@@ -270,7 +271,9 @@ import Testing
         let store = try Store.open(path, keys: Self.keys(keyring: keyring))
         #expect(store.encryption.keySource == .keyring)
         // An explicit source wins over the keyring, even a wrong one.
-        #expect(throws: StoreError.wrongKey(path)) { try Store.open(path, keys: Self.keys(env: ["VEIN_KEY": "nope"], keyring: keyring)) }
+        #expect(throws: StoreError.wrongKey(path, source: .environment("VEIN_KEY"))) {
+            try Store.open(path, keys: Self.keys(env: ["VEIN_KEY": "nope"], keyring: keyring))
+        }
     }
 
     @Test func keyringThatAlreadyHoldsAKeyForThePathIsNotOverwritten() throws {
@@ -401,7 +404,9 @@ import Testing
         // Random bytes look like an encrypted store: a key is needed, and no key opens them.
         try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: URL(fileURLWithPath: dir.path("noise.db")))
         #expect(throws: KeyError.self) { try Store.open(dir.path("noise.db"), keys: Self.keys()) }
-        #expect(throws: StoreError.wrongKey(dir.path("noise.db"))) { try Store.open(dir.path("noise.db"), keys: Self.rawKeyOptions) }
+        #expect(throws: StoreError.wrongKey(dir.path("noise.db"), source: .environment("TEST_KEY"))) {
+            try Store.open(dir.path("noise.db"), keys: Self.rawKeyOptions)
+        }
     }
 
     @Test func damagedMeta() throws {

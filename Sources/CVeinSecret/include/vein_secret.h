@@ -8,15 +8,19 @@
 // vein_secret_free_message) and never takes "the service could not be reached" for
 // "no such item": callers must be able to tell the two apart (SPEC §6).
 
-/// Stores `secret` for the store at `store_path` (attributes app, store, state). Returns 0 or -1.
+/// Returned instead of -1 when the item (or the collection to write into) is locked and stays locked.
+#define VEIN_SECRET_LOCKED -2
+
+/// Stores `secret` for the store at `store_path` (attributes app, store, state). Returns 0, -1, or VEIN_SECRET_LOCKED.
 int vein_secret_store(const char *app, const char *store_path, const char *state,
                       const char *label, const char *secret, char **error_out);
 
 /// Looks up the secret for `store_path` in `state`. Returns 1 and sets *secret_out when found,
-/// 0 when the service answered that no such item exists, -1 on error.
+/// 0 when the service answered that no such item exists, VEIN_SECRET_LOCKED when it exists but stays
+/// locked (the unlock prompt was dismissed or could not be shown), -1 on error.
 int vein_secret_lookup(const char *store_path, const char *state, char **secret_out, char **error_out);
 
-/// Removes the secret for `store_path` in `state`. Returns 1 when removed, 0 when none existed, -1 on error.
+/// Removes the secret for `store_path` in `state`. Returns 1 when removed, 0 when none existed, -1 (or VEIN_SECRET_LOCKED) on error.
 int vein_secret_clear(const char *store_path, const char *state, char **error_out);
 
 /// Frees a secret returned by vein_secret_lookup, wiping its memory first.

@@ -12,10 +12,36 @@ public enum KeyError: Error, Equatable, Sendable {
     case emptyKey
     /// A passphrase with a NUL character, which SQLCipher cannot take.
     case keyContainsNUL
+    /// Hex digits of the wrong length for a raw key (nil: `x'…'` around something that is not hex).
+    case mistypedRawKey(hexDigits: Int?)
+    /// A new store's passphrase shorter than `CipherKey.minimumPassphraseLength`, without `--weak-passphrase`.
+    case weakPassphrase(characters: Int)
+    /// One of the problems above, with the source whose key has it.
+    indirect case unusableKey(source: KeySource, problem: KeyError)
     /// The Secret Service answered with an error (not "no such item").
     case keyringFailed(String)
+    /// The keyring holds an item for the store (or is where a new one goes) but is locked, and unlocking
+    /// it was refused or impossible (no prompt can be shown).
+    case keyringLocked
     /// The Secret Service could not be reached at all.
     case keyringUnavailable(String)
     case passphraseMismatch
     case passphraseUnavailable(String)
+}
+
+extension KeyError {
+    /// Whether the error is about the key's text (and so worth naming the source that gave it).
+    var isAboutTheKeyText: Bool {
+        switch self {
+        case .emptyKey, .keyContainsNUL, .mistypedRawKey, .weakPassphrase: return true
+        default: return false
+        }
+    }
+
+    /// Runs `body`, naming `source` in a problem with the key's text.
+    static func attributing<T>(to source: KeySource, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as KeyError where error.isAboutTheKeyText {
+            throw KeyError.unusableKey(source: source, problem: error)
+        }
+    }
 }

@@ -12,7 +12,12 @@ public enum KeyFile {
         guard info.st_mode & S_IFMT == S_IFREG else { throw KeyError.keyFileUnreadable(path: path, reason: "not a regular file") }
         let mode = UInt16(info.st_mode & 0o777)
         guard mode & 0o077 == 0 else { throw KeyError.keyFileTooOpen(path: path, mode: mode) }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        KeyMemory.keepOutOfCoreDumps()
+        guard var data = FileManager.default.contents(atPath: path) else {
+            throw KeyError.keyFileUnreadable(path: path, reason: "cannot read it as UTF-8 text")
+        }
+        defer { KeyMemory.wipe(&data) }
+        guard let text = String(data: data, encoding: .utf8) else {
             throw KeyError.keyFileUnreadable(path: path, reason: "cannot read it as UTF-8 text")
         }
         return try CipherKey(text: text)
@@ -27,9 +32,9 @@ public enum KeyFile {
             throw FileError.cannotWrite(path, reason: String(cString: strerror(errno)))
         }
         defer { close(fd) }
-        let bytes = Array((key.text + "\n").utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == bytes.count, fsync(fd) == 0 else {
+        // The key's text and a newline, from a buffer that is wiped afterwards.
+        let (written, expected) = key.withText(terminatedBy: UInt8(ascii: "\n")) { (write(fd, $0.baseAddress, $0.count), $0.count) }
+        guard written == expected, fsync(fd) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(path)
             throw FileError.cannotWrite(path, reason: reason)

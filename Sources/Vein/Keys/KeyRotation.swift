@@ -55,7 +55,15 @@ public enum KeyRotation {
         let newKey: CipherKey
         let home: KeyHome
         switch destination {
-        case .passphrase(let text): newKey = .passphrase(text); home = .none
+        case .passphrase(let text):
+            // Read as every passphrase is read (trimmed; 64 hex digits are a raw key), so that the same
+            // text typed later opens the store.
+            newKey = try KeyError.attributing(to: .passphrasePrompt) {
+                let key = try CipherKey(text: text)
+                try key.checkStrengthForNewStore(allowWeak: keys.allowWeakPassphrase)
+                return key
+            }
+            home = .none
         case .keyring:
             newKey = try CipherKey.random()
             guard let keyring = keys.keyring else { throw KeyError.noKeySource(store: realPath, keyringProblem: "no keyring configured") }
@@ -114,7 +122,7 @@ public enum KeyRotation {
     }
 
     private static func finishInterruptedRotation(_ keys: KeyOptions, realPath: String, openedWith key: CipherKey, app: String) throws {
-        guard let (pending, _) = keys.pendingKey(realPath: realPath) else { return }
+        guard let (pending, _) = try keys.pendingKey(realPath: realPath) else { return }
         let home: KeyHome
         if let file = keys.keyFile {
             home = .keyFile(file)
@@ -236,6 +244,6 @@ public struct KeyStatus: Sendable {
                          cipher: (try? db.scalar("PRAGMA cipher"))??.string ?? "aes-256-cbc",
                          pageSize: Int((try? db.scalar("PRAGMA cipher_page_size"))??.int64 ?? Int64(Database.cipherPageSize)),
                          kdfIterations: isPassphrase ? (try? db.scalar("PRAGMA kdf_iter"))??.string.flatMap { Int($0) } : nil,
-                         pendingKey: keys.pendingKey(realPath: store.realPath) != nil)
+                         pendingKey: try keys.pendingKey(realPath: store.realPath) != nil)
     }
 }

@@ -31,8 +31,9 @@ public enum KeySource: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The key sources a command was given (SPEC §6). First match wins: `--key-file`, `--key-env`, `VEIN_KEY`,
-/// `--passphrase`, then the keyring. Keys never come from the command line itself.
+/// The key sources a command was given (SPEC §6). First match wins: `--key-file`, `--key-env`,
+/// `--passphrase`, then `VEIN_KEY` (explicit options beat the environment), then the keyring. Keys never
+/// come from the command line itself.
 public struct KeyOptions: Sendable {
     public var keyFile: String?
     public var keyEnv: String?
@@ -41,37 +42,46 @@ public struct KeyOptions: Sendable {
     public var readPassphrase: (@Sendable (_ confirm: Bool) throws -> String)?
     public var environment: [String: String]
     public var keyring: (any Keyring)?
+    /// `--weak-passphrase`: a new store (or a rotation) may take a passphrase shorter than 12 characters.
+    public var allowWeakPassphrase = false
 
     public static let environmentVariable = "VEIN_KEY"
 
     public init(keyFile: String? = nil, keyEnv: String? = nil, passphrase: Bool = false,
                 readPassphrase: (@Sendable (Bool) throws -> String)? = nil,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
-                keyring: (any Keyring)? = SecretServiceKeyring()) {
+                keyring: (any Keyring)? = SecretServiceKeyring(), allowWeakPassphrase: Bool = false) {
         self.keyFile = keyFile
         self.keyEnv = keyEnv
         self.passphrase = passphrase
         self.readPassphrase = readPassphrase
         self.environment = environment
         self.keyring = keyring
+        self.allowWeakPassphrase = allowWeakPassphrase
     }
 
     /// The key from an explicit source (everything but the keyring), or nil when none was given.
     /// `confirmPassphrase` asks twice (a new store's passphrase).
     func explicitKey(confirmPassphrase: Bool = false) throws -> (CipherKey, KeySource)? {
+        // Before a passphrase is typed or a key file read: the key is in memory from then on.
+        KeyMemory.keepOutOfCoreDumps()
         if let keyFile {
-            return (try KeyFile.read(keyFile), .keyFile(keyFile))
+            let source = KeySource.keyFile(keyFile)
+            return (try KeyError.attributing(to: source) { try KeyFile.read(keyFile) }, source)
         }
         if let keyEnv {
             guard let text = environment[keyEnv], !text.isEmpty else { throw KeyError.environmentVariableUnset(keyEnv) }
-            return (try CipherKey(text: text), .environment(keyEnv))
-        }
-        if let text = environment[KeyOptions.environmentVariable], !text.isEmpty {
-            return (try CipherKey(text: text), .environment(KeyOptions.environmentVariable))
+            let source = KeySource.environment(keyEnv)
+            return (try KeyError.attributing(to: source) { try CipherKey(text: text) }, source)
         }
         if passphrase {
             guard let readPassphrase else { throw KeyError.passphraseUnavailable("no way to ask for a passphrase here") }
-            return (try CipherKey(text: try readPassphrase(confirmPassphrase)), .passphrasePrompt)
+            let text = try readPassphrase(confirmPassphrase)
+            return (try KeyError.attributing(to: .passphrasePrompt) { try CipherKey(text: text) }, .passphrasePrompt)
+        }
+        if let text = environment[KeyOptions.environmentVariable], !text.isEmpty {
+            let source = KeySource.environment(KeyOptions.environmentVariable)
+            return (try KeyError.attributing(to: source) { try CipherKey(text: text) }, source)
         }
         return nil
     }
@@ -90,13 +100,16 @@ public struct KeyOptions: Sendable {
 
     /// The key a rotation recorded before it changed the store (SPEC §6): a key file's `FILE.pending`, or the
     /// keyring's `state=pending` item. Tried when the current key no longer opens the store, which happens
-    /// only after a rotation replaced the file and stopped before promoting the key.
-    public func pendingKey(realPath: String) -> (CipherKey, KeySource)? {
+    /// only after a rotation replaced the file and stopped before promoting the key. A pending key that
+    /// exists but cannot be read (a key file others can read, a locked keyring) is an error, not "none":
+    /// it may be the only key that opens the store.
+    public func pendingKey(realPath: String) throws -> (CipherKey, KeySource)? {
         if let keyFile {
             let pending = KeyFile.pendingPath(for: keyFile)
-            return FileSystem.fileExists(pending) ? (try? KeyFile.read(pending)).map { ($0, .keyFile(pending)) } : nil
+            guard FileSystem.fileExists(pending) else { return nil }
+            return (try KeyError.attributing(to: .keyFile(pending)) { try KeyFile.read(pending) }, .keyFile(pending))
         }
         if keyEnv != nil || environment[KeyOptions.environmentVariable].map({ !$0.isEmpty }) == true || passphrase { return nil }
-        return (try? keyring?.lookup(storePath: realPath, state: .pending))?.flatMap { $0 }.map { ($0, .keyring) }
+        return try keyring?.lookup(storePath: realPath, state: .pending).map { ($0, .keyring) }
     }
 }

@@ -79,12 +79,10 @@ public final class Database {
 
     /// Keys the connection. Must run before the first read of the file.
     private func applyKey(_ key: CipherKey) throws {
-        do {
-            try execute("PRAGMA key = \(key.pragmaArgument)")
-        } catch let error as DatabaseError {
-            // The statement holds the key: neither it nor SQLite's echo of it may reach a message.
-            throw DatabaseError(extendedCode: error.extendedCode, message: "the key was refused")
-        }
+        KeyMemory.keepOutOfCoreDumps()
+        // sqlite3_key, not PRAGMA key: no SQL text holds the key (CipherKey wipes the buffer after).
+        let rc = key.withSQLCipherKey { sqlite3_key(handle, $0.baseAddress, Int32($0.count)) }
+        guard rc == SQLITE_OK else { throw DatabaseError(extendedCode: rc, message: "the key was refused") }
         // SQLCipher 4 changed its defaults; compatibility 3 keeps stores made here openable there (SPEC §1).
         let version = cipherVersion ?? "3"
         if let major = Int(version.prefix { $0.isNumber }), major >= 4 {

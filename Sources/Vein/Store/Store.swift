@@ -46,11 +46,17 @@ public final class Store {
         }
         do {
             return try open(path, realPath: realPath, key: key, encryption: encryption, mode: mode)
-        } catch StoreError.wrongKey(let reported) {
+        } catch StoreError.wrongKey(let reported, _) {
             // A rotation that replaced the file but stopped before promoting its key left the new key pending.
-            guard let (pending, source) = keys.pendingKey(realPath: realPath) else { throw StoreError.wrongKey(reported) }
-            return try open(path, realPath: realPath, key: pending,
-                            encryption: .encrypted(kind: pending.kindDescription, source: source), mode: mode)
+            guard let (pending, source) = try keys.pendingKey(realPath: realPath) else {
+                throw StoreError.wrongKey(reported, source: encryption.keySource)
+            }
+            do {
+                return try open(path, realPath: realPath, key: pending,
+                                encryption: .encrypted(kind: pending.kindDescription, source: source), mode: mode)
+            } catch StoreError.wrongKey {
+                throw StoreError.wrongKey(reported, source: encryption.keySource)
+            }
         }
     }
 

@@ -93,7 +93,10 @@ public enum StoreCreator {
             undo.append { unlink(keyFile) }
             return (key, .keyFile(keyFile), true)
         }
-        if let (key, source) = try options.explicitKey(confirmPassphrase: true) { return (key, source, false) }
+        if let (key, source) = try options.explicitKey(confirmPassphrase: true) {
+            try KeyError.attributing(to: source) { try key.checkStrengthForNewStore(allowWeak: options.allowWeakPassphrase) }
+            return (key, source, false)
+        }
         guard let keyring = options.keyring else {
             throw KeyError.noKeySource(store: realPath, keyringProblem: "no keyring configured")
         }

@@ -4,7 +4,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case alreadyExists(String)
     case cannotCreate(String, reason: String)
     /// SQLCipher could not decrypt page 1: the key is wrong, or the file is not a database at all.
-    case wrongKey(String)
+    /// `source`: where the key that was tried came from (named in the message).
+    case wrongKey(String, source: KeySource? = nil)
     /// The file opens but does not hold a Vein store (no `_vein_meta`, or it is damaged).
     case notAVeinStore(String, reason: String)
     /// Written by a newer Vein whose store format this build does not know.

@@ -14,6 +14,15 @@ enum Hex {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Writes the lowercase hex of `bytes` into `out` (twice as long), with no String in between.
+    static func encode(_ bytes: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) {
+        precondition(out.count >= 2 * bytes.count)
+        for (i, byte) in bytes.enumerated() {
+            out[2 * i] = digits[Int(byte >> 4)]
+            out[2 * i + 1] = digits[Int(byte & 0x0f)]
+        }
+    }
+
     /// Decodes an even-length string of hex digits (either case); nil for anything else.
     static func decode(_ text: String) -> Data? {
         let utf8 = Array(text.utf8)

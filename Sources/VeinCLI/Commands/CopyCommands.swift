@@ -15,7 +15,7 @@ enum EncryptCommand {
             """,
         arguments: [ArgumentSpec("SRC", help: "The plaintext store.", completion: .file),
                     ArgumentSpec("DEST", help: "The encrypted copy to create. It must not exist.", completion: .file)],
-        options: SharedOptions.keyOptions + [SharedOptions.json, SharedOptions.quiet],
+        options: SharedOptions.keyOptions + [SharedOptions.weakPassphrase, SharedOptions.json, SharedOptions.quiet],
         examples: [("vein encrypt test.vein prod.vein --key-file prod.key", "An encrypted copy with a new key in prod.key.")],
         run: run)
 

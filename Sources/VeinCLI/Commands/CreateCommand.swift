@@ -11,14 +11,16 @@ enum CreateCommand {
             The key: with --key-file FILE, the key in FILE, or a new random key written to FILE (mode 0600) \
             when FILE does not exist; with --key-env VAR or VEIN_KEY, that key; with --passphrase, a passphrase \
             asked twice. Otherwise vein makes a random 256-bit key and keeps it in the Secret Service keyring \
-            under the store's real path; if no keyring is reachable nothing is created (exit 69).
+            under the store's real path; if no keyring is reachable nothing is created (exit 69). A passphrase \
+            shorter than 12 characters is refused unless --weak-passphrase is given, and hex of the wrong length \
+            for a raw key (64 digits) is refused as a mistyped key.
             """,
         arguments: [ArgumentSpec("STORE", help: "The store file to create. It must not exist.", completion: .file)],
         options: [
             OptionSpec("schema", value: "MANIFEST", help: "The schema manifest (JSON or JSON5).",
                        completion: .fileWithExtensions(["json", "json5"]), required: true),
             OptionSpec("plaintext", help: "Do not encrypt the store."),
-        ] + SharedOptions.keyOptions + [SharedOptions.json, SharedOptions.quiet],
+        ] + SharedOptions.keyOptions + [SharedOptions.weakPassphrase, SharedOptions.json, SharedOptions.quiet],
         examples: [
             ("vein create blog.vein --schema blog.json5", "An encrypted store whose key is kept in the keyring."),
             ("vein create blog.vein --schema blog.json5 --key-file blog.key", "An encrypted store with a new key in blog.key."),

@@ -26,7 +26,7 @@ enum ImportCommand {
             OptionSpec("schema", value: "MANIFEST", help: "The schema manifest for --create.", completion: .fileWithExtensions(["json", "json5"])),
             OptionSpec("plaintext", help: "With --create: do not encrypt the new store."),
             SharedOptions.json, SharedOptions.quiet,
-        ] + SharedOptions.keyOptions,
+        ] + SharedOptions.keyOptions + [SharedOptions.weakPassphrase],
         examples: [
             ("vein import blog.vein posts.jsonl", "Add the records of posts.jsonl."),
             ("vein import blog.vein fixes.json --upsert", "Replace records by id."),

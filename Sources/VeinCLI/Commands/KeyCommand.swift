@@ -29,7 +29,8 @@ enum KeyRotateCommand {
             --to-key-file FILE (written 0600; an existing FILE only with --force) or --to-passphrase (asked \
             twice) to another source. A key from an environment variable or a typed passphrase cannot be \
             replaced in place: name a destination. Refused with exit 75 while another process has the store \
-            open (it would go on writing to the old file).
+            open (it would go on writing to the old file). A new passphrase shorter than 12 characters is \
+            refused unless --weak-passphrase is given.
             """,
         arguments: [SharedOptions.storeArgument],
         options: [
@@ -38,7 +39,7 @@ enum KeyRotateCommand {
             OptionSpec("force", help: "With --to-key-file: replace FILE if it exists."),
             OptionSpec("to-passphrase", help: "Use a new passphrase (asked twice) instead of a random key."),
             SharedOptions.json, SharedOptions.quiet,
-        ] + SharedOptions.keyOptions,
+        ] + SharedOptions.keyOptions + [SharedOptions.weakPassphrase],
         examples: [
             ("vein key rotate blog.vein", "A new key, kept where the current one is."),
             ("vein key rotate blog.vein --key-env OLD_KEY --to-keyring", "Move a store from an environment key to the keyring."),

@@ -102,9 +102,9 @@ enum ErrorReporting {
                           hint: "vein never overwrites a store; choose another path", exitCode: .cannotCreate)
         case .cannotCreate(let path, let reason):
             return Report(messages: ["cannot create \(path): \(reason)"], exitCode: .cannotCreate)
-        case .wrongKey(let path):
-            return Report(messages: ["cannot decrypt \(path): wrong key or not a Vein store"],
-                          hint: "check which key source is used: --key-file, --key-env, VEIN_KEY, --passphrase, then the keyring",
+        case .wrongKey(let path, let source):
+            return Report(messages: ["cannot decrypt \(path)\(source.map { " with \(keyPhrase($0))" } ?? ""): wrong key or not a Vein store"],
+                          hint: "check which key source is used: --key-file, --key-env, --passphrase, VEIN_KEY, then the keyring",
                           exitCode: .permission)
         case .notAVeinStore(let path, let reason):
             return Report(messages: ["\(path) is not a Vein store: \(reason)"], exitCode: .dataError)
@@ -117,8 +117,28 @@ enum ErrorReporting {
         }
     }
 
-    static func key(_ e: KeyError) -> Report {
+    /// How a message names a key by its source: "the key from key file k.key", "the passphrase given".
+    static func keyPhrase(_ source: KeySource) -> String {
+        switch source {
+        case .passphrasePrompt: return "the passphrase given"
+        case .keyring: return "the key in the keyring"
+        default: return "the key from \(source)"
+        }
+    }
+
+    static func key(_ e: KeyError, source: KeySource? = nil) -> Report {
+        let theKey = source.map(keyPhrase) ?? "the key"
         switch e {
+        case .unusableKey(let source, let problem):
+            return key(problem, source: source)
+        case .mistypedRawKey(let digits):
+            return Report(messages: [theKey + (digits.map { " looks like a raw key with \($0) hex digits (a raw key has 64)" }
+                                               ?? " is written as a raw key (x'…') but is not 64 hex digits")],
+                          hint: "check it for a lost or extra digit; a passphrase must not be only hex digits", exitCode: .dataError)
+        case .weakPassphrase(let characters):
+            return Report(messages: ["\(theKey) has \(characters) character\(characters == 1 ? "" : "s"); "
+                                     + "a new store's passphrase needs at least \(CipherKey.minimumPassphraseLength)"],
+                          hint: "choose a longer passphrase, or accept this one with --weak-passphrase", exitCode: .dataError)
         case .noKeySource(let store, let problem):
             let detail = problem.map { " (\($0))" } ?? ""
             return Report(messages: ["no key for \(store)\(detail)"], hint: keySourcesHint, exitCode: .unavailable)
@@ -133,13 +153,17 @@ enum ErrorReporting {
             return Report(messages: ["environment variable \(name) (named by --key-env) is not set or empty"],
                           exitCode: .unavailable)
         case .emptyKey:
-            return Report(messages: ["the key is empty"], exitCode: .dataError)
+            return Report(messages: ["\(theKey) is empty"], exitCode: .dataError)
         case .keyContainsNUL:
-            return Report(messages: ["the passphrase contains a NUL character, which SQLCipher cannot use"], exitCode: .dataError)
+            return Report(messages: ["\(theKey) contains a NUL character, which SQLCipher cannot use"], exitCode: .dataError)
         case .keyringFailed(let reason):
             return Report(messages: ["the keyring failed: \(reason)"],
                           hint: "vein never takes a failed keyring read as 'no key'; unlock the keyring or give another key source",
                           exitCode: .ioError)
+        case .keyringLocked:
+            return Report(messages: ["the keyring is locked"],
+                          hint: "unlock it (your desktop's keyring prompt, or 'secret-tool search --unlock store PATH') and try again, "
+                              + "or give another key source", exitCode: .ioError)
         case .keyringUnavailable(let reason):
             return Report(messages: ["the Secret Service is not available: \(reason)"], hint: keySourcesHint,
                           exitCode: .unavailable)

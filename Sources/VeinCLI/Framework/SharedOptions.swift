@@ -4,12 +4,15 @@ import Vein
 /// Options several commands share, described once.
 enum SharedOptions {
     static let keyFile = OptionSpec("key-file", value: "FILE",
-        help: "Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase). FILE must be mode 0600 or stricter.",
+        help: "Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase; surrounding whitespace is ignored). FILE must be mode 0600 or stricter.",
         completion: .file)
     static let keyEnv = OptionSpec("key-env", value: "VAR", help: "Read the key from the environment variable VAR.")
     static let passphrase = OptionSpec("passphrase",
         help: "Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.")
     static let keyOptions = [keyFile, keyEnv, passphrase]
+    /// For commands that give a store a new key (create, import --create, encrypt, key rotate).
+    static let weakPassphrase = OptionSpec("weak-passphrase",
+        help: "Accept a new passphrase shorter than 12 characters.")
 
     static let json = OptionSpec("json", help: "Print the result as JSON.")
     static let quiet = OptionSpec("quiet", short: "q", help: "Print nothing but errors (and the result).")
@@ -24,7 +27,8 @@ enum SharedOptions {
                    passphrase: invocation.arguments.flag("passphrase"),
                    readPassphrase: { confirm in try PassphrasePrompt.read(confirm: confirm) },
                    environment: invocation.environment,
-                   keyring: SecretServiceKeyring())
+                   keyring: SecretServiceKeyring(),
+                   allowWeakPassphrase: invocation.arguments.flag("weak-passphrase"))
     }
 
     /// Opens the store named by the STORE argument with the invocation's key sources.
