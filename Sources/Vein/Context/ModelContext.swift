@@ -35,6 +35,8 @@ public final class ModelContext: @unchecked Sendable {
     /// What the store said of itself when it was opened: each transaction checks the store still holds
     /// that schema (nil for a context over a bare connection, such as a migration's, which changes it).
     private let openedMeta: (meta: StoreMeta, path: String)?
+    /// Transactions begun by `transaction`; see `isStale`.
+    private var transactionCount = 0
 
     public init(store: Store) {
         self.manifest = store.manifest
@@ -60,6 +62,7 @@ public final class ModelContext: @unchecked Sendable {
     /// fails, the context counts the changes as saved; discard it.
     public func transaction<T>(_ kind: Database.TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         try lock.withLock {
+            transactionCount += 1
             do {
                 return try database.transaction(kind) {
                     try requireSchemaUnchanged()
@@ -139,7 +142,7 @@ public final class ModelContext: @unchecked Sendable {
         }
         let ulid = ULID.make()
         let object = ModelObject(id: ulid.description, layout: layout, handle: handle, values: initial,
-                                 unloaded: [], state: .inserted)
+                                 unloaded: [], state: .inserted, readInTransaction: transactionCount)
         register(object, ObjectKey(ulid))
         inserted.append(object)
         // Relationships go through `set`, which keeps the inverse sides in step.
@@ -328,7 +331,8 @@ public final class ModelContext: @unchecked Sendable {
         try lock.withLock {
             if let object = identityMap[ObjectKey(id)] {
                 guard object.modelName == model else { return nil }
-                return object.state == .deleted ? nil : object
+                if object.state == .deleted { return nil }
+                if !isStale(object) { return object }
             }
             let layout = try layout(model)
             let statement = try database.cachedStatement("SELECT \(layout.selectList) FROM \(layout.table) WHERE \"id\" = ?")
@@ -344,8 +348,23 @@ public final class ModelContext: @unchecked Sendable {
     func materialize(_ statement: Statement, layout: ModelLayout) -> ModelObject {
         let bytes = statement.textBytes(0)
         let key = ObjectKey(canonicalUTF8: bytes) ?? ObjectKey(statement.string(0))
-        if let existing = identityMap[key] { return existing }
+        if let existing = identityMap[key] {
+            if isStale(existing) {
+                (existing.values, existing.unloaded) = Self.read(statement, layout: layout)
+                existing.readInTransaction = transactionCount
+            }
+            return existing
+        }
         let id = String(decoding: bytes, as: UTF8.self)
+        let (values, unloaded) = Self.read(statement, layout: layout)
+        let object = ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted,
+                                 readInTransaction: transactionCount)
+        register(object, key)
+        return object
+    }
+
+    /// The current row's values (lazy columns left unread).
+    private static func read(_ statement: Statement, layout: ModelLayout) -> ([Value], Set<Int>) {
         var values = [Value](repeating: .null, count: layout.columns.count)
         var unloaded = Set<Int>()
         var column = 1
@@ -357,9 +376,16 @@ public final class ModelContext: @unchecked Sendable {
             values[i] = layout.readers[i].read(statement, column)
             column += 1
         }
-        let object = ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted)
-        register(object, key)
-        return object
+        return (values, unloaded)
+    }
+
+    /// Whether an object without changes was read before the current `transaction` began. Met again in
+    /// it (fetched, or looked up by id), it is read anew: a statement computes from the row as stored now,
+    /// under its lock, not from an older read (which would make its save a conflict, or worse). Objects
+    /// with changes keep them; `save` checks their rows.
+    private func isStale(_ object: ModelObject) -> Bool {
+        object.readInTransaction != transactionCount && object.state == .persisted && object.readValues == nil
+            && database.isInTransaction
     }
 
     private func register(_ object: ModelObject, _ key: ObjectKey) {
