@@ -121,8 +121,9 @@ import Vein
         #expect(result.stdout.isEmpty, "\(result.stdout)")
     }
 
-    /// A plaintext store whose one post has 3,000 attachments (a long list: reading both sides of the
-    /// relationship takes a while); the post's id.
+    /// A plaintext store whose first post has 3,000 attachments, followed by 10,000 other posts (reading
+    /// both sides of the relationship takes a while: the attachments are read after all the posts); the
+    /// first post's id.
     func seedLongRelationship(_ r: VeinRunner) throws -> String {
         try #require(try r.vein(["create", "b.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
         let context = ModelContext(store: try Store.open(r.path("b.vein"), keys: KeyOptions(keyring: nil)))
@@ -131,17 +132,18 @@ import Vein
             try context.insert("Attachment", ["name": .string("seed \(i)"), "fileType": .string("png"), "sizeMiB": .double(1),
                                               "post": .string(post.id)])
         }
+        for i in 0..<10_000 { try context.insert("Post", ["title": .string("filler \(i)"), "content": .string("c")]) }
         try context.save()
         return post.id
     }
 
-    /// Runs `reader` (shell text; `$0` is vein, `$1` the example manifest, `$n` the round) 10 times while
-    /// another process inserts 40 attachments of the post one by one.
+    /// Runs `reader` (shell text; `$0` is vein, `$1` the example manifest, `$n` the round) 6 times while
+    /// another process inserts 30 attachments of the post one by one.
     func whileInserting(_ r: VeinRunner, _ postID: String, reader: String) throws -> VeinRunner.Result {
         try r.run("/bin/sh", ["-c", """
-            ( i=0; while [ $i -lt 40 ]; do "$0" query b.vein 'insert Attachment(name: "w", fileType: .png, sizeMiB: 1, post: #id("\(postID)"))' >/dev/null || echo "insert exited $?"; i=$((i+1)); done ) &
+            ( i=0; while [ $i -lt 30 ]; do "$0" query b.vein 'insert Attachment(name: "w", fileType: .png, sizeMiB: 1, post: #id("\(postID)"))' >/dev/null || echo "insert exited $?"; i=$((i+1)); done ) &
             writer=$!
-            n=0; while [ $n -lt 10 ]; do
+            n=0; while [ $n -lt 6 ]; do
             \(reader)
             n=$((n+1)); done
             wait $writer
