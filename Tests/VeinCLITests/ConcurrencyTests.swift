@@ -64,7 +64,7 @@ import Vein
         defer { r.cleanUp() }
         try #require(try q(r, #"insert Post(title: "counter", content: "c")"#).status == 0)
         var expected = 0
-        for (workers, times) in [(2, 100), (3, 40), (4, 25)] {
+        for (workers, times) in [(2, 100), (3, 30), (4, 20)] {
             let tallies = try runShells(r, workers: workers, times: times) { _ in #"update Post where title == "counter" set views = views + 1"# }
             for t in tallies { #expect(t.other.isEmpty, "exit statuses other than 0 and 75: \(t.other)") }
             expected += tallies.map(\.succeeded).reduce(0, +)
@@ -137,13 +137,13 @@ import Vein
         return post.id
     }
 
-    /// Runs `reader` (shell text; `$0` is vein, `$1` the example manifest, `$n` the round) 6 times while
-    /// another process inserts 30 attachments of the post one by one.
+    /// Runs `reader` (shell text; `$0` is vein, `$1` the example manifest, `$n` the round) 5 times while
+    /// another process inserts 25 attachments of the post one by one.
     func whileInserting(_ r: VeinRunner, _ postID: String, reader: String) throws -> VeinRunner.Result {
         try r.run("/bin/sh", ["-c", """
-            ( i=0; while [ $i -lt 30 ]; do "$0" query b.vein 'insert Attachment(name: "w", fileType: .png, sizeMiB: 1, post: #id("\(postID)"))' >/dev/null || echo "insert exited $?"; i=$((i+1)); done ) &
+            ( i=0; while [ $i -lt 25 ]; do "$0" query b.vein 'insert Attachment(name: "w", fileType: .png, sizeMiB: 1, post: #id("\(postID)"))' >/dev/null || echo "insert exited $?"; i=$((i+1)); done ) &
             writer=$!
-            n=0; while [ $n -lt 6 ]; do
+            n=0; while [ $n -lt 5 ]; do
             \(reader)
             n=$((n+1)); done
             wait $writer
