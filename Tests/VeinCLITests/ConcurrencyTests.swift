@@ -209,7 +209,8 @@ import Vein
         #expect(report.messages == ["another process migrated \(r.path("b.vein")) from schema 0.0.2 to 0.1.0 while this command ran; nothing was written"])
         #expect(report.hint == "run the command again: it will use the store's new schema")
         #expect(report.exitCode == .busy)
-        // Reads too: a statement, an export, a backup.
+        // Reads too: a statement, an export, a backup, info, verify (which would report the new tables as
+        // damage against the old schema).
         #expect(throws: StoreError.schemaChanged(r.path("b.vein"), from: "0.0.2", to: "0.1.0")) {
             _ = try QueryRunner(context: ModelContext(store: store)).run("count Tag")
         }
@@ -221,6 +222,8 @@ import Vein
             _ = try StoreCopier.copy(store, to: r.path("copy.vein"), protection: .plaintext)
         }
         #expect(!r.exists("copy.vein"))
+        #expect(throws: StoreError.schemaChanged(r.path("b.vein"), from: "0.0.2", to: "0.1.0")) { _ = try StoreInfo(store) }
+        #expect(throws: StoreError.schemaChanged(r.path("b.vein"), from: "0.0.2", to: "0.1.0")) { _ = try StoreVerifier.verify(store) }
     }
 
     /// A save that finds a row changed by another process since it was read (the optimistic path of a
