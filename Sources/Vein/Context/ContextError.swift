@@ -13,4 +13,6 @@ public enum ContextError: Error, Equatable, Sendable {
     case objectDeleted(model: String, id: String)
     /// The object's context no longer exists.
     case contextClosed(model: String, id: String)
+    /// Another connection changed or deleted the row since this context read it; the save wrote nothing.
+    case conflict(model: String, id: String)
 }

@@ -4,6 +4,11 @@ extension ModelContext {
     /// Writes every pending change in one transaction. On any failure (a constraint, an id naming no row,
     /// a busy store) the transaction is rolled back, the store is as before, and the changes stay
     /// pending so the caller can fix them and save again.
+    ///
+    /// Every row it changes or deletes must still be as this context read it: when another connection
+    /// changed or deleted it since, the save throws `ContextError.conflict` and writes nothing (optimistic
+    /// concurrency; redo the work from a fresh read: `rollback`, fetch, change, save). A store migrated
+    /// since the context was made throws `StoreError.schemaChanged`.
     public func save() throws {
         try lock.withLock {
             guard hasChanges else { return }
@@ -14,6 +19,11 @@ extension ModelContext {
             }
             do {
                 try database.transaction(.immediate) {
+                    try requireSchemaUnchanged()
+                    // All checked before anything is written: this save's own writes (nullified
+                    // references) must not look like another process's.
+                    for object in updated.values where !object.changed.isEmpty { try requireUnchangedSinceRead(object) }
+                    for object in deleted.values { try requireUnchangedSinceRead(object) }
                     // One statement lookup per model, not per row (the cache key is the whole SQL text).
                     var insertStatements: [ObjectIdentifier: Statement] = [:]
                     for object in inserted {
@@ -53,7 +63,10 @@ extension ModelContext {
                 throw StoreError.busy(database.path)
             }
             for object in inserted { object.state = .persisted }
-            for object in updated.values { object.changed = [] }
+            for object in updated.values {
+                object.changed = []
+                object.readValues = nil
+            }
             inserted = []
             updated = [:]
             deleted = [:]
@@ -70,6 +83,21 @@ extension ModelContext {
         case .bool(let b): return .integer(b ? 1 : 0)
         case .data(let d): return .blob(d)
         case .array(let items): return .text(JSONWriter.string(.array(items.map { .string($0.stringValue ?? "") })))
+        }
+    }
+
+    /// Inside the save transaction: the stored row still holds every value this context read of it.
+    private func requireUnchangedSinceRead(_ object: ModelObject) throws {
+        guard let read = object.readValues else { return }
+        let layout = object.layout
+        let columns = read.indices.filter { read[$0] != nil }
+        let list = (["\"id\""] + columns.map { SQL.quoteIdentifier(layout.columns[$0]) }).joined(separator: ", ")
+        let statement = try database.cachedStatement("SELECT \(list) FROM \(layout.table) WHERE \"id\" = ?")
+        defer { statement.reset() }
+        try statement.bind([.text(object.id)])
+        guard try statement.step() else { throw ContextError.conflict(model: object.modelName, id: object.id) }
+        for (n, i) in columns.enumerated() where layout.readers[i].read(statement, n + 1) != read[i] {
+            throw ContextError.conflict(model: object.modelName, id: object.id)
         }
     }
 

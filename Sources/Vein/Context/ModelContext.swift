@@ -32,9 +32,16 @@ public final class ModelContext: @unchecked Sendable {
     /// Test hook: called before each row written by `save`, with the number written so far.
     public var saveFailureInjection: (@Sendable (Int) throws -> Void)?
 
+    /// What the store said of itself when it was opened: each transaction checks the store still holds
+    /// that schema (nil for a context over a bare connection, such as a migration's, which changes it).
+    private let openedMeta: (meta: StoreMeta, path: String)?
+    /// Transactions begun by `transaction`; see `isStale`.
+    private var transactionCount = 0
+
     public init(store: Store) {
         self.manifest = store.manifest
         self.database = store.database
+        openedMeta = (store.meta, store.path)
         for model in manifest.models { layouts[model.name] = ModelLayout(model: model) }
         handle.context = self
     }
@@ -43,8 +50,33 @@ public final class ModelContext: @unchecked Sendable {
     public init(database: Database, manifest: SchemaManifest) {
         self.manifest = manifest
         self.database = database
+        openedMeta = nil
         for model in manifest.models { layouts[model.name] = ModelLayout(model: model) }
         handle.context = self
+    }
+
+    /// Runs `body` in one transaction of the context's connection (a savepoint when one is open), after
+    /// checking that the store still holds the schema the context was made for. Work that reads and then
+    /// writes (an update computed from the rows it changes) runs in one `.immediate` transaction and saves
+    /// inside it: no other process can change those rows in between. If the body saved and the commit then
+    /// fails, the context counts the changes as saved; discard it.
+    public func transaction<T>(_ kind: Database.TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        try lock.withLock {
+            transactionCount += 1
+            do {
+                return try database.transaction(kind) {
+                    try requireSchemaUnchanged()
+                    return try body()
+                }
+            } catch let error as DatabaseError where error.isBusy {
+                throw StoreError.busy(database.path)
+            }
+        }
+    }
+
+    func requireSchemaUnchanged() throws {
+        guard let openedMeta else { return }
+        try openedMeta.meta.requireSchemaUnchanged(in: database, path: openedMeta.path)
     }
 
     func layout(_ model: String) throws -> ModelLayout {
@@ -110,7 +142,7 @@ public final class ModelContext: @unchecked Sendable {
         }
         let ulid = ULID.make()
         let object = ModelObject(id: ulid.description, layout: layout, handle: handle, values: initial,
-                                 unloaded: [], state: .inserted)
+                                 unloaded: [], state: .inserted, readInTransaction: transactionCount)
         register(object, ObjectKey(ulid))
         inserted.append(object)
         // Relationships go through `set`, which keeps the inverse sides in step.
@@ -168,9 +200,10 @@ public final class ModelContext: @unchecked Sendable {
 
     private func loadLazy(_ object: ModelObject, _ i: Int) throws {
         let sql = "SELECT \(SQL.quoteIdentifier(object.layout.columns[i])) FROM \(object.layout.table) WHERE \"id\" = ?"
-        let value = try database.scalar(sql, [.text(object.id)]) ?? .null
-        object.values[i] = Value(value, type: object.layout.types[i])
+        let value = Value(try database.scalar(sql, [.text(object.id)]) ?? .null, type: object.layout.types[i])
+        object.values[i] = value
         object.unloaded.remove(i)
+        if object.readValues != nil { object.readValues![i] = value }
     }
 
     /// Sets a field or relationship. Relationships keep their inverse in step on the other objects.
@@ -183,8 +216,8 @@ public final class ModelContext: @unchecked Sendable {
             }
             guard let rel = layout.relationships[i] else {
                 let v = try checked(value, layout: layout, column: i)
-                object.unloaded.remove(i)
                 write(object, i, v)
+                object.unloaded.remove(i)  // after `write`: a lazy column never read is not part of what was read
                 return
             }
             let targets = try resolveTargets(rel, value, model: object.modelName, key: key)
@@ -232,11 +265,18 @@ public final class ModelContext: @unchecked Sendable {
 
     /// Records a new value and the change.
     func write(_ object: ModelObject, _ i: Int, _ value: Value) {
-        object.values[i] = value
         if object.state == .persisted {
+            keepReadValues(object)
             object.changed.insert(i)
             updated[object.id] = object
         }
+        object.values[i] = value
+    }
+
+    /// Keeps the row as read before its first change, for `save`'s check against other writers.
+    func keepReadValues(_ object: ModelObject) {
+        guard object.readValues == nil else { return }
+        object.readValues = object.values.indices.map { object.unloaded.contains($0) ? nil : object.values[$0] }
     }
 
     func ids(in value: Value) -> [String] {
@@ -291,7 +331,8 @@ public final class ModelContext: @unchecked Sendable {
         try lock.withLock {
             if let object = identityMap[ObjectKey(id)] {
                 guard object.modelName == model else { return nil }
-                return object.state == .deleted ? nil : object
+                if object.state == .deleted { return nil }
+                if !isStale(object) { return object }
             }
             let layout = try layout(model)
             let statement = try database.cachedStatement("SELECT \(layout.selectList) FROM \(layout.table) WHERE \"id\" = ?")
@@ -307,8 +348,23 @@ public final class ModelContext: @unchecked Sendable {
     func materialize(_ statement: Statement, layout: ModelLayout) -> ModelObject {
         let bytes = statement.textBytes(0)
         let key = ObjectKey(canonicalUTF8: bytes) ?? ObjectKey(statement.string(0))
-        if let existing = identityMap[key] { return existing }
+        if let existing = identityMap[key] {
+            if isStale(existing) {
+                (existing.values, existing.unloaded) = Self.read(statement, layout: layout)
+                existing.readInTransaction = transactionCount
+            }
+            return existing
+        }
         let id = String(decoding: bytes, as: UTF8.self)
+        let (values, unloaded) = Self.read(statement, layout: layout)
+        let object = ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted,
+                                 readInTransaction: transactionCount)
+        register(object, key)
+        return object
+    }
+
+    /// The current row's values (lazy columns left unread).
+    private static func read(_ statement: Statement, layout: ModelLayout) -> ([Value], Set<Int>) {
         var values = [Value](repeating: .null, count: layout.columns.count)
         var unloaded = Set<Int>()
         var column = 1
@@ -320,9 +376,16 @@ public final class ModelContext: @unchecked Sendable {
             values[i] = layout.readers[i].read(statement, column)
             column += 1
         }
-        let object = ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted)
-        register(object, key)
-        return object
+        return (values, unloaded)
+    }
+
+    /// Whether an object without changes was read before the current `transaction` began. Met again in
+    /// it (fetched, or looked up by id), it is read anew: a statement computes from the row as stored now,
+    /// under its lock, not from an older read (which would make its save a conflict, or worse). Objects
+    /// with changes keep them; `save` checks their rows.
+    private func isStale(_ object: ModelObject) -> Bool {
+        object.readInTransaction != transactionCount && object.state == .persisted && object.readValues == nil
+            && database.isInTransaction
     }
 
     private func register(_ object: ModelObject, _ key: ObjectKey) {
@@ -388,6 +451,7 @@ public final class ModelContext: @unchecked Sendable {
                 if o.state == .inserted {
                     inserted.removeAll { $0 === o }
                 } else {
+                    keepReadValues(o)
                     updated.removeValue(forKey: o.id)
                     deleted[o.id] = o
                 }

@@ -30,14 +30,22 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     var state: State
     /// Columns changed since the last save (persisted objects only).
     var changed: Set<Int> = []
+    /// The row as this context last read or saved it (nil for a column never read), kept from the first
+    /// change after that until the next save. `save` compares the stored row with it: another process
+    /// that changed the row meanwhile makes the save a conflict instead of a lost update.
+    var readValues: [Value?]?
+    /// The context's `transactionCount` when the values were read (see `ModelContext.isStale`).
+    var readInTransaction: Int
 
-    init(id: String, layout: ModelLayout, handle: ContextHandle, values: [Value], unloaded: Set<Int>, state: State) {
+    init(id: String, layout: ModelLayout, handle: ContextHandle, values: [Value], unloaded: Set<Int>, state: State,
+         readInTransaction: Int) {
         self.id = id
         self.layout = layout
         self.handle = handle
         self.values = values
         self.unloaded = unloaded
         self.state = state
+        self.readInTransaction = readInTransaction
     }
 
     public var model: ModelSchema { layout.model }

@@ -19,8 +19,15 @@ public struct StoreExporter {
         self.store = store
     }
 
+    /// Everything is read in one read transaction: one snapshot of the store, so an export taken while
+    /// other processes write holds whole commits (never a row whose related rows are from a later one),
+    /// and writers go on meanwhile.
     @discardableResult
     public func export(to descriptor: Int32) throws -> InterchangeSummary {
+        try store.transaction(.deferred) { try exportSnapshot(to: descriptor) }
+    }
+
+    private func exportSnapshot(to descriptor: Int32) throws -> InterchangeSummary {
         let manifest = store.manifest
         var selected: [ModelSchema] = []
         for name in models {

@@ -24,7 +24,7 @@ public struct StoreImporter {
     public func importRecords(from descriptor: Int32, file: String) throws -> InterchangeSummary {
         var state = ImportState(store: store, upsert: upsert, file: file)
         let reader = JSONStreamReader(descriptor: descriptor)
-        try store.database.transaction(.immediate) {
+        try store.transaction(.immediate) {
             do {
                 switch format {
                 case .jsonl: try readLines(reader, &state)

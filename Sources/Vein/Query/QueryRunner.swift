@@ -8,7 +8,7 @@ public enum QueryResult: Sendable {
 }
 
 /// Runs statements against a context. Writes stay in the context until its owner saves, exactly like
-/// `ModelContext` (the REPL saves on `save`, `vein query` after a successful write).
+/// `ModelContext` (the REPL saves on `save`), unless `run` is told to save.
 public struct QueryRunner {
     public let context: ModelContext
 
@@ -16,8 +16,22 @@ public struct QueryRunner {
         self.context = context
     }
 
-    public func run(_ source: String) throws -> QueryResult {
+    /// Runs one statement in one transaction: a read sees one snapshot of the store; a write with `save`
+    /// reads its rows, computes and saves the changes under one write lock (`BEGIN IMMEDIATE`), so no
+    /// other process can change those rows between the read and the write (`set views = views + 1` from
+    /// two processes at once never loses an increment). Without `save`, a write's changes stay pending
+    /// and `ModelContext.save` detects a row changed meanwhile.
+    public func run(_ source: String, save: Bool = false) throws -> QueryResult {
         let statement = try QueryParser.parse(source)
+        let saving = save && statement.isWrite
+        return try context.transaction(saving ? .immediate : .deferred) {
+            let result = try run(statement, source: source)
+            if saving { try context.save() }
+            return result
+        }
+    }
+
+    private func run(_ statement: QueryStatement, source: String) throws -> QueryResult {
         let manifest = context.manifest
         func model(_ name: String) throws -> ModelSchema {
             guard let m = manifest.model(named: name) else {

@@ -7,8 +7,11 @@ import Foundation
 ///
 /// Every row of every table, `_vein_meta` and `_vein_history` included, is copied inside one transaction
 /// of the new store's connection, which reads the source through ATTACH: one read snapshot of the source,
-/// so a backup taken while other processes write holds a consistent prefix of their commits. SQLite header
-/// values the schema tables do not carry (user_version, application_id) are copied too.
+/// so a backup taken while other processes write holds a consistent prefix of their commits. The
+/// transaction is deferred: it takes the write lock of the new file only, and only a read snapshot of the
+/// source (an immediate one would lock every attached file, the source too, and stop its writers for the
+/// whole copy). SQLite header values the schema tables do not carry (user_version, application_id) are
+/// copied too.
 public enum StoreCopier {
     public struct Result: Sendable {
         public let creation: StoreCreator.Result
@@ -17,7 +20,9 @@ public enum StoreCopier {
         public let durationSeconds: Double
     }
 
-    public static func copy(_ source: Store, to destination: String, protection: StoreCreator.Protection) throws -> Result {
+    /// `snapshotTaken` (tests) runs inside the copy once the source's snapshot is fixed and before its rows are read.
+    public static func copy(_ source: Store, to destination: String, protection: StoreCreator.Protection,
+                            snapshotTaken: (() throws -> Void)? = nil) throws -> Result {
         let started = Date()
         var rows = 0
         let creation = try StoreCreator.create(at: destination, manifest: source.manifest, protection: protection) { copy in
@@ -30,7 +35,11 @@ public enum StoreCopier {
             // failure: no journal is needed while it is filled, and WAL would write every page twice.
             try db.execute("PRAGMA main.journal_mode = OFF")
             defer { _ = try? db.scalar("PRAGMA main.journal_mode = WAL") }
-            try db.transaction(.immediate) {
+            try db.transaction(.deferred) {
+                // The first read of the source: it fixes the snapshot, and the copy is built for the
+                // schema the source was opened with.
+                try source.meta.requireSchemaUnchanged(in: db, name: "vein_source", path: source.path)
+                try snapshotTaken?()
                 // Indexes are built once after the copy, as sqlcipher_export does, not kept up row by row.
                 let indexes = source.manifest.models.flatMap { model in SchemaDDL.indexes(for: model).map { (model.name, $0) } }
                 for (_, index) in indexes { try db.execute("DROP INDEX main.\(SQL.quoteIdentifier(index.name))") }

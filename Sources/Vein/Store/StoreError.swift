@@ -12,4 +12,6 @@ public enum StoreError: Error, Equatable, Sendable {
     case unsupportedFormat(String, found: String)
     /// Another connection holds the lock and the busy timeout ran out.
     case busy(String)
+    /// Another process migrated the store (its `_vein_meta` names another schema) after this one opened it.
+    case schemaChanged(String, from: String, to: String)
 }

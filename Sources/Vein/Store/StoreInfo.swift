@@ -28,7 +28,7 @@ public struct StoreInfo: Sendable {
         path = store.path
         realPath = store.realPath
         meta = store.meta
-        modelRows = try store.rowCounts()
+        modelRows = try store.transaction(.deferred) { try store.rowCounts() }  // one snapshot, of the schema opened
         sizeBytes = FileSystem.fileSize(store.path) + FileSystem.fileSize(store.path + "-wal")
         keySource = store.encryption.keySource
         sqliteVersion = Database.sqliteVersion

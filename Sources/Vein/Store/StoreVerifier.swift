@@ -20,7 +20,13 @@ public enum StoreVerifier {
     /// How many sample ids a problem names.
     static let sampleCount = 5
 
+    /// Everything is read in one read transaction: the checks compare tables with each other, and rows
+    /// committed by a writer between two of them would look like a broken relationship.
     public static func verify(_ store: Store) throws -> Report {
+        try store.transaction(.deferred) { try verifySnapshot(store) }
+    }
+
+    private static func verifySnapshot(_ store: Store) throws -> Report {
         var report = Report(checks: [])
         report.checks.append(try integrity(store.database))
         let schema = try schemaConformance(store)

@@ -36,7 +36,8 @@ enum QueryCommand {
         let format = invocation.arguments.value("format").flatMap(ResultFormatter.Format.init) ?? .table
         let store = try SharedOptions.openStore(invocation)
         let context = ModelContext(store: store)
-        let result = try QueryRunner(context: context).run(invocation.required("STATEMENT"))
+        let dryRun = invocation.arguments.flag("dry-run")
+        let result = try QueryRunner(context: context).run(invocation.required("STATEMENT"), save: !dryRun)
         let console = invocation.console
         switch result {
         case .objects(let model, let objects):
@@ -44,13 +45,12 @@ enum QueryCommand {
         case .count(let n):
             if format == .json || format == .jsonl { console.out(JSONWriter.string(.object(JSONObject([("count", .int(Int64(n)))])))) } else { console.out(String(n)) }
         case .changes(let changes):
-            if invocation.arguments.flag("dry-run") {
+            if dryRun {
                 context.rollback()
                 ResultFormatter.print(changes, format: format, console: console)
                 console.note("dry run: nothing was saved")
             } else {
-                try context.save()
-                ResultFormatter.print(changes, format: format, console: console)
+                ResultFormatter.print(changes, format: format, console: console)  // saved by the runner
             }
         }
     }

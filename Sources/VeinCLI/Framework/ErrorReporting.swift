@@ -70,6 +70,9 @@ enum ErrorReporting {
     static func context(_ e: ContextError) -> Report {
         let message: String
         switch e {
+        case .conflict(let m, let id):
+            return Report(messages: ["another process changed \(m) \(id) after it was read; nothing was saved"],
+                          hint: "run the command again: it will read the row as it is now", exitCode: .busy)
         case .unknownModel(let m): message = "no model '\(m)'"
         case .unknownField(let m, let f, let s): message = "no field '\(f)' in \(m)" + (s.map { " (did you mean '\($0)'?)" } ?? "")
         case .typeMismatch(let m, let f, let expected, let found): message = "\(m).\(f) takes \(expected), not \(found)"
@@ -114,6 +117,9 @@ enum ErrorReporting {
         case .busy(let path):
             return Report(messages: ["\(path) is busy: another process holds its lock"],
                           hint: "try again when the other vein or app has finished", exitCode: .busy)
+        case .schemaChanged(let path, let from, let to):
+            return Report(messages: ["another process migrated \(path) from schema \(from) to \(to) while this command ran; nothing was written"],
+                          hint: "run the command again: it will use the store's new schema", exitCode: .busy)
         }
     }
 
