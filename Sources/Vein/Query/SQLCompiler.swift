@@ -42,6 +42,8 @@ public struct SQLCompiler {
     static let maxNesting = 80
     /// Bound parameters a fragment may use, leaving room for the statement's own (SQLite's limit is 999).
     static let maxArguments = 900
+    /// Bytes of SQL a fragment may take (SQLite refuses statements over 1,000,000 bytes).
+    static let maxLength = 500_000
 
     /// The table the expression's model lives in, as it appears in the query.
     let table: String
@@ -72,6 +74,7 @@ public struct SQLCompiler {
             guard let inlined = compile(inlining), inlined.arguments.count <= Self.maxArguments else { return nil }
             fragment = inlined
         }
+        guard fragment.sql.utf8.count <= Self.maxLength else { return nil }
         return Self.nesting(of: fragment.sql) <= Self.maxNesting ? fragment : nil
     }
 
