@@ -9,8 +9,10 @@ extension ModelContext {
             let exactInSQL = descriptor.predicate == nil || (compiled?.isExact ?? false)
             let pending = descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model)
             let orderKeptFromList = descriptor.restrictedTo != nil && descriptor.sortBy.isEmpty
-            // Everything in SQL: condition, order, window.
-            let allInSQL = exactInSQL && !pending && !orderKeptFromList
+            // Everything in SQL: condition, order, window. Not the window when the condition can fail: SQLite
+            // would stop reading at the limit, and Swift's filter meets an error on any row.
+            let windowed = descriptor.fetchLimit != nil || descriptor.fetchOffset > 0
+            let allInSQL = exactInSQL && !pending && !orderKeptFromList && !(windowed && compiled?.canFail == true)
 
             var sql = "SELECT \(layout.selectList) FROM \(layout.table)"
             var conditions: [String] = [], arguments: [DatabaseValue] = []

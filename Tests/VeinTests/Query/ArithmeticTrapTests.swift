@@ -77,6 +77,18 @@ import Testing
         #expect(Self.count(context, "views < 2 && views * 9223372036854775807 >= 0") == .success(2))
     }
 
+    @Test func aLimitDoesNotStopBeforeARowThatTraps() throws {
+        let context = try Self.context(views: [0, 1, 3, 7])
+        for statement in ["Post where 100 / (views - 7) > 0 limit 1", "Post where 100 / (views - 7) < 0 limit 1 offset 1"] {
+            #expect(throws: EvaluationError.divisionByZero, "\(statement)") { _ = try QueryRunner(context: context).run(statement) }
+        }
+        guard case .objects(_, let rows) = try QueryRunner(context: context).run("Post where 100 / (views + 1) > 20 sort views desc limit 2 offset 1") else {
+            Issue.record("no rows")
+            return
+        }
+        #expect(try rows.map { try $0["views"] } == [.int(1), .int(0)])
+    }
+
     @Test func sqlNeverRaisesWhereSwiftWouldNotEvaluate() throws {
         // Everything exact in SQL: the CASE keeps Swift's order, so SQLite cannot run the right side first.
         let compiled = try #require(SQLCompiler(table: "\"Post\"").condition(try TypeChecker.checkPredicate(
