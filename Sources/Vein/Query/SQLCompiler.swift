@@ -130,9 +130,15 @@ public struct SQLCompiler {
             return Fragment(sql: "(NOT \(x.sql))", arguments: x.arguments, isExact: true, canFail: x.canFail)
         case .compare(let op, let a, let b):
             guard let x = compileValue(a), let y = compileValue(b) else { return nil }
+            let arguments = x.arguments + y.arguments, canFail = x.canFail || y.canFail
+            if a.mayBeNaN || b.mayBeNaN {
+                // SQLite stores a NaN result as NULL. Swift's NaN is equal to nothing (nil and itself included)
+                // and unordered: `=`, `<>` and the ordering operators give NULL for it, read as Swift's answer.
+                let sqlOp = op == "==" ? "=" : op == "!=" ? "<>" : op
+                return Fragment(sql: "COALESCE(\(x.sql) \(sqlOp) \(y.sql), \(op == "!=" ? 1 : 0))", arguments: arguments, isExact: true, canFail: canFail)
+            }
             let sqlOp = op == "==" ? "IS" : op == "!=" ? "IS NOT" : op
-            return Fragment(sql: "(\(x.sql) \(sqlOp) \(y.sql))", arguments: x.arguments + y.arguments, isExact: true,
-                            canFail: x.canFail || y.canFail)
+            return Fragment(sql: "(\(x.sql) \(sqlOp) \(y.sql))", arguments: arguments, isExact: true, canFail: canFail)
         case .inList(let items, let needle):
             return inList(items, needle)
         case .toManyContains(let list, let needle):
@@ -270,6 +276,17 @@ public struct SQLCompiler {
 }
 
 extension TypedExpression {
+    /// Whether its value can be a Double NaN (infinity minus infinity, zero times infinity), which SQLite
+    /// cannot hold; only Double arithmetic makes one.
+    var mayBeNaN: Bool {
+        switch self {
+        case .arithmetic(_, _, _, .double): return true
+        case .negate(let a, _): return a.mayBeNaN
+        case .coalesce(let a, let b, _): return a.mayBeNaN || b.mayBeNaN
+        default: return false
+        }
+    }
+
     /// Whether evaluating it can raise an error on some row, as Swift traps: integer arithmetic that can
     /// overflow or divide by zero (see `SQLCompiler.canTrap`).
     var canFail: Bool {

@@ -85,7 +85,10 @@ import Testing
             default: return "!(\(a))"
             }
         }
-        switch Int.random(in: 0..<30, using: &rng) {
+        switch Int.random(in: 0..<32, using: &rng) {
+        // Doubles that overflow to infinity, and NaN from infinity minus infinity or times zero.
+        case 30: return "\(["!", ""].randomElement(using: &rng)!)(d * 1e300 * 1e300 \(["-", "*"].randomElement(using: &rng)!) (d * 1e300 * 1e300 \(["+", "*"].randomElement(using: &rng)!) \(dbl())) \(cmp) \(dbl()))"
+        case 31: return "d * 1e300 * 1e300 - d * 1e300 * 1e300 \(eq) \(["nil", "0.0", "d"].randomElement(using: &rng)!)"
         case 22: return "i + \(int()) \(cmp) \(int())"  // may overflow: Swift traps, and SQL must too
         case 23: return "i \(cmp) -9223372036854775808"
         // Traps: overflow, division by zero, Int.min / -1, in every position of && and ||.
