@@ -16,7 +16,6 @@ extension ModelContext {
 
             var sql = "SELECT \(layout.selectList) FROM \(layout.table)"
             var conditions: [String] = [], arguments: [DatabaseValue] = []
-            if let compiled { conditions.append(compiled.sql); arguments += compiled.arguments }
             if let ids = descriptor.restrictedTo {
                 conditions.append("instr(?, '\"' || \(layout.table).\"id\" || '\"') > 0")
                 arguments.append(.text(JSONWriter.string(.array(ids.map(JSONValue.string)))))
@@ -24,6 +23,13 @@ extension ModelContext {
             if let owner = descriptor.owner {
                 conditions.append("\(layout.table).\(SQL.quoteIdentifier(owner.column)) = ?")
                 arguments.append(.text(owner.id))
+            }
+            if let compiled {
+                // A condition that can fail is evaluated only on rows in scope (a relationship's), as Swift
+                // evaluates it only on those objects: SQLite may test the terms of a WHERE in any order.
+                let scoped = compiled.canFail && !conditions.isEmpty
+                conditions.append(scoped ? "(CASE WHEN \(conditions.joined(separator: " AND ")) THEN \(compiled.sql) ELSE 0 END)" : compiled.sql)
+                arguments += (scoped ? arguments : []) + compiled.arguments
             }
             if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
             sql += " ORDER BY " + (try descriptor.sortBy.map { key in

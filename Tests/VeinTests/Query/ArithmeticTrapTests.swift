@@ -89,6 +89,20 @@ import Testing
         #expect(try rows.map { try $0["views"] } == [.int(1), .int(0)])
     }
 
+    @Test func aConditionOnARelationshipIsOnlyEvaluatedOnItsObjects() throws {
+        let context = try Self.context(views: [0, 5])
+        let five = try #require(try context.fetch(FetchDescriptor(model: "Post")).first { try $0["views"] == .int(5) })
+        let attachment = try context.insert("Attachment", ["name": .string("a"), "fileType": .string("png"), "sizeMiB": .double(1),
+                                                           "post": .string(five.id)])
+        try context.save()
+        // Swift filters the relationship's objects only: the post with views == 0 is never divided by.
+        guard case .objects(_, let posts) = try QueryRunner(context: context).run(#"Attachment(#id("\#(attachment.id)")).post where 100 / views > 0"#) else {
+            Issue.record("no rows")
+            return
+        }
+        #expect(posts.map(\.id) == [five.id])
+    }
+
     @Test func sqlNeverRaisesWhereSwiftWouldNotEvaluate() throws {
         // Everything exact in SQL: the CASE keeps Swift's order, so SQLite cannot run the right side first.
         let compiled = try #require(SQLCompiler(table: "\"Post\"").condition(try TypeChecker.checkPredicate(
