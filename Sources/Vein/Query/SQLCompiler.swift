@@ -183,16 +183,17 @@ public struct SQLCompiler {
     private func inList(_ items: [TypedExpression], _ needle: TypedExpression) -> Fragment? {
         guard !items.contains(where: \.canFail), let n = compileValue(needle) else { return nil }
         guard !items.isEmpty else { return Fragment(sql: "0", arguments: [], isExact: true, canFail: n.canFail) }
-        var literals: [Fragment] = [], containsNil = false
-        for item in items {
-            guard case .literal(let v, _) = item else { literals = []; break }
-            if v == .null { containsNil = true } else { literals.append(literal(v)) }
-        }
-        if !literals.isEmpty || (containsNil && items.allSatisfy { $0 == .literal(.null, .null) || $0.type == .null }) {
-            // IN is NULL for a nil needle: say false there (nil == nil is the separate IS NULL test).
-            var sql = literals.isEmpty ? "0" : "(\(n.sql) IS NOT NULL AND \(n.sql) IN (\(literals.map(\.sql).joined(separator: ", "))))"
-            var arguments = literals.isEmpty ? [] : n.arguments + n.arguments + literals.flatMap(\.arguments)
-            if containsNil {
+        let values = items.compactMap { item -> Value? in if case .literal(let v, _) = item { return v } else { return nil } }
+        if values.count == items.count {
+            let literals = values.filter { $0 != .null }.map(literal)
+            var sql = "0", arguments: [DatabaseValue] = []
+            if !literals.isEmpty {
+                // IN is NULL, not false, for a nil needle.
+                let guardNil = needle.type.isOptional ? "\(n.sql) IS NOT NULL AND " : ""
+                sql = "(\(guardNil)\(n.sql) IN (\(literals.map(\.sql).joined(separator: ", "))))"
+                arguments = (needle.type.isOptional ? n.arguments : []) + n.arguments + literals.flatMap(\.arguments)
+            }
+            if values.contains(.null) {
                 sql = "(\(n.sql) IS NULL OR \(sql))"
                 arguments = n.arguments + arguments
             }

@@ -112,7 +112,10 @@ import Testing
         case 11: return "s.lowercased() \(eq) \(str())"
         case 12: return "s.count \(cmp) \(Int.random(in: 0...4, using: &rng))"
         case 13: return "s.isEmpty"
-        case 14: return "[\(int()), \(int())].contains(i)"
+        case 14:
+            return ["[\(int()), \(int())].contains(i)", "[\(int()), nil].contains(io)", "[\(int())].contains(io)", "[nil].contains(io)",
+                    "[\(str()), \(str())].contains(so)", "[\(str()), nil].contains(so)", "[i, \(int())].contains(io ?? 0)",
+                    "[\(dbl()), \(dbl())].contains(dopt ?? 1.5)", "[nil, nil].contains(parent.s)"].randomElement(using: &rng)!
         case 15: return "children.count \(cmp) \(Int.random(in: 0...3, using: &rng))"
         case 16: return "parent.s \(eq) \(str())"
         case 17: return "parent == nil"
