@@ -93,7 +93,12 @@ import Vein
         #expect(dangling.stderr == "vein: error: Attachment.post: no row with id 01ARZ3NDEKTSV4RRFFQ69G5FAV\n")
         let wrongType = try q(r, #"insert Post(title: 1, content: "x")"#)
         #expect(wrongType.status == 65)
-        #expect(wrongType.stderr == "vein: error: Post.title takes String, not Int\n")
+        #expect(wrongType.stderr == """
+            vein: error: Post.title takes String, not Int
+              insert Post(title: 1, content: "x")
+                                 ^
+
+            """)
         #expect(try q(r, #"insert Post(title: "t", content: "x")"#).status == 0)
         let zero = try q(r, "update Post set views = views / 0")
         #expect(zero.status == 65)

@@ -9,12 +9,13 @@ extension ModelContext {
             let exactInSQL = descriptor.predicate == nil || (compiled?.isExact ?? false)
             let pending = descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model)
             let orderKeptFromList = descriptor.restrictedTo != nil && descriptor.sortBy.isEmpty
-            // Everything in SQL: condition, order, window.
-            let allInSQL = exactInSQL && !pending && !orderKeptFromList
+            // Everything in SQL: condition, order, window. Not the window when the condition can fail: SQLite
+            // would stop reading at the limit, and Swift's filter meets an error on any row.
+            let windowed = descriptor.fetchLimit != nil || descriptor.fetchOffset > 0
+            let allInSQL = exactInSQL && !pending && !orderKeptFromList && !(windowed && compiled?.canFail == true)
 
             var sql = "SELECT \(layout.selectList) FROM \(layout.table)"
             var conditions: [String] = [], arguments: [DatabaseValue] = []
-            if let compiled { conditions.append(compiled.sql); arguments += compiled.arguments }
             if let ids = descriptor.restrictedTo {
                 conditions.append("instr(?, '\"' || \(layout.table).\"id\" || '\"') > 0")
                 arguments.append(.text(JSONWriter.string(.array(ids.map(JSONValue.string)))))
@@ -22,6 +23,13 @@ extension ModelContext {
             if let owner = descriptor.owner {
                 conditions.append("\(layout.table).\(SQL.quoteIdentifier(owner.column)) = ?")
                 arguments.append(.text(owner.id))
+            }
+            if let compiled {
+                // A condition that can fail is evaluated only on rows in scope (a relationship's), as Swift
+                // evaluates it only on those objects: SQLite may test the terms of a WHERE in any order.
+                let scoped = compiled.canFail && !conditions.isEmpty
+                conditions.append(scoped ? "(CASE WHEN \(conditions.joined(separator: " AND ")) THEN \(compiled.sql) ELSE 0 END)" : compiled.sql)
+                arguments += (scoped ? arguments : []) + compiled.arguments
             }
             if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
             sql += " ORDER BY " + (try descriptor.sortBy.map { key in

@@ -191,7 +191,7 @@ public struct PlanParser {
                 do {
                     _ = try TypeChecker.checkPredicate(condition, model: modelSchema, manifest: from)
                 } catch {
-                    issue("\(bodyPath).where", "\(error.message) (in \"\(condition)\", column \(error.column + 1))")
+                    issue("\(bodyPath).where", "\(error.message) (in \"\(error.excerpt.text)\", column \(error.column + 1))")
                 }
                 return .delete(model: model, condition: condition)
             default:

@@ -203,7 +203,7 @@ enum StagePlanner {
             let expression = try ExpressionParser.parse(assignment.expression)
             typed = try TypeChecker(manifest: manifest, model: source, source: assignment.expression).check(expression)
         } catch {
-            return .failure(PlanFailure("map \(model.name).\(field.name): \(error.message) (in \"\(assignment.expression)\", column \(error.column + 1))"))
+            return .failure(PlanFailure("map \(model.name).\(field.name): \(error.message) (in \"\(error.excerpt.text)\", column \(error.column + 1))"))
         }
         let target = ValueType.of(field)
         guard assignable(typed.type, to: target) else {

@@ -73,9 +73,10 @@ struct StageRunner {
         var result: [String: [String: Int]] = [:]
         for model in plan.models where !model.keepsTable {
             guard let source = model.source else { continue }
-            let inMemory = model.columns.filter { column in
-                if case .mapped(let e) = column.source { return sqlValue(e, table: SQL.quoteIdentifier(source.name)) == nil }
-                return false
+            var inMemory: [StagePlan.Column] = []
+            for column in model.columns {
+                guard case .mapped(let e) = column.source else { continue }
+                if try !computesInSQL(e, table: SQL.quoteIdentifier(source.name)) { inMemory.append(column) }
             }
             var mappedCount = 0
             if !inMemory.isEmpty {
@@ -125,6 +126,20 @@ struct StageRunner {
             }
         }
         return result
+    }
+
+    /// Whether a map expression is computed in SQL: when SQL gives exactly Swift's value on every row. One
+    /// that can fail (integer overflow, division by zero) is tried on every row first; if it fails on one,
+    /// it is computed in memory instead, which stops at the first such row and names it.
+    private func computesInSQL(_ e: TypedExpression, table: String) throws -> Bool {
+        guard let fragment = sqlValue(e, table: table) else { return false }
+        guard fragment.canFail else { return true }
+        do {
+            _ = try database.scalar("SELECT count(\(fragment.sql)) FROM \(table)", fragment.arguments)
+            return true
+        } catch is EvaluationError {
+            return false
+        }
     }
 
     /// A computed value as the new field stores it.
@@ -285,7 +300,7 @@ struct StageRunner {
         if e.type == .bool, case .column = e {} else if e.type == .bool {
             // A non-optional Bool is never nil in Swift: true where the condition holds, false elsewhere.
             guard let c = compiler.condition(e), c.isExact else { return nil }
-            return SQLCompiler.Fragment(sql: "(CASE WHEN \(c.sql) THEN 1 ELSE 0 END)", arguments: c.arguments, isExact: true)
+            return SQLCompiler.Fragment(sql: "(CASE WHEN \(c.sql) THEN 1 ELSE 0 END)", arguments: c.arguments, isExact: true, canFail: c.canFail)
         }
         return compiler.value(e)
     }

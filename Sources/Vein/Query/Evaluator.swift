@@ -37,14 +37,7 @@ public struct Evaluator {
         case .literal(let v, _): return v
         case .column(let path, _): return try read(path)
         case .not(let a): return .bool(try evaluate(a) != .bool(true))
-        case .negate(let a, _):
-            switch try evaluate(a) {
-            case .int(let v):
-                guard v != .min else { throw EvaluationError.arithmeticOverflow("-(\(v))") }
-                return .int(-v)
-            case .double(let v): return .double(-v)
-            default: return .null
-            }
+        case .negate(let a, _): return try Self.negate(try evaluate(a))
         case .and(let a, let b): return .bool(try test(a) && test(b))
         case .or(let a, let b): return .bool(try test(a) || test(b))
         case .compare(let op, let a, let b): return .bool(Self.compare(op, try evaluate(a), try evaluate(b)))
@@ -67,9 +60,10 @@ public struct Evaluator {
             default: return .null
             }
         case .inList(let items, let needle):
+            // As Swift: the array is built (every element, in order) before the argument is evaluated.
+            let elements = try items.map { try evaluate($0) }
             let value = try evaluate(needle)
-            for item in items where Self.compare("==", value, try evaluate(item)) { return .bool(true) }
-            return .bool(false)
+            return .bool(elements.contains { Self.compare("==", value, $0) })
         case .toManyCount(let a):
             guard case .array(let ids) = try evaluate(a) else { return .int(0) }
             return .int(Int64(ids.count))
@@ -116,6 +110,17 @@ public struct Evaluator {
         }
     }
 
+    static func negate(_ a: Value) throws -> Value {
+        switch a {
+        case .int(let v):
+            guard v != .min else { throw EvaluationError.arithmeticOverflow("-(\(v))") }
+            return .int(-v)
+        case .double(let v): return .double(-v)
+        default: return .null
+        }
+    }
+
+    /// Swift's checked arithmetic: integer overflow and division by zero throw, as Swift traps.
     static func arithmetic(_ op: String, _ a: Value, _ b: Value) throws -> Value {
         switch (a, b) {
         case (.int(let x), .int(let y)):

@@ -16,7 +16,21 @@ public struct ExpressionError: Error, Equatable, Sendable, CustomStringConvertib
 
     /// `message`, the source line, and a caret under `column`.
     public var rendered: String {
-        "\(message)\n  \(source)\n  \(String(repeating: " ", count: max(0, column)))^"
+        let (line, caret) = excerpt
+        return "\(message)\n  \(line)\n  \(String(repeating: " ", count: caret))^"
+    }
+
+    /// Characters of a long source shown on each side of the column.
+    static let context = 40
+
+    /// The source, or for a long one (a generated condition, say) the part around the column, cut with
+    /// "…"; and where the caret goes in it.
+    public var excerpt: (text: String, caret: Int) {
+        let characters = Array(source), at = max(0, min(column, characters.count))
+        guard characters.count > 2 * Self.context + 20 else { return (source, max(0, column)) }
+        let start = max(0, at - Self.context), end = min(characters.count, at + Self.context)
+        let head = start > 0 ? "…" : "", tail = end < characters.count ? "…" : ""
+        return (head + String(characters[start..<end]) + tail, at - start + head.count)
     }
 
     public var description: String { rendered }

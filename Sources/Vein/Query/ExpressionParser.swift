@@ -1,10 +1,18 @@
 /// Parses the expression language with Swift's precedence: multiplicative > additive > `??` (right
 /// associative) > comparison (non-associative) > `&&` > `||`, prefix `!` and `-`, postfix member access
 /// and calls. One parser serves the REPL, `vein query`, `--where` and migration plans.
+///
+/// Nesting (parentheses, brackets, arguments, prefix operators, `??`, arithmetic chains) is limited to
+/// `maxDepth`, so hostile input cannot exhaust the stack of this parser or of the passes that walk the
+/// tree after it; `&&` and `||` chains, which may be long, become balanced trees (both operators are
+/// associative, short-circuits and errors included, so the meaning is the same).
 public struct ExpressionParser {
+    public static let maxDepth = 512
+
     private let tokens: [Token]
     private let source: String
     private var position = 0
+    private var depth = 0
 
     /// Parses a whole expression; anything left over is an error.
     public static func parse(_ source: String) throws(ExpressionError) -> Expression {
@@ -54,26 +62,57 @@ public struct ExpressionParser {
         position += 1
     }
 
-    mutating func parseExpression() throws(ExpressionError) -> Expression { try disjunction() }
+    mutating func parseExpression() throws(ExpressionError) -> Expression {
+        try enter()
+        defer { depth -= 1 }
+        return try disjunction()
+    }
+
+    /// One level deeper; an error past `maxDepth`.
+    private mutating func enter(_ levels: Int = 1) throws(ExpressionError) {
+        depth += levels
+        if depth > Self.maxDepth { throw error("the expression is nested too deeply (more than \(Self.maxDepth) levels)") }
+    }
 
     /// One level of left-associative binary operators: `operand (op operand)*`.
+    /// Each operator of the chain nests the tree one level deeper (`((a + b) + c) + d`).
     private mutating func leftAssociative(_ operators: Set<String>,
                                           _ operand: (inout ExpressionParser) throws(ExpressionError) -> Expression) throws(ExpressionError) -> Expression {
+        let outer = depth
+        defer { depth = outer }
         var left = try operand(&self)
         while case .symbol(let op) = current.kind, operators.contains(op) {
             let column = current.column
+            try enter()
             position += 1
             left = .binary(op: op, left: left, right: try operand(&self), column: column)
         }
         return left
     }
 
+    /// `a op b op c …` as a balanced tree, for an associative `op`.
+    private mutating func balanced(_ op: String,
+                                   _ operand: (inout ExpressionParser) throws(ExpressionError) -> Expression) throws(ExpressionError) -> Expression {
+        var operands = [try operand(&self)], columns: [Int] = []
+        while isSymbol(op) {
+            columns.append(current.column)
+            position += 1
+            operands.append(try operand(&self))
+        }
+        func join(_ range: Range<Int>) -> Expression {
+            if range.count == 1 { return operands[range.lowerBound] }
+            let middle = range.lowerBound + range.count / 2
+            return .binary(op: op, left: join(range.lowerBound..<middle), right: join(middle..<range.upperBound), column: columns[middle - 1])
+        }
+        return join(0..<operands.count)
+    }
+
     private mutating func disjunction() throws(ExpressionError) -> Expression {
-        try leftAssociative(["||"]) { (p: inout ExpressionParser) throws(ExpressionError) in try p.conjunction() }
+        try balanced("||") { (p: inout ExpressionParser) throws(ExpressionError) in try p.conjunction() }
     }
 
     private mutating func conjunction() throws(ExpressionError) -> Expression {
-        try leftAssociative(["&&"]) { (p: inout ExpressionParser) throws(ExpressionError) in try p.comparison() }
+        try balanced("&&") { (p: inout ExpressionParser) throws(ExpressionError) in try p.comparison() }
     }
 
     private static let comparisons: Set<String> = ["==", "!=", "<", "<=", ">", ">="]
@@ -94,6 +133,8 @@ public struct ExpressionParser {
         let left = try additive()
         guard isSymbol("??") else { return left }
         let column = current.column
+        try enter()
+        defer { depth -= 1 }
         position += 1
         return .binary(op: "??", left: left, right: try coalesce(), column: column)
     }
@@ -109,6 +150,8 @@ public struct ExpressionParser {
     private mutating func prefix() throws(ExpressionError) -> Expression {
         if case .symbol(let op) = current.kind, op == "!" || op == "-" {
             let column = current.column
+            try enter()
+            defer { depth -= 1 }
             position += 1
             if op == "-", current.kind == .int(.min) {
                 position += 1
@@ -130,7 +173,10 @@ public struct ExpressionParser {
 
     private mutating func postfix() throws(ExpressionError) -> Expression {
         var base = try primary()
+        let outer = depth
+        defer { depth = outer }
         while isSymbol(".") {
+            try enter()
             position += 1
             guard case .identifier(let name) = current.kind else {
                 throw error("expected a name after '.', found \(describe(current))")

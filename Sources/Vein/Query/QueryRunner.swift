@@ -85,23 +85,22 @@ public struct QueryRunner {
             return .objects(manifest.models[0], [])
         case .insert(let name, let values):
             let m = try model(name)
+            let checker = TypeChecker(manifest: manifest, model: m, source: source)
             var evaluated: [String: Value] = [:]
             for (field, expression, column) in values {
-                try requireColumn(field, of: m, column: column, source: source)
-                evaluated[field] = try constant(expression, model: m)
+                let typed = try assignment(field, expression, column: column, checker: checker)
+                evaluated[field] = try Evaluator { _ in
+                    throw ExpressionError("an inserted value cannot read a field", column: expression.column, source: source)
+                }.evaluate(typed)
             }
             _ = try context.insert(m.name, evaluated)
             return .changes(context.changes())
         case .update(let s, let assignments):
             let (m, d) = try descriptor(s)
             let checker = TypeChecker(manifest: manifest, model: m, source: source)
+            // Checked before any row is read, so a mistake is reported whether or not a row matches.
             let typed = try assignments.map { (field, expression, column) in
-                try requireColumn(field, of: m, column: column, source: source)
-                if case .enumCase(let name, _) = expression { return (field, TypedExpression.literal(.string(name), .string)) }
-                if case .array(let items, _) = expression {
-                    return (field, TypedExpression.literal(.array(try items.map { try constant($0, model: m) }), .array(.id)))
-                }
-                return (field, try checker.check(expression))
+                (field, try assignment(field, expression, column: column, checker: checker))
             }
             let objects = try context.fetch(d)
             for object in objects {
@@ -127,17 +126,41 @@ public struct QueryRunner {
                               column: column, source: source)
     }
 
-    /// A value that reads no field: literals, `.case`, arrays of ids, arithmetic on those.
-    private func constant(_ expression: Expression, model: ModelSchema) throws -> Value {
-        switch expression {
-        case .enumCase(let name, _): return .string(name)
-        case .array(let items, _): return .array(try items.map { try constant($0, model: model) })
-        default:
-            let typed = try TypeChecker(manifest: context.manifest, model: model, source: "").check(expression)
-            return try Evaluator { _ in
-                throw ExpressionError("an inserted value cannot read a field", column: expression.column, source: "")
-            }.evaluate(typed)
+    /// The value assigned to a field or relationship in insert and update, type-checked against it as Swift
+    /// would check the assignment: `.case` takes the field's enum, an integer literal may become a Double.
+    private func assignment(_ field: String, _ expression: Expression, column: Int, checker: TypeChecker) throws -> TypedExpression {
+        let model = checker.model
+        try requireColumn(field, of: model, column: column, source: checker.source)
+        if model.relationship(named: field) != nil {
+            guard case .array(let items, _) = expression else { return try checker.check(expression) }
+            return .literal(.array(try items.map { item in
+                guard case .literal(let value, _) = try checker.check(item) else {
+                    throw ExpressionError("a relationship takes ids: [#id(\"…\"), …]", column: item.column, source: checker.source)
+                }
+                return value
+            }), .array(.id))
         }
+        let fieldType = ValueType.of(model.field(named: field)!)
+        if case .enumCase(let name, let c) = expression { return try checker.enumCase(name, column: c, type: fieldType.unwrapped) }
+        let typed = try checker.check(expression)
+        let accepted: Bool
+        switch (fieldType.unwrapped, typed.type.unwrapped) {
+        case (_, .null): accepted = fieldType.isOptional
+        case (let a, let b) where a == b: accepted = true
+        case (.double, .int), (.date, .double), (.json, .string), (.uuid, .string): accepted = true
+        case (.enumeration(let values), .string), (.enumeration(let values), .int):
+            // A literal must be one of the values; any other expression is checked when it is stored.
+            if case .literal(.string(let s), _) = typed, !values.contains(.string(s)) {
+                throw checker.notInEnum(JSONWriter.string(.string(s)), s, values, expression.column)
+            }
+            if case .literal(.int(let i), _) = typed, !values.contains(.int(i)) { throw checker.notInEnum("\(i)", nil, values, expression.column) }
+            accepted = true
+        default: accepted = false
+        }
+        guard accepted else {
+            throw ExpressionError("\(model.name).\(field) takes \(fieldType), not \(typed.type)", column: expression.column, source: checker.source)
+        }
+        return typed
     }
 }
 

@@ -11,16 +11,45 @@
 ///   Swift's Characters, so they only narrow.
 /// - `lowercased()`, `uppercased()`, String `count` and `localizedStandardContains` are Unicode-aware in
 ///   Swift but not in SQLite: never compiled.
-/// - `/` and `%` compile only with a non-zero literal divisor (Swift traps on zero; SQLite returns NULL).
+/// - Integer arithmetic that can trap in Swift (overflow, division by zero, `Int.min / -1`) runs through
+///   the checked `vein_…` functions (`SQLFunctions`), which fail the statement with Swift's error; only `/`
+///   and `%` by a literal other than 0 and -1 use SQLite's operators. Double `/` compiles only with a
+///   non-zero literal divisor (SQLite answers NULL where Swift gives an infinity).
+///
+/// Errors and evaluation order. Swift evaluates `a && b` and `a || b` left to right and stops early, so
+/// which rows raise an error depends on the order. A fragment that can fail (`canFail`) keeps that order
+/// with `CASE` (SQLite may reorder or index plain `AND`/`OR` terms). And every fragment keeps this
+/// invariant: it is false on a row only where Swift's answer is false without an error, and it raises
+/// an error only where Swift raises one. So a pre-filter never hides an error the in-memory evaluation
+/// would meet, and never invents one: a conjunct after one that can fail is never used to drop rows
+/// unless the one before it is exact in SQL.
+///
+/// Size. SQLite's parser has a small stack (about 30 nested function calls, 90 nested parentheses) and
+/// at most 999 bound parameters: a fragment deeper than `maxNesting` or with more than `maxArguments`
+/// parameters is not used (the condition is then evaluated in memory), and long `&&`/`||` chains arrive
+/// here as balanced trees (`ExpressionParser`).
 public struct SQLCompiler {
     public struct Fragment: Equatable, Sendable {
         public var sql: String
         public var arguments: [DatabaseValue]
         public var isExact: Bool
+        /// Whether evaluating it can raise Swift's error (only exact integer arithmetic does).
+        public var canFail = false
     }
+
+    /// Weighted nesting (see `nesting(of:)`) a fragment may reach, leaving room for the statement around it.
+    /// ExpressionSizeTests sweeps nested shapes inside a subquery: all prepare up to 100, some fail at 120.
+    static let maxNesting = 80
+    /// Bound parameters a fragment may use, leaving room for the statement's own (SQLite's limit is 999).
+    static let maxArguments = 900
+    /// Bytes of SQL a fragment may take (SQLite refuses statements over 1,000,000 bytes).
+    static let maxLength = 500_000
 
     /// The table the expression's model lives in, as it appears in the query.
     let table: String
+    /// Writes integer literals into the SQL text instead of binding them (used when there are too many
+    /// literals to bind).
+    private var inlinesIntegers = false
 
     public init(table: String) {
         self.table = table
@@ -28,33 +57,90 @@ public struct SQLCompiler {
 
     /// A WHERE condition for the predicate, or nil when SQL cannot narrow it at all.
     public func condition(_ e: TypedExpression) -> Fragment? {
+        fitting { $0.compileCondition(e) }
+    }
+
+    /// SQL for a value, only when it is exactly the evaluator's value.
+    public func value(_ e: TypedExpression) -> Fragment? {
+        fitting { $0.compileValue(e) }
+    }
+
+    /// The fragment if SQLite can take it: with literals bound, else written inline, else nothing.
+    private func fitting(_ compile: (SQLCompiler) -> Fragment?) -> Fragment? {
+        guard var fragment = compile(self) else { return nil }
+        if fragment.arguments.count > Self.maxArguments {
+            var inlining = self
+            inlining.inlinesIntegers = true
+            guard let inlined = compile(inlining), inlined.arguments.count <= Self.maxArguments else { return nil }
+            fragment = inlined
+        }
+        guard fragment.sql.utf8.count <= Self.maxLength else { return nil }
+        return Self.nesting(of: fragment.sql) <= Self.maxNesting ? fragment : nil
+    }
+
+    /// An upper bound of the parser stack SQLite needs for `sql`, in units of about one stack entry:
+    /// measured on SQLite 3.15, a function call's argument takes up to 6 entries, a `CASE` branch up to 6,
+    /// an operand in parentheses up to 4; the parser has 100.
+    static func nesting(of sql: String) -> Int {
+        var depth = 0, deepest = 0, stack: [Int] = []
+        var previous: Character = " ", inIdentifier = false, word = ""
+        func push(_ cost: Int) { stack.append(cost); depth += cost; deepest = max(deepest, depth) }
+        func pop() { if let cost = stack.popLast() { depth -= cost } }
+        for c in sql {
+            if inIdentifier { if c == "\"" { inIdentifier = false }; previous = c; continue }
+            if c.isLetter || c == "_" { word.append(c) } else {
+                if word == "CASE" { push(6) } else if word == "END" { pop() } else if word == "SELECT" { push(10); stack[stack.count - 1] = 0 }
+                word = ""
+            }
+            switch c {
+            case "\"": inIdentifier = true
+            case "(": push(previous.isLetter || previous.isNumber || previous == "_" ? 6 : 4)
+            case ")": pop()
+            default: break
+            }
+            previous = c
+        }
+        if word == "END" { pop() }
+        return deepest
+    }
+
+    private func compileCondition(_ e: TypedExpression) -> Fragment? {
         switch e {
         case .and(let a, let b):
-            let ca = condition(a), cb = condition(b)
-            switch (ca, cb) {
-            case (nil, nil): return nil
-            case (let x?, nil), (nil, let x?): return Fragment(sql: x.sql, arguments: x.arguments, isExact: false)
-            case (let x?, let y?): return Fragment(sql: "(\(x.sql) AND \(y.sql))", arguments: x.arguments + y.arguments, isExact: x.isExact && y.isExact)
+            let x = compileCondition(a), y = compileCondition(b)
+            switch (x, y) {
+            case (let x?, let y?) where x.isExact:
+                return Self.inOrder(x, "AND", y, isExact: y.isExact)
+            case (let x?, let y?) where !a.canFail && !y.canFail:
+                // x only narrows: y may drop a row only because nothing before it can raise an error.
+                return Fragment(sql: "(\(x.sql) AND \(y.sql))", arguments: x.arguments + y.arguments, isExact: false)
+            case (let x?, _):
+                return Fragment(sql: x.sql, arguments: x.arguments, isExact: false, canFail: x.canFail)
+            case (nil, let y?) where !a.canFail && !y.canFail:
+                return Fragment(sql: y.sql, arguments: y.arguments, isExact: false)
+            default:
+                return nil
             }
         case .or(let a, let b):
-            guard let x = condition(a), let y = condition(b) else { return nil }
-            return Fragment(sql: "(\(x.sql) OR \(y.sql))", arguments: x.arguments + y.arguments, isExact: x.isExact && y.isExact)
+            // A row x keeps is kept; one x drops is false in Swift without an error, so Swift goes on to b.
+            guard let x = compileCondition(a), let y = compileCondition(b) else { return nil }
+            return Self.inOrder(x, "OR", y, isExact: x.isExact && y.isExact)
         case .not(let a):
-            guard let x = condition(a), x.isExact else { return nil }
-            return Fragment(sql: "(NOT \(x.sql))", arguments: x.arguments, isExact: true)
+            guard let x = compileCondition(a), x.isExact else { return nil }
+            return Fragment(sql: "(NOT \(x.sql))", arguments: x.arguments, isExact: true, canFail: x.canFail)
         case .compare(let op, let a, let b):
-            guard let x = value(a), let y = value(b) else { return nil }
-            let sqlOp = op == "==" ? "IS" : op == "!=" ? "IS NOT" : op
-            return Fragment(sql: "(\(x.sql) \(sqlOp) \(y.sql))", arguments: x.arguments + y.arguments, isExact: true)
-        case .inList(let items, let needle):
-            guard let n = value(needle) else { return nil }
-            var parts: [String] = [], arguments: [DatabaseValue] = []
-            for item in items {
-                guard let v = value(item) else { return nil }
-                parts.append("\(n.sql) IS \(v.sql)")
-                arguments += n.arguments + v.arguments
+            guard let x = compileValue(a), let y = compileValue(b) else { return nil }
+            let arguments = x.arguments + y.arguments, canFail = x.canFail || y.canFail
+            if a.mayBeNaN || b.mayBeNaN {
+                // SQLite stores a NaN result as NULL. Swift's NaN is equal to nothing (nil and itself included)
+                // and unordered: `=`, `<>` and the ordering operators give NULL for it, read as Swift's answer.
+                let sqlOp = op == "==" ? "=" : op == "!=" ? "<>" : op
+                return Fragment(sql: "COALESCE(\(x.sql) \(sqlOp) \(y.sql), \(op == "!=" ? 1 : 0))", arguments: arguments, isExact: true, canFail: canFail)
             }
-            return Fragment(sql: parts.isEmpty ? "0" : "(" + parts.joined(separator: " OR ") + ")", arguments: arguments, isExact: true)
+            let sqlOp = op == "==" ? "IS" : op == "!=" ? "IS NOT" : op
+            return Fragment(sql: "(\(x.sql) \(sqlOp) \(y.sql))", arguments: arguments, isExact: true, canFail: canFail)
+        case .inList(let items, let needle):
+            return inList(items, needle)
         case .toManyContains(let list, let needle):
             guard case .literal(.string(let id), _) = needle, let l = value(list) else { return nil }
             // Ids are fixed-width base32, so the quoted id appears in the JSON array exactly when it is an element.
@@ -76,46 +162,145 @@ public struct SQLCompiler {
         case .literal(.bool(let v), _):
             return Fragment(sql: v ? "1" : "0", arguments: [], isExact: true)
         case .column, .coalesce:
-            guard e.type == .bool, let v = value(e) else { return nil }
-            return Fragment(sql: "(\(v.sql) IS 1)", arguments: v.arguments, isExact: true)
+            guard e.type == .bool, let v = compileValue(e) else { return nil }
+            return Fragment(sql: "(\(v.sql) IS 1)", arguments: v.arguments, isExact: true, canFail: v.canFail)
         default:
             return nil
         }
     }
 
-    /// SQL for a value, only when it is exactly the evaluator's value.
-    public func value(_ e: TypedExpression) -> Fragment? {
+    /// `x AND y` / `x OR y` evaluated as Swift does, left to right, stopping early: plain when neither
+    /// can raise an error (SQLite may then reorder the terms and use indexes), else in a `CASE`.
+    private static func inOrder(_ x: Fragment, _ op: String, _ y: Fragment, isExact: Bool) -> Fragment {
+        let canFail = x.canFail || y.canFail
+        let sql = !canFail ? "(\(x.sql) \(op) \(y.sql))"
+            : op == "AND" ? "(CASE WHEN \(x.sql) THEN \(y.sql) ELSE 0 END)" : "(CASE WHEN \(x.sql) THEN 1 ELSE \(y.sql) END)"
+        return Fragment(sql: sql, arguments: x.arguments + y.arguments, isExact: isExact, canFail: canFail)
+    }
+
+    /// `[a, b].contains(x)`. Swift evaluates every element, then `x`; SQL does not promise an order, so
+    /// elements that can fail are left to memory. Literal elements become one `IN (…)`.
+    private func inList(_ items: [TypedExpression], _ needle: TypedExpression) -> Fragment? {
+        guard !items.contains(where: \.canFail), let n = compileValue(needle) else { return nil }
+        guard !items.isEmpty else { return Fragment(sql: "0", arguments: [], isExact: true, canFail: n.canFail) }
+        let values = items.compactMap { item -> Value? in if case .literal(let v, _) = item { return v } else { return nil } }
+        if values.count == items.count {
+            let literals = values.filter { $0 != .null }.map(literal)
+            var sql = "0", arguments: [DatabaseValue] = []
+            if !literals.isEmpty {
+                // IN is NULL, not false, for a nil needle.
+                let guardNil = needle.type.isOptional ? "\(n.sql) IS NOT NULL AND " : ""
+                sql = "(\(guardNil)\(n.sql) IN (\(literals.map(\.sql).joined(separator: ", "))))"
+                arguments = (needle.type.isOptional ? n.arguments : []) + n.arguments + literals.flatMap(\.arguments)
+            }
+            if values.contains(.null) {
+                sql = "(\(n.sql) IS NULL OR \(sql))"
+                arguments = n.arguments + arguments
+            }
+            return Fragment(sql: sql, arguments: arguments, isExact: true, canFail: n.canFail)
+        }
+        // Balanced, so a long list stays shallow.
+        var parts: [Fragment] = []
+        for item in items {
+            guard let v = compileValue(item) else { return nil }
+            parts.append(Fragment(sql: "(\(n.sql) IS \(v.sql))", arguments: n.arguments + v.arguments, isExact: true, canFail: n.canFail))
+        }
+        func join(_ range: Range<Int>) -> Fragment {
+            if range.count == 1 { return parts[range.lowerBound] }
+            let middle = range.lowerBound + range.count / 2
+            return Self.inOrder(join(range.lowerBound..<middle), "OR", join(middle..<range.upperBound), isExact: true)
+        }
+        return join(0..<parts.count)
+    }
+
+    /// A literal: bound, or written inline (integers, when there are too many to bind).
+    private func literal(_ v: Value) -> Fragment {
+        switch v {
+        case .null: return Fragment(sql: "NULL", arguments: [], isExact: true)
+        case .bool(let b): return Fragment(sql: b ? "1" : "0", arguments: [], isExact: true)
+        case .int(let i) where inlinesIntegers:
+            // Int64.min has no literal in SQL (its magnitude is not an integer); never `--`, a comment.
+            return Fragment(sql: i == .min ? "(-9223372036854775807 - 1)" : i < 0 ? "(\(i))" : "\(i)", arguments: [], isExact: true)
+        default: return Fragment(sql: "?", arguments: [v.databaseValue], isExact: true)
+        }
+    }
+
+    /// Whether integer `a op b` can trap in Swift for some value of `a`: all but `/` and `%` by a literal
+    /// other than 0 and -1 can (overflow, division by zero, `Int.min / -1`).
+    static func canTrap(_ op: String, divisor b: TypedExpression) -> Bool {
+        guard op == "/" || op == "%", case .literal(.int(let d), _) = b else { return true }
+        return d == 0 || d == -1
+    }
+
+    private func compileValue(_ e: TypedExpression) -> Fragment? {
         switch e {
         case .literal(let v, _):
-            return Fragment(sql: "?", arguments: [v.databaseValue], isExact: true)
+            return literal(v)
         case .column(let path, _):
             let column = SQL.quoteIdentifier(path.column)
             guard let hop = path.hop else { return Fragment(sql: "\(table).\(column)", arguments: [], isExact: true) }
             // Aliased: the target may be the same table (a self-relationship), which would shadow the outer row.
             return Fragment(sql: "(SELECT \"_hop\".\(column) FROM \(SQL.quoteIdentifier(hop.target)) AS \"_hop\" WHERE \"_hop\".\"id\" = \(table).\(SQL.quoteIdentifier(hop.name)))",
                             arguments: [], isExact: true)
-        case .negate(let a, _):
-            guard let x = value(a) else { return nil }
-            return Fragment(sql: "(-\(x.sql))", arguments: x.arguments, isExact: true)
+        case .negate(let a, let type):
+            guard let x = compileValue(a) else { return nil }
+            if type == .int { return Fragment(sql: "\(SQLFunctions.negateName)(\(x.sql))", arguments: x.arguments, isExact: true, canFail: true) }
+            return Fragment(sql: "(-\(x.sql))", arguments: x.arguments, isExact: true, canFail: x.canFail)
         case .arithmetic(let op, let a, let b, let type):
-            guard let x = value(a), let y = value(b) else { return nil }
-            if op == "/" || op == "%" {
-                guard case .literal(let divisor, _) = b, divisor != .int(0), divisor != .double(0) else { return nil }
+            guard let x = compileValue(a), let y = compileValue(b) else { return nil }
+            let arguments = x.arguments + y.arguments, canFail = x.canFail || y.canFail
+            switch type {
+            case .int where Self.canTrap(op, divisor: b):
+                return Fragment(sql: "\(SQLFunctions.binaryNames[op]!)(\(x.sql), \(y.sql))", arguments: arguments, isExact: true, canFail: true)
+            case .double where op == "/":
+                guard case .literal(.double(let divisor), _) = b, divisor != 0 else { return nil }
+            default: break
             }
             let sqlOp = type == .string ? "||" : op
-            return Fragment(sql: "(\(x.sql) \(sqlOp) \(y.sql))", arguments: x.arguments + y.arguments, isExact: true)
+            return Fragment(sql: "(\(x.sql) \(sqlOp) \(y.sql))", arguments: arguments, isExact: true, canFail: canFail)
         case .coalesce(let a, let b, _):
-            guard let x = value(a), let y = value(b) else { return nil }
-            return Fragment(sql: "COALESCE(\(x.sql), \(y.sql))", arguments: x.arguments + y.arguments, isExact: true)
+            // COALESCE evaluates its second argument only when the first is NULL, as `??` does.
+            guard let x = compileValue(a), let y = compileValue(b) else { return nil }
+            return Fragment(sql: "COALESCE(\(x.sql), \(y.sql))", arguments: x.arguments + y.arguments, isExact: true,
+                            canFail: x.canFail || y.canFail)
         case .toManyCount(let a):
-            guard let x = value(a) else { return nil }
+            guard let x = compileValue(a) else { return nil }
             // No JSON functions in SQLite 3.15: count the commas between ids (ids never contain commas).
             return Fragment(sql: "(CASE WHEN \(x.sql) = '[]' THEN 0 ELSE length(\(x.sql)) - length(replace(\(x.sql), ',', '')) + 1 END)",
                             arguments: x.arguments + x.arguments + x.arguments, isExact: true)
         default:
             // A Bool-valued expression used as a value (`(a == b) == true`).
-            guard e.type == .bool, let c = condition(e), c.isExact else { return nil }
+            guard e.type == .bool, let c = compileCondition(e), c.isExact else { return nil }
             return c
+        }
+    }
+}
+
+extension TypedExpression {
+    /// Whether its value can be a Double NaN (infinity minus infinity, zero times infinity), which SQLite
+    /// cannot hold; only Double arithmetic makes one.
+    var mayBeNaN: Bool {
+        switch self {
+        case .arithmetic(_, _, _, .double): return true
+        case .negate(let a, _): return a.mayBeNaN
+        case .coalesce(let a, let b, _): return a.mayBeNaN || b.mayBeNaN
+        default: return false
+        }
+    }
+
+    /// Whether evaluating it can raise an error on some row, as Swift traps: integer arithmetic that can
+    /// overflow or divide by zero (see `SQLCompiler.canTrap`).
+    var canFail: Bool {
+        switch self {
+        case .literal, .column: return false
+        case .negate(let a, let type): return type == .int || a.canFail
+        case .arithmetic(let op, let a, let b, let type):
+            return (type == .int && SQLCompiler.canTrap(op, divisor: b)) || a.canFail || b.canFail
+        case .not(let a), .toManyCount(let a): return a.canFail
+        case .compare(_, let a, let b), .and(let a, let b), .or(let a, let b), .coalesce(let a, let b, _), .toManyContains(let a, let b):
+            return a.canFail || b.canFail
+        case .stringMethod(_, let base, let argument, _): return base.canFail || (argument?.canFail ?? false)
+        case .inList(let items, let needle): return needle.canFail || items.contains { $0.canFail }
         }
     }
 }

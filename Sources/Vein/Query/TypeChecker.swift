@@ -147,27 +147,39 @@ public struct TypeChecker {
         return .stringMethod(name == "starts" ? "hasPrefix" : name, typedBase, argument, .bool)
     }
 
+    // MARK: Enums
+
+    /// `.name` as a value of the enum `type`, or an error listing the enum's values.
+    func enumCase(_ name: String, column: Int, type: ValueType) throws(ExpressionError) -> TypedExpression {
+        guard case .enumeration(let values) = type else {
+            throw error("cannot infer the type of .\(name); compare it with an enum field", column)
+        }
+        guard values.contains(.string(name)) else { throw notInEnum(".\(name)", name, values, column) }
+        return .literal(.string(name), type)
+    }
+
+    /// "x is not one of the enum's values: .a, .b (did you mean '.a'?)"
+    func notInEnum(_ shown: String, _ name: String?, _ values: [JSONValue], _ column: Int) -> ExpressionError {
+        let cases = values.map { $0.stringValue.map { "." + $0 } ?? JSONWriter.string($0) }
+        let hint = name.map { Suggestion.hint(for: "." + $0, in: cases, quote: "'") } ?? ""
+        return error("\(shown) is not one of the enum's values: \(cases.joined(separator: ", "))" + hint, column)
+    }
+
     // MARK: Operators
 
     /// Gives two operands one type as Swift would: integer literals become Double next to a Double,
     /// `.case` becomes the enum's raw value, `nil` and values meet optionals.
     private func unify(_ left: Expression, _ right: Expression, allowOptional: Bool, column: Int, op: String) throws(ExpressionError) -> (TypedExpression, TypedExpression) {
         func adapt(_ e: Expression, to other: TypedExpression) throws(ExpressionError) -> TypedExpression {
-            if case .enumCase(let name, let c) = e {
-                guard case .enumeration(let values) = other.type.unwrapped else {
-                    throw error("cannot infer the type of .\(name); compare it with an enum field", c)
-                }
-                if let match = values.first(where: { $0.stringValue == name }) { return .literal(.string(match.stringValue!), other.type.unwrapped) }
-                throw error(".\(name) is not one of \(values.map { JSONWriter.string($0) }.joined(separator: ", "))", c)
-            }
+            if case .enumCase(let name, let c) = e { return try enumCase(name, column: c, type: other.type.unwrapped) }
             let typed = try check(e)
             if case .literal(.int(let v), .int) = typed, other.type.unwrapped == .double { return .literal(.double(Double(v)), .double) }
             if case .literal(.string(let s), .string) = typed, case .enumeration(let values) = other.type.unwrapped {
-                guard values.contains(.string(s)) else { throw error("\"\(s)\" is not one of the enum's values", e.column) }
+                guard values.contains(.string(s)) else { throw notInEnum(JSONWriter.string(.string(s)), s, values, e.column) }
                 return .literal(.string(s), other.type.unwrapped)
             }
             if case .literal(.int(let v), .int) = typed, case .enumeration(let values) = other.type.unwrapped {
-                guard values.contains(.int(v)) else { throw error("\(v) is not one of the enum's values", e.column) }
+                guard values.contains(.int(v)) else { throw notInEnum("\(v)", nil, values, e.column) }
                 return .literal(.int(v), other.type.unwrapped)
             }
             return typed

@@ -47,6 +47,7 @@ public final class Database {
         self.path = path
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeout)
+        SQLFunctions.register(on: db)
         do {
             if let key { try applyKey(key) }
             // The first read decrypts page 1: a wrong key (or a file that is no database) fails here.

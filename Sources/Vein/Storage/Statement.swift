@@ -71,6 +71,8 @@ public final class Statement {
         default:
             let error = database.lastError(rc, sql: sql)
             sqlite3_reset(handle)
+            // Raised by a checked-arithmetic SQL function: the evaluator's typed error (see SQLFunctions).
+            if let evaluation = EvaluationError(sqliteMessage: error.message) { throw evaluation }
             throw error
         }
     }

@@ -88,10 +88,9 @@ enum ErrorReporting {
 
     static func file(_ e: FileError) -> Report {
         switch e {
-        case .notFound(let path): return Report(messages: ["no such file: \(path)"], exitCode: .noInput)
-        case .unreadable(let path, let reason): return Report(messages: ["cannot read \(path): \(reason)"], exitCode: .noInput)
-        case .notText(let path): return Report(messages: ["\(path) is not UTF-8 text"], exitCode: .dataError)
-        case .cannotWrite(let path, let reason): return Report(messages: ["cannot write \(path): \(reason)"], exitCode: .cannotCreate)
+        case .notFound, .unreadable: return Report(messages: [e.description], exitCode: .noInput)
+        case .notText: return Report(messages: [e.description], exitCode: .dataError)
+        case .cannotWrite: return Report(messages: [e.description], exitCode: .cannotCreate)
         }
     }
 

@@ -255,4 +255,28 @@ private func unhandled(_ body: () throws -> Void) -> [String] {
         #expect(low.count == rows && low.last == .text("ünïcode \(rows - 1)"))
         #expect(ratio.last == .integer(Int64(100 / ((rows - 1) % 7 + 1))))
     }
+
+    /// SQLite's integer arithmetic turns an overflow into a REAL: a map computed in SQL must fail as Swift
+    /// traps, naming the row, and change nothing; `migrate check` must fail on it too.
+    @Test func mapArithmeticThatOverflowsFailsNamingTheRow() throws {
+        let f = try MigrationFixture(Self.v1)
+        defer { f.dir.cleanUp() }
+        let ids = try f.insert("Post", [0, 1, 2, 3].map { ["title": .string("t\($0)"), "views": .int($0)] })
+        let v2 = schema("1.1.0", "Post: { fields: { title: \"string\", views: \"int\", note: \"string?\" } }, Tag: { fields: { name: \"string\" } }")
+        for expression in ["views * 9223372036854775807", "views + 9223372036854775806", "100 / (views - 2)", "-(views - 9223372036854775807 - 1)"] {
+            let plan = try MigrationFixture.plan([Self.v1, v2], ["{ map: { model: \"Post\", set: { views: \"\(expression)\" } } }"])
+            let found = unhandled { _ = try f.run(plan) }
+            #expect(found.count == 1 && found.first?.hasPrefix("Post.views: the map expression fails (") == true, "\(expression): \(found)")
+            #expect(found.first?.hasSuffix(" on a row (\(ids[expression.hasPrefix("-") ? 0 : 2]))") == true, "\(expression): \(found)")
+            #expect(try f.version() == "1.0.0")
+            #expect(try f.column("Post", "views") == [0, 1, 2, 3].map { DatabaseValue.integer($0) })
+            let checked = unhandled { _ = try PlanChecker.check(plan) }
+            #expect(checked.first?.hasPrefix("Post.views: the map expression fails (") == true, "check \(expression): \(checked)")
+        }
+        #expect(try StoreVerifier.verify(try f.open()).isClean)
+        // What cannot overflow on these rows still runs in SQL.
+        let fine = try MigrationFixture.plan([Self.v1, v2], ["{ map: { model: \"Post\", set: { views: \"views * 1000\" } } }"])
+        #expect(try f.run(fine).stages[0].steps.first?.effect == "computed in SQL")
+        #expect(try f.column("Post", "views") == [0, 1000, 2000, 3000].map { DatabaseValue.integer($0) })
+    }
 }

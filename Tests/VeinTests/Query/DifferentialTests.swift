@@ -85,9 +85,19 @@ import Testing
             default: return "!(\(a))"
             }
         }
-        switch Int.random(in: 0..<24, using: &rng) {
-        case 22: return "i + \(int()) \(cmp) \(int())"  // may overflow: Swift traps, so such cases are skipped
+        switch Int.random(in: 0..<32, using: &rng) {
+        // Doubles that overflow to infinity, and NaN from infinity minus infinity or times zero.
+        case 30: return "\(["!", ""].randomElement(using: &rng)!)(d * 1e300 * 1e300 \(["-", "*"].randomElement(using: &rng)!) (d * 1e300 * 1e300 \(["+", "*"].randomElement(using: &rng)!) \(dbl())) \(cmp) \(dbl()))"
+        case 31: return "d * 1e300 * 1e300 - d * 1e300 * 1e300 \(eq) \(["nil", "0.0", "d"].randomElement(using: &rng)!)"
+        case 22: return "i + \(int()) \(cmp) \(int())"  // may overflow: Swift traps, and SQL must too
         case 23: return "i \(cmp) -9223372036854775808"
+        // Traps: overflow, division by zero, Int.min / -1, in every position of && and ||.
+        case 24: return "i \(["*", "-", "+"].randomElement(using: &rng)!) \(int()) \(cmp) \(int())"
+        case 25: return "\(int()) / i \(cmp) \(int())"
+        case 26: return "i \(["/", "%"].randomElement(using: &rng)!) (io ?? \(Int.random(in: -1...1, using: &rng))) \(cmp) 0"
+        case 27: return "-i \(cmp) \(int())"
+        case 28: return "(io ?? 0) * i \(cmp) \(int())"
+        case 29: return "i / \([-1, 0, 2].randomElement(using: &rng)!) \(cmp) \(int())"
         case 0: return "s \(cmp) \(str())"
         case 1: return "so \(eq) \(Bool.random(using: &rng) ? "nil" : str())"
         case 2: return "i \(cmp) \(int())"
@@ -102,7 +112,10 @@ import Testing
         case 11: return "s.lowercased() \(eq) \(str())"
         case 12: return "s.count \(cmp) \(Int.random(in: 0...4, using: &rng))"
         case 13: return "s.isEmpty"
-        case 14: return "[\(int()), \(int())].contains(i)"
+        case 14:
+            return ["[\(int()), \(int())].contains(i)", "[\(int()), nil].contains(io)", "[\(int())].contains(io)", "[nil].contains(io)",
+                    "[\(str()), \(str())].contains(so)", "[\(str()), nil].contains(so)", "[i, \(int())].contains(io ?? 0)",
+                    "[\(dbl()), \(dbl())].contains(dopt ?? 1.5)", "[nil, nil].contains(parent.s)"].randomElement(using: &rng)!
         case 15: return "children.count \(cmp) \(Int.random(in: 0...3, using: &rng))"
         case 16: return "parent.s \(eq) \(str())"
         case 17: return "parent == nil"
@@ -131,31 +144,39 @@ import Testing
         for _ in 0..<cases {
             let source = Self.predicate(&rng)
             let typed = try TypeChecker.checkPredicate(source, model: f.model, manifest: f.manifest)
-            // The reference: Swift's semantics on every row. A row where Swift would trap has no answer.
-            var expected: [String] = []
+            // The reference: Swift's semantics on every row; where Swift traps on a row there is no answer,
+            // and SQL (with its refinement) must fail too.
+            let expected: Result<[String], EvaluationError>
             do {
-                for id in f.ids where try evaluator(f, row: f.rows[id]!).test(typed) { expected.append(id) }
+                expected = .success(try f.ids.filter { try evaluator(f, row: f.rows[$0]!).test(typed) })
             } catch {
                 trapped += 1
-                continue
+                expected = .failure(try #require(error as? EvaluationError))
             }
             guard let fragment = SQLCompiler(table: "\"Item\"").condition(typed) else {
                 inMemory += 1
                 continue
             }
-            let candidates = try f.db.rows("SELECT id FROM \"Item\" WHERE \(fragment.sql) ORDER BY id", fragment.arguments).map { $0[0].string! }
-            if fragment.isExact {
-                exact += 1
-                #expect(candidates == expected, "exact SQL differs for: \(source)\nSQL: \(fragment.sql)")
-            } else {
-                narrowed += 1
-                #expect(Set(expected).isSubset(of: Set(candidates)), "narrowing SQL lost rows for: \(source)\nSQL: \(fragment.sql)")
-                let refined = try candidates.filter { try evaluator(f, row: f.rows[$0]!).test(typed) }
-                #expect(refined == expected, "refined result differs for: \(source)")
+            let actual: Result<[String], EvaluationError>
+            do {
+                let candidates = try f.db.rows("SELECT id FROM \"Item\" WHERE \(fragment.sql) ORDER BY id", fragment.arguments).map { $0[0].string! }
+                if case .success(let rows) = expected, !fragment.isExact {
+                    #expect(Set(rows).isSubset(of: Set(candidates)), "narrowing SQL lost rows for: \(source)\nSQL: \(fragment.sql)")
+                }
+                actual = .success(fragment.isExact ? candidates : try candidates.filter { try evaluator(f, row: f.rows[$0]!).test(typed) })
+            } catch {
+                actual = .failure(try #require(error as? EvaluationError, "\(error) for: \(source)\nSQL: \(fragment.sql)"))
+            }
+            if fragment.isExact { exact += 1 } else { narrowed += 1 }
+            switch (expected, actual) {
+            case (.success(let e), .success(let a)): #expect(a == e, "SQL differs for: \(source)\nSQL: \(fragment.sql)")
+            case (.failure, .failure): break
+            default: Issue.record("Swift \(expected), SQL \(actual) for: \(source)\nSQL: \(fragment.sql)")
             }
         }
-        print("differential: \(cases) predicates on \(rows) rows: \(exact) exact SQL, \(narrowed) narrowing SQL + refine, \(inMemory) in memory only, \(trapped) skipped (Swift would trap)")
+        print("differential: \(cases) predicates on \(rows) rows: \(exact) exact SQL, \(narrowed) narrowing SQL + refine, \(inMemory) in memory only; \(trapped) trap in Swift")
         // The generator must exercise the SQL path, not only the fallbacks.
+        #expect(trapped > cases / 50, "the generator must reach Swift's traps: \(trapped)")
         #expect(exact > cases / 3, "exact \(exact), narrowed \(narrowed), in memory \(inMemory), trapped \(trapped)")
     }
 

@@ -72,7 +72,7 @@ import Testing
                           ^
             """)
         #expect(failure("fileType == .bmp", model: Self.attachment) == """
-            .bmp is not one of "png", "jpg", "gif", "swift"
+            .bmp is not one of the enum's values: .png, .jpg, .gif, .swift
               fileType == .bmp
                           ^
             """)

@@ -1,0 +1,85 @@
+import CSQLCipher
+
+/// Swift's checked integer arithmetic as SQL functions, registered on every connection.
+///
+/// SQLite's integer `+ - *` turn an overflowing result into a REAL and its `/ %` answer NULL for a zero
+/// divisor, where Swift traps. The compiler therefore writes integer arithmetic as `vein_add(a, b)` and
+/// so on: each computes what the evaluator computes and, where Swift would trap, fails the statement with
+/// the evaluator's own `EvaluationError`, which `Statement.step` rethrows as that typed error. They are
+/// registered without SQLITE_DETERMINISTIC on purpose: SQLite then never evaluates one ahead of the rows
+/// (as it would a constant expression), so an error is raised only for a row the expression is evaluated on.
+enum SQLFunctions {
+    /// Prefixes an error message raised by one of these functions, so it can be told from SQLite's own.
+    static let errorMarker = "vein-evaluation: "
+
+    /// The SQL function for an integer operator.
+    static let binaryNames = ["+": "vein_add", "-": "vein_sub", "*": "vein_mul", "/": "vein_div", "%": "vein_mod"]
+    static let negateName = "vein_neg"
+
+    private typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
+
+    static func register(on handle: OpaquePointer) {
+        let functions: [(String, Int32, Function)] = [
+            ("vein_add", 2, { c, _, v in SQLFunctions.binary("+", c, v) }),
+            ("vein_sub", 2, { c, _, v in SQLFunctions.binary("-", c, v) }),
+            ("vein_mul", 2, { c, _, v in SQLFunctions.binary("*", c, v) }),
+            ("vein_div", 2, { c, _, v in SQLFunctions.binary("/", c, v) }),
+            ("vein_mod", 2, { c, _, v in SQLFunctions.binary("%", c, v) }),
+            ("vein_neg", 1, { c, _, v in SQLFunctions.negate(c, v) }),
+        ]
+        for (name, arity, function) in functions {
+            sqlite3_create_function_v2(handle, name, arity, SQLITE_UTF8, nil, function, nil, nil, nil)
+        }
+    }
+
+    private static func binary(_ op: String, _ context: OpaquePointer?, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
+        guard let values, let a = values[0], let b = values[1] else { return }
+        // Operands are never nil (the type checker refuses optional operands); a NULL stays NULL.
+        guard sqlite3_value_type(a) != SQLITE_NULL, sqlite3_value_type(b) != SQLITE_NULL else {
+            sqlite3_result_null(context)
+            return
+        }
+        do {
+            let result = try Evaluator.arithmetic(op, .int(sqlite3_value_int64(a)), .int(sqlite3_value_int64(b)))
+            if case .int(let v) = result { sqlite3_result_int64(context, v) } else { sqlite3_result_null(context) }
+        } catch {
+            fail(context, error)
+        }
+    }
+
+    private static func negate(_ context: OpaquePointer?, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
+        guard let values, let a = values[0], sqlite3_value_type(a) != SQLITE_NULL else {
+            sqlite3_result_null(context)
+            return
+        }
+        do {
+            if case .int(let v) = try Evaluator.negate(.int(sqlite3_value_int64(a))) { sqlite3_result_int64(context, v) }
+        } catch {
+            fail(context, error)
+        }
+    }
+
+    private static func fail(_ context: OpaquePointer?, _ error: Error) {
+        let message = errorMarker + ((error as? EvaluationError)?.encoded ?? "\(error)")
+        sqlite3_result_error(context, message, -1)
+    }
+}
+
+extension EvaluationError {
+    /// The form carried through SQLite's error message (see `SQLFunctions`).
+    var encoded: String {
+        switch self {
+        case .divisionByZero: return "divisionByZero"
+        case .arithmeticOverflow(let what): return "overflow:" + what
+        }
+    }
+
+    /// The error a `vein_…` SQL function raised, read back from SQLite's message; nil for any other message.
+    init?(sqliteMessage message: String) {
+        guard message.hasPrefix(SQLFunctions.errorMarker) else { return nil }
+        let body = message.dropFirst(SQLFunctions.errorMarker.count)
+        if body == "divisionByZero" { self = .divisionByZero; return }
+        guard body.hasPrefix("overflow:") else { return nil }
+        self = .arithmeticOverflow(String(body.dropFirst("overflow:".count)))
+    }
+}
