@@ -25,7 +25,32 @@ public enum FileSystem {
         let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError.cannotWrite(directory, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
-        _ = fsync(fd)
+        guard fsync(fd) == 0 else { throw writeError(directory, errno) }
+    }
+
+    /// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR.
+    public static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw writeError(path, errno)
+            }
+            offset += n
+        }
+    }
+
+    /// The error for a failed file operation on `path`: a reader that went away (EPIPE) ends output
+    /// quietly; a failure to create it (no directory, no permission, it exists) is "cannot write"; a
+    /// failure while writing to it (a full disk, an I/O error) is a write failure.
+    public static func writeError(_ path: String, _ code: Int32, creating: Bool = false) -> FileError {
+        let reason = String(cString: strerror(code))
+        switch code {
+        case EPIPE: return .outputClosed(path)
+        case ENOSPC, EDQUOT, EIO, EFBIG: return .writeFailed(path, reason: reason)
+        default: return creating ? .cannotWrite(path, reason: reason) : .writeFailed(path, reason: reason)
+        }
     }
 
     /// An exclusive advisory lock (flock) on a directory, held until `unlock`.

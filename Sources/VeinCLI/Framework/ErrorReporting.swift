@@ -89,6 +89,10 @@ enum ErrorReporting {
         case .unreadable(let path, let reason): return Report(messages: ["cannot read \(path): \(reason)"], exitCode: .noInput)
         case .notText(let path): return Report(messages: ["\(path) is not UTF-8 text"], exitCode: .dataError)
         case .cannotWrite(let path, let reason): return Report(messages: ["cannot write \(path): \(reason)"], exitCode: .cannotCreate)
+        case .writeFailed(let path, let reason): return Report(messages: ["cannot write \(path): \(reason)"], exitCode: .ioError)
+        case .alreadyExists(let path): return Report(messages: ["\(path) already exists"], exitCode: .cannotCreate)
+        // A closed output pipe ends the command quietly (SPEC §8).
+        case .outputClosed: return Report(messages: [], exitCode: .ok)
         }
     }
 
