@@ -1,65 +1,68 @@
-import Dispatch
 import Foundation
 
-/// Temporary files this process is writing, removed when SIGTERM or SIGINT ends it, so that an
+/// Temporary files this process is writing, removed when SIGTERM, SIGINT or SIGHUP ends it, so that an
 /// interrupted dry run or rotation leaves nothing behind. (SIGKILL cannot be caught: such leftovers are
 /// removed by the next run, `StagedFile.removeLeftovers`.)
 ///
-/// The signals are taken by dispatch sources, not handlers, so the removal runs as ordinary code; then the
-/// signal is raised again with its default action, and the process ends as it would have.
+/// The handler may only make async-signal-safe calls: it walks a fixed table of C strings, made when a
+/// file is registered, and unlinks each; then it restores the default action and raises the signal again,
+/// so the process ends as it would have. A name is never freed once in the table (a handler might be
+/// reading it); a process registers a handful.
 public enum TemporaryFiles {
-    private static let state = Mutex()
+    fileprivate static let capacity = 256
+    private static let suffixes = ["", "-wal", "-shm", "-journal"]
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var slotsOfPath: [String: [Int]] = [:]
+    nonisolated(unsafe) private static var installed = false
+    nonisolated(unsafe) fileprivate static let names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+        table.initialize(repeating: nil, count: capacity)
+        return table
+    }()
 
     public static func register(_ path: String) {
-        state.withLock { $0.paths.insert(path); installIfNeeded(&$0) }
+        lock.lock()
+        defer { lock.unlock() }
+        if !installed { install() }
+        var slots: [Int] = []
+        for suffix in suffixes {
+            guard let slot = (0..<capacity).first(where: { names[$0] == nil }) else { break }
+            names[slot] = strdup(path + suffix)
+            slots.append(slot)
+        }
+        slotsOfPath[path, default: []] += slots
     }
 
     public static func unregister(_ path: String) {
-        state.withLock { _ = $0.paths.remove(path) }
+        lock.lock()
+        defer { lock.unlock() }
+        for slot in slotsOfPath.removeValue(forKey: path) ?? [] { names[slot] = nil }
     }
 
-    private struct State {
-        var paths: Set<String> = []
-        var sources: [DispatchSourceSignal] = []
-        var installed = false
-    }
-
-    private final class Mutex: @unchecked Sendable {
-        private let lock = NSLock()
-        private var state = State()
-        func withLock<T>(_ body: (inout State) -> T) -> T {
-            lock.lock()
-            defer { lock.unlock() }
-            return body(&state)
-        }
-    }
-
-    private static func installIfNeeded(_ state: inout State) {
-        guard !state.installed else { return }
-        state.installed = true
-        for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
-            let previous = signal(signalNumber, SIG_IGN)
-            // A signal the process was started ignoring (nohup, a background job's SIGINT) stays ignored.
-            guard unsafeBitCast(previous, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self) else { continue }
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { removeAllAndDie(signalNumber) }
-            source.resume()
-            state.sources.append(source)
-        }
-    }
-
-    /// Removes every registered file: the process is about to end before their owners could.
+    /// Removes every registered file now: the process is about to end before their owners could.
     public static func removeAll() {
-        let paths = state.withLock { state in
-            defer { state.paths.removeAll() }
-            return state.paths
+        lock.lock()
+        defer { lock.unlock() }
+        for (path, slots) in slotsOfPath {
+            FileSystem.removeDatabaseFiles(path)
+            for slot in slots { names[slot] = nil }
         }
-        for path in paths { FileSystem.removeDatabaseFiles(path) }
+        slotsOfPath.removeAll()
     }
 
-    private static func removeAllAndDie(_ signalNumber: Int32) {
-        removeAll()
-        signal(signalNumber, SIG_DFL)
-        kill(getpid(), signalNumber)
+    private static func install() {
+        installed = true
+        for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
+            let previous = signal(signalNumber, removeRegisteredFilesAndDie)
+            // A signal the process was started ignoring (nohup, a background job's SIGINT) stays ignored.
+            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { signal(signalNumber, SIG_IGN) }
+        }
     }
+}
+
+private func removeRegisteredFilesAndDie(_ signalNumber: Int32) {
+    let names = TemporaryFiles.names
+    for slot in 0..<TemporaryFiles.capacity { if let name = names[slot] { unlink(name) } }
+    signal(signalNumber, SIG_DFL)
+    raise(signalNumber)
 }
