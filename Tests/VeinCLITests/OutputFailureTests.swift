@@ -83,13 +83,21 @@ import Vein
         #expect(lstat(r.path("fifo"), &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
     }
 
-    /// `-o /dev/stdout` writes to standard output, whatever it is.
+    /// `-o /dev/stdout` writes to standard output, whatever it is: a pipe here, a regular file when
+    /// redirected (then that file is replaced, the link stays). A link of its own to /proc/self/fd/1 stands
+    /// in for /dev/stdout, which a vein without the fix would replace with a regular file.
     @Test func exportToDevStdoutWritesToStandardOutput() throws {
         let r = try store(posts: 5)
         defer { r.cleanUp() }
+        try #require(symlink("/proc/self/fd/1", r.path("stdout")) == 0)
         let expected = try r.vein(["export", "s.vein", "--key-file", "k"]).stdout
-        let result = try r.vein(["export", "s.vein", "-o", "/dev/stdout", "--key-file", "k", "-q"])
+        let result = try r.vein(["export", "s.vein", "-o", "stdout", "--key-file", "k", "-q"])
         #expect(result.status == 0 && result.stdout == expected, "\(result.stderr)")
+        let redirected = try shell(r, "\"$0\" export s.vein -o stdout --key-file k -q > out.json; echo $?")
+        #expect(redirected.stdout == "0\n", "\(redirected.stderr)")
+        #expect(try String(contentsOfFile: r.path("out.json"), encoding: .utf8) == expected)
+        var info = stat()
+        #expect(lstat(r.path("stdout"), &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, "the link stays")
     }
 
     func mode(_ path: String) -> (mode: mode_t, uid: uid_t, gid: gid_t) {

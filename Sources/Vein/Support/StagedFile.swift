@@ -153,6 +153,7 @@ public final class StagedFile {
             place = String(cString: resolved)
             free(resolved)
         }
+        removeLeftovers(of: place, tag: "writing")
         let staged = try StagedFile(target: place, tag: "writing", mode: mode, placement: .replace)
         do {
             let result = try body(staged.descriptor)
