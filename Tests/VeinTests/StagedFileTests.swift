@@ -87,6 +87,18 @@ import Testing
         #expect(try dir.contents() == ["fresh", "link", "real"])
     }
 
+    /// A key file that is a symbolic link stays one; the key goes into the file it names, 0600.
+    @Test func keyFileReplaceFollowsASymbolicLink() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        try dir.write("real.key", Fixtures.hexKey(1) + "\n", mode: 0o600)
+        try #require(symlink(dir.path("real.key"), dir.path("k")) == 0)
+        try KeyFile.replace(dir.path("k"), key: try CipherKey(text: Fixtures.hexKey(2)))
+        #expect(attributes(dir.path("k")).type == S_IFLNK)
+        #expect(try KeyFile.read(dir.path("k")) == CipherKey(text: Fixtures.hexKey(2)))
+        #expect(try dir.contents() == ["k", "real.key"])
+    }
+
     /// A database file whose WAL still holds frames is not whole on its own: it is never put in place.
     @Test func aFileWithAnUnmergedWALIsNotPlaced() throws {
         let dir = try TempDir()

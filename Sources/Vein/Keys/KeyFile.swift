@@ -49,8 +49,9 @@ public enum KeyFile {
     /// Replaces (or creates) `path` with `key` atomically: written to a temporary file 0600, synced, then
     /// renamed over `path`. Readers see the old key or the new one, never a part. The file stays 0600
     /// whatever the mode of the one it replaces (others must never read a key); its owner and group stay.
+    /// A symbolic link (to a secrets mount, say) stays; the file it names is replaced.
     public static func replace(_ path: String, key: CipherKey) throws {
-        let staged = try stage(path, key: key, placement: .replace)
+        let staged = try stage(try StagedFile.replaceablePath(path), key: key, placement: .replace)
         do {
             try staged.place()
         } catch {

@@ -145,14 +145,7 @@ public final class StagedFile {
             guard close(fd) == 0 else { throw FileSystem.writeError(target, errno) }
             return result
         }
-        var place = target
-        if lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
-            guard let resolved = realpath(target, nil) else {
-                throw FileError.cannotWrite(target, reason: "it is a symbolic link to a file that does not exist")
-            }
-            place = String(cString: resolved)
-            free(resolved)
-        }
+        let place = try replaceablePath(target)
         removeLeftovers(of: place, tag: "writing")
         let staged = try StagedFile(target: place, tag: "writing", mode: mode, placement: .replace)
         do {
@@ -164,6 +157,18 @@ public final class StagedFile {
             staged.discard()
             throw error
         }
+    }
+
+    /// The path a replacement of `target` renames onto: `target`, or for a symbolic link the file it names
+    /// (the link stays a link, as with a shell's `>`).
+    public static func replaceablePath(_ target: String) throws -> String {
+        var info = stat()
+        guard lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return target }
+        guard let resolved = realpath(target, nil) else {
+            throw FileError.cannotWrite(target, reason: "it is a symbolic link to a file that does not exist")
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Removes temporaries of `target` with `tag` that a killed process left (and their SQLite journals);

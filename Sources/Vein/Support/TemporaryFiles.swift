@@ -52,6 +52,7 @@ public enum TemporaryFiles {
 
     private static func install() {
         installed = true
+        _ = names  // made now: the handler must not be the first to touch it (its initializer allocates)
         for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
             let previous = signal(signalNumber, removeRegisteredFilesAndDie)
             // A signal the process was started ignoring (nohup, a background job's SIGINT) stays ignored.
