@@ -44,7 +44,13 @@ public final class StagedFile {
             throw FileSystem.writeError(target, code, creating: true)
         }
         // Marks the temporary as in use for removeLeftovers; released when the descriptor closes.
-        _ = flock(fd, LOCK_EX)
+        guard flock(fd, LOCK_EX) == 0 else {
+            let code = errno
+            close(fd)
+            unlink(temporary)
+            TemporaryFiles.unregister(temporary)
+            throw FileSystem.writeError(target, code, creating: true)
+        }
         descriptor = fd
     }
 

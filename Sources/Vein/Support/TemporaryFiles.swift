@@ -55,8 +55,9 @@ public enum TemporaryFiles {
         _ = names  // made now: the handler must not be the first to touch it (its initializer allocates)
         for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
             let previous = signal(signalNumber, removeRegisteredFilesAndDie)
-            // A signal the process was started ignoring (nohup, a background job's SIGINT) stays ignored.
-            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { signal(signalNumber, SIG_IGN) }
+            // Only a signal that would end the process as it is: one it was started ignoring (nohup, a
+            // background job's SIGINT) stays ignored, and an app's own handler stays its handler.
+            if unsafeBitCast(previous, to: Int.self) != unsafeBitCast(SIG_DFL, to: Int.self) { signal(signalNumber, previous) }
         }
     }
 }
