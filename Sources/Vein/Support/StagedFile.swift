@@ -24,6 +24,7 @@ public final class StagedFile {
     /// The temporary's descriptor, open for writing until `place`.
     public private(set) var descriptor: Int32
     private let keepsMode: Bool
+    private var lockDescriptor: Int32 = -1
     /// Placed or discarded: nothing more to do.
     private var finished = false
 
@@ -43,15 +44,20 @@ public final class StagedFile {
             TemporaryFiles.unregister(temporary)
             throw FileSystem.writeError(target, code, creating: true)
         }
-        // Marks the temporary as in use for removeLeftovers; released when the descriptor closes.
-        guard flock(fd, LOCK_EX) == 0 else {
+        // Marks the temporary as in use for removeLeftovers until it is placed or discarded. A descriptor of
+        // its own (read-only, so closing it can lose nothing) holds the lock past the close of the written
+        // one, whose result is checked before the file is put in place.
+        let lock = open(temporary, O_RDONLY | O_CLOEXEC)
+        guard lock >= 0, flock(lock, LOCK_EX) == 0 else {
             let code = errno
+            if lock >= 0 { close(lock) }
             close(fd)
             unlink(temporary)
             TemporaryFiles.unregister(temporary)
             throw FileSystem.writeError(target, code, creating: true)
         }
         descriptor = fd
+        lockDescriptor = lock
     }
 
     deinit {
@@ -76,6 +82,12 @@ public final class StagedFile {
         let fd = descriptor
         descriptor = -1
         guard close(fd) == 0 else { throw FileSystem.writeError(target, errno) }
+        defer {
+            if finished {
+                close(lockDescriptor)
+                lockDescriptor = -1
+            }
+        }
         switch placement {
         case .create:
             guard link(temporary, target) == 0 else {
@@ -113,6 +125,8 @@ public final class StagedFile {
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
         FileSystem.removeDatabaseFiles(temporary)
+        if lockDescriptor >= 0 { close(lockDescriptor) }
+        lockDescriptor = -1
         TemporaryFiles.unregister(temporary)
     }
 
