@@ -42,13 +42,16 @@ public enum FileSystem {
     }
 
     /// The error for a failed file operation on `path`: a reader that went away (EPIPE) ends output
-    /// quietly; a failure to create it (no directory, no permission, it exists) is "cannot write"; a
-    /// failure while writing to it (a full disk, an I/O error) is a write failure.
+    /// quietly; a place where the file cannot be made (no directory, no permission, no hard links there)
+    /// is "cannot write" (exit 73); a failure while writing it (a full disk, an I/O error) is a write
+    /// failure (exit 74).
     public static func writeError(_ path: String, _ code: Int32, creating: Bool = false) -> FileError {
         let reason = String(cString: strerror(code))
         switch code {
         case EPIPE: return .outputClosed(path)
         case ENOSPC, EDQUOT, EIO, EFBIG: return .writeFailed(path, reason: reason)
+        case EACCES, EPERM, ENOENT, ENOTDIR, EISDIR, EROFS, EXDEV, EMLINK, ENAMETOOLONG, ELOOP:
+            return .cannotWrite(path, reason: reason)
         default: return creating ? .cannotWrite(path, reason: reason) : .writeFailed(path, reason: reason)
         }
     }
