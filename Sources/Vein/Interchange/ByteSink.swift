@@ -4,11 +4,14 @@ import Foundation
 /// would cost more than producing them.
 final class ByteSink {
     private let descriptor: Int32
+    /// The output's name for messages.
+    private let name: String
     private var buffer: [UInt8] = []
     static let flushSize = 1 << 20
 
-    init(descriptor: Int32) {
+    init(descriptor: Int32, name: String) {
         self.descriptor = descriptor
+        self.name = name
         buffer.reserveCapacity(Self.flushSize + 4096)
     }
 
@@ -22,15 +25,7 @@ final class ByteSink {
     }
 
     func flush() throws {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileError.cannotWrite("output", reason: String(cString: strerror(errno)))
-            }
-            offset += n
-        }
+        try FileSystem.writeAll(descriptor, buffer, path: name)
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -15,19 +15,24 @@ public struct StoreExporter {
     public var condition: String?
     public var progress: ProgressHandler?
 
+    /// The mode of a new export file: an export is plaintext, whatever the store's encryption, so only its
+    /// owner may read it. A file it replaces keeps its own mode.
+    public static let fileMode: mode_t = 0o600
+
     public init(store: Store) {
         self.store = store
     }
 
+    /// Writes the export to `descriptor`; `name` (a file, "standard output") is what error messages call it.
     /// Everything is read in one read transaction: one snapshot of the store, so an export taken while
     /// other processes write holds whole commits (never a row whose related rows are from a later one),
     /// and writers go on meanwhile.
     @discardableResult
-    public func export(to descriptor: Int32) throws -> InterchangeSummary {
-        try store.transaction(.deferred) { try exportSnapshot(to: descriptor) }
+    public func export(to descriptor: Int32, name: String = "standard output") throws -> InterchangeSummary {
+        try store.transaction(.deferred) { try exportSnapshot(to: descriptor, name: name) }
     }
 
-    private func exportSnapshot(to descriptor: Int32) throws -> InterchangeSummary {
+    private func exportSnapshot(to descriptor: Int32, name: String) throws -> InterchangeSummary {
         let manifest = store.manifest
         var selected: [ModelSchema] = []
         for name in models {
@@ -42,7 +47,7 @@ public struct StoreExporter {
         }
         let total = try selected.reduce(0) { $0 + Int(try store.database.scalar("SELECT count(*) FROM \(SQL.quoteIdentifier($1.name))")?.int64 ?? 0) }
 
-        let sink = ByteSink(descriptor: descriptor)
+        let sink = ByteSink(descriptor: descriptor, name: name)
         var summary = InterchangeSummary()
         var header = "{\"vein\":1,\"app\":"
         JSONWriter.writeString(manifest.app, into: &header)

@@ -23,38 +23,58 @@ public enum KeyFile {
         return try CipherKey(text: text)
     }
 
-    /// Writes a new key file with mode 0600, refusing to replace an existing file. The data is synced
-    /// before returning, so a store created with this key never outlives its key file in a crash.
+    /// Names of key files being written: `.NAME.writing-ULID` beside NAME.
+    static let temporaryTag = "writing"
+
+    /// Writes a new key file with mode 0600, refusing to replace an existing file. It appears whole (written
+    /// under a temporary name, synced, linked into place), and is durable before returning, so a store
+    /// created with this key never outlives its key file in a crash.
     public static func create(_ path: String, key: CipherKey) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            if errno == EEXIST { throw KeyError.keyFileExists(path: path) }
-            throw FileError.cannotWrite(path, reason: String(cString: strerror(errno)))
+        let staged = try stage(path, key: key, placement: .create)
+        do {
+            try staged.place()
+        } catch FileError.alreadyExists {
+            staged.discard()
+            throw KeyError.keyFileExists(path: path)
+        } catch {
+            staged.discard()
+            throw error
         }
-        defer { close(fd) }
-        // The key's text and a newline, from a buffer that is wiped afterwards.
-        let (written, expected) = key.withText(terminatedBy: UInt8(ascii: "\n")) { (write(fd, $0.baseAddress, $0.count), $0.count) }
-        guard written == expected, fsync(fd) == 0 else {
-            let reason = String(cString: strerror(errno))
+        do {
+            try staged.syncDirectory()
+        } catch {
             unlink(path)
-            throw FileError.cannotWrite(path, reason: reason)
+            throw error
         }
-        try FileSystem.syncDirectory(containing: path)
     }
 
     /// Where a rotation records the new key before the store changes: next to the key file.
     public static func pendingPath(for path: String) -> String { path + ".pending" }
 
     /// Replaces (or creates) `path` with `key` atomically: written to a temporary file 0600, synced, then
-    /// renamed over `path`. Readers see the old key or the new one, never a part.
+    /// renamed over `path`. Readers see the old key or the new one, never a part. The file stays 0600
+    /// whatever the mode of the one it replaces (others must never read a key); its owner and group stay.
+    /// A symbolic link (to a secrets mount, say) stays; the file it names is replaced.
     public static func replace(_ path: String, key: CipherKey) throws {
-        let temporary = path + ".writing-\(ULID.make())"
-        try create(temporary, key: key)
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw FileError.cannotWrite(path, reason: reason)
+        let staged = try stage(try StagedFile.replaceablePath(path), key: key, placement: .replace)
+        do {
+            try staged.place()
+        } catch {
+            staged.discard()
+            throw error
         }
-        try FileSystem.syncDirectory(containing: path)
+        try staged.syncDirectory()
+    }
+
+    private static func stage(_ path: String, key: CipherKey, placement: StagedFile.Placement) throws -> StagedFile {
+        let staged = try StagedFile(target: path, tag: temporaryTag, mode: 0o600, keepsMode: false, placement: placement)
+        do {
+            // The key's text and a newline, from a buffer that is wiped afterwards.
+            try key.withText(terminatedBy: UInt8(ascii: "\n")) { try FileSystem.writeAll(staged.descriptor, $0, path: path) }
+        } catch {
+            staged.discard()
+            throw error
+        }
+        return staged
     }
 }

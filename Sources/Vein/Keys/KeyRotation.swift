@@ -85,28 +85,33 @@ public enum KeyRotation {
 
         let database = store.database
         database.setBusyTimeout(milliseconds: 0)
-        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        // Every frame in the file: the WAL at this path must hold nothing when the new file takes the path.
+        try database.checkpointCompletely()
         // Held until the new file is in place: no write can land in the old file after the copy.
         try database.execute("BEGIN IMMEDIATE")
         defer { try? database.execute("ROLLBACK") }
 
-        try home.record(newKey, state: .pending, realPath: realPath)
-        after?(.pendingRecorded)
-
-        let temporary = (realPath as NSString).deletingLastPathComponent + "/." + (realPath as NSString).lastPathComponent
-            + ".rotating-" + ULID.make().description
+        home.removeLeftovers()
+        // 0600 while it is written; it takes the store's mode, owner and group when it replaces it.
+        let staged = try StagedFile(target: realPath, tag: Self.temporaryTag, mode: 0o600, placement: .replace)
         do {
-            try export(realPath, oldKey: oldKey, into: temporary, newKey: newKey)
-            after?(.exported)
-            guard rename(temporary, realPath) == 0 else {
-                throw FileError.cannotWrite(realPath, reason: String(cString: strerror(errno)))
-            }
+            try home.record(newKey, state: .pending, realPath: realPath)
         } catch {
-            FileSystem.removeDatabaseFiles(temporary)
+            staged.discard()
+            throw error
+        }
+        after?(.pendingRecorded)
+        do {
+            try export(realPath, oldKey: oldKey, into: staged.temporary, newKey: newKey)
+            after?(.exported)
+            try staged.place()
+        } catch {
+            staged.discard()
             home.forgetPending(realPath: realPath)
             throw error
         }
-        try FileSystem.syncDirectory(containing: realPath)
+        // From here the path is the new file: the pending key opens it and must never be dropped.
+        try staged.syncDirectory()
         after?(.renamed)
         // The old file's connection goes last: as the last one it removes the (empty) -wal and -shm names.
         try? database.execute("ROLLBACK")
@@ -135,27 +140,23 @@ public enum KeyRotation {
         home.forgetPending(realPath: realPath)
     }
 
-    /// Copies a killed rotation left behind. Only called once no other process has the store open, so no
-    /// rotation is running.
+    /// Names of copies being made: `.NAME.rotating-ULID` beside the store.
+    static let temporaryTag = "rotating"
+
+    /// Copies a killed rotation left behind.
     private static func removeLeftovers(of realPath: String) {
-        let directory = (realPath as NSString).deletingLastPathComponent
-        let prefix = "." + (realPath as NSString).lastPathComponent + ".rotating-"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
-            FileSystem.removeDatabaseFiles(directory + "/" + name)
-        }
+        StagedFile.removeLeftovers(of: realPath, tag: temporaryTag)
     }
 
     /// A copy of the store under `newKey`: every table, index and row through `sqlcipher_export`, in WAL
     /// mode like the original, checked (key, tables, row counts) and synced before it may replace anything.
     static func export(_ path: String, oldKey: CipherKey, into temporary: String, newKey: CipherKey?) throws {
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StoreError.cannotCreate(temporary, reason: String(cString: strerror(errno))) }
-        close(fd)
+        // `temporary` exists (empty): an attached database is opened without CREATE.
         // Read-write: an attached database opens with the flags of the connection, and the copy is written.
         let source = try Database(path: path, mode: .readWrite, key: oldKey)
         try source.execute("ATTACH DATABASE ? AS \"vein_target\" KEY ?", [.text(temporary), .text(newKey?.attachArgument ?? "")])
         if newKey != nil { try source.execute("PRAGMA \"vein_target\".cipher_page_size = \(Database.cipherPageSize)") }
-        _ = try source.scalar("SELECT sqlcipher_export('vein_target')")
+        try source.sqlcipherExport(into: "vein_target")
         try source.execute("PRAGMA \"vein_target\".journal_mode = WAL")
         try source.execute("DETACH DATABASE \"vein_target\"")
         try source.close()
@@ -173,10 +174,8 @@ public enum KeyRotation {
                 throw StoreError.cannotCreate(temporary, reason: "the copy of \(table) does not hold the same number of rows")
             }
         }
-        try copy.close()
+        try copy.closeCheckpointed()
         try original.close()
-        let sync = open(temporary, O_RDONLY | O_CLOEXEC)
-        if sync >= 0 { fsync(sync); close(sync) }
     }
 }
 
@@ -212,6 +211,12 @@ private enum KeyHome {
             try keyring.store(key: key, app: app, storePath: realPath, state: state)
         case .none: break
         }
+    }
+
+    /// Temporaries of key files a killed rotation left (`KEY.pending.writing-…`).
+    func removeLeftovers() {
+        guard case .keyFile(let path) = self else { return }
+        for file in [path, KeyFile.pendingPath(for: path)] { StagedFile.removeLeftovers(of: file, tag: KeyFile.temporaryTag) }
     }
 
     func forgetPending(realPath: String) {

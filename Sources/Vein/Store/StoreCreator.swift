@@ -23,7 +23,12 @@ public enum StoreCreator {
         public let generatedKey: Bool
     }
 
-    public static func create(at path: String, manifest: SchemaManifest, protection: Protection,
+    /// Names of stores being made: `.NAME.creating-ULID` beside NAME.
+    static let temporaryTag = "creating"
+
+    /// Creates the store with file `mode` (before the umask): SQLite's usual 0644, or 0600 for a plaintext
+    /// copy of an encrypted store, which only its owner should read.
+    public static func create(at path: String, manifest: SchemaManifest, protection: Protection, mode: mode_t = 0o644,
                               now: Date = Date(), populate: ((Store) throws -> Void)? = nil) throws -> Result {
         guard !FileSystem.fileExists(path) else { throw StoreError.alreadyExists(path) }
         let realPath: String
@@ -63,22 +68,35 @@ public enum StoreCreator {
         }
 
         // 2. The store, under a temporary name, then linked into place.
-        let directory = (realPath as NSString).deletingLastPathComponent
-        let temporary = directory + "/." + (realPath as NSString).lastPathComponent + ".creating-" + ULID.make().description
+        let staged: StagedFile
         do {
-            try build(temporary, reportedAs: path, manifest: manifest, key: key, now: now)
+            StagedFile.removeLeftovers(of: realPath, tag: Self.temporaryTag)  // under the directory lock: none is in use
+            staged = try StagedFile(target: realPath, tag: Self.temporaryTag, mode: mode, placement: .create)
+        } catch {
+            for step in undo.reversed() { step() }
+            throw error
+        }
+        do {
+            try build(staged.temporary, reportedAs: path, manifest: manifest, key: key, now: now)
             if let populate {
                 // Filled (an import) while it still has its temporary name: the store appears with its
                 // data, or not at all.
-                let store = try Store.open(temporary, realPath: realPath, key: key, encryption: encryption, mode: .readWrite)
+                let store = try Store.open(staged.temporary, realPath: realPath, key: key, encryption: encryption, mode: .readWrite)
                 try populate(store)
-                try store.database.close()
-                let fd = open(temporary, O_RDONLY | O_CLOEXEC)
-                if fd >= 0 { fsync(fd); close(fd) }
+                try store.database.closeCheckpointed()
             }
-            try publish(temporary, as: path)
+            try staged.place()
         } catch {
-            FileSystem.removeDatabaseFiles(temporary)
+            staged.discard()
+            for step in undo.reversed() { step() }
+            if case FileError.alreadyExists = error { throw StoreError.alreadyExists(path) }
+            throw error
+        }
+        do {
+            try staged.syncDirectory()
+        } catch {
+            // Not durable: withdrawn while the directory lock still keeps anyone else from using it.
+            unlink(realPath)
             for step in undo.reversed() { step() }
             throw error
         }
@@ -118,15 +136,13 @@ public enum StoreCreator {
     private static func build(_ temporary: String, reportedAs path: String, manifest: SchemaManifest, key: CipherKey?,
                               now: Date) throws {
         let db: Database
-        do { db = try Database(path: temporary, mode: .create, key: key) } catch let error as DatabaseError {
+        do { db = try Database(path: temporary, mode: .readWrite, key: key) } catch let error as DatabaseError {
             throw StoreError.cannotCreate(path, reason: error.message)
         }
         try db.execute("PRAGMA journal_mode = WAL")
         try layOut(db, manifest: manifest, now: now)
-        // Closing checkpoints the WAL into the main file and removes it: the file is whole on its own.
-        try db.close()
-        let fd = open(temporary, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 { fsync(fd); close(fd) }
+        // The file must be whole on its own before it gets its name.
+        try db.closeCheckpointed()
     }
 
     /// Creates the meta tables, the schema's tables and indexes, and the "created" history row, in one
@@ -143,15 +159,5 @@ public enum StoreCreator {
                 """, [.text(manifest.version.description), .text(manifest.sha256),
                       .text(ISODate.format(now.timeIntervalSince1970)), .text(VeinVersion.current)])
         }
-    }
-
-    /// link(2) fails if the name exists, so a store that appeared meanwhile is never replaced.
-    private static func publish(_ temporary: String, as path: String) throws {
-        guard link(temporary, path) == 0 else {
-            if errno == EEXIST { throw StoreError.alreadyExists(path) }
-            throw StoreError.cannotCreate(path, reason: String(cString: strerror(errno)))
-        }
-        unlink(temporary)
-        try FileSystem.syncDirectory(containing: path)
     }
 }

@@ -6,7 +6,9 @@ extension FileError: CustomStringConvertible {
         case .notFound(let path): return "no such file: \(path)"
         case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
         case .notText(let path): return "\(path) is not UTF-8 text"
-        case .cannotWrite(let path, let reason): return "cannot write \(path): \(reason)"
+        case .cannotWrite(let path, let reason), .writeFailed(let path, let reason): return "cannot write \(path): \(reason)"
+        case .alreadyExists(let path): return "\(path) already exists"
+        case .outputClosed(let path): return "\(path) was closed by its reader"
         }
     }
 }

@@ -1,11 +1,18 @@
 import Foundation
 
-/// A file the user named could not be read.
+/// A file the user named could not be read or written.
 public enum FileError: Error, Equatable, Sendable {
     case notFound(String)
     case unreadable(String, reason: String)
     case notText(String)
+    /// It cannot be created (its directory is missing, no permission, it is a directory).
     case cannotWrite(String, reason: String)
+    /// Writing to it failed (a full disk, an I/O error): nothing was put in place.
+    case writeFailed(String, reason: String)
+    /// It appeared while it was being made (link(2) refuses to replace it).
+    case alreadyExists(String)
+    /// The reader of an output pipe went away (EPIPE).
+    case outputClosed(String)
 }
 
 public enum FileInput {

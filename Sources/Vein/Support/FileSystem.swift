@@ -25,7 +25,40 @@ public enum FileSystem {
         let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError.cannotWrite(directory, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
-        _ = fsync(fd)
+        guard fsync(fd) == 0 else { throw writeError(directory, errno) }
+    }
+
+    /// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR.
+    public static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws {
+        try bytes.withUnsafeBytes { try writeAll(descriptor, $0, path: path) }
+    }
+
+    /// Writes all of `bytes` (a buffer the caller may wipe afterwards: key material never becomes an array).
+    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw writeError(path, errno)
+            }
+            offset += n
+        }
+    }
+
+    /// The error for a failed file operation on `path`: a reader that went away (EPIPE) ends output
+    /// quietly; a place where the file cannot be made (no directory, no permission, no hard links there)
+    /// is "cannot write" (exit 73); a failure while writing it (a full disk, an I/O error) is a write
+    /// failure (exit 74).
+    public static func writeError(_ path: String, _ code: Int32, creating: Bool = false) -> FileError {
+        let reason = String(cString: strerror(code))
+        switch code {
+        case EPIPE: return .outputClosed(path)
+        case ENOSPC, EDQUOT, EIO, EFBIG: return .writeFailed(path, reason: reason)
+        case EACCES, EPERM, ENOENT, ENOTDIR, EISDIR, EROFS, EXDEV, EMLINK, ENAMETOOLONG, ELOOP:
+            return .cannotWrite(path, reason: reason)
+        default: return creating ? .cannotWrite(path, reason: reason) : .writeFailed(path, reason: reason)
+        }
     }
 
     /// An exclusive advisory lock (flock) on a directory, held until `unlock`.

@@ -37,8 +37,9 @@ enum DecryptCommand {
         abstract: "Write a plaintext copy of an encrypted store",
         discussion: """
             Copies every row of SRC (opened with the key options), its _vein_meta and _vein_history and the \
-            SQLite header values, into a new unencrypted DEST, complete or absent. Anyone who can read DEST \
-            can read the data: for tests and tools that cannot open SQLCipher files.
+            SQLite header values, into a new unencrypted DEST, complete or absent, readable by its owner only \
+            (mode 0600). Anyone who can read DEST can read the data: for tests and tools that cannot open \
+            SQLCipher files.
             """,
         arguments: [ArgumentSpec("SRC", help: "The encrypted store.", completion: .file),
                     ArgumentSpec("DEST", help: "The plaintext copy to create. It must not exist.", completion: .file)],
@@ -66,7 +67,7 @@ enum BackupCommand {
             (kept in the keyring under DEST's path too when STORE's key comes from the keyring), or with \
             --new-key a fresh random key kept in the keyring. DEST is complete or absent and never replaces a \
             file. Quiet unless asked (--json prints size, rows and duration), with exit statuses for cron: 0 \
-            done, 73 DEST exists, 75 STORE busy, 77 wrong key.
+            done, 73 DEST exists, 74 a full disk or an I/O error, 75 STORE busy, 77 wrong key.
             """,
         arguments: [SharedOptions.storeArgument, ArgumentSpec("DEST", help: "The backup to create. It must not exist.", completion: .file)],
         options: [OptionSpec("new-key", help: "Encrypt the backup with a fresh random key kept in the keyring."),

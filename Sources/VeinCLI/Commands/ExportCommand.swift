@@ -17,7 +17,10 @@ enum ExportCommand {
             again, gives them once more.
 
             With -o FILE the output is written next to FILE under a temporary name and renamed into place \
-            when complete, so FILE is whole or untouched. On a terminal a progress bar shows on standard error.
+            when complete, so FILE is whole or untouched; a new FILE is readable by its owner only (mode \
+            0600), a replaced one keeps its mode, owner and group. A FILE that is not a regular file (a \
+            device such as /dev/null, a FIFO) is written into, never replaced. On a terminal a progress bar \
+            shows on standard error.
             """,
         arguments: [SharedOptions.storeArgument],
         options: [
@@ -46,7 +49,7 @@ enum ExportCommand {
         defer { bar?.finish() }
         let summary: InterchangeSummary
         if let output {
-            summary = try AtomicOutput.write(to: output) { try exporter.export(to: $0) }
+            summary = try StagedFile.write(to: output, mode: StoreExporter.fileMode) { try exporter.export(to: $0, name: output) }
         } else {
             summary = try exporter.export(to: STDOUT_FILENO)
         }
@@ -70,25 +73,5 @@ enum InterchangeOptions {
         }
         if let path, path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson") { return .jsonl }
         return .json
-    }
-}
-
-/// A file written under a temporary name next to it and renamed into place when complete: readers see
-/// the old file or the whole new one, never a part.
-enum AtomicOutput {
-    static func write<T>(to path: String, _ body: (Int32) throws -> T) throws -> T {
-        let temporary = path + ".partial-\(ULID.make())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw FileError.cannotWrite(path, reason: String(cString: strerror(errno))) }
-        do {
-            let result = try body(fd)
-            guard fsync(fd) == 0, close(fd) == 0 else { throw FileError.cannotWrite(path, reason: String(cString: strerror(errno))) }
-            guard rename(temporary, path) == 0 else { throw FileError.cannotWrite(path, reason: String(cString: strerror(errno))) }
-            return result
-        } catch {
-            close(fd)
-            unlink(temporary)
-            throw error
-        }
     }
 }

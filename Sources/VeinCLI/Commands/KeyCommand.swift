@@ -18,7 +18,8 @@ enum KeyRotateCommand {
             store under it with sqlcipher_export into a new file next to it, checks and syncs the copy, and \
             renames it over the store. PRAGMA rekey is not used: SQLCipher 3.4.1 refuses it on WAL stores, and \
             rewriting pages in place could leave a half-rekeyed file after a crash. rename(2) is atomic, so \
-            the path always holds a whole store under the old key or under the new one.
+            the path always holds a whole store under the old key or under the new one. The new file keeps \
+            the store's mode, owner and group; without room for the copy (exit 74) the store is left as it was.
 
             The new key is recorded as pending before the store changes (a key file's FILE.pending, or the \
             keyring's item with state=pending), tried whenever the current key does not open the store, and \

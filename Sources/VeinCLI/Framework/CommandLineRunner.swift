@@ -6,6 +6,12 @@ public enum VeinCommandLine {
     public static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
         // A closed pipe (`vein export | head`) must end vein quietly, not kill it with SIGPIPE mid-write.
         signal(SIGPIPE, SIG_IGN)
+        // A standard descriptor the caller closed (`>&-`) is held by /dev/null opened read-only: no file this
+        // process opens (a store's temporary) can take its number and receive output meant for it, and
+        // writing to it still fails (EBADF), as it should.
+        for descriptor in STDIN_FILENO...STDERR_FILENO where fcntl(descriptor, F_GETFD) == -1 {
+            _ = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        }
         let console = Console()
         return run(arguments, console: console)
     }

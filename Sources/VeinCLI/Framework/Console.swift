@@ -21,7 +21,7 @@ public final class Console: @unchecked Sendable {
 
     /// Writes a line of results to standard output.
     public func out(_ line: String = "") {
-        write(line + "\n", to: FileHandle.standardOutput)
+        write(line + "\n", to: STDOUT_FILENO)
     }
 
     /// Writes a block of text (help, a completion script) that may already end in a newline.
@@ -39,22 +39,22 @@ public final class Console: @unchecked Sendable {
         let label = useColor ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
         var text = "vein: \(label) \(message)\n"
         if let hint { text += (useColor ? "\u{1B}[2mhint:\u{1B}[0m " : "hint: ") + hint + "\n" }
-        write(text, to: FileHandle.standardError)
+        writeMessage(text)
     }
 
     public func warning(_ message: String) {
         let label = useColor ? "\u{1B}[1;33mwarning:\u{1B}[0m" : "warning:"
-        write("vein: \(label) \(message)\n", to: FileHandle.standardError)
+        write("vein: \(label) \(message)\n", to: STDERR_FILENO)
     }
 
     /// A note on standard error (progress, what was done), silenced by `--quiet`.
     public func note(_ message: String) {
-        write(message + "\n", to: FileHandle.standardError)
+        write(message + "\n", to: STDERR_FILENO)
     }
 
     /// Replaces the current line of standard error (a progress bar), or erases it when `text` is nil.
     func progressLine(_ text: String?) {
-        write("\r\u{1B}[2K" + (text ?? ""), to: FileHandle.standardError)
+        write("\r\u{1B}[2K" + (text ?? ""), to: STDERR_FILENO)
     }
 
     public func bold(_ text: String) -> String {
@@ -63,10 +63,29 @@ public final class Console: @unchecked Sendable {
 
     public var useColorOnStdout: Bool { stdoutIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
 
-    private func write(_ text: String, to handle: FileHandle) {
+    /// Results and notes. When the output cannot be written the command cannot go on usefully: a reader
+    /// that went away (a closed pipe, `vein query … | head -1`) ends it quietly with status 0, as `cat`
+    /// ends; any other failure (a full disk, /dev/full, a closed descriptor) ends it with one line on
+    /// standard error and status 74. (FileHandle.write would trap instead.)
+    private func write(_ text: String, to descriptor: Int32) {
         lock.lock()
         defer { lock.unlock() }
-        handle.write(Data(text.utf8))
+        do {
+            try FileSystem.writeAll(descriptor, Array(text.utf8), path: descriptor == STDOUT_FILENO ? "standard output" : "standard error")
+        } catch {
+            TemporaryFiles.removeAll()
+            let report = ErrorReporting.report(error)
+            for message in report.messages { try? FileSystem.writeAll(STDERR_FILENO, Array("vein: error: \(message)\n".utf8), path: "standard error") }
+            exit(report.exitCode.rawValue)
+        }
+    }
+
+    /// An error report: written if standard error takes it; when it does not, there is nobody to tell and
+    /// the command's own exit status stands.
+    private func writeMessage(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        try? FileSystem.writeAll(STDERR_FILENO, Array(text.utf8), path: "standard error")
     }
 }
 

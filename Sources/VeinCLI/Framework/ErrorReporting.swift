@@ -90,7 +90,10 @@ enum ErrorReporting {
         switch e {
         case .notFound, .unreadable: return Report(messages: [e.description], exitCode: .noInput)
         case .notText: return Report(messages: [e.description], exitCode: .dataError)
-        case .cannotWrite: return Report(messages: [e.description], exitCode: .cannotCreate)
+        case .cannotWrite, .alreadyExists: return Report(messages: [e.description], exitCode: .cannotCreate)
+        case .writeFailed: return Report(messages: [e.description], exitCode: .ioError)
+        // A closed output pipe ends the command quietly (SPEC §8).
+        case .outputClosed: return Report(messages: [], exitCode: .ok)
         }
     }
 

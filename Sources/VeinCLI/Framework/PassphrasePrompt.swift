@@ -20,7 +20,7 @@ enum PassphrasePrompt {
     }
 
     private static func prompt(_ text: String) throws -> String {
-        FileHandle.standardError.write(Data(text.utf8))
+        try? FileSystem.writeAll(STDERR_FILENO, Array(text.utf8), path: "standard error")  // unseen, it still reads
         var saved = termios()
         tcgetattr(STDIN_FILENO, &saved)
         var quiet = saved
@@ -28,7 +28,7 @@ enum PassphrasePrompt {
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
         defer {
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
-            FileHandle.standardError.write(Data("\n".utf8))
+            try? FileSystem.writeAll(STDERR_FILENO, [0x0A], path: "standard error")
         }
         guard let line = Swift.readLine(strippingNewline: true), !line.isEmpty else {
             throw KeyError.passphraseUnavailable("no passphrase was entered")

@@ -1,0 +1,210 @@
+import Foundation
+
+/// A file built under a temporary name next to its target and put into place only when whole: the one way
+/// Vein writes a file that must appear complete or not at all (stores, copies, key files, exports).
+///
+/// Every step's result is checked: the temporary is created with O_EXCL in the target's directory (so the
+/// final link or rename stays on one file system), filled by the caller, fsynced, given the replaced file's
+/// mode, owner and group, closed, linked or renamed into place, and the directory is fsynced. Until
+/// `place` succeeds a failure leaves the target as it was; `discard` removes the temporary (and any SQLite
+/// journal beside it). While it exists the temporary is flock'ed, so `removeLeftovers` can tell a file a
+/// killed process left behind from one still being written, and it is removed when SIGTERM or SIGINT ends
+/// the process (`TemporaryFiles`).
+public final class StagedFile {
+    public enum Placement: Sendable {
+        /// link(2), which fails when the target exists: a new store or key file never replaces anything.
+        case create
+        /// rename(2) over the target when it is a regular file (never over anything else), or creates it.
+        case replace
+    }
+
+    public let target: String
+    public let temporary: String
+    public let placement: Placement
+    /// The temporary's descriptor, open for writing until `place`.
+    public private(set) var descriptor: Int32
+    private let keepsMode: Bool
+    private var lockDescriptor: Int32 = -1
+    /// Placed or discarded: nothing more to do.
+    private var finished = false
+
+    /// Creates the temporary `.NAME.TAG-ULID` beside `target` with `mode`. With `keepsMode` false the
+    /// file keeps `mode` even when it replaces one with another mode (key files stay 0600).
+    public init(target: String, tag: String, mode: mode_t, keepsMode: Bool = true, placement: Placement) throws {
+        let url = URL(fileURLWithPath: target)
+        let directory = url.deletingLastPathComponent().path
+        self.target = target
+        self.temporary = (directory.isEmpty ? "." : directory) + "/." + url.lastPathComponent + "." + tag + "-" + ULID.make().description
+        self.placement = placement
+        self.keepsMode = keepsMode
+        TemporaryFiles.register(temporary)
+        let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else {
+            let code = errno
+            TemporaryFiles.unregister(temporary)
+            throw FileSystem.writeError(target, code, creating: true)
+        }
+        // Marks the temporary as in use for removeLeftovers until it is placed or discarded. A descriptor of
+        // its own (read-only, so closing it can lose nothing) holds the lock past the close of the written
+        // one, whose result is checked before the file is put in place.
+        let lock = open(temporary, O_RDONLY | O_CLOEXEC)
+        guard lock >= 0, flock(lock, LOCK_EX) == 0 else {
+            let code = errno
+            if lock >= 0 { close(lock) }
+            close(fd)
+            unlink(temporary)
+            TemporaryFiles.unregister(temporary)
+            throw FileSystem.writeError(target, code, creating: true)
+        }
+        descriptor = fd
+        lockDescriptor = lock
+    }
+
+    deinit {
+        if !finished { discard() }
+    }
+
+    /// Writes all of `bytes` to the temporary.
+    public func write(_ bytes: [UInt8]) throws {
+        try FileSystem.writeAll(descriptor, bytes, path: target)
+    }
+
+    /// Syncs the temporary, gives it the attributes of the file it replaces, and links or renames it into
+    /// place. Throws with the target untouched; once it returns the target is the new file and the
+    /// temporary name is gone. Any SQLite connection to the temporary must be closed (checkpointed) first.
+    public func place() throws {
+        precondition(!finished, "a staged file is placed once")
+        for journal in ["-wal", "-journal"] where FileSystem.fileSize(temporary + journal) > 0 {
+            throw FileError.writeFailed(target, reason: "the new file's \(journal.dropFirst()) was not merged into it")
+        }
+        guard fsync(descriptor) == 0 else { throw FileSystem.writeError(target, errno) }
+        if placement == .replace { try takeAttributesOfTarget() }
+        let fd = descriptor
+        descriptor = -1
+        guard close(fd) == 0 else { throw FileSystem.writeError(target, errno) }
+        defer {
+            if finished {
+                close(lockDescriptor)
+                lockDescriptor = -1
+            }
+        }
+        switch placement {
+        case .create:
+            guard link(temporary, target) == 0 else {
+                let code = errno
+                if code == EEXIST { throw FileError.alreadyExists(target) }
+                throw FileSystem.writeError(target, code)
+            }
+            // The target is in place; the temporary name is only a second link to it. Should removing it
+            // fail, the next removeLeftovers takes it (it is no longer locked).
+            unlink(temporary)
+        case .replace:
+            guard rename(temporary, target) == 0 else {
+                throw FileSystem.writeError(target, errno)
+            }
+        }
+        finished = true
+        TemporaryFiles.unregister(temporary)
+    }
+
+    /// Makes the link or rename done by `place` durable.
+    public func syncDirectory() throws {
+        try FileSystem.syncDirectory(containing: target)
+    }
+
+    /// `place`, then `syncDirectory`.
+    public func commit() throws {
+        try place()
+        try syncDirectory()
+    }
+
+    /// Removes the temporary and any journal SQLite left beside it; the target is untouched.
+    public func discard() {
+        guard !finished else { return }
+        finished = true
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+        FileSystem.removeDatabaseFiles(temporary)
+        if lockDescriptor >= 0 { close(lockDescriptor) }
+        lockDescriptor = -1
+        TemporaryFiles.unregister(temporary)
+    }
+
+    /// A replaced file keeps its mode, owner and group: a store shared by a group stays readable to it.
+    /// Only a regular file is ever replaced (never /dev/null, a FIFO or a directory).
+    private func takeAttributesOfTarget() throws {
+        var info = stat()
+        guard lstat(target, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw FileSystem.writeError(target, errno)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw FileError.cannotWrite(target, reason: "it is not a regular file") }
+        if info.st_uid != geteuid() || info.st_gid != getegid() {
+            guard fchown(descriptor, info.st_uid, info.st_gid) == 0 else {
+                throw FileError.cannotWrite(target, reason: "cannot keep its owner \(info.st_uid) and group \(info.st_gid): \(String(cString: strerror(errno)))")
+            }
+        }
+        // After fchown, which clears set-id bits.
+        if keepsMode {
+            guard fchmod(descriptor, info.st_mode & 0o777) == 0 else { throw FileSystem.writeError(target, errno) }
+        }
+    }
+
+    /// Writes `body`'s output to `target`. A regular file (or none) is replaced atomically: readers see the
+    /// old file or the whole new one; a new file gets `mode`, a replaced one keeps its mode, owner and
+    /// group; a symbolic link stays and the file it names is replaced. Anything else that exists (a
+    /// device such as /dev/null, a FIFO, /dev/stdout on a pipe) is written into, never replaced.
+    public static func write<T>(to target: String, mode: mode_t, _ body: (Int32) throws -> T) throws -> T {
+        var info = stat()
+        if stat(target, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            guard info.st_mode & S_IFMT != S_IFDIR else { throw FileError.cannotWrite(target, reason: "it is a directory") }
+            let fd = open(target, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw FileSystem.writeError(target, errno, creating: true) }
+            let result: T
+            do { result = try body(fd) } catch { close(fd); throw error }
+            guard close(fd) == 0 else { throw FileSystem.writeError(target, errno) }
+            return result
+        }
+        let place = try replaceablePath(target)
+        removeLeftovers(of: place, tag: "writing")
+        let staged = try StagedFile(target: place, tag: "writing", mode: mode, placement: .replace)
+        do {
+            let result = try body(staged.descriptor)
+            try staged.place()
+            try staged.syncDirectory()
+            return result
+        } catch {
+            staged.discard()
+            throw error
+        }
+    }
+
+    /// The path a replacement of `target` renames onto: `target`, or for a symbolic link the file it names
+    /// (the link stays a link, as with a shell's `>`).
+    public static func replaceablePath(_ target: String) throws -> String {
+        var info = stat()
+        guard lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return target }
+        guard let resolved = realpath(target, nil) else {
+            throw FileError.cannotWrite(target, reason: "it is a symbolic link to a file that does not exist")
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Removes temporaries of `target` with `tag` that a killed process left (and their SQLite journals);
+    /// one still being written is locked and stays. Also takes the names older versions used (`NAME.TAG-…`).
+    public static func removeLeftovers(of target: String, tag: String) {
+        let url = URL(fileURLWithPath: target)
+        let directory = url.deletingLastPathComponent().path.isEmpty ? "." : url.deletingLastPathComponent().path
+        let prefixes = ["." + url.lastPathComponent + "." + tag + "-", url.lastPathComponent + "." + tag + "-"]
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where prefixes.contains(where: name.hasPrefix) {
+            guard !["-wal", "-shm", "-journal"].contains(where: name.hasSuffix) else { continue }
+            let path = directory + "/" + name
+            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard fd >= 0 else { continue }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { FileSystem.removeDatabaseFiles(path) }
+            close(fd)
+        }
+    }
+}
