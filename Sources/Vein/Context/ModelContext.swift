@@ -168,8 +168,10 @@ public final class ModelContext: @unchecked Sendable {
 
     private func loadLazy(_ object: ModelObject, _ i: Int) throws {
         let sql = "SELECT \(SQL.quoteIdentifier(object.layout.columns[i])) FROM \(object.layout.table) WHERE \"id\" = ?"
-        let value = try database.scalar(sql, [.text(object.id)]) ?? .null
-        object.values[i] = Value(value, type: object.layout.types[i])
+        let statement = try database.cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind([.text(object.id)])
+        object.values[i] = try statement.step() ? try object.layout.read(statement, 0, as: i, id: object.id) : .null
         object.unloaded.remove(i)
     }
 
@@ -298,13 +300,13 @@ public final class ModelContext: @unchecked Sendable {
             defer { statement.reset() }
             try statement.bind([.text(id)])
             guard try statement.step() else { return nil }
-            return materialize(statement, layout: layout)
+            return try materialize(statement, layout: layout)
         }
     }
 
     /// The object for the current row of `statement` (columns as `layout.selectList`), reusing the
     /// identity map's object when the row is already known. Caller holds the lock.
-    func materialize(_ statement: Statement, layout: ModelLayout) -> ModelObject {
+    func materialize(_ statement: Statement, layout: ModelLayout) throws -> ModelObject {
         let bytes = statement.textBytes(0)
         let key = ObjectKey(canonicalUTF8: bytes) ?? ObjectKey(statement.string(0))
         if let existing = identityMap[key] { return existing }
@@ -317,7 +319,7 @@ public final class ModelContext: @unchecked Sendable {
                 unloaded.insert(i)
                 continue
             }
-            values[i] = layout.readers[i].read(statement, column)
+            values[i] = try layout.read(statement, column, as: i, id: id)
             column += 1
         }
         let object = ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted)

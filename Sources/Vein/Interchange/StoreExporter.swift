@@ -96,7 +96,7 @@ public struct StoreExporter {
         }
         let statement = try store.database.makeStatement(sql + " ORDER BY \(table).\"id\"")
         try statement.bind(arguments)
-        let encoders = columns.map { name in ColumnEncoder(field: model.field(named: name)) }
+        let encoders = columns.map { name in ColumnEncoder(field: model.field(named: name), rule: CellRule(model: model, column: name)) }
         let keys = columns.map { name -> [UInt8] in
             var key: [UInt8] = [UInt8(ascii: ",")]
             JSONWriter.writeString(utf8: Array(name.utf8), into: &key)
@@ -116,7 +116,11 @@ public struct StoreExporter {
             JSONWriter.writeString(utf8: statement.textBytes(0), into: &record)
             for (i, encoder) in encoders.enumerated() {
                 record += keys[i]
-                encoder.append(statement, i + 1, into: &record)
+                do {
+                    try encoder.append(statement, i + 1, into: &record)
+                } catch {
+                    throw error.damaged(model: model.name, field: columns[i], id: statement.string(0), expected: encoder.rule.typeName)
+                }
             }
             record.append(UInt8(ascii: "}"))
             try body(record)
@@ -131,8 +135,11 @@ public enum ExportSelectionError: Error, Equatable, Sendable {
 /// How one column is written: decided once per model, applied to every row.
 private struct ColumnEncoder {
     let field: FieldSchema?
+    let rule: CellRule
 
-    func append(_ s: Statement, _ column: Int, into out: inout [UInt8]) {
+    /// Throws for a cell not of the column's type: an export never writes a value nobody stored.
+    func append(_ s: Statement, _ column: Int, into out: inout [UInt8]) throws(CellMismatch) {
+        if let mismatch = rule.mismatch(s, column) { throw mismatch }
         if s.isNull(column) { out += Self.null; return }
         guard let field else {
             // A relationship: a to-one id, or a to-many's stored JSON array of ids (written canonically).

@@ -119,40 +119,22 @@ public enum StoreVerifier {
                 if ULID(id) == nil { badIDs.append(id) }
             }
             report(&check, badIDs, "\(model.name).id: %d ids are not ULIDs")
+            // One query per column, each cell judged by the rule fetch and export apply: verify reports
+            // exactly the cells they refuse.
             for field in model.fields {
+                let rule = CellRule(field: field)
                 let column = SQL.quoteIdentifier(field.name)
-                let storage = storageClass(field)
-                let nullClause = field.isOptional ? " AND \(column) IS NOT NULL" : ""
-                let wrong = try db.rows("SELECT id FROM \(table) WHERE typeof(\(column)) <> ?\(nullClause)", [.text(storage)])
-                report(&check, wrong.compactMap { $0[0].string }, "\(model.name).\(field.name): %d values are not of type \(field.type.rawValue)")
-                if field.type == .json || field.type == .uuid || field.type == .enum {
-                    var bad: [String] = []
-                    let rows = try db.makeStatement("SELECT id, \(column) FROM \(table) WHERE \(column) IS NOT NULL")
-                    while try rows.step() {
-                        let value = rows.value(1)
-                        let json: JSONValue
-                        switch field.type {
-                        case .json: if (try? JSONParser.parse(value.string ?? "")) == nil { bad.append(rows.string(0)) }; continue
-                        case .uuid: if UUID(uuidString: value.string ?? "")?.uuidString != value.string { bad.append(rows.string(0)) }; continue
-                        default: json = value.int64.map(JSONValue.int) ?? .string(value.string ?? "")
-                        }
-                        if !field.enumValues.contains(json) { bad.append(rows.string(0)) }
-                    }
-                    report(&check, bad, "\(model.name).\(field.name): %d values are not valid \(field.type.rawValue) values")
+                var wrongStorage: [String] = [], wrongValue: [String] = []
+                let rows = try db.makeStatement("SELECT id, \(column) FROM \(table) WHERE \(column) IS NOT NULL ORDER BY id")
+                while try rows.step() {
+                    guard let mismatch = rule.mismatch(rows, 1) else { continue }
+                    if mismatch.isWrongStorage { wrongStorage.append(rows.string(0)) } else { wrongValue.append(rows.string(0)) }
                 }
+                report(&check, wrongStorage, "\(model.name).\(field.name): %d values are not of type \(field.type.rawValue)")
+                report(&check, wrongValue, "\(model.name).\(field.name): %d values are not valid \(field.type.rawValue) values")
             }
         }
         return check
-    }
-
-    static func storageClass(_ field: FieldSchema) -> String {
-        switch field.type {
-        case .string, .uuid, .json: return "text"
-        case .int, .bool: return "integer"
-        case .double, .date: return "real"
-        case .data: return "blob"
-        case .enum: return field.columnType == "INTEGER" ? "integer" : "text"
-        }
     }
 
     static func relationships(_ store: Store) throws -> Check {

@@ -44,6 +44,11 @@ enum ErrorReporting {
             return Report(messages: [e.rendered], hint: nil, exitCode: .dataError)
         case let e as ContextError:
             return context(e)
+        case let e as DamagedValueError:
+            return Report(messages: ["\(e.model) \(e.id): \(e.field) holds \(e.found), which is not a value of type \(e.expected)"],
+                          hint: "the store was changed outside Vein; 'vein verify' lists every such value: "
+                              + "restore a backup, or correct the value with the tool that wrote it",
+                          exitCode: .dataError)
         case let e as EvaluationError:
             return Report(messages: [e.description], hint: nil, exitCode: .dataError)
         case let e as ManifestError:
