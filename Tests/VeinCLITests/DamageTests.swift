@@ -75,4 +75,69 @@ import Vein
         #expect(export.status == 65)
         #expect(export.stderr.hasPrefix("vein: error: Attachment \(id): fileType holds text \"bmp\", which is not a value of type enum\n"))
     }
+
+    /// A store of 2,000 posts (about 270 pages), made by import; encrypted with a key file, or plaintext.
+    func bigStore(_ r: VeinRunner, encrypted: Bool) throws {
+        var posts: [String] = []
+        for i in 0..<2_000 {
+            let id = "01J" + String(repeating: "0", count: 23 - String(i).count) + String(i)
+            posts.append(#"{"id":"\#(id)","title":"t\#(i)","content":"\#(String(repeating: "x", count: 400))","views":\#(i),"publishedAt":null,"attachments":[]}"#)
+        }
+        try r.write("big.json", #"{"vein":1,"app":"com.example.blog","schemaVersion":"0.0.1","models":{"Post":["#
+            + posts.joined(separator: ",\n") + "],\"Attachment\":[]}}")
+        let created = try r.vein(["import", "s.vein", "big.json", "--create", "--schema", manifest] + (encrypted ? ["--key-file", "k"] : ["--plaintext"]))
+        #expect(created.status == 0, "\(created.stderr)")
+    }
+
+    /// Flips 64 bytes at `fraction` of the file, as a failing disk or a stray write would.
+    func flipBytes(_ r: VeinRunner, at fraction: Double) throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: r.path("s.vein"))))
+        let start = Int(Double(bytes.count) * fraction)
+        for i in start..<start + 64 { bytes[i] ^= 0xFF }
+        try Data(bytes).write(to: URL(fileURLWithPath: r.path("s.vein")))
+    }
+
+    static let damagedStore = "vein: error: the store is damaged: database disk image is malformed\n"
+        + "hint: 'vein verify STORE' reports the damage; restore the store from a backup (made with 'vein backup')\n"
+
+    /// Encrypted: every page is authenticated, so a flipped byte fails the page's HMAC check, which
+    /// SQLCipher 3.4.1 reports to integrity_check as "SQL logic error" and to other reads as SQLITE_CORRUPT.
+    @Test(arguments: [(true, 0.1, "SQL logic error or missing database"), (false, 0.5, "database disk image is malformed")])
+    func flippedBytesMidFileAreReportedAsDamage(encrypted: Bool, fraction: Double, finding: String) throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        try bigStore(r, encrypted: encrypted)
+        try flipBytes(r, at: fraction)
+        let key = encrypted ? ["--key-file", "k"] : []
+
+        let verify = try r.vein(["verify", "s.vein"] + key)
+        #expect(verify.status == 65)
+        #expect(verify.stdout == "integrity      1 problem\n  the file is damaged: SQLite could not read it (\(finding))\n")
+        #expect(verify.stderr == "vein: error: s.vein failed verification (1 problem)\n")
+
+        for command in [["query", "s.vein", "Post where views >= 0"], ["export", "s.vein", "-o", "out.json"], ["backup", "s.vein", "copy.vein"]] {
+            let result = try r.vein(command + key)
+            #expect(result.status == 65, "\(command)")
+            #expect(result.stderr == Self.damagedStore, "\(command)")
+        }
+        #expect(!r.exists("out.json"))
+        #expect(!r.exists("copy.vein"))
+        // info reads page 1 and counts rows, which need not touch the damaged page; if it does, it says so.
+        let info = try r.vein(["info", "s.vein"] + key)
+        #expect(info.status == 0 || (info.status == 65 && info.stderr == Self.damagedStore))
+    }
+
+    /// Every page after the damaged one fails too; the report names the first few, not a hundred lines.
+    @Test func aLongIntegrityReportIsCut() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        try bigStore(r, encrypted: true)
+        try flipBytes(r, at: 0.99)
+        let verify = try r.vein(["verify", "s.vein", "--key-file", "k"])
+        #expect(verify.status == 65)
+        let lines = verify.stdout.split(separator: "\n")
+        #expect(lines.count == 7)
+        #expect(lines.first == "integrity      6 problems")
+        #expect(lines.last?.hasPrefix("  and ") == true && lines.last?.hasSuffix(" more findings of SQLite's integrity_check") == true)
+    }
 }

@@ -109,8 +109,10 @@ public final class Store {
                                  : StoreError.wrongKey(path)
             }
             if error.isBusy { throw StoreError.busy(path) }
-            // A plaintext header over damaged pages ("unsupported file format", "malformed"): no store.
-            if key == nil, [SQLITE_ERROR, SQLITE_CORRUPT, SQLITE_NOTADB].contains(error.code) {
+            // A damaged page of a SQLite file stays a damage error (exit 65 with how to recover), not "not a store".
+            if error.code == SQLITE_CORRUPT { throw error }
+            // A plaintext header over something SQLite does not know ("unsupported file format"): no store.
+            if key == nil, [SQLITE_ERROR, SQLITE_NOTADB].contains(error.code) {
                 throw StoreError.notAVeinStore(path, reason: error.message)
             }
             throw error

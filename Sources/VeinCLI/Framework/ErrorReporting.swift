@@ -64,6 +64,11 @@ enum ErrorReporting {
                 return Report(messages: ["the store is busy: another process holds its lock"],
                               hint: "try again when the other vein or app has finished", exitCode: .busy)
             }
+            if e.isDamage {
+                return Report(messages: ["the store is damaged: \(e.message)"],
+                              hint: "'vein verify STORE' reports the damage; restore the store from a backup (made with 'vein backup')",
+                              exitCode: .dataError)
+            }
             let ioCodes: Set<Int32> = [10, 13, 14]  // SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN
             return Report(messages: ["SQLite: \(e.message)"], hint: nil,
                           exitCode: ioCodes.contains(e.code) ? .ioError : .failure)
