@@ -24,13 +24,16 @@ public enum StoreCopier {
             let db = copy.database
             // An attached database is read with the connection's default cipher settings, fixed at ATTACH.
             try db.execute("PRAGMA cipher_default_page_size = \(Database.cipherPageSize)")
-            try db.execute("ATTACH DATABASE ? AS \"vein_source\" KEY ?", [.text(source.realPath), .text(source.key?.attachArgument ?? "")])
+            try db.execute("ATTACH DATABASE ? AS \"vein_source\" KEY ?", [.text(source.database.isImmutable ? Database.immutableURI(source.realPath) : source.realPath),
+                                                                          .text(source.key?.attachArgument ?? "")])
             defer { try? db.execute("DETACH DATABASE \"vein_source\"") }
             // The copy is a temporary file until StoreCreator links it into place, and thrown away on any
             // failure: no journal is needed while it is filled, and WAL would write every page twice.
             try db.execute("PRAGMA main.journal_mode = OFF")
             defer { _ = try? db.scalar("PRAGMA main.journal_mode = WAL") }
-            try db.transaction(.immediate) {
+            // Deferred: IMMEDIATE would take a write lock on every attached file, and the source may be
+            // read-only (or opened immutable). The copy is a temporary file no one else writes.
+            try db.transaction(.deferred) {
                 // Indexes are built once after the copy, as sqlcipher_export does, not kept up row by row.
                 let indexes = source.manifest.models.flatMap { model in SchemaDDL.indexes(for: model).map { (model.name, $0) } }
                 for (_, index) in indexes { try db.execute("DROP INDEX main.\(SQL.quoteIdentifier(index.name))") }

@@ -11,4 +11,11 @@ public enum StoreError: Error, Equatable, Sendable {
     case unsupportedFormat(String, found: String)
     /// Another connection holds the lock and the busy timeout ran out.
     case busy(String)
+    /// A write to a store this user cannot write: the file (its mode, a read-only file system) or its
+    /// directory, where SQLite must create the -wal and -shm files.
+    case readOnly(String, reason: String)
+    /// The file, or a directory on its path, may not be read by this user.
+    case permissionDenied(String)
+    /// The path names something other than a file (a directory).
+    case notAFile(String, reason: String)
 }

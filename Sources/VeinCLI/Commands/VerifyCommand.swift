@@ -19,7 +19,7 @@ enum VerifyCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let store = try SharedOptions.openStore(invocation)
+        let store = try SharedOptions.openStore(invocation, mode: .readOnly)
         let report = try StoreVerifier.verify(store)
         let console = invocation.console
         if invocation.wantsJSON {

@@ -69,6 +69,9 @@ enum ErrorReporting {
                               hint: "'vein verify STORE' reports the damage; restore the store from a backup (made with 'vein backup')",
                               exitCode: .dataError)
             }
+            if e.code == 8 {  // SQLITE_READONLY: the file, its directory or its file system refused a write
+                return Report(messages: ["the store is read-only: \(e.message)"], hint: nil, exitCode: .ioError)
+            }
             let ioCodes: Set<Int32> = [10, 13, 14]  // SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN
             return Report(messages: ["SQLite: \(e.message)"], hint: nil,
                           exitCode: ioCodes.contains(e.code) ? .ioError : .failure)
@@ -124,6 +127,13 @@ enum ErrorReporting {
         case .busy(let path):
             return Report(messages: ["\(path) is busy: another process holds its lock"],
                           hint: "try again when the other vein or app has finished", exitCode: .busy)
+        case .readOnly(let path, let reason):
+            return Report(messages: ["\(path) is read-only: cannot write (\(reason))"],
+                          hint: "commands that only read (info, export, backup, a query that reads) still work", exitCode: .ioError)
+        case .permissionDenied(let path):
+            return Report(messages: ["cannot open \(path): permission denied"], exitCode: .ioError)
+        case .notAFile(let path, let reason):
+            return Report(messages: ["cannot open \(path): \(reason)"], exitCode: .noInput)
         }
     }
 
