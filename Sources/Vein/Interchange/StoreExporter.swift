@@ -22,12 +22,9 @@ public struct StoreExporter {
     @discardableResult
     public func export(to descriptor: Int32) throws -> InterchangeSummary {
         let manifest = store.manifest
-        var selected: [ModelSchema] = []
-        for name in models {
-            guard let model = manifest.model(named: name) else { throw ContextError.unknownModel(name) }
-            if !selected.contains(where: { $0.name == name }) { selected.append(model) }
-        }
-        if selected.isEmpty { selected = manifest.models }
+        for name in models where manifest.model(named: name) == nil { throw ContextError.unknownModel(name) }
+        // Schema order whatever the order asked in: the same selection always gives the same bytes.
+        let selected = models.isEmpty ? manifest.models : manifest.models.filter { models.contains($0.name) }
         // Checked before the first byte is written.
         let predicate = try condition.map { source throws -> TypedExpression in
             guard selected.count == 1 else { throw ExportSelectionError.conditionNeedsOneModel }

@@ -134,7 +134,7 @@ struct CellRule: Sendable {
             guard isValidUTF8(bytes) else { return "text that is not UTF-8" }
             let text = String(decoding: bytes, as: UTF8.self)
             let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-            return "text " + JSONWriter.string(.string(shown))
+            return "text \"" + shown.escapingControlCharacters + "\""
         }
     }
 
