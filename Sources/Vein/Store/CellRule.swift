@@ -53,7 +53,10 @@ struct CellRule: Sendable {
     /// (NOT NULL is SQLite's to enforce).
     func mismatch(_ s: Statement, _ column: Int) -> CellMismatch? {
         let storage = s.storageClass(column)
-        if storage == SQLITE_NULL { return nil }
+        return storage == SQLITE_NULL ? nil : mismatch(s, column, storage: storage)
+    }
+
+    private func mismatch(_ s: Statement, _ column: Int, storage: Int32) -> CellMismatch? {
         func wrongStorage() -> CellMismatch { CellMismatch(isWrongStorage: true, found: Self.describe(s, column, storage)) }
         func wrongValue() -> CellMismatch { CellMismatch(isWrongStorage: false, found: Self.describe(s, column, storage)) }
         switch kind {
@@ -104,8 +107,10 @@ struct CellRule: Sendable {
 
     /// The cell as its type's value; throws rather than read a cell of another type.
     func read(_ s: Statement, _ column: Int) throws(CellMismatch) -> Value {
-        if let mismatch = mismatch(s, column) { throw mismatch }
-        if s.isNull(column) { return .null }
+        // The storage class read once: this runs for every column of every fetched row.
+        let storage = s.storageClass(column)
+        if storage == SQLITE_NULL { return .null }
+        if let mismatch = mismatch(s, column, storage: storage) { throw mismatch }
         switch kind {
         case .int, .enumInteger: return .int(s.int64(column))
         case .bool: return .bool(s.int64(column) != 0)
