@@ -140,4 +140,17 @@ import Vein
         #expect(lines.first == "integrity      6 problems")
         #expect(lines.last?.hasPrefix("  and ") == true && lines.last?.hasSuffix(" more findings of SQLite's integrity_check") == true)
     }
+
+    /// A damaged record header can claim a value longer than SQLite allows: copying it is damage too,
+    /// not "string or blob too big" with exit 1.
+    @Test func aBackupOfARecordClaimingAHugeValueIsDamage() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        try bigStore(r, encrypted: false)
+        try flipBytes(r, at: 0.1)
+        let backup = try r.vein(["backup", "s.vein", "copy.vein"])
+        #expect(backup.status == 65)
+        #expect(backup.stderr == Self.damagedStore.replacingOccurrences(of: "malformed\n", with: "malformed (string or blob too big)\n"))
+        #expect(!r.exists("copy.vein"))
+    }
 }

@@ -1,3 +1,4 @@
+import CSQLCipher
 import Foundation
 
 /// `vein encrypt`, `vein decrypt` and `vein backup` (SPEC §6): a store copied into a new file under other
@@ -40,7 +41,13 @@ public enum StoreCopier {
                 for table in ["_vein_meta", "_vein_history"] + source.manifest.models.map(\.name) {
                     let name = SQL.quoteIdentifier(table)
                     try db.execute("DELETE FROM main.\(name)")
-                    try db.execute("INSERT INTO main.\(name) SELECT * FROM \"vein_source\".\(name)")
+                    do {
+                        try db.execute("INSERT INTO main.\(name) SELECT * FROM \"vein_source\".\(name)")
+                    } catch let error as DatabaseError where error.code == SQLITE_TOOBIG {
+                        // Every value in the source was stored under the same length limit: one longer
+                        // than it is a damaged record header, not data.
+                        throw DatabaseError(extendedCode: SQLITE_CORRUPT, message: "database disk image is malformed (\(error.message))")
+                    }
                     if !table.hasPrefix("_vein_") { rows += db.changes }
                 }
                 for (table, index) in indexes { try db.execute(index.sql(table: table)) }
