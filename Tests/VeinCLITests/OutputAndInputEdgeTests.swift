@@ -25,6 +25,12 @@ import Testing
         // JSON and CSV keep the value itself (JSON escapes it its own way).
         let json = try r.vein(["query", "s.vein", "Post", "--format", "json"])
         #expect(json.stdout.contains(#""title": "\u001b]0;pwned\u0007\n\t"#))
+        // An id another tool wrote is stored text too, in verify's report and in a write's summary.
+        #expect(try r.run("/usr/bin/sqlite3", ["s.vein", "UPDATE Post SET id = 'x' || char(27) || '[2J'"]).status == 0)
+        let verify = try r.vein(["verify", "s.vein"])
+        #expect(verify.stdout.contains(#"  Post.id: 1 ids are not ULIDs (x\u{1B}[2J)"#))
+        let deleted = try r.vein(["query", "s.vein", "delete Post"])
+        #expect(deleted.stdout == #"deleted Post x\u{1B}[2J"# + "\n")
     }
 
     /// Importing a file twice: one line with the count and the hint, not twenty lines and a stop.

@@ -77,7 +77,7 @@ enum ResultFormatter {
         case .table:
             for c in changes {
                 let verb = ["insert": "inserted", "update": "updated", "delete": "deleted"][c.kind.rawValue]!
-                console.out("\(verb) \(c.model) \(c.id)" + (c.fields.isEmpty ? "" : " (\(c.fields.joined(separator: ", ")))"))
+                console.out("\(verb) \(c.model) \(c.id.escapingControlCharacters)" + (c.fields.isEmpty ? "" : " (\(c.fields.joined(separator: ", ")))"))
             }
         }
     }
