@@ -96,4 +96,25 @@ import Testing
         #expect(info.status == 66)
         #expect(info.stderr == "vein: error: cannot open d.vein: it is a directory\n")
     }
+
+    /// -wal and -shm left with mode 0444 by an earlier vein (or another tool): reads work, and a write
+    /// says which file stops it instead of "unable to open database file".
+    @Test func leftoverReadOnlyWALFilesAreNamed() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        _ = try store(r, in: "d", keyed: false)
+        for name in ["d/s.vein-wal", "d/s.vein-shm"] {
+            #expect(try r.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/touch", name]).status == 0)
+            try chmod(r, name, 0o444)
+        }
+        try chmod(r, "d/s.vein", 0o444)
+        let read = try veinAsNobody(r, ["query", "d/s.vein", "count Post"])
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(read.stdout == "1\n")
+
+        try chmod(r, "d/s.vein", 0o644)
+        let write = try veinAsNobody(r, ["query", "d/s.vein", "delete Post"])
+        #expect(write.status == 74)
+        #expect(write.stderr.hasPrefix("vein: error: d/s.vein is read-only: cannot write (d/s.vein-wal is not writable (mode 0444))\n"))
+    }
 }

@@ -17,16 +17,20 @@ enum StoreAccess {
         let fileWritable = access(path, W_OK) == 0
         let fileError = fileWritable ? 0 : errno
         let folderWritable = access(folder, W_OK) == 0
+        // A -wal or -shm this user cannot write (left with mode 0444 by an earlier read of a 0444 store)
+        // fails every read-write connection with "unable to open database file".
+        let lockedCompanion = [wal, path + "-shm"].first { FileSystem.fileExists($0) && access($0, W_OK) != 0 }
         // Without a writable directory SQLite can still use -wal and -shm files that exist already.
         // A store we may write is opened read-write even to read (`Store.open` then refuses writes with
         // query_only): only such a connection, the last to close, checkpoints and removes -wal and -shm,
         // leaving one self-contained file.
-        if fileWritable && (folderWritable || (walExists && shmExists)) { return .readWrite }
+        if fileWritable && lockedCompanion == nil && (folderWritable || (walExists && shmExists)) { return .readWrite }
 
         if requested == .readWrite {
             let reason = !fileWritable
                 ? (fileError == EROFS ? "read-only file system" : "mode " + String(format: "%04o", Int(info.st_mode) & 0o7777))
-                : "its directory \(folder) is not writable"
+                : lockedCompanion.map { "\($0) is not writable (mode " + String(format: "%04o", FileSystem.mode($0)) + ")" }
+                    ?? "its directory \(folder) is not writable"
             throw StoreError.readOnly(path, reason: reason)
         }
         // Immutable only when no process can change the file while we read it: nobody may write it (no
