@@ -279,8 +279,8 @@ import Vein
         try FileManager.default.createDirectory(atPath: r.path("dir"), withIntermediateDirectories: true)
         try r.write("empty.vein", "")
         let dir = try r.vein(["info", "dir"])
-        #expect(dir.status == 65)
-        #expect(dir.stderr == "vein: error: dir is not a Vein store: it is not a regular file\n")
+        #expect(dir.status == 66)
+        #expect(dir.stderr == "vein: error: cannot open dir: it is a directory\n")
         let empty = try r.vein(["info", "empty.vein"])
         #expect(empty.stderr == "vein: error: empty.vein is not a Vein store: it is empty\n")
     }

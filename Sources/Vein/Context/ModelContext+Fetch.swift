@@ -49,7 +49,7 @@ extension ModelContext {
             defer { statement.reset() }
             try statement.bind(arguments)
             while try statement.step() {
-                let object = materialize(statement, layout: layout)
+                let object = try materialize(statement, layout: layout)
                 if object.state != .deleted { objects.append(object) }
             }
             if allInSQL { return objects }

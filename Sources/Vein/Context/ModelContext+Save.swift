@@ -96,7 +96,7 @@ extension ModelContext {
         defer { statement.reset() }
         try statement.bind([.text(object.id)])
         guard try statement.step() else { throw ContextError.conflict(model: object.modelName, id: object.id) }
-        for (n, i) in columns.enumerated() where layout.readers[i].read(statement, n + 1) != read[i] {
+        for (n, i) in columns.enumerated() where try layout.read(statement, n + 1, as: i, id: object.id) != read[i] {
             throw ContextError.conflict(model: object.modelName, id: object.id)
         }
     }

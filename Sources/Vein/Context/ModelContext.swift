@@ -200,7 +200,10 @@ public final class ModelContext: @unchecked Sendable {
 
     private func loadLazy(_ object: ModelObject, _ i: Int) throws {
         let sql = "SELECT \(SQL.quoteIdentifier(object.layout.columns[i])) FROM \(object.layout.table) WHERE \"id\" = ?"
-        let value = Value(try database.scalar(sql, [.text(object.id)]) ?? .null, type: object.layout.types[i])
+        let statement = try database.cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind([.text(object.id)])
+        let value = try statement.step() ? try object.layout.read(statement, 0, as: i, id: object.id) : .null
         object.values[i] = value
         object.unloaded.remove(i)
         if object.readValues != nil { object.readValues![i] = value }
@@ -339,24 +342,24 @@ public final class ModelContext: @unchecked Sendable {
             defer { statement.reset() }
             try statement.bind([.text(id)])
             guard try statement.step() else { return nil }
-            return materialize(statement, layout: layout)
+            return try materialize(statement, layout: layout)
         }
     }
 
     /// The object for the current row of `statement` (columns as `layout.selectList`), reusing the
     /// identity map's object when the row is already known. Caller holds the lock.
-    func materialize(_ statement: Statement, layout: ModelLayout) -> ModelObject {
+    func materialize(_ statement: Statement, layout: ModelLayout) throws -> ModelObject {
         let bytes = statement.textBytes(0)
         let key = ObjectKey(canonicalUTF8: bytes) ?? ObjectKey(statement.string(0))
         if let existing = identityMap[key] {
             if isStale(existing) {
-                (existing.values, existing.unloaded) = Self.read(statement, layout: layout)
+                (existing.values, existing.unloaded) = try Self.read(statement, layout: layout, id: existing.id)
                 existing.readInTransaction = transactionCount
             }
             return existing
         }
         let id = String(decoding: bytes, as: UTF8.self)
-        let (values, unloaded) = Self.read(statement, layout: layout)
+        let (values, unloaded) = try Self.read(statement, layout: layout, id: id)
         let object = ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted,
                                  readInTransaction: transactionCount)
         register(object, key)
@@ -364,7 +367,7 @@ public final class ModelContext: @unchecked Sendable {
     }
 
     /// The current row's values (lazy columns left unread).
-    private static func read(_ statement: Statement, layout: ModelLayout) -> ([Value], Set<Int>) {
+    private static func read(_ statement: Statement, layout: ModelLayout, id: String) throws -> ([Value], Set<Int>) {
         var values = [Value](repeating: .null, count: layout.columns.count)
         var unloaded = Set<Int>()
         var column = 1
@@ -373,7 +376,7 @@ public final class ModelContext: @unchecked Sendable {
                 unloaded.insert(i)
                 continue
             }
-            values[i] = layout.readers[i].read(statement, column)
+            values[i] = try layout.read(statement, column, as: i, id: id)
             column += 1
         }
         return (values, unloaded)

@@ -12,9 +12,9 @@ final class ModelLayout: @unchecked Sendable {
     let fieldSchemas: [FieldSchema?]
     let relationships: [RelationshipSchema?]
     let isLazy: [Bool]
-    /// How a fetch reads each column, decided once: `ValueType` is an indirect enum, and switching on it
-    /// for every column of every row costs a retain and release each time.
-    let readers: [ColumnReader]
+    /// How a fetch reads and checks each column, decided once: `ValueType` is an indirect enum, and
+    /// switching on it for every column of every row costs a retain and release each time.
+    let rules: [CellRule]
     /// Columns a fetch reads (non-lazy), as indexes into `columns`.
     let fetchedColumns: [Int]
     let table: String
@@ -35,7 +35,7 @@ final class ModelLayout: @unchecked Sendable {
             let r = model.relationship(named: name)!
             return r.isToMany ? .toMany(r.target) : .optional(.id)
         }
-        readers = types.map(ColumnReader.init)
+        rules = names.map { CellRule(model: model, column: $0) }
         let lazy = fieldSchemas.map { $0?.isLazy ?? false }
         isLazy = lazy
         let fetched = names.indices.filter { !lazy[$0] }
@@ -60,33 +60,14 @@ final class ModelLayout: @unchecked Sendable {
         }
         return relationships[i]!.isToMany ? .array([]) : .null
     }
-}
 
-/// The storage class a fetch reads a column as.
-enum ColumnReader {
-    case int, double, date, bool, text, other(ValueType)
-
-    init(_ type: ValueType) {
-        switch type.unwrapped {
-        case .int: self = .int
-        case .double: self = .double
-        case .date: self = .date
-        case .bool: self = .bool
-        case .string, .uuid, .json, .id: self = .text
-        default: self = .other(type)
-        }
-    }
-
-    /// Reads one column straight into a `Value` (no intermediate `DatabaseValue` on the hot path).
-    func read(_ s: Statement, _ column: Int) -> Value {
-        if s.isNull(column) { return .null }
-        switch self {
-        case .int: return .int(s.int64(column))
-        case .double: return .double(s.double(column))
-        case .date: return .date(s.double(column))
-        case .bool: return .bool(s.int64(column) != 0)
-        case .text: return .string(s.string(column))
-        case .other(let type): return Value(s.value(column), type: type)
+    /// Column `i` of the current row, checked against its type; a cell another tool left with a value
+    /// of another type is an error naming model, field and row.
+    func read(_ statement: Statement, _ column: Int, as i: Int, id: String) throws(DamagedValueError) -> Value {
+        do {
+            return try rules[i].read(statement, column)
+        } catch {
+            throw error.damaged(model: model.name, field: columns[i], id: id, expected: rules[i].typeName)
         }
     }
 }

@@ -34,12 +34,9 @@ public struct StoreExporter {
 
     private func exportSnapshot(to descriptor: Int32, name: String) throws -> InterchangeSummary {
         let manifest = store.manifest
-        var selected: [ModelSchema] = []
-        for name in models {
-            guard let model = manifest.model(named: name) else { throw ContextError.unknownModel(name) }
-            if !selected.contains(where: { $0.name == name }) { selected.append(model) }
-        }
-        if selected.isEmpty { selected = manifest.models }
+        for name in models where manifest.model(named: name) == nil { throw ContextError.unknownModel(name) }
+        // Schema order whatever the order asked in: the same selection always gives the same bytes.
+        let selected = models.isEmpty ? manifest.models : manifest.models.filter { models.contains($0.name) }
         // Checked before the first byte is written.
         let predicate = try condition.map { source throws -> TypedExpression in
             guard selected.count == 1 else { throw ExportSelectionError.conditionNeedsOneModel }
@@ -108,7 +105,7 @@ public struct StoreExporter {
         }
         let statement = try store.database.makeStatement(sql + " ORDER BY \(table).\"id\"")
         try statement.bind(arguments)
-        let encoders = columns.map { name in ColumnEncoder(field: model.field(named: name)) }
+        let encoders = columns.map { name in ColumnEncoder(field: model.field(named: name), rule: CellRule(model: model, column: name)) }
         let keys = columns.map { name -> [UInt8] in
             var key: [UInt8] = [UInt8(ascii: ",")]
             JSONWriter.writeString(utf8: Array(name.utf8), into: &key)
@@ -128,7 +125,11 @@ public struct StoreExporter {
             JSONWriter.writeString(utf8: statement.textBytes(0), into: &record)
             for (i, encoder) in encoders.enumerated() {
                 record += keys[i]
-                encoder.append(statement, i + 1, into: &record)
+                do {
+                    try encoder.append(statement, i + 1, into: &record)
+                } catch {
+                    throw error.damaged(model: model.name, field: columns[i], id: statement.string(0), expected: encoder.rule.typeName)
+                }
             }
             record.append(UInt8(ascii: "}"))
             try body(record)
@@ -143,8 +144,11 @@ public enum ExportSelectionError: Error, Equatable, Sendable {
 /// How one column is written: decided once per model, applied to every row.
 private struct ColumnEncoder {
     let field: FieldSchema?
+    let rule: CellRule
 
-    func append(_ s: Statement, _ column: Int, into out: inout [UInt8]) {
+    /// Throws for a cell not of the column's type: an export never writes a value nobody stored.
+    func append(_ s: Statement, _ column: Int, into out: inout [UInt8]) throws(CellMismatch) {
+        if let mismatch = rule.mismatch(s, column) { throw mismatch }
         if s.isNull(column) { out += Self.null; return }
         guard let field else {
             // A relationship: a to-one id, or a to-many's stored JSON array of ids (written canonically).

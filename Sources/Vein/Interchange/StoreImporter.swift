@@ -33,6 +33,7 @@ public struct StoreImporter {
             } catch let e as JSONSyntaxError {
                 state.problem("line \(e.line), column \(e.column)", e.message)
             } catch is ImportState.TooManyProblems {}
+            state.reportTakenIDs()
             if state.problems.isEmpty { try state.checkRelationships() }
             guard state.problems.isEmpty else {
                 throw ImportError(file: file, problems: state.problems, hint: state.hint)
@@ -144,6 +145,9 @@ private struct ImportState {
     let file: String
     var problems: [ImportError.Problem] = []
     var hint: String?
+    /// Records whose id is taken, per model in the order met: re-importing a file is one problem per
+    /// model with a count, not one line per record (nor a stop after 20 of them).
+    private var takenIDs: [(model: String, location: String, ids: [String], count: Int)] = []
     var summary = InterchangeSummary()
     private var writers: [String: ModelWriter] = [:]
 
@@ -205,7 +209,13 @@ private struct ImportState {
                 try writer.write(values)
             } catch let e as DatabaseError where e.isConstraintViolation {
                 if e.message.contains("\(name).id") {
-                    try problemOrStop("\(location).id", "id \(values[0].string ?? "") is already in the store or earlier in the file")
+                    let id = values[0].string ?? ""
+                    if let i = takenIDs.firstIndex(where: { $0.model == name }) {
+                        takenIDs[i].count += 1
+                        if takenIDs[i].ids.count < 5 { takenIDs[i].ids.append(id) }
+                    } else {
+                        takenIDs.append((name, "\(location).id", [id], 1))
+                    }
                     hint = "pass --upsert to replace records that have the same id"
                 } else {
                     try problemOrStop(location, e.message)
@@ -214,6 +224,18 @@ private struct ImportState {
             }
         }
         summary.records[name, default: 0] += 1
+    }
+
+    mutating func reportTakenIDs() {
+        for taken in takenIDs {
+            if taken.count == 1 {
+                problem(taken.location, "id \(taken.ids[0]) is already in the store or earlier in the file")
+            } else {
+                let samples = taken.ids.joined(separator: ", ") + (taken.count > taken.ids.count ? ", …" : "")
+                problem(taken.model, "\(taken.count) ids are already in the store or earlier in the file (\(samples))")
+            }
+        }
+        takenIDs = []
     }
 
     /// After the last record: every id a relationship holds names a row, and inverse sides agree.

@@ -14,6 +14,9 @@ public final class Database {
         /// Open an existing file; never create one.
         case readWrite
         case readOnly
+        /// Read-only, and SQLite takes the file as unchanging: no locks, no -wal or -shm. Only for a file
+        /// nothing can write (`Store.open` decides), since it would not see another process's changes.
+        case immutable
         /// Create the file (used only on a temporary path during store creation).
         case create
     }
@@ -30,14 +33,20 @@ public final class Database {
     /// write: nothing is written by a failed open.
     public init(path: String, mode: OpenMode = .readWrite, key: CipherKey?,
                 busyTimeout: Int32 = Database.defaultBusyTimeout) throws {
-        var flags = SQLITE_OPEN_NOMUTEX
+        // URI filenames on, so that ATTACH can name a file immutable (StoreCopier).
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        // With URI filenames on, a plain path that starts with "file:" would be read as a URI.
+        var name = path.hasPrefix("file:") ? "./" + path : path
         switch mode {
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .immutable:
+            flags |= SQLITE_OPEN_READONLY
+            name = Database.immutableURI(path)
         case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close_v2(db) }
@@ -45,6 +54,7 @@ public final class Database {
         }
         self.handle = db
         self.path = path
+        self.isImmutable = mode == .immutable
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeout)
         SQLFunctions.register(on: db)
@@ -57,6 +67,16 @@ public final class Database {
             sqlite3_close_v2(db)
             throw error
         }
+    }
+
+    /// Opened `.immutable`: another connection must read the file the same way (`immutableURI`).
+    public let isImmutable: Bool
+
+    /// `file:PATH?immutable=1`, the path percent-encoded: how SQLite opens a file it may take as unchanging.
+    public static func immutableURI(_ path: String) -> String {
+        let plain = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
+        let encoded = path.utf8.map { plain.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
+        return "file:" + encoded + "?immutable=1"
     }
 
     deinit {

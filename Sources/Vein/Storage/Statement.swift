@@ -86,6 +86,9 @@ public final class Statement {
     // MARK: Reading (0-based column indexes, as in SQLite)
 
     public func isNull(_ column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
+    /// SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL: how the cell is stored,
+    /// which in SQLite need not be its column's declared type.
+    public func storageClass(_ column: Int) -> Int32 { sqlite3_column_type(handle, Int32(column)) }
     public func int64(_ column: Int) -> Int64 { sqlite3_column_int64(handle, Int32(column)) }
     public func double(_ column: Int) -> Double { sqlite3_column_double(handle, Int32(column)) }
     public func string(_ column: Int) -> String {

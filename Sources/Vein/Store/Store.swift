@@ -30,9 +30,16 @@ public final class Store {
     /// that gives one (`KeyOptions`). A wrong key fails with `StoreError.wrongKey` before anything is written.
     public static func open(_ path: String, keys: KeyOptions, mode: Database.OpenMode = .readWrite) throws -> Store {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw StoreError.notFound(path) }
+        guard stat(path, &info) == 0 else {
+            if errno == EACCES { throw StoreError.permissionDenied(path) }
+            throw StoreError.notFound(path)
+        }
+        if info.st_mode & S_IFMT == S_IFDIR { throw StoreError.notAFile(path, reason: "it is a directory") }
         guard info.st_mode & S_IFMT == S_IFREG else { throw StoreError.notAVeinStore(path, reason: "it is not a regular file") }
+        if access(path, R_OK) != 0, errno == EACCES || errno == EPERM { throw StoreError.permissionDenied(path) }
         guard info.st_size > 0 else { throw StoreError.notAVeinStore(path, reason: "it is empty") }
+        let requested = mode
+        let mode = try StoreAccess.openMode(path, info: info, requested: requested)
         let realPath = try FileSystem.realPath(path)
         let key: CipherKey?
         let encryption: Encryption
@@ -44,20 +51,24 @@ public final class Store {
             key = found
             encryption = .encrypted(kind: found.kindDescription, source: source)
         }
+        let store: Store
         do {
-            return try open(path, realPath: realPath, key: key, encryption: encryption, mode: mode)
+            store = try open(path, realPath: realPath, key: key, encryption: encryption, mode: mode)
         } catch StoreError.wrongKey(let reported, _) {
             // A rotation that replaced the file but stopped before promoting its key left the new key pending.
             guard let (pending, source) = try keys.pendingKey(realPath: realPath) else {
                 throw StoreError.wrongKey(reported, source: encryption.keySource)
             }
             do {
-                return try open(path, realPath: realPath, key: pending,
-                                encryption: .encrypted(kind: pending.kindDescription, source: source), mode: mode)
+                store = try open(path, realPath: realPath, key: pending,
+                                 encryption: .encrypted(kind: pending.kindDescription, source: source), mode: mode)
             } catch StoreError.wrongKey {
                 throw StoreError.wrongKey(reported, source: encryption.keySource)
             }
         }
+        // A read-only open of a store we may write is read-write with writes refused (see StoreAccess).
+        if requested == .readOnly, mode == .readWrite { try store.database.execute("PRAGMA query_only = ON") }
+        return store
     }
 
     /// Opens a store whose key is already in hand (a store being created, before it has its name).
@@ -115,8 +126,10 @@ public final class Store {
                                  : StoreError.wrongKey(path)
             }
             if error.isBusy { throw StoreError.busy(path) }
-            // A plaintext header over damaged pages ("unsupported file format", "malformed"): no store.
-            if key == nil, [SQLITE_ERROR, SQLITE_CORRUPT, SQLITE_NOTADB].contains(error.code) {
+            // A damaged page of a SQLite file stays a damage error (exit 65 with how to recover), not "not a store".
+            if error.code == SQLITE_CORRUPT { throw error }
+            // A plaintext header over something SQLite does not know ("unsupported file format"): no store.
+            if key == nil, [SQLITE_ERROR, SQLITE_NOTADB].contains(error.code) {
                 throw StoreError.notAVeinStore(path, reason: error.message)
             }
             throw error

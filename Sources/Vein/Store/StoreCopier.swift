@@ -1,3 +1,4 @@
+import CSQLCipher
 import Foundation
 
 /// `vein encrypt`, `vein decrypt` and `vein backup` (SPEC §6): a store copied into a new file under other
@@ -32,12 +33,16 @@ public enum StoreCopier {
             let db = copy.database
             // An attached database is read with the connection's default cipher settings, fixed at ATTACH.
             try db.execute("PRAGMA cipher_default_page_size = \(Database.cipherPageSize)")
-            try db.execute("ATTACH DATABASE ? AS \"vein_source\" KEY ?", [.text(source.realPath), .text(source.key?.attachArgument ?? "")])
+            try db.execute("ATTACH DATABASE ? AS \"vein_source\" KEY ?", [.text(source.database.isImmutable ? Database.immutableURI(source.realPath) : source.realPath),
+                                                                          .text(source.key?.attachArgument ?? "")])
             defer { try? db.execute("DETACH DATABASE \"vein_source\"") }
             // The copy is a temporary file until StoreCreator links it into place, and thrown away on any
             // failure: no journal is needed while it is filled, and WAL would write every page twice.
             try db.execute("PRAGMA main.journal_mode = OFF")
             defer { _ = try? db.scalar("PRAGMA main.journal_mode = WAL") }
+            // Deferred: IMMEDIATE would take a write lock on every attached file, and the source may be
+            // read-only (or opened immutable). The copy is a temporary file no one else writes; writers of
+            // the source go on meanwhile (a read snapshot in WAL).
             try db.transaction(.deferred) {
                 // The first read of the source: it fixes the snapshot, and the copy is built for the
                 // schema the source was opened with.
@@ -49,7 +54,13 @@ public enum StoreCopier {
                 for table in ["_vein_meta", "_vein_history"] + source.manifest.models.map(\.name) {
                     let name = SQL.quoteIdentifier(table)
                     try db.execute("DELETE FROM main.\(name)")
-                    try db.execute("INSERT INTO main.\(name) SELECT * FROM \"vein_source\".\(name)")
+                    do {
+                        try db.execute("INSERT INTO main.\(name) SELECT * FROM \"vein_source\".\(name)")
+                    } catch let error as DatabaseError where error.code == SQLITE_TOOBIG {
+                        // Every value in the source was stored under the same length limit: one longer
+                        // than it is a damaged record header, not data.
+                        throw DatabaseError(extendedCode: SQLITE_CORRUPT, message: "database disk image is malformed (\(error.message))")
+                    }
                     if !table.hasPrefix("_vein_") { rows += db.changes }
                 }
                 for (table, index) in indexes { try db.execute(index.sql(table: table)) }

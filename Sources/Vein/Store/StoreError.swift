@@ -14,4 +14,11 @@ public enum StoreError: Error, Equatable, Sendable {
     case busy(String)
     /// Another process migrated the store (its `_vein_meta` names another schema) after this one opened it.
     case schemaChanged(String, from: String, to: String)
+    /// A write to a store this user cannot write: the file (its mode, a read-only file system) or its
+    /// directory, where SQLite must create the -wal and -shm files.
+    case readOnly(String, reason: String)
+    /// The file, or a directory on its path, may not be read by this user.
+    case permissionDenied(String)
+    /// The path names something other than a file (a directory).
+    case notAFile(String, reason: String)
 }

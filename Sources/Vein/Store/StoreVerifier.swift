@@ -1,3 +1,4 @@
+import CSQLCipher
 import Foundation
 
 /// `vein verify`: checks that a store is sound (SPEC §8) without changing it.
@@ -28,24 +29,53 @@ public enum StoreVerifier {
 
     private static func verifySnapshot(_ store: Store) throws -> Report {
         var report = Report(checks: [])
-        report.checks.append(try integrity(store.database))
-        let schema = try schemaConformance(store)
+        let integrity = try integrity(store.database)
+        report.checks.append(integrity)
+        // On a damaged file the other checks would only fail on the same pages (SQLCipher keeps the
+        // error of a page that failed its HMAC check): the damage is the report.
+        guard integrity.isClean else { return report }
+        let schema = try readingDamage("schema") { try schemaConformance(store) }
         report.checks.append(schema)
         // Value and relationship checks read the tables; on a store whose tables do not match the
         // schema they would only repeat those problems in a noisier form.
         if schema.isClean {
-            report.checks.append(try values(store))
-            report.checks.append(try relationships(store))
+            report.checks.append(try readingDamage("values") { try values(store) })
+            report.checks.append(try readingDamage("relationships") { try relationships(store) })
         }
         return report
     }
 
+    static let unreadable = "the file is damaged: SQLite could not read it"
+
     static func integrity(_ db: Database) throws -> Check {
         var check = Check(name: "integrity")
-        for row in try db.rows("PRAGMA integrity_check") {
-            if let text = row.first?.string, text != "ok" { check.problems.append(text) }
+        do {
+            for row in try db.rows("PRAGMA integrity_check") {
+                // SQLite 3.15 puts several findings in one row, under a "*** in database main ***" line.
+                guard let text = row.first?.string, text != "ok" else { continue }
+                check.problems += text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("*** in database") }
+            }
+        } catch let error as DatabaseError where !error.isBusy && ![SQLITE_IOERR, SQLITE_NOMEM].contains(error.code) {
+            // integrity_check is fixed SQL: any other failure is the file's. A damaged page of an
+            // encrypted store fails its HMAC check, which SQLCipher 3 reports as "SQL logic error" here.
+            check.problems.append("\(unreadable) (\(error.message))")
+        }
+        // One damaged page of an encrypted store makes every page after it unreadable to the check: a
+        // hundred lines would bury the first, which is the damage.
+        if check.problems.count > sampleCount {
+            let more = check.problems.count - sampleCount
+            check.problems = Array(check.problems.prefix(sampleCount)) + ["and \(more) more finding\(more == 1 ? "" : "s") of SQLite's integrity_check"]
         }
         return check
+    }
+
+    /// The check's own result, or, when a damaged page stops it, that damage as its one problem.
+    static func readingDamage(_ name: String, _ body: () throws -> Check) throws -> Check {
+        do {
+            return try body()
+        } catch let error as DatabaseError where error.isDamage {
+            return Check(name: name, problems: ["\(unreadable) (\(error.message))"])
+        }
     }
 
     static func schemaConformance(_ store: Store) throws -> Check {
@@ -125,40 +155,22 @@ public enum StoreVerifier {
                 if ULID(id) == nil { badIDs.append(id) }
             }
             report(&check, badIDs, "\(model.name).id: %d ids are not ULIDs")
+            // One query per column, each cell judged by the rule fetch and export apply: verify reports
+            // exactly the cells they refuse.
             for field in model.fields {
+                let rule = CellRule(field: field)
                 let column = SQL.quoteIdentifier(field.name)
-                let storage = storageClass(field)
-                let nullClause = field.isOptional ? " AND \(column) IS NOT NULL" : ""
-                let wrong = try db.rows("SELECT id FROM \(table) WHERE typeof(\(column)) <> ?\(nullClause)", [.text(storage)])
-                report(&check, wrong.compactMap { $0[0].string }, "\(model.name).\(field.name): %d values are not of type \(field.type.rawValue)")
-                if field.type == .json || field.type == .uuid || field.type == .enum {
-                    var bad: [String] = []
-                    let rows = try db.makeStatement("SELECT id, \(column) FROM \(table) WHERE \(column) IS NOT NULL")
-                    while try rows.step() {
-                        let value = rows.value(1)
-                        let json: JSONValue
-                        switch field.type {
-                        case .json: if (try? JSONParser.parse(value.string ?? "")) == nil { bad.append(rows.string(0)) }; continue
-                        case .uuid: if UUID(uuidString: value.string ?? "")?.uuidString != value.string { bad.append(rows.string(0)) }; continue
-                        default: json = value.int64.map(JSONValue.int) ?? .string(value.string ?? "")
-                        }
-                        if !field.enumValues.contains(json) { bad.append(rows.string(0)) }
-                    }
-                    report(&check, bad, "\(model.name).\(field.name): %d values are not valid \(field.type.rawValue) values")
+                var wrongStorage: [String] = [], wrongValue: [String] = []
+                let rows = try db.makeStatement("SELECT id, \(column) FROM \(table) WHERE \(column) IS NOT NULL ORDER BY id")
+                while try rows.step() {
+                    guard let mismatch = rule.mismatch(rows, 1) else { continue }
+                    if mismatch.isWrongStorage { wrongStorage.append(rows.string(0)) } else { wrongValue.append(rows.string(0)) }
                 }
+                report(&check, wrongStorage, "\(model.name).\(field.name): %d values are not of type \(field.type.rawValue)")
+                report(&check, wrongValue, "\(model.name).\(field.name): %d values are not valid \(field.type.rawValue) values")
             }
         }
         return check
-    }
-
-    static func storageClass(_ field: FieldSchema) -> String {
-        switch field.type {
-        case .string, .uuid, .json: return "text"
-        case .int, .bool: return "integer"
-        case .double, .date: return "real"
-        case .data: return "blob"
-        case .enum: return field.columnType == "INTEGER" ? "integer" : "text"
-        }
     }
 
     static func relationships(_ store: Store) throws -> Check {

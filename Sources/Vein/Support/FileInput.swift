@@ -20,18 +20,34 @@ public enum FileInput {
     public static func readText(_ path: String) throws(FileError) -> String {
         let data: Data
         if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
+            data = try readAll(STDIN_FILENO, path: path)
         } else {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .notFound(path) }
             if isDirectory.boolValue { throw .unreadable(path, reason: "it is a directory") }
-            guard let contents = FileManager.default.contents(atPath: path) else {
-                throw .unreadable(path, reason: String(cString: strerror(errno)))
-            }
-            data = contents
+            let descriptor = try openForStreaming(path)
+            defer { close(descriptor) }
+            data = try readAll(descriptor, path: path)
         }
         guard let text = String(data: data, encoding: .utf8) else { throw .notText(path) }
         return text
+    }
+
+    /// Everything `descriptor` gives until end of file, read in chunks. Works for what has no size to map
+    /// or read at once — a pipe, a FIFO, `/dev/stdin`, `<(cat m.json5)` — on which Foundation's
+    /// whole-file reads fail with "Inappropriate ioctl for device".
+    public static func readAll(_ descriptor: Int32, path: String) throws(FileError) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return data }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path, reason: String(cString: strerror(errno)))
+            }
+            data.append(contentsOf: buffer[..<count])
+        }
     }
 
     /// A descriptor to stream `path` from (`-` is standard input, which the caller must not close).

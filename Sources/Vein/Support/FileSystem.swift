@@ -84,6 +84,12 @@ public enum FileSystem {
         return lstat(path, &info) == 0
     }
 
+    /// The permission bits of `path` (0 when it cannot be stat'ed).
+    public static func mode(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_mode) & 0o7777 : 0
+    }
+
     public static func fileSize(_ path: String) -> Int64 {
         var info = stat()
         return stat(path, &info) == 0 ? Int64(info.st_size) : 0

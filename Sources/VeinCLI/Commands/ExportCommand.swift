@@ -39,7 +39,7 @@ enum ExportCommand {
 
     static func run(_ invocation: Invocation) throws {
         let output = invocation.arguments.value("output").flatMap { $0 == "-" ? nil : $0 }
-        let store = try SharedOptions.openStore(invocation)
+        let store = try SharedOptions.openStore(invocation, mode: .readOnly)
         var exporter = StoreExporter(store: store)
         exporter.format = try InterchangeOptions.format(invocation, path: output)
         exporter.models = invocation.arguments.allValues("model")

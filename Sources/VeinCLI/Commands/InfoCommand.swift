@@ -12,7 +12,7 @@ enum InfoCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let store = try SharedOptions.openStore(invocation)
+        let store = try SharedOptions.openStore(invocation, mode: .readOnly)
         let info = try StoreInfo(store)
         let console = invocation.console
         if invocation.wantsJSON {

@@ -98,7 +98,7 @@ enum MigrateStatusCommand {
 
     static func run(_ invocation: Invocation) throws {
         let plan = try PlanParser.load(path: invocation.required(option: "plan"))
-        let store = try SharedOptions.openStore(invocation)
+        let store = try SharedOptions.openStore(invocation, mode: .readOnly)
         let status = try Migrator(plan: plan).status(of: store.database, path: store.path)
         let console = invocation.console
         if invocation.wantsJSON {

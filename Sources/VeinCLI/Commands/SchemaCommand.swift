@@ -14,7 +14,7 @@ enum SchemaCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let store = try SharedOptions.openStore(invocation)
+        let store = try SharedOptions.openStore(invocation, mode: .readOnly)
         let manifest = store.manifest
         let console = invocation.console
         if invocation.wantsJSON {

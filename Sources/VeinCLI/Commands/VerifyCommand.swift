@@ -19,7 +19,7 @@ enum VerifyCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let store = try SharedOptions.openStore(invocation)
+        let store = try SharedOptions.openStore(invocation, mode: .readOnly)
         let report = try StoreVerifier.verify(store)
         let console = invocation.console
         if invocation.wantsJSON {
@@ -34,7 +34,8 @@ enum VerifyCommand {
         } else if !invocation.quiet || !report.isClean {
             for check in report.checks {
                 console.out("\(HelpRenderer.pad(check.name, 15))\(check.isClean ? "ok" : "\(check.problems.count) problem\(check.problems.count == 1 ? "" : "s")")")
-                for problem in check.problems { console.out("  \(problem)") }
+                // Problems quote stored ids, which another tool may have filled with escape sequences.
+                for problem in check.problems { console.out("  \(problem.escapingControlCharacters)") }
             }
         }
         guard report.isClean else {

@@ -44,6 +44,11 @@ enum ErrorReporting {
             return Report(messages: [e.rendered], hint: nil, exitCode: .dataError)
         case let e as ContextError:
             return context(e)
+        case let e as DamagedValueError:
+            return Report(messages: ["\(e.model) \(e.id): \(e.field) holds \(e.found), which is not a value of type \(e.expected)"],
+                          hint: "the store was changed outside Vein; 'vein verify' lists every such value: "
+                              + "restore a backup, or correct the value with the tool that wrote it",
+                          exitCode: .dataError)
         case let e as EvaluationError:
             return Report(messages: [e.description], hint: nil, exitCode: .dataError)
         case let e as ManifestError:
@@ -58,6 +63,14 @@ enum ErrorReporting {
             if e.isBusy {
                 return Report(messages: ["the store is busy: another process holds its lock"],
                               hint: "try again when the other vein or app has finished", exitCode: .busy)
+            }
+            if e.isDamage {
+                return Report(messages: ["the store is damaged: \(e.message)"],
+                              hint: "'vein verify STORE' reports the damage; restore the store from a backup (made with 'vein backup')",
+                              exitCode: .dataError)
+            }
+            if e.code == 8 {  // SQLITE_READONLY: the file, its directory or its file system refused a write
+                return Report(messages: ["the store is read-only: \(e.message)"], hint: nil, exitCode: .ioError)
             }
             let ioCodes: Set<Int32> = [10, 13, 14]  // SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN
             return Report(messages: ["SQLite: \(e.message)"], hint: nil,
@@ -122,6 +135,13 @@ enum ErrorReporting {
         case .schemaChanged(let path, let from, let to):
             return Report(messages: ["another process migrated \(path) from schema \(from) to \(to) while this command ran; nothing was written"],
                           hint: "run the command again: it will use the store's new schema", exitCode: .busy)
+        case .readOnly(let path, let reason):
+            return Report(messages: ["\(path) is read-only: cannot write (\(reason))"],
+                          hint: "commands that only read (info, export, backup, a query that reads) still work", exitCode: .ioError)
+        case .permissionDenied(let path):
+            return Report(messages: ["cannot open \(path): permission denied"], exitCode: .ioError)
+        case .notAFile(let path, let reason):
+            return Report(messages: ["cannot open \(path): \(reason)"], exitCode: .noInput)
         }
     }
 

@@ -31,8 +31,9 @@ enum SharedOptions {
                    allowWeakPassphrase: invocation.arguments.flag("weak-passphrase"))
     }
 
-    /// Opens the store named by the STORE argument with the invocation's key sources.
-    static func openStore(_ invocation: Invocation) throws -> Store {
-        try Store.open(invocation.required("STORE"), keys: keyOptions(invocation))
+    /// Opens the store named by the STORE argument with the invocation's key sources. A command that only
+    /// reads opens it `.readOnly`: it then works on a store it may not write, and leaves no -wal or -shm.
+    static func openStore(_ invocation: Invocation, mode: Database.OpenMode = .readWrite) throws -> Store {
+        try Store.open(invocation.required("STORE"), keys: keyOptions(invocation), mode: mode)
     }
 }

@@ -39,11 +39,12 @@ enum ResultFormatter {
         }
     }
 
-    /// A cell as text: strings as they are, nil as "nil", arrays of ids counted.
+    /// A cell as text: strings as they are (control characters escaped in a table), nil as "nil", arrays
+    /// of ids counted.
     static func cell(_ value: JSONValue, forCSV: Bool) -> String {
         switch value {
         case .null: return forCSV ? "" : "nil"
-        case .string(let s): return forCSV ? s : s.replacingOccurrences(of: "\n", with: "⏎")
+        case .string(let s): return forCSV ? s : s.escapingControlCharacters
         case .array(let items) where !forCSV: return items.isEmpty ? "[]" : "[\(items.count) ids]"
         default: return JSONWriter.string(value)
         }
@@ -76,7 +77,7 @@ enum ResultFormatter {
         case .table:
             for c in changes {
                 let verb = ["insert": "inserted", "update": "updated", "delete": "deleted"][c.kind.rawValue]!
-                console.out("\(verb) \(c.model) \(c.id)" + (c.fields.isEmpty ? "" : " (\(c.fields.joined(separator: ", ")))"))
+                console.out("\(verb) \(c.model) \(c.id.escapingControlCharacters)" + (c.fields.isEmpty ? "" : " (\(c.fields.joined(separator: ", ")))"))
             }
         }
     }
