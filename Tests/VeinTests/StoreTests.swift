@@ -41,7 +41,7 @@ import Testing
         #expect(!store.encryption.isEncrypted)
         #expect(store.encryption.keySource == .none)
         #expect(store.manifest == blog)
-        #expect(store.meta == StoreMeta(formatVersion: 1, app: "com.example.blog", schemaVersion: "0.0.1",
+        #expect(store.meta == StoreMeta(formatVersion: 2, app: "com.example.blog", schemaVersion: "0.0.1",
                                         manifest: blog.canonicalText, manifestSHA256: blog.sha256,
                                         createdAt: "2026-01-31T12:00:00.123456Z", toolVersion: VeinVersion.current))
         #expect(try store.rowCounts().map { "\($0.model)=\($0.rows)" } == ["Post=0", "Attachment=0"])
@@ -58,7 +58,7 @@ import Testing
         #expect(try db.rows(#"SELECT "key", "value" FROM "_vein_meta" ORDER BY "key""#) == [
             ["app", "com.example.blog"],
             ["createdAt", "2026-01-31T12:00:00.123456Z"],
-            ["formatVersion", "1"],
+            ["formatVersion", "2"],
             ["manifest", .text(blog.canonicalText)],
             ["manifestSHA256", .text(blog.sha256)],
             ["schemaVersion", "0.0.1"],
@@ -416,11 +416,14 @@ import Testing
         _ = try StoreCreator.create(at: path, manifest: try Fixtures.blogManifest(), protection: .plaintext)
         let db = try Database(path: path, key: nil)
 
-        try db.execute(#"UPDATE "_vein_meta" SET "value" = '2' WHERE "key" = 'formatVersion'"#)
-        #expect(throws: StoreError.unsupportedFormat(path, found: "2")) { try Store.open(path, keys: Self.keys()) }
+        try db.execute(#"UPDATE "_vein_meta" SET "value" = '3' WHERE "key" = 'formatVersion'"#)
+        #expect(throws: StoreError.unsupportedFormat(path, found: "3")) { try Store.open(path, keys: Self.keys()) }
+        // Format 1 (to-many as JSON arrays) was never released: refused by name, not read as format 2.
+        try db.execute(#"UPDATE "_vein_meta" SET "value" = '1' WHERE "key" = 'formatVersion'"#)
+        #expect(throws: StoreError.obsoleteFormat(path, found: "1")) { try Store.open(path, keys: Self.keys()) }
         try db.execute(#"UPDATE "_vein_meta" SET "value" = 'one' WHERE "key" = 'formatVersion'"#)
         #expect(throws: StoreError.notAVeinStore(path, reason: "bad formatVersion one")) { try Store.open(path, keys: Self.keys()) }
-        try db.execute(#"UPDATE "_vein_meta" SET "value" = '1' WHERE "key" = 'formatVersion'"#)
+        try db.execute(#"UPDATE "_vein_meta" SET "value" = '2' WHERE "key" = 'formatVersion'"#)
         _ = try Store.open(path, keys: Self.keys())
 
         try db.execute(#"DELETE FROM "_vein_meta" WHERE "key" = 'toolVersion'"#)

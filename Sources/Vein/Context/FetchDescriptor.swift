@@ -24,6 +24,9 @@ public struct FetchDescriptor: Sendable {
     /// Restricts to rows whose to-one `column` names `id`: traversal through an inverse, pushed to SQL
     /// and its index.
     public var owner: (column: String, id: String)?
+    /// The members of a relationship of one owner, found in SQL through the relationship's index (with
+    /// `restrictedTo` holding the same ids in the relationship's order, for the order and pending rows).
+    public var members: (storage: RelationshipStorage, owner: String)?
 
     public init(model: String, predicate: TypedExpression? = nil, sortBy: [SortKey] = [], fetchLimit: Int? = nil,
                 fetchOffset: Int = 0, includePendingChanges: Bool = true) {

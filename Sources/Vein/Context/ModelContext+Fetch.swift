@@ -5,20 +5,25 @@ extension ModelContext {
     public func fetch(_ descriptor: FetchDescriptor) throws -> [ModelObject] {
         try lock.withLock {
             let layout = try layout(descriptor.model)
-            let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table).condition($0) }
+            let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition($0) }
             let exactInSQL = descriptor.predicate == nil || (compiled?.isExact ?? false)
             let pending = descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model)
             let orderKeptFromList = descriptor.restrictedTo != nil && descriptor.sortBy.isEmpty
             // Everything in SQL: condition, order, window. Not the window when the condition can fail: SQLite
             // would stop reading at the limit, and Swift's filter meets an error on any row.
             let windowed = descriptor.fetchLimit != nil || descriptor.fetchOffset > 0
-            let allInSQL = exactInSQL && !pending && !orderKeptFromList && !(windowed && compiled?.canFail == true)
+            let restrictedInMemory = descriptor.members == nil && (descriptor.restrictedTo?.count ?? 0) > SQLCompiler.maxArguments
+            let allInSQL = exactInSQL && !pending && !orderKeptFromList && !restrictedInMemory && !(windowed && compiled?.canFail == true)
 
             var sql = "SELECT \(layout.selectList) FROM \(layout.table)"
             var conditions: [String] = [], arguments: [DatabaseValue] = []
-            if let ids = descriptor.restrictedTo {
-                conditions.append("instr(?, '\"' || \(layout.table).\"id\" || '\"') > 0")
-                arguments.append(.text(JSONWriter.string(.array(ids.map(JSONValue.string)))))
+            // Through the primary key: the members' ids from the relationship's index, or a bound list.
+            if let members = descriptor.members {
+                conditions.append("\(layout.table).\"id\" IN (\(members.storage.membersSQL(owner: "?")))")
+                arguments.append(.text(members.owner))
+            } else if let ids = descriptor.restrictedTo, ids.count <= SQLCompiler.maxArguments {
+                conditions.append("\(layout.table).\"id\" IN (\(ids.map { _ in "?" }.joined(separator: ", ")))")
+                arguments += ids.map { .text($0) }
             }
             if let owner = descriptor.owner {
                 conditions.append("\(layout.table).\(SQL.quoteIdentifier(owner.column)) = ?")
@@ -54,9 +59,9 @@ extension ModelContext {
             }
             if allInSQL { return objects }
 
-            if pending {
+            if pending || restrictedInMemory {
                 let known = Set(objects.map(\.id))
-                objects += inserted.filter { $0.modelName == descriptor.model && !known.contains($0.id) }
+                if pending { objects += inserted.filter { $0.modelName == descriptor.model && !known.contains($0.id) } }
                 if let ids = descriptor.restrictedTo {
                     let allowed = Set(ids)
                     objects = objects.filter { allowed.contains($0.id) }
@@ -83,7 +88,7 @@ extension ModelContext {
     public func fetchCount(_ descriptor: FetchDescriptor) throws -> Int {
         try lock.withLock {
             let layout = try layout(descriptor.model)
-            let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table).condition($0) }
+            let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition($0) }
             if (descriptor.predicate == nil || compiled?.isExact == true), descriptor.restrictedTo == nil, descriptor.owner == nil,
                !(descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model)) {
                 var sql = "SELECT count(*) FROM \(layout.table)"

@@ -24,6 +24,7 @@ extension ModelContext {
                     // references) must not look like another process's.
                     for object in updated.values where !object.changed.isEmpty { try requireUnchangedSinceRead(object) }
                     for object in deleted.values { try requireUnchangedSinceRead(object) }
+                    let storedLists = try storedListsOfReplacedLinks()
                     // One statement lookup per model, not per row (the cache key is the whole SQL text).
                     var insertStatements: [ObjectIdentifier: Statement] = [:]
                     for object in inserted {
@@ -33,8 +34,8 @@ extension ModelContext {
                         insertStatements[key] = statement
                         defer { statement.reset() }
                         try statement.bind(.text(object.id), at: 1)
-                        for (i, value) in object.values.enumerated() {
-                            try statement.bind(Self.databaseValue(value, type: object.layout.types[i]), at: i + 2)
+                        for (n, i) in object.layout.insertedColumns.enumerated() {
+                            try statement.bind(Self.databaseValue(object.values[i], type: object.layout.types[i]), at: n + 2)
                         }
                         try statement.step()
                     }
@@ -50,11 +51,9 @@ extension ModelContext {
                         try statement.bind(.text(object.id), at: columns.count + 1)
                         try statement.step()
                     }
-                    for object in deleted.values {
-                        try step()
-                        try database.execute("DELETE FROM \(object.layout.table) WHERE \"id\" = ?", [.text(object.id)])
-                        try nullifyOneWayReferences(to: object)
-                    }
+                    try writeLinks(storedLists: storedLists)
+                    for _ in deleted.values { try step() }
+                    try deleteRows()
                     try checkReferences()
                 }
             } catch let error as DatabaseError where error.isConstraintViolation {
@@ -63,8 +62,10 @@ extension ModelContext {
                 throw StoreError.busy(database.path)
             }
             for object in inserted { object.state = .persisted }
+            for object in inserted { object.linkChanges = [:] }
             for object in updated.values {
                 object.changed = []
+                object.linkChanges = [:]
                 object.readValues = nil
             }
             inserted = []
@@ -101,58 +102,75 @@ extension ModelContext {
         }
     }
 
-    /// Relationships without an inverse are not kept in step in memory; when their target is deleted
-    /// they are nullified in the store (the default delete rule), so no id is left naming no row.
-    private func nullifyOneWayReferences(to object: ModelObject) throws {
-        for model in manifest.models {
-            for rel in model.relationships where rel.target == object.modelName && rel.inverse == nil {
-                let table = SQL.quoteIdentifier(model.name), column = SQL.quoteIdentifier(rel.name)
-                if rel.isToMany {
-                    let rows = try database.rows("SELECT \"id\", \(column) FROM \(table) WHERE instr(\(column), ?) > 0",
-                                                 [.text("\"\(object.id)\"")])
-                    for row in rows {
-                        let ids = (try? JSONParser.parse(row[1].string ?? "[]"))?.arrayValue ?? []
-                        let kept = JSONWriter.string(.array(ids.filter { $0 != .string(object.id) }))
-                        try database.execute("UPDATE \(table) SET \(column) = ? WHERE \"id\" = ?", [.text(kept), row[0]])
-                    }
-                } else {
-                    try database.execute("UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?", [.text(object.id)])
-                }
+    /// Fills a temporary table with ids, for statements that work on the whole set at once.
+    private func idSet(_ name: String, _ ids: [String]) throws -> String {
+        let table = "temp.\(SQL.quoteIdentifier(name))"
+        try database.execute("CREATE TEMP TABLE IF NOT EXISTS \(SQL.quoteIdentifier(name)) (\"id\" TEXT PRIMARY KEY NOT NULL)")
+        try database.execute("DELETE FROM \(table)")
+        let insert = try database.cachedStatement("INSERT OR IGNORE INTO \(table) (\"id\") VALUES (?)")
+        for id in ids {
+            defer { insert.reset() }
+            try insert.bind([.text(id)])
+            try insert.step()
+        }
+        return "(SELECT \"id\" FROM \(table))"
+    }
+
+    private var relationshipStorages: [RelationshipStorage] {
+        layouts.values.sorted { $0.model.name < $1.model.name }.flatMap { $0.storage.compactMap { $0 } }
+    }
+
+    /// The delete rule that governs references held by `storage`: its inverse's (the deleted side's),
+    /// or `nullify` for a one-way relationship (not kept in step in memory, always cleared).
+    private func ruleForReferences(_ storage: RelationshipStorage) -> DeleteRule {
+        guard let inverse = storage.relationship.inverse,
+              let rule = manifest.model(named: storage.target)?.relationship(named: inverse)?.deleteRule else { return .nullify }
+        return rule
+    }
+
+    /// Deletes the rows of `deleted` and applies the delete rules in the store, one statement per model
+    /// and per relationship, through the indexes: references to a deleted row are cleared (the context
+    /// already did so on the objects it holds) unless the rule is `noAction`, and a deleted row's own
+    /// links go with it.
+    private func deleteRows() throws {
+        guard !deleted.isEmpty else { return }
+        let set = try idSet("_vein_deleted", deleted.keys.sorted())
+        let models = Set(deleted.values.map(\.modelName))
+        for model in models.sorted() {
+            try database.execute("DELETE FROM \(SQL.quoteIdentifier(model)) WHERE \"id\" IN \(set)")
+        }
+        for storage in relationshipStorages {
+            if models.contains(storage.model), storage.relationship.inverse == nil || storage.relationship.deleteRule != .noAction,
+               let sql = storage.clearSQL(ownersIn: set) {
+                try database.execute(sql)
+            }
+            if models.contains(storage.target), ruleForReferences(storage) != .noAction, let sql = storage.clearSQL(targetsIn: set) {
+                try database.execute(sql)
             }
         }
     }
 
     /// Inside the save transaction: every id written names a row that exists after the writes, and no
-    /// deleted row is still named by a relationship with `noAction`.
+    /// deleted row is still named (by a relationship whose rule is `noAction`). Set-based: one statement
+    /// per relationship per save, through the indexes, never a scan per object.
     private func checkReferences() throws {
-        var touched = inserted + Array(updated.values)
-        // Objects whose relationships point at deleted rows were updated by nullify; `noAction` leaves
-        // rows in the store naming them, which is checked here.
-        for object in deleted.values {
-            for model in manifest.models {
-                for rel in model.relationships where rel.target == object.modelName {
-                    let table = SQL.quoteIdentifier(model.name), column = SQL.quoteIdentifier(rel.name)
-                    let probe = rel.isToMany ? "instr(\(column), ?) > 0" : "\(column) = ?"
-                    let needle: DatabaseValue = .text(rel.isToMany ? "\"\(object.id)\"" : object.id)
-                    if let id = try database.scalar("SELECT \"id\" FROM \(table) WHERE \(probe) LIMIT 1", [needle])?.string {
-                        throw ContextError.danglingReference(model: model.name, field: rel.name, id: object.id + " (still named by \(id))")
-                    }
+        let deletedModels = Set(deleted.values.map(\.modelName))
+        if !deletedModels.isEmpty {
+            let set = "(SELECT \"id\" FROM temp.\"_vein_deleted\")"
+            for storage in relationshipStorages where storage.kind != .reverseColumn && deletedModels.contains(storage.target) {
+                if let row = try database.rows(storage.referencingSQL(targetsIn: set) + " LIMIT 1").first {
+                    throw ContextError.danglingReference(model: storage.model, field: storage.name,
+                                                         id: (row[1].string ?? "") + " (still named by \(row[0].string ?? ""))")
                 }
             }
         }
-        touched.removeAll { $0.state == .deleted }
-        for object in touched {
-            for (i, rel) in object.layout.relationships.enumerated() {
-                guard let rel else { continue }
-                let target = try layout(rel.target)
-                for id in ids(in: object.values[i]) {
-                    let exists = try database.cachedStatement("SELECT 1 FROM \(target.table) WHERE \"id\" = ?")
-                    defer { exists.reset() }
-                    try exists.bind([.text(id)])
-                    if try !exists.step() {
-                        throw ContextError.danglingReference(model: object.modelName, field: rel.name, id: id)
-                    }
-                }
+        let touched = (inserted + Array(updated.values)).filter { $0.state != .deleted }
+        guard !touched.isEmpty else { return }
+        let touchedModels = Set(touched.map(\.modelName))
+        let set = try idSet("_vein_touched", touched.map(\.id))
+        for storage in relationshipStorages where storage.kind != .reverseColumn && touchedModels.contains(storage.model) {
+            if let row = try database.rows(storage.danglingSQL(ownersIn: set) + " LIMIT 1").first {
+                throw ContextError.danglingReference(model: storage.model, field: storage.name, id: row[1].string ?? "")
             }
         }
     }

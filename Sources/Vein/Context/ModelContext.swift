@@ -42,7 +42,7 @@ public final class ModelContext: @unchecked Sendable {
         self.manifest = store.manifest
         self.database = store.database
         openedMeta = (store.meta, store.path)
-        for model in manifest.models { layouts[model.name] = ModelLayout(model: model) }
+        for model in manifest.models { layouts[model.name] = ModelLayout(model: model, manifest: manifest) }
         handle.context = self
     }
 
@@ -51,7 +51,7 @@ public final class ModelContext: @unchecked Sendable {
         self.manifest = manifest
         self.database = database
         openedMeta = nil
-        for model in manifest.models { layouts[model.name] = ModelLayout(model: model) }
+        for model in manifest.models { layouts[model.name] = ModelLayout(model: model, manifest: manifest) }
         handle.context = self
     }
 
@@ -198,7 +198,8 @@ public final class ModelContext: @unchecked Sendable {
         }
     }
 
-    private func loadLazy(_ object: ModelObject, _ i: Int) throws {
+    func loadLazy(_ object: ModelObject, _ i: Int) throws {
+        if object.layout.isToMany[i] { return try loadToMany(object, i) }
         let sql = "SELECT \(SQL.quoteIdentifier(object.layout.columns[i])) FROM \(object.layout.table) WHERE \"id\" = ?"
         let statement = try database.cachedStatement(sql)
         defer { statement.reset() }
@@ -225,8 +226,13 @@ public final class ModelContext: @unchecked Sendable {
             }
             let targets = try resolveTargets(rel, value, model: object.modelName, key: key)
             let newIDs = targets.map(\.id)
+            if object.unloaded.contains(i) { try loadLazy(object, i) }
             let oldIDs = ids(in: object.values[i])
-            write(object, i, rel.isToMany ? .array(newIDs.map(Value.string)) : (newIDs.first.map(Value.string) ?? .null))
+            if rel.isToMany {
+                replaceLinks(object, i, newIDs)
+            } else {
+                write(object, i, newIDs.first.map(Value.string) ?? .null)
+            }
             guard let inverseName = rel.inverse else { return }
             for removed in oldIDs where !newIDs.contains(removed) {
                 if let target = try self.object(rel.target, id: removed) { try unlink(target, inverseName, object.id) }
@@ -276,10 +282,14 @@ public final class ModelContext: @unchecked Sendable {
         object.values[i] = value
     }
 
-    /// Keeps the row as read before its first change, for `save`'s check against other writers.
+    /// Keeps the row as read before its first change, for `save`'s check against other writers. To-many
+    /// lists are not part of the row: their links are written one by one, each an idempotent insert or
+    /// delete of an (owner, member) pair, so no other writer's link is lost.
     func keepReadValues(_ object: ModelObject) {
         guard object.readValues == nil else { return }
-        object.readValues = object.values.indices.map { object.unloaded.contains($0) ? nil : object.values[$0] }
+        object.readValues = object.values.indices.map {
+            object.unloaded.contains($0) || object.layout.isToMany[$0] ? nil : object.values[$0]
+        }
     }
 
     func ids(in value: Value) -> [String] {
@@ -293,6 +303,7 @@ public final class ModelContext: @unchecked Sendable {
     /// Removes `id` from `object.relationship` without touching the inverse (the caller owns that side).
     func unlink(_ object: ModelObject, _ relationship: String, _ id: String) throws {
         guard object.state != .deleted, let i = object.layout.index[relationship] else { return }
+        if object.layout.isToMany[i] { return removeLink(object, i, id) }
         if object.unloaded.contains(i) { try loadLazy(object, i) }
         switch object.values[i] {
         case .string(id): write(object, i, .null)
@@ -306,8 +317,7 @@ public final class ModelContext: @unchecked Sendable {
     private func linkInverse(_ target: ModelObject, _ inverse: String, to owner: ModelObject, forwardName: String) throws {
         guard let i = target.layout.index[inverse], let inverseRel = target.layout.relationships[i] else { return }
         if inverseRel.isToMany {
-            let current = ids(in: target.values[i])
-            if !current.contains(owner.id) { write(target, i, .array((current + [owner.id]).map(Value.string))) }
+            addLink(target, i, owner.id)
         } else {
             if case .string(let previous) = target.values[i], previous != owner.id,
                let previousOwner = try self.object(owner.modelName, id: previous) {
@@ -322,6 +332,7 @@ public final class ModelContext: @unchecked Sendable {
             guard let i = object.layout.index[relationship], let rel = object.layout.relationships[i] else {
                 throw ContextError.unknownField(model: object.modelName, field: relationship, suggestion: nil)
             }
+            if object.unloaded.contains(i) { try loadLazy(object, i) }
             return try ids(in: object.values[i]).compactMap { try self.object(rel.target, id: $0) }
         }
     }
@@ -344,6 +355,12 @@ public final class ModelContext: @unchecked Sendable {
             guard try statement.step() else { return nil }
             return try materialize(statement, layout: layout)
         }
+    }
+
+    /// The object for a row when this context already holds it (no read of the store).
+    func loadedObject(_ model: String, id: String) -> ModelObject? {
+        guard let object = identityMap[ObjectKey(id)], object.modelName == model, object.state != .deleted else { return nil }
+        return object
     }
 
     /// The object for the current row of `statement` (columns as `layout.selectList`), reusing the
@@ -372,7 +389,7 @@ public final class ModelContext: @unchecked Sendable {
         var unloaded = Set<Int>()
         var column = 1
         for i in layout.columns.indices {
-            if layout.isLazy[i] {
+            if layout.isLazy[i] || layout.isToMany[i] {
                 unloaded.insert(i)
                 continue
             }
@@ -388,7 +405,7 @@ public final class ModelContext: @unchecked Sendable {
     /// with changes keep them; `save` checks their rows.
     private func isStale(_ object: ModelObject) -> Bool {
         object.readInTransaction != transactionCount && object.state == .persisted && object.readValues == nil
-            && database.isInTransaction
+            && object.linkChanges.isEmpty && database.isInTransaction
     }
 
     private func register(_ object: ModelObject, _ key: ObjectKey) {
@@ -442,11 +459,13 @@ public final class ModelContext: @unchecked Sendable {
                 }
             }
             try collect(object)
+            // Inverse sides are kept in step here only on objects this context holds; `save` clears the
+            // references in the store with one statement per relationship (`RelationshipStorage.clearSQL`).
             for o in doomed {
                 for (i, rel) in o.layout.relationships.enumerated() {
                     guard let rel, rel.deleteRule != .noAction, let inverse = rel.inverse else { continue }
                     for id in ids(in: o.values[i]) where !seen.contains(id) {
-                        if let t = try self.object(rel.target, id: id) { try unlink(t, inverse, o.id) }
+                        if let t = loadedObject(rel.target, id: id) { try unlink(t, inverse, o.id) }
                     }
                 }
             }
@@ -481,7 +500,8 @@ public final class ModelContext: @unchecked Sendable {
         lock.withLock {
             inserted.map { Change(kind: .insert, model: $0.modelName, id: $0.id, fields: []) }
                 + updated.values.sorted { $0.id < $1.id }.map { o in
-                    Change(kind: .update, model: o.modelName, id: o.id, fields: o.changed.sorted().map { o.layout.columns[$0] })
+                    Change(kind: .update, model: o.modelName, id: o.id,
+                           fields: o.changed.union(o.linkChanges.keys).sorted().map { o.layout.columns[$0] })
                 }
                 + deleted.values.sorted { $0.id < $1.id }.map { Change(kind: .delete, model: $0.modelName, id: $0.id, fields: []) }
         }

@@ -11,17 +11,23 @@ final class ModelLayout: @unchecked Sendable {
     let types: [ValueType]
     let fieldSchemas: [FieldSchema?]
     let relationships: [RelationshipSchema?]
+    /// How each relationship is stored (nil for fields).
+    let storage: [RelationshipStorage?]
     let isLazy: [Bool]
+    /// To-many relationships: no column of their own; read on first access through `storage`.
+    let isToMany: [Bool]
+    /// Columns written by an insert (all but to-many), as indexes into `columns`.
+    let insertedColumns: [Int]
     /// How a fetch reads and checks each column, decided once: `ValueType` is an indirect enum, and
     /// switching on it for every column of every row costs a retain and release each time.
-    let rules: [CellRule]
+    let rules: [CellRule?]
     /// Columns a fetch reads (non-lazy), as indexes into `columns`.
     let fetchedColumns: [Int]
     let table: String
     let selectList: String
     let insertSQL: String
 
-    init(model: ModelSchema) {
+    init(model: ModelSchema, manifest: SchemaManifest) {
         self.model = model
         columns = model.columnNames
         var index: [String: Int] = [:]
@@ -30,6 +36,9 @@ final class ModelLayout: @unchecked Sendable {
         let names = model.columnNames
         fieldSchemas = names.map { model.field(named: $0) }
         relationships = names.map { model.relationship(named: $0) }
+        storage = relationships.map { $0.map { RelationshipStorage(model: model, relationship: $0, in: manifest) } }
+        let toMany = relationships.map { $0?.isToMany ?? false }
+        isToMany = toMany
         types = names.map { name in
             if let f = model.field(named: name) { return ValueType.of(f) }
             let r = model.relationship(named: name)!
@@ -38,12 +47,14 @@ final class ModelLayout: @unchecked Sendable {
         rules = names.map { CellRule(model: model, column: $0) }
         let lazy = fieldSchemas.map { $0?.isLazy ?? false }
         isLazy = lazy
-        let fetched = names.indices.filter { !lazy[$0] }
+        let fetched = names.indices.filter { !lazy[$0] && !toMany[$0] }
         fetchedColumns = fetched
         let table = SQL.quoteIdentifier(model.name)
         self.table = table
         selectList = (["\(table).\"id\""] + fetched.map { "\(table).\(SQL.quoteIdentifier(names[$0]))" }).joined(separator: ", ")
-        let all = ["\"id\""] + names.map(SQL.quoteIdentifier)
+        let inserted = names.indices.filter { !toMany[$0] }
+        insertedColumns = inserted
+        let all = ["\"id\""] + inserted.map { SQL.quoteIdentifier(names[$0]) }
         insertSQL = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))"
     }
 
@@ -65,9 +76,9 @@ final class ModelLayout: @unchecked Sendable {
     /// of another type is an error naming model, field and row.
     func read(_ statement: Statement, _ column: Int, as i: Int, id: String) throws(DamagedValueError) -> Value {
         do {
-            return try rules[i].read(statement, column)
+            return try rules[i]!.read(statement, column)
         } catch {
-            throw error.damaged(model: model.name, field: columns[i], id: id, expected: rules[i].typeName)
+            throw error.damaged(model: model.name, field: columns[i], id: id, expected: rules[i]!.typeName)
         }
     }
 }

@@ -25,11 +25,13 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
 
     // Guarded by context.lock.
     var values: [Value]
-    /// Lazy columns not read yet.
+    /// Lazy columns and to-many relationships not read yet.
     var unloaded: Set<Int>
     var state: State
-    /// Columns changed since the last save (persisted objects only).
+    /// Columns changed since the last save (persisted objects only; not to-many, see `linkChanges`).
     var changed: Set<Int> = []
+    /// To-many relationships changed since the last save, by column index.
+    var linkChanges: [Int: LinkChange] = [:]
     /// The row as this context last read or saved it (nil for a column never read), kept from the first
     /// change after that until the next save. `save` compares the stored row with it: another process
     /// that changed the row meanwhile makes the save a conflict instead of a lost update.

@@ -93,10 +93,14 @@ public struct StoreExporter {
                       _ body: ([UInt8]) throws -> Void) throws {
         let table = SQL.quoteIdentifier(model.name)
         let columns = model.columnNames
-        var sql = "SELECT \(table).\"id\"" + columns.map { ", \(table).\(SQL.quoteIdentifier($0))" }.joined() + " FROM \(table)"
+        let selected = columns.map { name -> String in
+            guard let rel = model.relationship(named: name), rel.isToMany else { return "\(table).\(SQL.quoteIdentifier(name))" }
+            return RelationshipStorage(model: model, relationship: rel, in: store.manifest).idArraySQL(owner: "\(table).\"id\"")
+        }
+        var sql = "SELECT \(table).\"id\"" + selected.map { ", \($0)" }.joined() + " FROM \(table)"
         var arguments: [DatabaseValue] = []
         var exact = true
-        if let predicate, let compiled = SQLCompiler(table: table).condition(predicate) {
+        if let predicate, let compiled = SQLCompiler(table: table, model: model, manifest: store.manifest).condition(predicate) {
             sql += " WHERE \(compiled.sql)"
             arguments = compiled.arguments
             exact = compiled.isExact
@@ -128,7 +132,7 @@ public struct StoreExporter {
                 do {
                     try encoder.append(statement, i + 1, into: &record)
                 } catch {
-                    throw error.damaged(model: model.name, field: columns[i], id: statement.string(0), expected: encoder.rule.typeName)
+                    throw error.damaged(model: model.name, field: columns[i], id: statement.string(0), expected: encoder.rule?.typeName ?? "list of ids")
                 }
             }
             record.append(UInt8(ascii: "}"))
@@ -144,14 +148,15 @@ public enum ExportSelectionError: Error, Equatable, Sendable {
 /// How one column is written: decided once per model, applied to every row.
 private struct ColumnEncoder {
     let field: FieldSchema?
-    let rule: CellRule
+    /// Nil for a to-many (its array of ids is built by SQL, `RelationshipStorage.idArraySQL`).
+    let rule: CellRule?
 
     /// Throws for a cell not of the column's type: an export never writes a value nobody stored.
     func append(_ s: Statement, _ column: Int, into out: inout [UInt8]) throws(CellMismatch) {
-        if let mismatch = rule.mismatch(s, column) { throw mismatch }
+        if let mismatch = rule?.mismatch(s, column) { throw mismatch }
         if s.isNull(column) { out += Self.null; return }
         guard let field else {
-            // A relationship: a to-one id, or a to-many's stored JSON array of ids (written canonically).
+            // A relationship: a to-one id, or a to-many's array of ids.
             let text = s.textBytes(column)
             if text.first == UInt8(ascii: "[") { out += text } else { JSONWriter.writeString(utf8: text, into: &out) }
             return

@@ -34,6 +34,7 @@ public struct StoreImporter {
                 state.problem("line \(e.line), column \(e.column)", e.message)
             } catch is ImportState.TooManyProblems {}
             state.reportTakenIDs()
+            if state.problems.isEmpty { try state.writeLinks() }
             if state.problems.isEmpty { try state.checkRelationships() }
             guard state.problems.isEmpty else {
                 throw ImportError(file: file, problems: state.problems, hint: state.hint)
@@ -150,6 +151,8 @@ private struct ImportState {
     private var takenIDs: [(model: String, location: String, ids: [String], count: Int)] = []
     var summary = InterchangeSummary()
     private var writers: [String: ModelWriter] = [:]
+    /// To-many arrays read, written after the last record (their members may come later in the file).
+    private var links: [(storage: RelationshipStorage, owner: String, members: [String])] = []
 
     init(store: Store, upsert: Bool, file: String) {
         self.store = store
@@ -197,16 +200,17 @@ private struct ImportState {
                 try problemOrStop(location, "unknown model \"\(name)\"" + Suggestion.hint(for: name, in: store.manifest.models.map(\.name)))
                 return
             }
-            writers[name] = try ModelWriter(model: model, database: store.database, upsert: upsert)
+            writers[name] = try ModelWriter(model: model, manifest: store.manifest, database: store.database, upsert: upsert)
         }
         let writer = writers[name]!
         switch writer.values(of: record) {
         case .failure(let failure):
             try problemOrStop("\(location)\(failure.field.map { ".\($0)" } ?? "")", failure.message)
             return
-        case .success(let values):
+        case .success(let (values, lists)):
             do {
                 try writer.write(values)
+                for (storage, members) in lists { links.append((storage, values[0].string ?? "", members)) }
             } catch let e as DatabaseError where e.isConstraintViolation {
                 if e.message.contains("\(name).id") {
                     let id = values[0].string ?? ""
@@ -238,6 +242,71 @@ private struct ImportState {
         takenIDs = []
     }
 
+    /// After the last record, the to-many arrays (store format 2, `RelationshipStorage`): a link table
+    /// gets the owner's links in array order; a to-many kept through its inverse's column gets the
+    /// members' positions, and each member must name the owner back. Members added to an owner that is
+    /// not in the file go at the end of its list.
+    mutating func writeLinks() throws {
+        let db = store.database
+        var ownersInFile: [RelationshipStorage: Set<String>] = [:]
+        var notNamingBack: [RelationshipStorage: [String]] = [:]
+        for (storage, owner, members) in links {
+            switch storage.kind {
+            case .reverseColumn:
+                ownersInFile[storage, default: []].insert(owner)
+                let place = try db.cachedStatement(storage.placeSQL)
+                for (k, member) in members.enumerated() {
+                    defer { place.reset() }
+                    try place.bind([.text(owner), .text(member), .integer(Int64(k + 1))])
+                    try place.step()
+                    if db.changes == 0 { notNamingBack[storage, default: []].append(owner) }
+                }
+            case .linkTable where storage.isCanonical:
+                try db.execute("DELETE FROM \(SQL.quoteIdentifier(storage.linkTable!)) WHERE \"owner\" = ?", [.text(owner)])
+                let place = try db.cachedStatement(storage.placeSQL)
+                for (k, member) in members.enumerated() {
+                    defer { place.reset() }
+                    try place.bind([.text(owner), .text(member), .integer(Int64(k + 1))])
+                    try place.step()
+                }
+            default:
+                // The other side of a many-to-many: its pairs are links of the canonical side (at its end
+                // when that side's record did not list them; both sides share the one table).
+                for member in members {
+                    let position = try db.scalar(storage.maxPositionSQL, [.text(member)])?.int64 ?? 0
+                    try db.execute("INSERT OR IGNORE INTO \(SQL.quoteIdentifier(storage.linkTable!)) (\"owner\", \"target\", \"position\") VALUES (?, ?, ?)",
+                                   [.text(member), .text(owner), .integer(position + 1)])
+                }
+            }
+        }
+        links = []
+        for (storage, owners) in notNamingBack {
+            let inverse = "\(storage.target).\(storage.inverseColumn!)"
+            let ids = Array(Set(owners)).sorted()
+            problem("\(storage.model).\(storage.name)", "\(UnhandledData.rows(ids.count)) are not listed back by \(inverse) (\(ids.prefix(5).joined(separator: ", "))\(ids.count > 5 ? ", …" : ""))")
+        }
+        // Members whose to-one names an owner but no position: listed by no array of their owner.
+        for storage in RelationshipStorage.all(in: store.manifest) where storage.kind == .reverseColumn {
+            let q = SQL.quoteIdentifier
+            let rows = try db.rows("SELECT \"id\", \(q(storage.inverseColumn!)) FROM \(q(storage.target)) "
+                                   + "WHERE \(q(storage.inverseColumn!)) IS NOT NULL AND \(q(storage.positionColumn!)) IS NULL ORDER BY \"id\"")
+            var unlisted: [String] = []
+            for row in rows {
+                let (member, owner) = (row[0].string ?? "", row[1].string ?? "")
+                if ownersInFile[storage]?.contains(owner) == true {
+                    unlisted.append(member)
+                } else {
+                    let position = try db.scalar(storage.maxPositionSQL, [.text(owner)])?.int64 ?? 0
+                    try db.execute(storage.placeSQL, [.text(owner), .text(member), .integer(position + 1)])
+                }
+            }
+            if !unlisted.isEmpty {
+                let name = "\(storage.model).\(storage.name)"
+                problem("\(storage.target).\(storage.inverseColumn!)", "\(UnhandledData.rows(unlisted.count)) are not listed back by \(name) (\(unlisted.prefix(5).joined(separator: ", "))\(unlisted.count > 5 ? ", …" : ""))")
+            }
+        }
+    }
+
     /// After the last record: every id a relationship holds names a row, and inverse sides agree.
     mutating func checkRelationships() throws {
         guard store.manifest.models.contains(where: { !$0.relationships.isEmpty }) else { return }
@@ -262,16 +331,22 @@ private struct ModelWriter {
         let message: String
     }
 
-    init(model: ModelSchema, database: Database, upsert: Bool) throws {
+    /// How each relationship is stored, in `model.relationships` order.
+    let storages: [RelationshipStorage]
+
+    init(model: ModelSchema, manifest: SchemaManifest, database: Database, upsert: Bool) throws {
         self.model = model
         columns = model.columnNames
         position = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
-        let names = (["id"] + columns).map(SQL.quoteIdentifier)
+        storages = model.relationships.map { RelationshipStorage(model: model, relationship: $0, in: manifest) }
+        // To-many arrays are written as links after the last record; a to-one's position column is
+        // written from its owner's array.
+        let names = (["id"] + model.fields.map(\.name) + model.relationships.filter { !$0.isToMany }.map(\.name)).map(SQL.quoteIdentifier)
         statement = try database.makeStatement("INSERT \(upsert ? "OR REPLACE " : "")INTO \(SQL.quoteIdentifier(model.name)) ("
             + names.joined(separator: ", ") + ") VALUES (" + names.map { _ in "?" }.joined(separator: ", ") + ")")
     }
 
-    func values(of record: JSONObject) -> Result<[DatabaseValue], Failure> {
+    func values(of record: JSONObject) -> Result<([DatabaseValue], [(RelationshipStorage, [String])]), Failure> {
         // One pass over the record's members, each placed by column position (one hash per member).
         var given = [JSONValue?](repeating: nil, count: columns.count)
         var id: JSONValue?
@@ -300,23 +375,25 @@ private struct ModelWriter {
                 return .failure(Failure(field: field.name, message: "expected \(error.expectation)"))
             }
         }
+        var lists: [(RelationshipStorage, [String])] = []
         for (k, rel) in model.relationships.enumerated() {
             switch (given[model.fields.count + k], rel.isToMany) {
             case (nil, false), (.null?, false): values.append(.null)
-            case (nil, true): values.append(.text("[]"))
+            case (nil, true): lists.append((storages[k], []))
             case (.string(let target)?, false) where Self.isCanonicalULID(target): values.append(.text(target))
             case (.array(let items)?, true) where items.allSatisfy({ $0.stringValue.map(Self.isCanonicalULID) ?? false }):
-                if Set(items.compactMap(\.stringValue)).count != items.count {
+                let ids = items.compactMap(\.stringValue)
+                if Set(ids).count != ids.count {
                     return .failure(Failure(field: rel.name, message: "lists the same id twice"))
                 }
-                values.append(.text(JSONWriter.string(.array(items))))
+                lists.append((storages[k], ids))
             case (let other?, _):
                 return .failure(Failure(field: rel.name, message: rel.isToMany
                     ? "expected an array of ids of \(rel.target) rows, found \(JSONWriter.string(other).prefix(40))"
                     : "expected the id of a \(rel.target) row or null, found \(JSONWriter.string(other).prefix(40))"))
             }
         }
-        return .success(values)
+        return .success((values, lists))
     }
 
     func write(_ values: [DatabaseValue]) throws {

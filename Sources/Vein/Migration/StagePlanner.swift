@@ -41,7 +41,10 @@ struct StagePlan {
     /// Old fields the new schema no longer has (models that remain), and whether `drop` acknowledges it.
     var removedFields: [(model: ModelSchema, field: String, acknowledged: Bool)] = []
     /// Relationships the new schema no longer has: their links go, with a warning.
-    var removedRelationships: [(model: ModelSchema, relationship: String)] = []
+    var removedRelationships: [RelationshipStorage] = []
+    /// The link tables of the new schema (canonical sides), each with the old relationship it comes from
+    /// (nil for a new one); a link table whose name and side are unchanged stays as it is.
+    var links: [(new: RelationshipStorage, old: RelationshipStorage?)] = []
     var deletes: [(model: ModelSchema, condition: TypedExpression, step: MigrationStep)] = []
 }
 
@@ -110,17 +113,28 @@ enum StagePlanner {
                     columns.append(filled(field))
                 }
             }
+            var keptToMany = Set<String>()
             for rel in model.relationships {
                 let previous = source.flatMap { s in s.relationship(named: rel.name) ?? rel.renamedFrom.flatMap { s.relationship(named: $0) } }
-                if let previous {
-                    guard previous.isToMany == rel.isToMany, newName(ofOld: previous.target) == rel.target else {
-                        issues.append("\(model.name).\(rel.name) changes from \(describe(previous)) to \(describe(rel)); "
+                let storage = RelationshipStorage(model: model, relationship: rel, in: new)
+                let oldStorage = previous.map { RelationshipStorage(model: source!, relationship: $0, in: old) }
+                if let previous, let oldStorage {
+                    guard previous.isToMany == rel.isToMany, newName(ofOld: previous.target) == rel.target, oldStorage.kind == storage.kind else {
+                        issues.append("\(model.name).\(rel.name) changes from \(describe(previous, oldStorage)) to \(describe(rel, storage)); "
                                       + "a relationship can only be renamed or have its delete rule changed in a stage")
                         continue
                     }
-                    columns.append(StagePlan.Column(name: rel.name, source: .old(previous.name)))
-                } else {
-                    columns.append(StagePlan.Column(name: rel.name, source: .constant(rel.isToMany ? .text("[]") : .null)))
+                    if rel.isToMany { keptToMany.insert(previous.name) }
+                }
+                switch storage.kind {
+                case .column:
+                    columns.append(StagePlan.Column(name: rel.name, source: previous.map { .old($0.name) } ?? .constant(.null)))
+                    if let position = storage.positionColumn {
+                        columns.append(StagePlan.Column(name: position, source: oldStorage?.positionColumn.map { .old($0) } ?? .constant(.null)))
+                    }
+                case .linkTable where storage.isCanonical:
+                    plan.links.append((storage, oldStorage))
+                default: break
                 }
             }
             if let source {
@@ -135,12 +149,13 @@ enum StagePlanner {
                 for field in source.fields where !kept.contains(field.name) {
                     plan.removedFields.append((source, field.name, drops.contains([source.name, field.name]) || read.contains(field.name)))
                 }
-                for rel in source.relationships where !kept.contains(rel.name) {
-                    plan.removedRelationships.append((source, rel.name))
+                for rel in source.relationships where !kept.contains(rel.name) && !keptToMany.contains(rel.name) {
+                    plan.removedRelationships.append(RelationshipStorage(model: source, relationship: rel, in: old))
                 }
             }
             let keeps = source?.name == model.name && assignments.isEmpty
-                && SchemaDDL.createStatements(for: source!, tableName: model.name) == SchemaDDL.createStatements(for: model, tableName: model.name)
+                && SchemaDDL.createStatements(for: source!, tableName: model.name, in: old)
+                    == SchemaDDL.createStatements(for: model, tableName: model.name, in: new)
             plan.models.append(StagePlan.ModelPlan(model: model, source: source, columns: columns, keepsTable: keeps))
         }
         for pair in drops {
@@ -160,8 +175,12 @@ enum StagePlanner {
         }
     }
 
-    private static func describe(_ rel: RelationshipSchema) -> String {
-        "\(rel.isToMany ? "to-many" : "to-one") \(rel.target)"
+    private static func describe(_ rel: RelationshipSchema, _ storage: RelationshipStorage) -> String {
+        switch storage.kind {
+        case .column: return "to-one \(rel.target)"
+        case .reverseColumn: return "to-many \(rel.target) (inverse of a to-one)"
+        case .linkTable: return "to-many \(rel.target)\(rel.inverse == nil ? "" : " (many-to-many)")"
+        }
     }
 
     /// A field kept from the old schema: copied, converted where the conversion loses nothing, or refused.

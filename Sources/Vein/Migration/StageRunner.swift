@@ -180,10 +180,9 @@ struct StageRunner {
                                            remedy: "add { drop: { model: \"\(model.name)\", field: \"\(field)\" } } to acknowledge losing them, or set renamedFrom on the field that replaces it"))
             }
         }
-        for (model, relationship) in plan.removedRelationships {
-            let table = SQL.quoteIdentifier(model.name), column = "\(table).\(SQL.quoteIdentifier(relationship))"
-            let linked = try count(table, where: "\(column) IS NOT NULL AND \(column) != '[]'")
-            if linked > 0 { report.warnings.append("\(model.name).\(relationship): relationship removed; the links of \(UnhandledData.rows(linked)) are dropped") }
+        for storage in plan.removedRelationships {
+            let linked = Int(try database.scalar(storage.linkedOwnersCountSQL)?.int64 ?? 0)
+            if linked > 0 { report.warnings.append("\(storage.model).\(storage.name): relationship removed; the links of \(UnhandledData.rows(linked)) are dropped") }
         }
         for model in plan.models where !model.keepsTable {
             guard let source = model.source else { continue }
@@ -242,7 +241,7 @@ struct StageRunner {
         let rebuilt = plan.models.filter { !$0.keepsTable }
         for model in rebuilt {
             let temporary = Self.newTableName(model.model.name)
-            try database.execute(SchemaDDL.createTable(model.model, tableName: temporary))
+            try database.execute(SchemaDDL.createTable(model.model, tableName: temporary, in: stage.to))
             guard let source = model.source else { continue }
             var values: [String] = ["\(SQL.quoteIdentifier(source.name)).\"id\""], arguments: [DatabaseValue] = []
             for column in model.columns {
@@ -259,13 +258,35 @@ struct StageRunner {
             report.rowsRead += written
             report.rowsWritten += written
         }
+        // Link tables: one whose name and side are unchanged stays; the others are copied under a
+        // temporary name (owner and member from the old table's columns for this side).
+        var keptLinks = Set<String>(), newLinks: [RelationshipStorage] = []
+        for (new, old) in plan.links {
+            let name = new.linkTable!
+            if let old, old.linkTable == name, old.isCanonical { keptLinks.insert(name); continue }
+            let temporary = SQL.quoteIdentifier(Self.newTableName(name))
+            try database.execute(new.createLinkTable(named: Self.newTableName(name)))
+            if let old, let oldTable = old.linkTable {
+                try database.execute("""
+                    INSERT OR IGNORE INTO \(temporary) ("owner", "target", "position") \
+                    SELECT \(SQL.quoteIdentifier(old.ownerColumn)), \(SQL.quoteIdentifier(old.memberColumn)), "position" FROM \(SQL.quoteIdentifier(oldTable))
+                    """)
+            }
+            newLinks.append(new)
+        }
+        let oldLinks = Set(RelationshipStorage.all(in: stage.from).compactMap { $0.isCanonical ? $0.linkTable : nil })
+        for name in oldLinks.subtracting(keptLinks).sorted() { try database.execute("DROP TABLE \(SQL.quoteIdentifier(name))") }
+        for new in newLinks {
+            try database.execute("ALTER TABLE \(SQL.quoteIdentifier(Self.newTableName(new.linkTable!))) RENAME TO \(SQL.quoteIdentifier(new.linkTable!))")
+            for statement in new.linkIndexStatements { try database.execute(statement) }
+        }
         // Old tables go before the new ones take their names: a rename may swap two models' names.
         let replaced = Set(rebuilt.compactMap { $0.source?.name }).union(plan.removedModels.map(\.model.name))
         for name in replaced.sorted() { try database.execute("DROP TABLE \(SQL.quoteIdentifier(name))") }
         for name in memoryColumns.keys.sorted() { try database.execute("DROP TABLE \(SQL.quoteIdentifier(Self.mapTableName(name)))") }
         for model in rebuilt {
             try database.execute("ALTER TABLE \(SQL.quoteIdentifier(Self.newTableName(model.model.name))) RENAME TO \(SQL.quoteIdentifier(model.model.name))")
-            for index in SchemaDDL.indexes(for: model.model) { try database.execute(index.sql(table: model.model.name)) }
+            for index in SchemaDDL.indexes(for: model.model, in: stage.to) { try database.execute(index.sql(table: model.model.name)) }
         }
     }
 

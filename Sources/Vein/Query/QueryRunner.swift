@@ -54,12 +54,13 @@ public struct QueryRunner {
                 target = try model(rel.target)
                 d = FetchDescriptor(model: target.name)
                 let ids = context.ids(in: try owner[rel.name])
-                if s.sort.isEmpty || !rel.isToMany {
-                    d.restrictedTo = ids  // the relationship's own order
-                } else if let inverse = rel.inverse, target.relationship(named: inverse)?.isToMany == false {
-                    d.owner = (inverse, owner.id)  // pushed down to the inverse column and its index
+                let storage = RelationshipStorage(model: try model(traversal.ownerModel), relationship: rel, in: manifest)
+                if storage.kind == .reverseColumn, !s.sort.isEmpty {
+                    d.owner = (storage.inverseColumn!, owner.id)  // pushed down to the inverse column and its index
                 } else {
-                    d.restrictedTo = ids
+                    d.restrictedTo = ids  // the relationship's own order
+                    // Links this context has not saved are not in the store: then the ids alone decide.
+                    if rel.isToMany, owner.linkChanges.isEmpty { d.members = (storage, owner.id) }
                 }
             }
             if let predicate = s.predicate {

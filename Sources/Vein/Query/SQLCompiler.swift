@@ -47,12 +47,25 @@ public struct SQLCompiler {
 
     /// The table the expression's model lives in, as it appears in the query.
     let table: String
+    /// The model and schema, for relationships kept outside the table (to-many, store format 2); without
+    /// them a to-many is left to the evaluator.
+    let model: ModelSchema?
+    let manifest: SchemaManifest?
     /// Writes integer literals into the SQL text instead of binding them (used when there are too many
     /// literals to bind).
     private var inlinesIntegers = false
 
-    public init(table: String) {
+    public init(table: String, model: ModelSchema? = nil, manifest: SchemaManifest? = nil) {
         self.table = table
+        self.model = model
+        self.manifest = manifest
+    }
+
+    /// How a to-many the expression reads on the table's own row is stored (nil for anything else).
+    private func toManyStorage(_ e: TypedExpression) -> RelationshipStorage? {
+        guard case .column(let path, _) = e, path.hop == nil, let model, let manifest,
+              let rel = model.relationship(named: path.column), rel.isToMany else { return nil }
+        return RelationshipStorage(model: model, relationship: rel, in: manifest)
     }
 
     /// A WHERE condition for the predicate, or nil when SQL cannot narrow it at all.
@@ -142,9 +155,8 @@ public struct SQLCompiler {
         case .inList(let items, let needle):
             return inList(items, needle)
         case .toManyContains(let list, let needle):
-            guard case .literal(.string(let id), _) = needle, let l = value(list) else { return nil }
-            // Ids are fixed-width base32, so the quoted id appears in the JSON array exactly when it is an element.
-            return Fragment(sql: "(instr(\(l.sql), ?) > 0)", arguments: l.arguments + [.text("\"\(id)\"")], isExact: true)
+            guard case .literal(.string(let id), _) = needle, let storage = toManyStorage(list) else { return nil }
+            return Fragment(sql: storage.containsSQL(owner: "\(table).\"id\""), arguments: [.text(id)], isExact: true)
         case .stringMethod(let name, let base, let argument, _):
             guard let b = value(base) else { return nil }
             if name == "isEmpty" { return Fragment(sql: "(\(b.sql) = '')", arguments: b.arguments, isExact: true) }
@@ -237,6 +249,8 @@ public struct SQLCompiler {
         case .literal(let v, _):
             return literal(v)
         case .column(let path, _):
+            // A to-many has no column (store format 2): only `count`, `isEmpty` and `contains` compile.
+            if case .toMany = path.storedType { return nil }
             let column = SQL.quoteIdentifier(path.column)
             guard let hop = path.hop else { return Fragment(sql: "\(table).\(column)", arguments: [], isExact: true) }
             // Aliased: the target may be the same table (a self-relationship), which would shadow the outer row.
@@ -264,10 +278,8 @@ public struct SQLCompiler {
             return Fragment(sql: "COALESCE(\(x.sql), \(y.sql))", arguments: x.arguments + y.arguments, isExact: true,
                             canFail: x.canFail || y.canFail)
         case .toManyCount(let a):
-            guard let x = compileValue(a) else { return nil }
-            // No JSON functions in SQLite 3.15: count the commas between ids (ids never contain commas).
-            return Fragment(sql: "(CASE WHEN \(x.sql) = '[]' THEN 0 ELSE length(\(x.sql)) - length(replace(\(x.sql), ',', '')) + 1 END)",
-                            arguments: x.arguments + x.arguments + x.arguments, isExact: true)
+            guard let storage = toManyStorage(a) else { return nil }
+            return Fragment(sql: storage.countSQL(owner: "\(table).\"id\""), arguments: [], isExact: true)
         default:
             // A Bool-valued expression used as a value (`(a == b) == true`).
             guard e.type == .bool, let c = compileCondition(e), c.isExact else { return nil }

@@ -1,26 +1,41 @@
 import Foundation
 
-/// The SQL that lays a schema out in SQLite (SPEC §2): one table per model, `id TEXT PRIMARY KEY`, a
-/// column per field and per relationship, and the indexes the schema declares plus one per to-one.
+/// The SQL that lays a schema out in SQLite (SPEC §2, store format 2): one table per model, `id TEXT
+/// PRIMARY KEY`, a column per field and per to-one (plus the position column of a to-many kept through
+/// it), the indexes the schema declares plus one per to-one, and a link table per many-to-many or
+/// one-way to-many (`RelationshipStorage` says which).
 ///
 /// Only SQL that SQLite 3.15 runs (SQLCipher 3.4.1): no STRICT tables, no generated columns.
 public enum SchemaDDL {
     /// Every statement to create the schema's tables and indexes, in order.
     public static func createStatements(for manifest: SchemaManifest) -> [String] {
-        manifest.models.flatMap { createStatements(for: $0, tableName: $0.name) }
+        manifest.models.flatMap { createStatements(for: $0, tableName: $0.name, in: manifest) }
+            + RelationshipStorage.all(in: manifest).flatMap(\.linkTableStatements)
     }
 
     /// The statements for one model; `tableName` lets a migration build under a temporary name.
-    public static func createStatements(for model: ModelSchema, tableName: String) -> [String] {
-        [createTable(model, tableName: tableName)] + indexes(for: model).map { $0.sql(table: tableName) }
+    public static func createStatements(for model: ModelSchema, tableName: String, in manifest: SchemaManifest) -> [String] {
+        [createTable(model, tableName: tableName, in: manifest)] + indexes(for: model, in: manifest).map { $0.sql(table: tableName) }
     }
 
-    public static func createTable(_ model: ModelSchema, tableName: String) -> String {
+    /// Every column after `id`, in table order: fields, then each to-one with the position column of
+    /// its inverse to-many when it has one. To-many relationships have no column of their own.
+    public static func storedColumns(_ model: ModelSchema, in manifest: SchemaManifest) -> [String] {
+        model.fields.map(\.name) + model.relationships.flatMap { rel -> [String] in
+            let storage = RelationshipStorage(model: model, relationship: rel, in: manifest)
+            guard storage.kind == .column else { return [] }
+            return [rel.name] + (storage.positionColumn.map { [$0] } ?? [])
+        }
+    }
+
+    public static func createTable(_ model: ModelSchema, tableName: String, in manifest: SchemaManifest) -> String {
         var columns = ["\"id\" TEXT PRIMARY KEY NOT NULL"]
         for field in model.fields { columns.append(columnDefinition(field)) }
         for rel in model.relationships {
-            let name = SQL.quoteIdentifier(rel.name)
-            columns.append(rel.isToMany ? "\(name) TEXT NOT NULL DEFAULT '[]'" : "\(name) TEXT")
+            let storage = RelationshipStorage(model: model, relationship: rel, in: manifest)
+            guard storage.kind == .column else { continue }
+            columns.append("\(SQL.quoteIdentifier(rel.name)) TEXT")
+            if let position = storage.positionColumn { columns.append("\(SQL.quoteIdentifier(position)) INTEGER") }
         }
         return "CREATE TABLE \(SQL.quoteIdentifier(tableName)) (\n  " + columns.joined(separator: ",\n  ") + "\n)"
     }
@@ -65,14 +80,16 @@ public enum SchemaDDL {
         }
     }
 
-    /// Declared indexes, then one per to-one relationship not already leading a declared index.
-    /// Names are `Model.column[.column…]`: derived, so the same in every store of the schema, and never
-    /// equal to a table name (model names cannot contain dots).
-    public static func indexes(for model: ModelSchema) -> [Index] {
+    /// Declared indexes, then one per to-one relationship not already leading a declared index; a to-one
+    /// that keeps its inverse to-many's order gets (column, position), so members in order and the next
+    /// position are one seek. Names are `Model.column[.column…]`: derived, so the same in every store of
+    /// the schema, and never equal to a table name (model names cannot contain dots).
+    public static func indexes(for model: ModelSchema, in manifest: SchemaManifest) -> [Index] {
         var result = model.indexes.map { Index(name: indexName(model.name, $0), columns: $0) }
         for rel in model.relationships where !rel.isToMany {
-            if !result.contains(where: { $0.columns.first == rel.name }) {
-                result.append(Index(name: indexName(model.name, [rel.name]), columns: [rel.name]))
+            let columns = [rel.name] + (RelationshipStorage(model: model, relationship: rel, in: manifest).positionColumn.map { [$0] } ?? [])
+            if !result.contains(where: { $0.columns.starts(with: columns) }) {
+                result.append(Index(name: indexName(model.name, columns), columns: columns))
             }
         }
         return result

@@ -24,7 +24,7 @@ public struct SchemaVersion: Comparable, Hashable, Sendable, CustomStringConvert
 }
 
 /// What happens to related rows when a row is deleted (SPEC §2).
-public enum DeleteRule: String, CaseIterable, Sendable {
+public enum DeleteRule: String, CaseIterable, Hashable, Sendable {
     case nullify, cascade, deny, noAction
 }
 
@@ -58,7 +58,7 @@ public struct FieldSchema: Equatable, Sendable {
 
 /// A relationship to another model (or the same one). Stored as a column of the owning model: a to-one
 /// holds the target's id, a to-many a JSON array of ids in the user's order.
-public struct RelationshipSchema: Equatable, Sendable {
+public struct RelationshipSchema: Hashable, Sendable {
     public var name: String
     public var target: String
     public var isToMany = false

@@ -13,10 +13,9 @@ struct CellRule: Sendable {
         case int, bool, double, date, string, uuid, json, data
         case enumInteger(Set<Int64>)
         case enumText(Set<String>)
-        /// A to-one relationship: a row id.
+        /// A to-one relationship: a row id. (A to-many is no cell: store format 2 keeps it in its
+        /// inverse's column or a link table.)
         case toOne
-        /// A to-many relationship: a JSON array of row ids.
-        case toMany
     }
 
     let kind: Kind
@@ -40,12 +39,14 @@ struct CellRule: Sendable {
         }
     }
 
-    init(relationship: RelationshipSchema) {
-        kind = relationship.isToMany ? .toMany : .toOne
-        typeName = relationship.isToMany ? "list of ids" : "id"
+    /// The rule of a to-one's column; nil for a to-many, which has no column.
+    init?(relationship: RelationshipSchema) {
+        guard !relationship.isToMany else { return nil }
+        kind = .toOne
+        typeName = "id"
     }
 
-    init(model: ModelSchema, column: String) {
+    init?(model: ModelSchema, column: String) {
         if let field = model.field(named: column) { self.init(field: field) } else { self.init(relationship: model.relationship(named: column)!) }
     }
 
@@ -83,7 +84,7 @@ struct CellRule: Sendable {
             return value.isFinite ? nil : wrongValue()
         case .data:
             return storage == SQLITE_BLOB ? nil : wrongStorage()
-        case .string, .uuid, .json, .enumText, .toOne, .toMany:
+        case .string, .uuid, .json, .enumText, .toOne:
             guard storage == SQLITE_TEXT else { return wrongStorage() }
             let bytes = s.textBytes(column)
             guard Self.isValidUTF8(bytes) else { return wrongValue() }
@@ -95,10 +96,6 @@ struct CellRule: Sendable {
                 return (try? JSONParser.parse(String(decoding: bytes, as: UTF8.self))) == nil ? wrongValue() : nil
             case .enumText(let values):
                 return values.contains(String(decoding: bytes, as: UTF8.self)) ? nil : wrongValue()
-            case .toMany:
-                guard case .array(let items)? = try? JSONParser.parse(String(decoding: bytes, as: UTF8.self)),
-                      items.allSatisfy({ $0.stringValue != nil }) else { return wrongValue() }
-                return nil
             default:
                 return nil
             }
@@ -118,9 +115,6 @@ struct CellRule: Sendable {
         case .date: return .date(s.double(column))
         case .data: return .data(s.data(column))
         case .string, .uuid, .json, .enumText, .toOne: return .string(s.string(column))
-        case .toMany:
-            let ids = (try? JSONParser.parse(s.string(column)))?.arrayValue ?? []
-            return .array(ids.compactMap { $0.stringValue.map(Value.string) })
         }
     }
 

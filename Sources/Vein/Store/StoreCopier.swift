@@ -49,9 +49,11 @@ public enum StoreCopier {
                 try source.meta.requireSchemaUnchanged(in: db, name: "vein_source", path: source.path)
                 try snapshotTaken?()
                 // Indexes are built once after the copy, as sqlcipher_export does, not kept up row by row.
-                let indexes = source.manifest.models.flatMap { model in SchemaDDL.indexes(for: model).map { (model.name, $0) } }
+                let indexes = source.manifest.models.flatMap { model in SchemaDDL.indexes(for: model, in: source.manifest).map { (model.name, $0) } }
                 for (_, index) in indexes { try db.execute("DROP INDEX main.\(SQL.quoteIdentifier(index.name))") }
-                for table in ["_vein_meta", "_vein_history"] + source.manifest.models.map(\.name) {
+                // Link tables too (store format 2): they hold the to-many relationships.
+                let linkTables = RelationshipStorage.all(in: source.manifest).compactMap { $0.isCanonical ? $0.linkTable : nil }
+                for table in ["_vein_meta", "_vein_history"] + source.manifest.models.map(\.name) + linkTables {
                     let name = SQL.quoteIdentifier(table)
                     try db.execute("DELETE FROM main.\(name)")
                     do {

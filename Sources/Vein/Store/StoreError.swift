@@ -10,6 +10,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case notAVeinStore(String, reason: String)
     /// Written by a newer Vein whose store format this build does not know.
     case unsupportedFormat(String, found: String)
+    /// Written by a development build in an older store format (format 1: to-many as JSON arrays), which
+    /// no release shipped; there is nothing to upgrade.
+    case obsoleteFormat(String, found: String)
     /// Another connection holds the lock and the busy timeout ran out.
     case busy(String)
     /// Another process migrated the store (its `_vein_meta` names another schema) after this one opened it.

@@ -70,6 +70,7 @@ public struct StoreMeta: Equatable, Sendable {
         let format = try value(.formatVersion)
         guard let formatVersion = Int(format) else { throw StoreError.notAVeinStore(path, reason: "bad formatVersion \(format)") }
         guard formatVersion <= VeinVersion.storeFormat else { throw StoreError.unsupportedFormat(path, found: format) }
+        guard formatVersion == VeinVersion.storeFormat else { throw StoreError.obsoleteFormat(path, found: format) }
         return StoreMeta(formatVersion: formatVersion, app: try value(.app), schemaVersion: try value(.schemaVersion),
                          manifest: try value(.manifest), manifestSHA256: try value(.manifestSHA256),
                          createdAt: try value(.createdAt), toolVersion: try value(.toolVersion))

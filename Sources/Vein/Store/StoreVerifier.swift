@@ -110,16 +110,16 @@ public enum StoreVerifier {
                 check.problems.append("table \(model.name) is missing")
                 continue
             }
-            if sql != SchemaDDL.createTable(model, tableName: model.name) {
+            if sql != SchemaDDL.createTable(model, tableName: model.name, in: manifest) {
                 let table = SQL.quoteIdentifier(model.name)
                 // PRAGMA table_info: cid, name, type, notnull, dflt_value, pk
                 let actual = try db.rows("PRAGMA table_info(\(table))").map { $0[1].string ?? "" }
-                let expected = ["id"] + model.columnNames
+                let expected = ["id"] + SchemaDDL.storedColumns(model, in: manifest)
                 let detail = actual == expected ? "its column types, constraints or defaults differ"
                     : "it has columns [\(actual.joined(separator: ", "))], the schema expects [\(expected.joined(separator: ", "))]"
                 check.problems.append("table \(model.name) does not match the schema: \(detail)")
             }
-            for index in SchemaDDL.indexes(for: model) {
+            for index in SchemaDDL.indexes(for: model, in: manifest) {
                 expectedIndexes.insert(index.name)
                 if stored[index.name] == nil {
                     check.problems.append("index \(index.name) is missing")
@@ -128,11 +128,22 @@ public enum StoreVerifier {
                 }
             }
         }
+        var linkTables: [String] = []
+        for statement in RelationshipStorage.all(in: manifest).flatMap(\.linkTableStatements) {
+            // CREATE TABLE "name" (…) / CREATE INDEX "name" ON …: the name is the first quoted identifier.
+            let name = statement.split(separator: "\"", maxSplits: 2).dropFirst().first.map(String.init) ?? ""
+            if statement.hasPrefix("CREATE TABLE") { linkTables.append(name) } else { expectedIndexes.insert(name) }
+            if stored[name] == nil {
+                check.problems.append("\(statement.hasPrefix("CREATE TABLE") ? "table" : "index") \(name) is missing")
+            } else if stored[name] != statement {
+                check.problems.append("\(statement.hasPrefix("CREATE TABLE") ? "table" : "index") \(name) does not match the schema")
+            }
+        }
         let indexNames = try db.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").compactMap { $0[0].string }
         for name in indexNames.sorted() where !expectedIndexes.contains(name) {
             check.problems.append("index \(name) is not part of the schema")
         }
-        let known = Set(manifest.models.map(\.name) + ["_vein_meta", "_vein_history"])
+        let known = Set(manifest.models.map(\.name) + linkTables + ["_vein_meta", "_vein_history"])
         for table in tables.sorted() where !known.contains(table) && !table.hasPrefix("sqlite_") {
             check.problems.append("table \(table) is not part of the schema")
         }
@@ -192,58 +203,51 @@ public enum StoreVerifier {
         func problem(_ placeholder: String) -> String { describe("\(placeholder) rows") }
     }
 
-    /// Ids naming no row, malformed or repeated to-many lists, and inverse pairs that disagree, over any
-    /// connection holding `manifest`'s tables (a store, or a migration before it commits).
+    /// Ids naming no row, links of rows that are gone, and to-one pairs that disagree, over any connection
+    /// holding `manifest`'s tables (a store, or a migration before it commits). Set-based: one statement
+    /// per relationship, through the indexes. A to-many kept through its inverse's column, and both sides
+    /// of a many-to-many, share one storage, so they cannot disagree.
     static func relationshipFindings(_ db: Database, _ manifest: SchemaManifest) throws -> [RelationshipFinding] {
         var findings: [RelationshipFinding] = []
-        func add(_ model: String, _ field: String, _ ids: [String], _ describe: @escaping @Sendable (String) -> String) {
+        func add(_ model: String, _ field: String, _ sql: String, _ describe: @escaping @Sendable (String) -> String) throws {
+            let ids = try db.rows(sql).compactMap { $0[0].string }
             if !ids.isEmpty { findings.append(RelationshipFinding(model: model, field: field, ids: ids, describe: describe)) }
         }
-        // Every (owner, target) pair each relationship holds, to compare inverse sides.
-        var pairs: [String: Set<[String]>] = [:]
-        for model in manifest.models {
-            for rel in model.relationships {
-                let name = "\(model.name).\(rel.name)"
-                let exists = try db.cachedStatement("SELECT 1 FROM \(SQL.quoteIdentifier(rel.target)) WHERE id = ?")
-                var dangling: [String] = [], malformed: [String] = [], duplicated: [String] = []
-                var held = Set<[String]>()
-                let rows = try db.makeStatement("SELECT id, \(SQL.quoteIdentifier(rel.name)) FROM \(SQL.quoteIdentifier(model.name)) ORDER BY id")
-                while try rows.step() {
-                    let owner = rows.string(0)
-                    var targets: [String] = []
-                    if rel.isToMany {
-                        guard case .array(let items)? = try? JSONParser.parse(rows.string(1)),
-                              items.allSatisfy({ $0.stringValue != nil })
-                        else { malformed.append(owner); continue }
-                        targets = items.compactMap(\.stringValue)
-                        if Set(targets).count != targets.count { duplicated.append(owner) }
-                    } else if !rows.isNull(1) {
-                        targets = [rows.string(1)]
-                    }
-                    for target in targets {
-                        defer { exists.reset() }
-                        try exists.bind([.text(target)])
-                        // A dangling id is reported once, as dangling, not again as an inverse mismatch.
-                        if try exists.step() { held.insert([owner, target]) } else { dangling.append(owner) }
-                    }
+        let q = SQL.quoteIdentifier
+        for storage in RelationshipStorage.all(in: manifest) {
+            let owner = q(storage.model), target = q(storage.target), column = q(storage.name), name = storage.target
+            switch storage.kind {
+            case .column:
+                try add(storage.model, storage.name, """
+                    SELECT "id" FROM \(owner) WHERE \(column) IS NOT NULL \
+                    AND NOT EXISTS (SELECT 1 FROM \(target) AS "_t" WHERE "_t"."id" = \(owner).\(column)) ORDER BY "id"
+                    """) { "\($0) point to \(name) rows that do not exist" }
+                // A to-one pair: each side names the row that names it back.
+                if let inverse = storage.relationship.inverse, let back = manifest.model(named: storage.target)?.relationship(named: inverse),
+                   !back.isToMany {
+                    let inverseName = "\(storage.target).\(inverse)"
+                    try add(storage.model, storage.name, """
+                        SELECT "id" FROM \(owner) WHERE \(column) IS NOT NULL \
+                        AND EXISTS (SELECT 1 FROM \(target) AS "_t" WHERE "_t"."id" = \(owner).\(column)) \
+                        AND NOT EXISTS (SELECT 1 FROM \(target) AS "_t" WHERE "_t"."id" = \(owner).\(column) AND "_t".\(q(inverse)) = \(owner)."id") \
+                        ORDER BY "id"
+                        """) { "\($0) are not listed back by \(inverseName)" }
                 }
-                let target = rel.target
-                add(model.name, rel.name, malformed) { "\($0) do not hold a JSON array of ids" }
-                add(model.name, rel.name, duplicated) { "\($0) list the same id twice" }
-                add(model.name, rel.name, dangling) { "\($0) point to \(target) rows that do not exist" }
-                pairs[name] = held
-            }
-        }
-        for model in manifest.models {
-            for rel in model.relationships {
-                guard let inverse = rel.inverse else { continue }
-                let name = "\(model.name).\(rel.name)", inverseName = "\(rel.target).\(inverse)"
-                guard name <= inverseName else { continue }  // each pair once
-                let forward = pairs[name] ?? [], backward = Set((pairs[inverseName] ?? []).map { [$0[1], $0[0]] })
-                let onlyForward = forward.subtracting(backward).map { $0[0] }
-                let onlyBackward = backward.subtracting(forward).map { $0[1] }
-                add(model.name, rel.name, onlyForward.sorted()) { "\($0) are not listed back by \(inverseName)" }
-                add(rel.target, inverse, onlyBackward.sorted()) { "\($0) are not listed back by \(name)" }
+            case .reverseColumn:
+                continue
+            case .linkTable:
+                guard storage.isCanonical, let link = storage.linkTable.map(q) else { continue }
+                try add(storage.model, storage.name, """
+                    SELECT DISTINCT "owner" FROM \(link) \
+                    WHERE NOT EXISTS (SELECT 1 FROM \(target) AS "_t" WHERE "_t"."id" = \(link)."target") ORDER BY "owner"
+                    """) { "\($0) point to \(name) rows that do not exist" }
+                let ownerName = storage.model
+                let (model, field) = storage.relationship.inverse.map { (storage.target, $0) } ?? (storage.model, storage.name)
+                let column = storage.relationship.inverse == nil ? "\"owner\"" : "\"target\""
+                try add(model, field, """
+                    SELECT DISTINCT \(column) FROM \(link) \
+                    WHERE NOT EXISTS (SELECT 1 FROM \(owner) AS "_o" WHERE "_o"."id" = \(link)."owner") ORDER BY 1
+                    """) { storage.relationship.inverse == nil ? "\($0) that do not exist hold links" : "\($0) point to \(ownerName) rows that do not exist" }
             }
         }
         return findings

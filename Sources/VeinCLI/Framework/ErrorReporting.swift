@@ -129,6 +129,10 @@ enum ErrorReporting {
         case .unsupportedFormat(let path, let found):
             return Report(messages: ["\(path) uses store format \(found), newer than this vein (format \(VeinVersion.storeFormat))"],
                           hint: "upgrade vein to open it", exitCode: .dataError)
+        case .obsoleteFormat(let path, let found):
+            return Report(messages: ["\(path) uses store format \(found), older than this vein (format \(VeinVersion.storeFormat)); "
+                                     + "no released vein wrote it, so it cannot be opened"],
+                          hint: "recreate the store with this vein (export it with the vein that wrote it, then import)", exitCode: .dataError)
         case .busy(let path):
             return Report(messages: ["\(path) is busy: another process holds its lock"],
                           hint: "try again when the other vein or app has finished", exitCode: .busy)

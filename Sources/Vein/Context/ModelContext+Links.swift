@@ -1,0 +1,116 @@
+/// To-many relationships in memory and their writes (store format 2, `RelationshipStorage`): a list is
+/// read on first access; a change is recorded link by link (`LinkChange`) and written by `save` as the
+/// changed links only.
+extension ModelContext {
+    /// Reads a to-many's ids in order, with this context's pending link changes applied.
+    func loadToMany(_ object: ModelObject, _ i: Int) throws {
+        var stored: [String] = []
+        if object.state != .inserted {
+            let statement = try database.cachedStatement(object.layout.storage[i]!.membersSQL)
+            defer { statement.reset() }
+            try statement.bind([.text(object.id)])
+            while try statement.step() { stored.append(statement.string(0)) }
+        }
+        let list = object.linkChanges[i].map { $0.applied(to: stored) } ?? stored
+        object.values[i] = .array(list.map(Value.string))
+        object.unloaded.remove(i)
+    }
+
+    private func noteLinkChange(_ object: ModelObject, _ i: Int, _ change: (inout LinkChange) -> Void) {
+        if object.state == .persisted {
+            keepReadValues(object)
+            updated[object.id] = object
+        }
+        change(&object.linkChanges[i, default: LinkChange()])
+    }
+
+    /// Links `id` at the end of `object`'s to-many `i`, without reading the list when it is not loaded.
+    func addLink(_ object: ModelObject, _ i: Int, _ id: String) {
+        if !object.unloaded.contains(i) {
+            let current = ids(in: object.values[i])
+            guard !current.contains(id) else { return }
+            object.values[i] = .array((current + [id]).map(Value.string))
+        }
+        noteLinkChange(object, i) { $0.add(id) }
+    }
+
+    func removeLink(_ object: ModelObject, _ i: Int, _ id: String) {
+        if !object.unloaded.contains(i) {
+            guard case .array(let items) = object.values[i], items.contains(.string(id)) else { return }
+            object.values[i] = .array(items.filter { $0 != .string(id) })
+        }
+        noteLinkChange(object, i) { $0.remove(id) }
+    }
+
+    /// Sets the whole list (loaded by the caller); save diffs it against the stored one.
+    func replaceLinks(_ object: ModelObject, _ i: Int, _ ids: [String]) {
+        object.values[i] = .array(ids.map(Value.string))
+        noteLinkChange(object, i) { $0.replaced = true }
+    }
+
+    /// The stored lists of the to-many relationships set as a whole, read inside the save transaction
+    /// before any row is written (a reverse-column list changes as its members' rows are written).
+    func storedListsOfReplacedLinks() throws -> [ObjectIdentifier: [Int: [String]]] {
+        var result: [ObjectIdentifier: [Int: [String]]] = [:]
+        for object in inserted + Array(updated.values) {
+            for (i, change) in object.linkChanges where change.replaced && object.layout.storage[i]!.writesLinks {
+                var stored: [String] = []
+                if object.state == .persisted {
+                    let statement = try database.cachedStatement(object.layout.storage[i]!.membersSQL)
+                    defer { statement.reset() }
+                    try statement.bind([.text(object.id)])
+                    while try statement.step() { stored.append(statement.string(0)) }
+                }
+                result[ObjectIdentifier(object), default: [:]][i] = stored
+            }
+        }
+        return result
+    }
+
+    /// Writes the changed links of every pending object, after their rows: unlinks first (a member
+    /// moved between two owners is then placed by its new one), then links at MAX(position) + 1 through
+    /// the (owner, position) index, so a link costs the same in a list of 200,000 as in an empty one.
+    /// A list set as a whole keeps its longest prefix that is in stored order and rewrites the positions
+    /// from there.
+    func writeLinks(storedLists: [ObjectIdentifier: [Int: [String]]]) throws {
+        let objects = (inserted + Array(updated.values)).filter { !$0.linkChanges.isEmpty && $0.state != .deleted }
+        var placements: [(RelationshipStorage, String, [String])] = []
+        for object in objects {
+            for (i, change) in object.linkChanges.sorted(by: { $0.key < $1.key }) {
+                let storage = object.layout.storage[i]!
+                guard storage.writesLinks else { continue }
+                var removed = change.removed
+                var appended = change.added
+                if change.replaced {
+                    let stored = storedLists[ObjectIdentifier(object)]?[i] ?? []
+                    let list = ids(in: object.values[i])
+                    let members = Set(list)
+                    removed = Set(stored.filter { !members.contains($0) })
+                    let kept = stored.filter { members.contains($0) }
+                    var prefix = 0
+                    while prefix < kept.count, prefix < list.count, kept[prefix] == list[prefix] { prefix += 1 }
+                    appended = Array(list[prefix...])
+                }
+                if !removed.isEmpty {
+                    let statement = try database.cachedStatement(storage.removeSQL)
+                    for id in removed.sorted() {
+                        defer { statement.reset() }
+                        try statement.bind([.text(object.id), .text(id)])
+                        try statement.step()
+                    }
+                }
+                if !appended.isEmpty { placements.append((storage, object.id, appended)) }
+            }
+        }
+        for (storage, owner, appended) in placements {
+            var position = try database.scalar(storage.maxPositionSQL, [.text(owner)])?.int64 ?? 0
+            let statement = try database.cachedStatement(storage.placeSQL)
+            for id in appended {
+                position += 1
+                defer { statement.reset() }
+                try statement.bind([.text(owner), .text(id), .integer(position)])
+                try statement.step()
+            }
+        }
+    }
+}

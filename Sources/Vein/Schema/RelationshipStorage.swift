@@ -1,0 +1,270 @@
+/// How one relationship is stored (SPEC §2, store format 2), and the SQL every layer uses to read and
+/// change it. The one place that knows the layout: DDL, the context, the SQL compiler, the verifier,
+/// migrations and interchange all ask it.
+///
+/// - `.column`: a to-one. A nullable TEXT column on the owner named after the relationship, holding the
+///   target's id, indexed. When its inverse is a to-many, the owner also carries that to-many's position
+///   column (`_vein_pos_<inverse>`), and the index is on (column, position): members in order and the
+///   next position (MAX + 1) are both one index seek.
+/// - `.reverseColumn`: a to-many whose inverse is a to-one. No column on the owner; its members are the
+///   target rows whose inverse column names the owner, in the order of their position column.
+/// - `.linkTable`: a many-to-many, or a to-many without an inverse: `_vein_link_<Model>_<relationship>
+///   (owner, target, position, PRIMARY KEY(owner, target))`, indexed on (target, owner) and on
+///   (owner, position). Both sides of a many-to-many share one table, named after the *canonical* side:
+///   the one whose `Model.relationship` sorts first (by model name, then relationship name). The
+///   position orders the canonical side's lists; the other side lists its members in id (creation)
+///   order, so export → import → export stays byte-identical.
+///
+/// Every statement reaches rows through an index: the primary key on `id`, a to-one's index, or a link
+/// table's key and indexes (`RelationshipLayoutTests` checks the query plans).
+public struct RelationshipStorage: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        case column
+        case reverseColumn
+        case linkTable
+    }
+
+    /// The model that declares the relationship.
+    public let model: String
+    public let relationship: RelationshipSchema
+    public let kind: Kind
+    /// `.column`: the owner's position column for the inverse to-many (nil when the inverse is not a
+    /// reverse-column to-many). `.reverseColumn`: the target's position column for this relationship.
+    public let positionColumn: String?
+    /// `.reverseColumn`: the target's to-one column naming the owner.
+    public let inverseColumn: String?
+    /// `.linkTable`: the shared table, and which of its columns hold this side's owner and member.
+    public let linkTable: String?
+    public let isCanonical: Bool
+
+    public var name: String { relationship.name }
+    public var target: String { relationship.target }
+    public var isToMany: Bool { relationship.isToMany }
+
+    public init(model: ModelSchema, relationship rel: RelationshipSchema, in manifest: SchemaManifest) {
+        self.init(model: model.name, relationship: rel,
+                  inverse: rel.inverse.flatMap { manifest.model(named: rel.target)?.relationship(named: $0) })
+    }
+
+    init(model: String, relationship rel: RelationshipSchema, inverse: RelationshipSchema?) {
+        self.model = model
+        self.relationship = rel
+        if !rel.isToMany {
+            kind = .column
+            positionColumn = inverse.flatMap { $0.isToMany ? Self.positionColumn(for: $0.name) : nil }
+            inverseColumn = nil
+            linkTable = nil
+            isCanonical = true
+        } else if let inverse, !inverse.isToMany {
+            kind = .reverseColumn
+            positionColumn = Self.positionColumn(for: rel.name)
+            inverseColumn = inverse.name
+            linkTable = nil
+            isCanonical = true
+        } else {
+            kind = .linkTable
+            positionColumn = nil
+            inverseColumn = nil
+            let canonical = inverse.map { (model, rel.name) <= (rel.target, $0.name) } ?? true
+            isCanonical = canonical
+            linkTable = canonical ? Self.linkTableName(model, rel.name) : Self.linkTableName(rel.target, inverse!.name)
+        }
+    }
+
+    public static func positionColumn(for toMany: String) -> String { "_vein_pos_\(toMany)" }
+    public static func linkTableName(_ model: String, _ relationship: String) -> String { "_vein_link_\(model)_\(relationship)" }
+    public static let linkTablePrefix = "_vein_link_"
+
+    /// Every relationship of a manifest, by model and name.
+    public static func all(in manifest: SchemaManifest) -> [RelationshipStorage] {
+        manifest.models.flatMap { m in m.relationships.map { RelationshipStorage(model: m, relationship: $0, in: manifest) } }
+    }
+
+    // MARK: Names as SQL
+
+    private var q: (String) -> String { SQL.quoteIdentifier }
+    private var ownerTable: String { q(model) }
+    private var targetTable: String { q(target) }
+    /// `.linkTable`: the column holding this side's owner, and the one holding its members.
+    public var ownerColumn: String { isCanonical ? "owner" : "target" }
+    public var memberColumn: String { isCanonical ? "target" : "owner" }
+
+    // MARK: Reading
+
+    /// Members' ids of the owner bound as `?1`, in the relationship's order.
+    public var membersSQL: String { membersSQL(owner: "?1") }
+
+    /// Members' ids (column `_m`) of the owner whose id is the SQL expression `owner`, in order.
+    public func membersSQL(owner: String) -> String {
+        switch kind {
+        case .column:
+            return "SELECT \(q(name)) AS \"_m\" FROM \(ownerTable) WHERE \"id\" = \(owner) AND \(q(name)) IS NOT NULL"
+        case .reverseColumn:
+            return "SELECT \"id\" AS \"_m\" FROM \(targetTable) WHERE \(q(inverseColumn!)) = \(owner) ORDER BY \(q(positionColumn!))"
+        case .linkTable:
+            let order = isCanonical ? "\"position\"" : "\"owner\""
+            return "SELECT \(q(memberColumn)) AS \"_m\" FROM \(q(linkTable!)) WHERE \(q(ownerColumn)) = \(owner) ORDER BY \(order)"
+        }
+    }
+
+    /// An SQL expression: the members of the owner `owner` as the JSON array of ids that interchange and
+    /// `vein query` show (the format-1 column's text, byte for byte). Ids are ULIDs, never needing escapes.
+    public func idArraySQL(owner: String) -> String {
+        "COALESCE((SELECT '[' || group_concat('\"' || \"_m\" || '\"', ',') || ']' FROM (\(membersSQL(owner: owner)))), '[]')"
+    }
+
+    /// Every (owner, member) pair (verifier, export), grouped by owner, each owner's members in order.
+    public var pairsSQL: String {
+        switch kind {
+        case .column:
+            return "SELECT \"id\", \(q(name)) FROM \(ownerTable) WHERE \(q(name)) IS NOT NULL ORDER BY \"id\""
+        case .reverseColumn:
+            return "SELECT \(q(inverseColumn!)), \"id\" FROM \(targetTable) WHERE \(q(inverseColumn!)) IS NOT NULL "
+                + "ORDER BY \(q(inverseColumn!)), \(q(positionColumn!))"
+        case .linkTable:
+            let order = isCanonical ? "\"owner\", \"position\"" : "\"target\", \"owner\""
+            return "SELECT \(q(ownerColumn)), \(q(memberColumn)) FROM \(q(linkTable!)) ORDER BY \(order)"
+        }
+    }
+
+    /// How many owners have at least one member.
+    public var linkedOwnersCountSQL: String {
+        switch kind {
+        case .column: return "SELECT count(*) FROM \(ownerTable) WHERE \(q(name)) IS NOT NULL"
+        case .reverseColumn: return "SELECT count(DISTINCT \(q(inverseColumn!))) FROM \(targetTable) WHERE \(q(inverseColumn!)) IS NOT NULL"
+        case .linkTable: return "SELECT count(DISTINCT \(q(ownerColumn))) FROM \(q(linkTable!))"
+        }
+    }
+
+    /// An SQL expression: the number of members of the owner whose id is the SQL expression `owner`.
+    public func countSQL(owner: String) -> String {
+        switch kind {
+        case .column: return "(\(owner) IS NOT NULL)"
+        case .reverseColumn: return "(SELECT count(*) FROM \(targetTable) WHERE \(q(inverseColumn!)) = \(owner))"
+        case .linkTable: return "(SELECT count(*) FROM \(q(linkTable!)) WHERE \(q(ownerColumn)) = \(owner))"
+        }
+    }
+
+    /// An SQL condition: the owner (SQL expression `owner`) has the member bound as the next `?`.
+    public func containsSQL(owner: String) -> String {
+        switch kind {
+        case .column: return "(\(owner) = ?)"
+        case .reverseColumn:
+            return "EXISTS (SELECT 1 FROM \(targetTable) WHERE \"id\" = ? AND \(q(inverseColumn!)) = \(owner))"
+        case .linkTable:
+            return "EXISTS (SELECT 1 FROM \(q(linkTable!)) WHERE \(q(memberColumn)) = ? AND \(q(ownerColumn)) = \(owner))"
+        }
+    }
+
+    // MARK: Writing (`.reverseColumn` and canonical `.linkTable` sides; the other sides are written
+    // through their canonical side, which the context keeps in step)
+
+    /// Whether link changes on this side are written (the other side of a shared link table is not, and a
+    /// to-one is written as a column of its row).
+    public var writesLinks: Bool { kind == .reverseColumn || (kind == .linkTable && isCanonical) }
+
+    /// The highest position among the owner's members (`?1`), or 0: one seek on the (owner, position) index.
+    public var maxPositionSQL: String {
+        switch kind {
+        case .reverseColumn:
+            return "SELECT COALESCE(MAX(\(q(positionColumn!))), 0) FROM \(targetTable) WHERE \(q(inverseColumn!)) = ?1"
+        default:
+            return "SELECT COALESCE(MAX(\"position\"), 0) FROM \(q(linkTable!)) WHERE \"owner\" = ?1"
+        }
+    }
+
+    /// Puts member `?2` of owner `?1` at position `?3` (the member's to-one is written with its row).
+    public var placeSQL: String {
+        switch kind {
+        case .reverseColumn:
+            return "UPDATE \(targetTable) SET \(q(positionColumn!)) = ?3 WHERE \"id\" = ?2 AND \(q(inverseColumn!)) = ?1"
+        default:
+            return "INSERT OR REPLACE INTO \(q(linkTable!)) (\"owner\", \"target\", \"position\") VALUES (?1, ?2, ?3)"
+        }
+    }
+
+    /// Takes member `?2` out of owner `?1`'s list.
+    public var removeSQL: String {
+        switch kind {
+        case .reverseColumn:
+            // Its to-one was cleared with its row; a member moved to another owner keeps its new position.
+            return "UPDATE \(targetTable) SET \(q(positionColumn!)) = NULL WHERE \"id\" = ?2 AND \(q(inverseColumn!)) IS NULL"
+        default:
+            return "DELETE FROM \(q(linkTable!)) WHERE \"owner\" = ?1 AND \"target\" = ?2"
+        }
+    }
+
+    // MARK: Sets of rows (delete rules and reference checks: one statement per relationship)
+
+    /// The rows holding a reference to any id in `idSet` (an SQL subquery or list), as
+    /// `(owner id, member id)` pairs, found through the index on the referencing column.
+    public func referencingSQL(targetsIn idSet: String) -> String {
+        switch kind {
+        case .column:
+            return "SELECT \"id\", \(q(name)) FROM \(ownerTable) WHERE \(q(name)) IN \(idSet)"
+        case .reverseColumn:
+            return "SELECT \(q(inverseColumn!)), \"id\" FROM \(targetTable) WHERE \"id\" IN \(idSet) AND \(q(inverseColumn!)) IS NOT NULL"
+        case .linkTable:
+            return "SELECT \(q(ownerColumn)), \(q(memberColumn)) FROM \(q(linkTable!)) WHERE \(q(memberColumn)) IN \(idSet)"
+        }
+    }
+
+    /// The members of the owners in `idSet`, as `(owner id, member id)` pairs.
+    public func membersSQL(ownersIn idSet: String) -> String {
+        switch kind {
+        case .column:
+            return "SELECT \"id\", \(q(name)) FROM \(ownerTable) WHERE \"id\" IN \(idSet) AND \(q(name)) IS NOT NULL"
+        case .reverseColumn:
+            return "SELECT \(q(inverseColumn!)), \"id\" FROM \(targetTable) WHERE \(q(inverseColumn!)) IN \(idSet)"
+        case .linkTable:
+            return "SELECT \(q(ownerColumn)), \(q(memberColumn)) FROM \(q(linkTable!)) WHERE \(q(ownerColumn)) IN \(idSet)"
+        }
+    }
+
+    /// Clears every reference to the ids in `idSet` held by this relationship (the `nullify` rule, and
+    /// links of deleted rows). Nil for a to-many stored as its inverse's column (that column is the
+    /// other side's to-one, cleared through it).
+    public func clearSQL(targetsIn idSet: String) -> String? {
+        switch kind {
+        case .column:
+            let position = positionColumn.map { ", \(q($0)) = NULL" } ?? ""
+            return "UPDATE \(ownerTable) SET \(q(name)) = NULL\(position) WHERE \(q(name)) IN \(idSet)"
+        case .reverseColumn: return nil
+        case .linkTable: return "DELETE FROM \(q(linkTable!)) WHERE \(q(memberColumn)) IN \(idSet)"
+        }
+    }
+
+    /// Drops the links of the owners in `idSet` (rows being deleted). Nil where the owner's row holds them.
+    public func clearSQL(ownersIn idSet: String) -> String? {
+        kind == .linkTable ? "DELETE FROM \(q(linkTable!)) WHERE \(q(ownerColumn)) IN \(idSet)" : nil
+    }
+
+    /// References from owners in `idSet` to members that do not exist: `(owner, member)` pairs.
+    public func danglingSQL(ownersIn idSet: String) -> String {
+        let member = kind == .linkTable ? q(memberColumn) : kind == .column ? q(name) : "\"id\""
+        return "SELECT * FROM (\(membersSQL(ownersIn: idSet))) AS \"_ref\" "
+            + "WHERE NOT EXISTS (SELECT 1 FROM \(targetTable) AS \"_t\" WHERE \"_t\".\"id\" = \"_ref\".\(member))"
+    }
+
+    // MARK: Layout
+
+    /// The DDL for a link table and its indexes (canonical sides only; empty otherwise).
+    public var linkTableStatements: [String] {
+        guard kind == .linkTable, isCanonical, let table = linkTable else { return [] }
+        return [createLinkTable(named: table)] + linkIndexStatements
+    }
+
+    public var linkIndexStatements: [String] {
+        guard kind == .linkTable, isCanonical, let table = linkTable else { return [] }
+        return [
+            "CREATE INDEX \(q(table + ".target")) ON \(q(table)) (\"target\", \"owner\")",
+            "CREATE INDEX \(q(table + ".position")) ON \(q(table)) (\"owner\", \"position\")",
+        ]
+    }
+
+    /// The link table under `name` (a migration builds it under a temporary name).
+    public func createLinkTable(named name: String) -> String {
+        "CREATE TABLE \(q(name)) (\"owner\" TEXT NOT NULL, \"target\" TEXT NOT NULL, \"position\" INTEGER NOT NULL, "
+            + "PRIMARY KEY (\"owner\", \"target\"))"
+    }
+}
