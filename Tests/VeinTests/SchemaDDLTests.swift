@@ -13,8 +13,7 @@ import Testing
               "title" TEXT NOT NULL,
               "content" TEXT NOT NULL,
               "views" INTEGER NOT NULL DEFAULT 0,
-              "publishedAt" REAL,
-              "attachments" TEXT NOT NULL DEFAULT '[]'
+              "publishedAt" REAL
             )
             """,
             #"CREATE INDEX "Post.publishedAt" ON "Post" ("publishedAt")"#,
@@ -25,16 +24,18 @@ import Testing
               "fileType" TEXT NOT NULL CHECK ("fileType" IN ('png', 'jpg', 'gif', 'swift')),
               "sizeMiB" REAL NOT NULL,
               "data" BLOB,
-              "post" TEXT
+              "post" TEXT,
+              "_vein_pos_attachments" INTEGER
             )
             """,
-            #"CREATE INDEX "Attachment.post" ON "Attachment" ("post")"#,
+            #"CREATE INDEX "Attachment.post._vein_pos_attachments" ON "Attachment" ("post", "_vein_pos_attachments")"#,
         ])
     }
 
     @Test func temporaryTableNameForMigrations() throws {
-        let post = try #require(try Fixtures.blogManifest().model(named: "Post"))
-        let statements = SchemaDDL.createStatements(for: post, tableName: "_vein_new_Post")
+        let blog = try Fixtures.blogManifest()
+        let post = try #require(blog.model(named: "Post"))
+        let statements = SchemaDDL.createStatements(for: post, tableName: "_vein_new_Post", in: blog)
         #expect(statements.first?.hasPrefix(#"CREATE TABLE "_vein_new_Post" ("#) == true)
         // Index names stay the model's, the table is the temporary one.
         #expect(statements.last == #"CREATE INDEX "Post.publishedAt" ON "_vein_new_Post" ("publishedAt")"#)
@@ -85,17 +86,20 @@ import Testing
             """), file: "m")
         let post = try #require(m.model(named: "Post"))
         // author already leads a declared index; editor only appears second, so it gets its own.
-        #expect(SchemaDDL.indexes(for: post) == [
+        #expect(SchemaDDL.indexes(for: post, in: m) == [
             SchemaDDL.Index(name: "Post.author.views", columns: ["author", "views"]),
             SchemaDDL.Index(name: "Post.title", columns: ["title"]),
             SchemaDDL.Index(name: "Post.views.editor", columns: ["views", "editor"]),
             SchemaDDL.Index(name: "Post.editor", columns: ["editor"]),
         ])
-        #expect(SchemaDDL.indexes(for: try #require(m.model(named: "User"))).isEmpty)
+        #expect(SchemaDDL.indexes(for: try #require(m.model(named: "User")), in: m).isEmpty)
         #expect(SchemaDDL.Index(name: "Post.author.views", columns: ["author", "views"]).sql(table: "Post")
                 == #"CREATE INDEX "Post.author.views" ON "Post" ("author", "views")"#)
-        #expect(SchemaDDL.createTable(post, tableName: "Post").contains(#""readers" TEXT NOT NULL DEFAULT '[]'"#))
-        #expect(SchemaDDL.createTable(post, tableName: "Post").contains(#""editor" TEXT"#))
+        // A one-way to-many is a link table, not a column (store format 2).
+        #expect(!SchemaDDL.createTable(post, tableName: "Post", in: m).contains(#""readers""#))
+        #expect(SchemaDDL.createTable(post, tableName: "Post", in: m).contains(#""editor" TEXT"#))
+        #expect(SchemaDDL.createStatements(for: m).contains(
+            #"CREATE TABLE "_vein_link_Post_readers" ("owner" TEXT NOT NULL, "target" TEXT NOT NULL, "position" INTEGER NOT NULL, PRIMARY KEY ("owner", "target"))"#))
     }
 
     /// The DDL runs on SQLCipher 3.4.1 and the constraints hold.
@@ -110,8 +114,8 @@ import Testing
         let db = try Database(path: ":memory:", mode: .create, key: nil)
         for statement in SchemaDDL.createStatements(for: m) { try db.execute(statement) }
         try db.execute(#"INSERT INTO "Thing" ("id", "name") VALUES ('1', 'x')"#)
-        #expect(try db.rows(#"SELECT "flag", "kind", "level", "at", "blob", "meta", "n", "parent", "children" FROM "Thing""#) == [[
-            .integer(0), .text("a"), .null, .real(-14_182_940), .blob(Data()), .text(#"{"k":[1]}"#), .real(-0.5), .null, .text("[]"),
+        #expect(try db.rows(#"SELECT "flag", "kind", "level", "at", "blob", "meta", "n", "parent" FROM "Thing""#) == [[
+            .integer(0), .text("a"), .null, .real(-14_182_940), .blob(Data()), .text(#"{"k":[1]}"#), .real(-0.5), .null,
         ]])
         let badBool = try #require(throws: DatabaseError.self) { try db.execute(#"INSERT INTO "Thing" ("id", "name", "flag") VALUES ('2', 'y', 2)"#) }
         #expect(badBool.extendedCode == 275)

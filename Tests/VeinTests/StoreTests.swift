@@ -86,7 +86,8 @@ import Testing
         let db = try Store.open(path, keys: Self.keys()).database
         let indexes = try db.rows("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
         #expect(indexes == [
-            ["Attachment.post", "Attachment", #"CREATE INDEX "Attachment.post" ON "Attachment" ("post")"#],
+            ["Attachment.post._vein_pos_attachments", "Attachment",
+             #"CREATE INDEX "Attachment.post._vein_pos_attachments" ON "Attachment" ("post", "_vein_pos_attachments")"#],
             ["Post.publishedAt", "Post", #"CREATE INDEX "Post.publishedAt" ON "Post" ("publishedAt")"#],
         ])
         #expect(try db.rows(#"PRAGMA index_info("Post.publishedAt")"#).map { $0[2] } == ["publishedAt"])
@@ -101,7 +102,7 @@ import Testing
         let db = try Store.open(path, keys: Self.keys()).database
         for model in blog.models {
             #expect(try db.scalar("SELECT sql FROM sqlite_master WHERE name = ?", [.text(model.name)])
-                    == .text(SchemaDDL.createTable(model, tableName: model.name)))
+                    == .text(SchemaDDL.createTable(model, tableName: model.name, in: blog)))
         }
     }
 
