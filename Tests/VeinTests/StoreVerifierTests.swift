@@ -109,9 +109,11 @@ import Testing
         try db.execute(#"INSERT INTO "_vein_link_Person_friendOf" VALUES (?, ?, 2)"#, [.text(Self.missing), .text(q)])
         try db.execute(#"UPDATE "Passport" SET "holder" = ?"#, [.text(q)])
         #expect(try problems() == [
-            "relationships: Person.friends: 1 rows point to Person rows that do not exist (\(q))",
             "relationships: Person.passport: 1 rows are not listed back by Passport.holder (\(p))",
             "relationships: Person.tags: 1 rows point to Tag rows that do not exist (\(p))",
+            // friendOf sorts first, so its name is the shared table's; a missing owner there is a
+            // dangling id of the other side, friends.
+            "relationships: Person.friends: 1 rows point to Person rows that do not exist (\(q))",
             "relationships: Passport.holder: 1 rows are not listed back by Person.passport (\(pass))",
         ])
     }

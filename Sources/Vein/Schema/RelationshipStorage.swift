@@ -94,16 +94,17 @@ public struct RelationshipStorage: Hashable, Sendable {
     /// Members' ids of the owner bound as `?1`, in the relationship's order.
     public var membersSQL: String { membersSQL(owner: "?1") }
 
-    /// Members' ids (column `_m`) of the owner whose id is the SQL expression `owner`, in order.
+    /// Members' ids (column `_m`) of the owner whose id is the SQL expression `owner`, in order. The
+    /// table is aliased `_r`: `owner` may name a column of the same table (a self-relationship).
     public func membersSQL(owner: String) -> String {
         switch kind {
         case .column:
-            return "SELECT \(q(name)) AS \"_m\" FROM \(ownerTable) WHERE \"id\" = \(owner) AND \(q(name)) IS NOT NULL"
+            return "SELECT \"_r\".\(q(name)) AS \"_m\" FROM \(ownerTable) AS \"_r\" WHERE \"_r\".\"id\" = \(owner) AND \"_r\".\(q(name)) IS NOT NULL"
         case .reverseColumn:
-            return "SELECT \"id\" AS \"_m\" FROM \(targetTable) WHERE \(q(inverseColumn!)) = \(owner) ORDER BY \(q(positionColumn!))"
+            return "SELECT \"_r\".\"id\" AS \"_m\" FROM \(targetTable) AS \"_r\" WHERE \"_r\".\(q(inverseColumn!)) = \(owner) ORDER BY \"_r\".\(q(positionColumn!))"
         case .linkTable:
             let order = isCanonical ? "\"position\"" : "\"owner\""
-            return "SELECT \(q(memberColumn)) AS \"_m\" FROM \(q(linkTable!)) WHERE \(q(ownerColumn)) = \(owner) ORDER BY \(order)"
+            return "SELECT \"_r\".\(q(memberColumn)) AS \"_m\" FROM \(q(linkTable!)) AS \"_r\" WHERE \"_r\".\(q(ownerColumn)) = \(owner) ORDER BY \"_r\".\(order)"
         }
     }
 
@@ -140,8 +141,8 @@ public struct RelationshipStorage: Hashable, Sendable {
     public func countSQL(owner: String) -> String {
         switch kind {
         case .column: return "(\(owner) IS NOT NULL)"
-        case .reverseColumn: return "(SELECT count(*) FROM \(targetTable) WHERE \(q(inverseColumn!)) = \(owner))"
-        case .linkTable: return "(SELECT count(*) FROM \(q(linkTable!)) WHERE \(q(ownerColumn)) = \(owner))"
+        case .reverseColumn: return "(SELECT count(*) FROM \(targetTable) AS \"_r\" WHERE \"_r\".\(q(inverseColumn!)) = \(owner))"
+        case .linkTable: return "(SELECT count(*) FROM \(q(linkTable!)) AS \"_r\" WHERE \"_r\".\(q(ownerColumn)) = \(owner))"
         }
     }
 
@@ -150,9 +151,9 @@ public struct RelationshipStorage: Hashable, Sendable {
         switch kind {
         case .column: return "(\(owner) = ?)"
         case .reverseColumn:
-            return "EXISTS (SELECT 1 FROM \(targetTable) WHERE \"id\" = ? AND \(q(inverseColumn!)) = \(owner))"
+            return "EXISTS (SELECT 1 FROM \(targetTable) AS \"_r\" WHERE \"_r\".\"id\" = ? AND \"_r\".\(q(inverseColumn!)) = \(owner))"
         case .linkTable:
-            return "EXISTS (SELECT 1 FROM \(q(linkTable!)) WHERE \(q(memberColumn)) = ? AND \(q(ownerColumn)) = \(owner))"
+            return "EXISTS (SELECT 1 FROM \(q(linkTable!)) AS \"_r\" WHERE \"_r\".\(q(memberColumn)) = ? AND \"_r\".\(q(ownerColumn)) = \(owner))"
         }
     }
 

@@ -57,8 +57,11 @@ import Testing
             row["dt"] = .real(ISODate.round(Double(Int.random(in: -1_000_000_000...2_000_000_000, using: &rng)) + 0.25))
             row["e"] = .text(["a", "b", "c"].randomElement(using: &rng)!)
             row["parent"] = parents[id].map(DatabaseValue.text) ?? .null
+            // The evaluator's view (a to-many as its array of ids); the store keeps it through each
+            // child's parent column and position (store format 2).
             row["children"] = .text(JSONWriter.string(.array((children[id] ?? []).map(JSONValue.string))))
-            let columns = ["id"] + fixture.model.columnNames
+            row["_vein_pos_children"] = parents[id].flatMap { children[$0]?.firstIndex(of: id) }.map { .integer(Int64($0 + 1)) } ?? .null
+            let columns = ["id"] + SchemaDDL.storedColumns(fixture.model, in: manifest)
             try db.execute("INSERT INTO \"Item\" (\(columns.map(SQL.quoteIdentifier).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
                            columns.map { row[$0]! })
             fixture.rows[id] = row
@@ -153,7 +156,7 @@ import Testing
                 trapped += 1
                 expected = .failure(try #require(error as? EvaluationError))
             }
-            guard let fragment = SQLCompiler(table: "\"Item\"").condition(typed) else {
+            guard let fragment = SQLCompiler(table: "\"Item\"", model: f.model, manifest: f.manifest).condition(typed) else {
                 inMemory += 1
                 continue
             }
