@@ -68,7 +68,7 @@ import Testing
                 }
                 let memory = { (ids: [String]) in try ids.filter { try DifferentialTests().evaluator(f, row: f.rows[$0]!).test(typed) } }
                 let expected = Result { try memory(f.ids) }.map { $0 }
-                guard let fragment = SQLCompiler(table: "\"Item\"").condition(typed) else { inMemory += 1; continue }
+                guard let fragment = SQLCompiler(table: "\"Item\"", model: f.model, manifest: f.manifest).condition(typed) else { inMemory += 1; continue }
                 compiled += 1
                 deepest[k] = n
                 // Room for what callers add around a condition: a subquery, four more parameters.
