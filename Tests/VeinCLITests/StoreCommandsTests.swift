@@ -301,4 +301,19 @@ import Vein
         let help = try r.vein(["help", "create"])
         #expect(help.stdout.contains("Usage: vein create STORE --schema MANIFEST [--plaintext]"))
     }
+
+    /// Store format 1 (to-many as JSON arrays) was never released: refused by name with exit 65, not read
+    /// as format 2.
+    @Test func formatOneStoreIsRefused() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        #expect(try r.vein(["create", "old.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
+        let holder = try Database(path: r.path("old.vein"), key: nil)
+        try holder.execute(#"UPDATE "_vein_meta" SET "value" = '1' WHERE "key" = 'formatVersion'"#)
+        try holder.close()
+        let info = try r.vein(["info", "old.vein"])
+        #expect(info.status == 65)
+        #expect(info.stderr == "vein: error: old.vein uses store format 1, older than this vein (format 2); no released vein wrote it, "
+                + "so it cannot be opened\nhint: recreate the store with this vein (export it with the vein that wrote it, then import)\n")
+    }
 }

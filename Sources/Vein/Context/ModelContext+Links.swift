@@ -24,22 +24,34 @@ extension ModelContext {
         change(&object.linkChanges[i, default: LinkChange()])
     }
 
-    /// Links `id` at the end of `object`'s to-many `i`, without reading the list when it is not loaded.
+    /// Links `id` at the end of `object`'s to-many `i` in O(1): the change is recorded and a list in
+    /// memory is dropped, to be read again (with the recorded changes) on its next access. Updating it in
+    /// place would cost its length per link: building a list of n one link at a time would be quadratic.
     func addLink(_ object: ModelObject, _ i: Int, _ id: String) {
-        if !object.unloaded.contains(i) {
+        if object.linkChanges[i]?.replaced == true {
+            // Set as a whole: the list in memory is the truth until save.
             let current = ids(in: object.values[i])
             guard !current.contains(id) else { return }
             object.values[i] = .array((current + [id]).map(Value.string))
+        } else {
+            forgetList(object, i)
         }
         noteLinkChange(object, i) { $0.add(id) }
     }
 
     func removeLink(_ object: ModelObject, _ i: Int, _ id: String) {
-        if !object.unloaded.contains(i) {
+        if object.linkChanges[i]?.replaced == true {
             guard case .array(let items) = object.values[i], items.contains(.string(id)) else { return }
             object.values[i] = .array(items.filter { $0 != .string(id) })
+        } else {
+            forgetList(object, i)
         }
         noteLinkChange(object, i) { $0.remove(id) }
+    }
+
+    private func forgetList(_ object: ModelObject, _ i: Int) {
+        object.values[i] = .array([])
+        object.unloaded.insert(i)
     }
 
     /// Sets the whole list (loaded by the caller); save diffs it against the stored one.
