@@ -138,10 +138,13 @@ public final class ModelContext: @unchecked Sendable {
         case (.uuid, .string(let s)):
             guard let uuid = UUID(uuidString: s) else { throw mismatch() }
             return .string(uuid.uuidString)
-        case (.int, .int), (.double, .double), (.bool, .bool), (.date, .date), (.data, .data): return value
+        case (.int, .int), (.double, .double), (.bool, .bool), (.data, .data): return value
         case (.double, .int(let i)): return .double(Double(i))
-        case (.date, .double(let d)): return .date(ISODate.round(d))
-        case (.enumeration(let allowed), .string(let s)) where allowed.contains(.string(s)): return value
+        case (.date, .date(let d)), (.date, .double(let d)): return .date(ISODate.round(d))
+        case (.enumeration(let allowed), .string(let s)):
+            // Stored as the manifest spells it (Swift stores an enum's rawValue); an equivalent spelling matches.
+            guard let match = allowed.first(where: { $0 == .string(s) })?.stringValue else { throw mismatch() }
+            return .string(match)
         case (.enumeration(let allowed), .int(let n)) where allowed.contains(.int(n)): return value
         default: throw mismatch()
         }

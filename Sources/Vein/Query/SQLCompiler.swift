@@ -7,8 +7,12 @@
 ///   `nil != 5` is true, as in Swift. Ordering operators only ever see non-optional operands (the type
 ///   checker refuses the rest, as Swift does), so SQL's three-valued logic never shows.
 /// - Strings are compared with SQLite's binary collation, which is Swift's order and equality on strings
-///   stored in NFC (the form Vein stores); `contains`, `hasPrefix`, `hasSuffix` match code points, not
-///   Swift's Characters, so they only narrow.
+///   stored in NFC (the form Vein stores; literals are bound in the same form). `contains`, `hasPrefix`,
+///   `hasSuffix` match bytes, not Swift's Characters, so they only narrow: NFC never composes across a
+///   Character boundary, so Characters found imply their bytes found. Their SQL measures bytes (`instr`,
+///   blobs), never `length()` of text, which stops at a NUL.
+/// - String `+` is exact only when its right side is a literal that is empty or starts with ASCII: then
+///   the concatenation of two NFC strings is NFC. Otherwise (`"e" + "\u{301}"`) it is evaluated in memory.
 /// - `lowercased()`, `uppercased()`, String `count` and `localizedStandardContains` are Unicode-aware in
 ///   Swift but not in SQLite: never compiled.
 /// - `/` and `%` compile only with a non-zero literal divisor (Swift traps on zero; SQLite returns NULL).
@@ -67,9 +71,9 @@ public struct SQLCompiler {
             case "contains":
                 return Fragment(sql: "(instr(\(b.sql), \(a.sql)) > 0)", arguments: b.arguments + a.arguments, isExact: false)
             case "hasPrefix":
-                return Fragment(sql: "(substr(\(b.sql), 1, length(\(a.sql))) = \(a.sql))", arguments: b.arguments + a.arguments + a.arguments, isExact: false)
+                return Fragment(sql: "(instr(\(b.sql), \(a.sql)) = 1)", arguments: b.arguments + a.arguments, isExact: false)
             case "hasSuffix":
-                return Fragment(sql: "(\(a.sql) = '' OR substr(\(b.sql), -length(\(a.sql))) = \(a.sql))",
+                return Fragment(sql: "(\(a.sql) = '' OR substr(CAST(\(b.sql) AS BLOB), -length(CAST(\(a.sql) AS BLOB))) = CAST(\(a.sql) AS BLOB))",
                                 arguments: a.arguments + b.arguments + a.arguments + a.arguments, isExact: false)
             default: return nil
             }
@@ -86,6 +90,8 @@ public struct SQLCompiler {
     /// SQL for a value, only when it is exactly the evaluator's value.
     public func value(_ e: TypedExpression) -> Fragment? {
         switch e {
+        case .literal(.string(let text), _):
+            return Fragment(sql: "?", arguments: [.text(ModelContext.nfc(text))], isExact: true)
         case .literal(let v, _):
             return Fragment(sql: "?", arguments: [v.databaseValue], isExact: true)
         case .column(let path, _):
@@ -101,6 +107,9 @@ public struct SQLCompiler {
             guard let x = value(a), let y = value(b) else { return nil }
             if op == "/" || op == "%" {
                 guard case .literal(let divisor, _) = b, divisor != .int(0), divisor != .double(0) else { return nil }
+            }
+            if type == .string {
+                guard case .literal(.string(let suffix), _) = b, ModelContext.nfc(suffix).unicodeScalars.first?.isASCII ?? true else { return nil }
             }
             let sqlOp = type == .string ? "||" : op
             return Fragment(sql: "(\(x.sql) \(sqlOp) \(y.sql))", arguments: x.arguments + y.arguments, isExact: true)
