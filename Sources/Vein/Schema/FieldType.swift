@@ -53,7 +53,7 @@ extension FieldSchema {
         case .double:
             guard let d = json.numberValue else { throw mismatch("a number") }
             if let bad = json.firstNonFiniteNumber { throw ValueMismatch(expectation: "a finite number, found \(bad)") }
-            return .real(d)
+            return .real(ModelContext.storedDouble(d))  // as the context stores doubles
         case .bool:
             guard let b = json.boolValue else { throw mismatch("true or false") }
             return .integer(b ? 1 : 0)
