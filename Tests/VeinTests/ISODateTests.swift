@@ -22,8 +22,11 @@ import Testing
     ])
     func formatAndParseKnownInstants(seconds: Double, text: String) {
         #expect(ISODate.format(seconds) == text)
-        #expect(ISODate.parse(text) == seconds)
+        #expect(ISODate.parse(text) == Self.dateDouble(seconds))
     }
+
+    /// What a Foundation Date made from these seconds holds (it counts from 2001): the stored value.
+    static func dateDouble(_ seconds: Double) -> Double { Date(timeIntervalSince1970: seconds).timeIntervalSince1970 }
 
     @Test func formatRoundsToTheMicrosecond() {
         #expect(ISODate.format(0.0000004) == "1970-01-01T00:00:00.000000Z")
@@ -31,8 +34,9 @@ import Testing
         #expect(ISODate.format(59.9999996) == "1970-01-01T00:01:00.000000Z")
         #expect(ISODate.format(-0.0000004) == "1970-01-01T00:00:00.000000Z")
         #expect(ISODate.round(1.0000004) == 1.0)
-        #expect(ISODate.round(1.0000006) == 1.000001)
-        #expect(ISODate.round(-1.0000006) == -1.000001)
+        #expect(ISODate.round(1.0000006) == Self.dateDouble(1.000001))
+        #expect(ISODate.round(-1.0000006) == Self.dateDouble(-1.000001))
+        #expect(ISODate.round(1_769_860_800.0000006) == 1_769_860_800.000001, "after 2001 the nearest Double from 1970 is a Date's")
     }
 
     @Test func roundTripAtMicrosecondPrecision() throws {
@@ -41,7 +45,9 @@ import Testing
         let high: Int64 = 4_102_444_800_000_000  // 2100
         for _ in 0..<5_000 {
             let micros = low + Int64(rng.next() % UInt64(high - low))
-            let seconds = Double(micros) / 1_000_000
+            let seconds = ISODate.round(Double(micros) / 1_000_000)
+            #expect(abs(seconds - Double(micros) / 1_000_000) < 0.0000003, "\(micros)")
+            #expect(Self.dateDouble(seconds) == seconds, "a Date holds the stored value exactly")
             let text = ISODate.format(seconds)
             #expect(text.count == 27)
             let parsed = try #require(ISODate.parse(text), "\(text)")
@@ -77,7 +83,7 @@ import Testing
         ("1960-06-15T12:00:00.25-06:00", -301_211_999.75),
     ])
     func parsesOffsetsAndVariants(text: String, seconds: Double) {
-        #expect(ISODate.parse(text) == seconds)
+        #expect(ISODate.parse(text) == Self.dateDouble(seconds))
     }
 
     @Test(arguments: [
@@ -181,13 +187,31 @@ import Testing
             let text = ISODate.format(stored)
             #expect(text.count == 27, "\(raw) → \(text)")
             #expect(ISODate.parse(text) == stored, "\(raw) → \(text)")
-            #expect(abs(stored - raw) <= 0.0000005 + raw.ulp, "\(raw) moved to \(stored)")
-            if raw.magnitude >= 0x1p33 { #expect(stored == raw, "a Double coarser than a microsecond is left as it is") }
+            #expect(abs(stored - raw) <= 0.0000005 + max(raw.ulp, (raw - ISODate.referenceDate).ulp), "\(raw) moved to \(stored)")
+            if raw >= 0x1p33 { #expect(stored == raw, "a Double coarser than a microsecond is left as it is") }
+            if raw < -0x1p33 { #expect(Self.dateDouble(stored) == stored, "far before 2001, on a Date's own steps") }
         }
-        // The nearest Double to the decimal, as Swift reads a literal.
-        #expect(ISODate.round(-0.0000010000000000287557) == -0.000001)
-        #expect(ISODate.parse("1969-12-31T23:59:59.999999Z") == -0.000001)
+        // The Double of the Date nearest to the decimal.
+        #expect(ISODate.round(-0.0000010000000000287557) == Self.dateDouble(-0.000001))
+        #expect(ISODate.parse("1969-12-31T23:59:59.999999Z") == Self.dateDouble(-0.000001))
         #expect(ISODate.parse("2255-06-05T23:47:34.740991Z") == 9_007_199_254.740991)
-        #expect(ISODate.parse("0001-01-01T00:00:00.000001Z") == -62_135_596_799.999999)
+        #expect(ISODate.parse("0001-01-01T00:00:00.000001Z") == Self.dateDouble(-62_135_596_799.999999))
+    }
+
+    /// Stored dates order as Foundation's Dates order: near 1697 a Date's step is about 2 µs where a
+    /// Double counted from 1970 has 1 µs, and `#Predicate` saw two instants as one Date that SQL kept apart.
+    @Test func storedDatesCompareAsFoundationDates() throws {
+        let a = try #require(ISODate.parse("1697-10-17T11:03:28.000000Z"))
+        let b = try #require(ISODate.parse("1697-10-17T11:03:28.000001Z"))
+        #expect((a == b) == (Date(timeIntervalSince1970: a) == Date(timeIntervalSince1970: b)))
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<20_000 {
+            let base = Double(Int64(rng.next() % 320_000_000_000)) - 63_000_000_000
+            let x = ISODate.round(base + Double(rng.next() % 1_000_000) / 1_000_000)
+            let y = ISODate.round(x + Double(rng.next() % 5) / 1_000_000)
+            let dx = Date(timeIntervalSince1970: x), dy = Date(timeIntervalSince1970: y)
+            #expect((x < y) == (dx < dy) && (x == y) == (dx == dy), "\(x) \(y)")
+            #expect(dx.timeIntervalSince1970 == x, "a stored date is a Date's own value: \(x)")
+        }
     }
 }

@@ -6,9 +6,10 @@ import Foundation
 /// Hand-written rather than ISO8601DateFormatter, which keeps only milliseconds: a round trip through
 /// JSON must give back the same microsecond.
 public enum ISODate {
-    /// Rounds to the microsecond, the precision of the store: the one rounding every date goes through
-    /// (context, import, `#date`, export), so a value once stored is a fixed point (`round(round(x)) ==
-    /// round(x)`) and `parse(format(x)) == x` for every stored `x`.
+    /// Rounds to the microsecond, the precision of the store, and to the Double a Foundation Date holds
+    /// for it (see `instant`): the one rounding every date goes through (context, import, `#date`,
+    /// export), so a value once stored is a fixed point (`round(round(x)) == round(x)`),
+    /// `parse(format(x)) == x` for every stored `x`, and stored dates order as Foundation's Dates do.
     ///
     /// Whole seconds and the fraction are split first: `seconds * 1e6` is not exact past 2^53 µs (the
     /// year 2255), so rounding the product misplaced far dates by several microseconds.
@@ -18,12 +19,26 @@ public enum ISODate {
         return instant(whole: whole, micros: micros)
     }
 
-    /// The Double nearest to whole seconds plus microseconds (what `Date(timeIntervalSince1970:)` gets
-    /// from the same decimal), made the same way wherever a date is made, so parsing and rounding agree.
-    /// Below 2^53 µs the total is an exact integer and one division rounds it; above, the step between
-    /// Doubles (about 2 µs past the years 1698 and 2242) is coarser than any error of the sum, and
-    /// neighbouring microseconds share one Double.
+    /// The Double stored for whole seconds plus microseconds: the `timeIntervalSince1970` of the Date
+    /// nearest to that instant, made the same way wherever a date is made (so parsing and rounding agree).
+    ///
+    /// A Foundation Date counts from 2001, and `#Predicate` compares those Doubles; counted from 1970, two
+    /// instants a Date cannot tell apart (far before 2001 a Date's step is 2 µs or more, as around 1697)
+    /// would be different REALs, and SQL would answer where Swift does not. Before 2001 the nearest Double
+    /// is therefore taken counting from 2001 and moved back by the reference date (exactly, where the step
+    /// is that coarse); from 2001 on the nearest Double counting from 1970 is a Date's own value.
     static func instant(whole: Double, micros: Double) -> Double {
+        guard whole < referenceDate else { return nearest(whole: whole, micros: micros) }
+        return nearest(whole: whole - referenceDate, micros: micros) + referenceDate
+    }
+
+    /// Foundation's reference date, 2001-01-01T00:00:00Z, in seconds since 1970.
+    static let referenceDate = 978_307_200.0
+
+    /// The Double nearest to whole seconds plus microseconds. Below 2^53 µs the total is an exact integer
+    /// and one division rounds it; above, the step between Doubles (2 µs or more) is coarser than any
+    /// error of the sum, and neighbouring microseconds share one Double.
+    private static func nearest(whole: Double, micros: Double) -> Double {
         let total = whole * 1_000_000 + micros
         if total.magnitude < 0x1p53 { return total / 1_000_000 }
         return whole + micros / 1_000_000
