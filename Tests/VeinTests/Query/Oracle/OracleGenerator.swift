@@ -71,7 +71,9 @@ struct OracleGenerator {
 
     private mutating func double() -> Piece {
         let v = pick(OracleData.doubles + [-0.0, 2, -1, 1e308, 0.25])
-        return Piece(vein: "\(v)", swift: constant("Double", "\(v)"))
+        // Swift warns that the literal 5e-324 "underflows", though it is exactly that Double.
+        let swift = v.magnitude == .leastNonzeroMagnitude ? (v < 0 ? "-" : "") + "Double.leastNonzeroMagnitude" : "\(v)"
+        return Piece(vein: "\(v)", swift: constant("Double", swift))
     }
 
     private mutating func date() -> Piece {

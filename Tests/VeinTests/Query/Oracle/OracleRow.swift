@@ -61,7 +61,7 @@ enum OracleData {
     ]
     static let ints: [Int] = [0, 1, -1, 2, 3, 42, -42, 1000, .max, .min, .max - 1, .min + 1]
     static let smallInts: [Int] = [0, 1, -1, 2, 3, 7, -7, 100, -100]
-    static let doubles: [Double] = [0, -0.0, 0.5, -2.25, 1.5, 3, 1e300, -1e300, 5e-324, -5e-324, .greatestFiniteMagnitude,
+    static let doubles: [Double] = [0, -0.0, 0.5, -2.25, 1.5, 3, 1e300, -1e300, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .greatestFiniteMagnitude,
                                     -.greatestFiniteMagnitude, 0.1, 1.0 / 3]
     /// Seconds since 1970 as stored (already at microsecond precision): both ends of the four-digit years,
     /// the epoch's neighbours, leap days, the 2^31 s and 2^33 s boundaries (past 2^33 s one Double holds
