@@ -90,7 +90,8 @@ public struct SQLCompiler {
     /// SQL for a value, only when it is exactly the evaluator's value.
     public func value(_ e: TypedExpression) -> Fragment? {
         switch e {
-        case .literal(.string(let text), _):
+        case .literal(.string(let text), .string):
+            // An enum's literal is the manifest's own spelling, stored as it is: only String literals are NFC'd.
             return Fragment(sql: "?", arguments: [.text(ModelContext.nfc(text))], isExact: true)
         case .literal(let v, _):
             return Fragment(sql: "?", arguments: [v.databaseValue], isExact: true)

@@ -145,4 +145,32 @@ import Testing
         #expect(try f.select(#"label.count == 3"#) == ["a\0b"])
         #expect(try f.select(#"label.isEmpty"#) == [])
     }
+
+    /// An enum's values are the manifest's spelling, in whatever form it is written (here NFD, with a NUL):
+    /// the schema's CHECK and DEFAULT hold them whole, a literal matches them by Swift's equality, and
+    /// SQL compares the stored spelling with that same spelling.
+    @Test func enumValuesKeepTheManifestSpelling() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let manifest = try ManifestParser.parse(#"""
+            { vein: 1, app: "test.enum", version: "1.0.0", models: { Item: { fields: {
+                kind: { type: "enum", values: ["Cafe\u0301", "a\u0000b"] }, note: { type: "string", default: "x\u0000y" } } } } }
+            """#, file: "enum.json5")
+        _ = try StoreCreator.create(at: dir.path("e.vein"), manifest: manifest, protection: .plaintext)
+        let store = try Store.open(dir.path("e.vein"), keys: KeyOptions(keyring: nil))
+        let context = ModelContext(store: store)
+        _ = try context.insert("Item", ["kind": .string("Café")])
+        _ = try context.insert("Item", ["kind": .string("a\0b")])
+        try context.save()
+        let model = manifest.model(named: "Item")!
+        func count(_ condition: String) throws -> Int {
+            try ModelContext(store: store).fetch(FetchDescriptor(model: "Item", predicate: try TypeChecker.checkPredicate(condition, model: model, manifest: manifest))).count
+        }
+        #expect(try count(#"kind == "Café""#) == 1)
+        #expect(try count(#"kind == "Cafe\u{301}""#) == 1)
+        #expect(try count(#"kind == "a\0b""#) == 1)
+        #expect(try count(#"note == "x\0y""#) == 2)
+        #expect(try store.database.rows("SELECT kind FROM Item ORDER BY kind").map { $0[0].string } == ["Cafe\u{301}", "a\0b"])
+        #expect(throws: (any Error).self) { try store.database.execute("INSERT INTO Item (id, kind) VALUES ('x', 'a')") }
+    }
 }
