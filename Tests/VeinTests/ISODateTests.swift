@@ -22,10 +22,10 @@ import Testing
     ])
     func formatAndParseKnownInstants(seconds: Double, text: String) {
         #expect(ISODate.format(seconds) == text)
-        #expect(ISODate.parse(text) == Self.dateDouble(seconds))
+        #expect(ISODate.parse(text) == seconds)
     }
 
-    /// What a Foundation Date made from these seconds holds (it counts from 2001): the stored value.
+    /// What a Foundation Date made from these seconds holds (it counts from 2001).
     static func dateDouble(_ seconds: Double) -> Double { Date(timeIntervalSince1970: seconds).timeIntervalSince1970 }
 
     @Test func formatRoundsToTheMicrosecond() {
@@ -34,9 +34,8 @@ import Testing
         #expect(ISODate.format(59.9999996) == "1970-01-01T00:01:00.000000Z")
         #expect(ISODate.format(-0.0000004) == "1970-01-01T00:00:00.000000Z")
         #expect(ISODate.round(1.0000004) == 1.0)
-        #expect(ISODate.round(1.0000006) == Self.dateDouble(1.000001))
-        #expect(ISODate.round(-1.0000006) == Self.dateDouble(-1.000001))
-        #expect(ISODate.round(1_769_860_800.0000006) == 1_769_860_800.000001, "after 2001 the nearest Double from 1970 is a Date's")
+        #expect(ISODate.round(1.0000006) == 1.000001)
+        #expect(ISODate.round(-1.0000006) == -1.000001)
     }
 
     @Test func roundTripAtMicrosecondPrecision() throws {
@@ -45,9 +44,8 @@ import Testing
         let high: Int64 = 4_102_444_800_000_000  // 2100
         for _ in 0..<5_000 {
             let micros = low + Int64(rng.next() % UInt64(high - low))
-            let seconds = ISODate.round(Double(micros) / 1_000_000)
-            #expect(abs(seconds - Double(micros) / 1_000_000) < 0.0000003, "\(micros)")
-            #expect(Self.dateDouble(seconds) == seconds, "a Date holds the stored value exactly")
+            let seconds = Double(micros) / 1_000_000
+            #expect(ISODate.round(seconds) == seconds)
             let text = ISODate.format(seconds)
             #expect(text.count == 27)
             let parsed = try #require(ISODate.parse(text), "\(text)")
@@ -83,7 +81,7 @@ import Testing
         ("1960-06-15T12:00:00.25-06:00", -301_211_999.75),
     ])
     func parsesOffsetsAndVariants(text: String, seconds: Double) {
-        #expect(ISODate.parse(text) == Self.dateDouble(seconds))
+        #expect(ISODate.parse(text) == seconds)
     }
 
     @Test(arguments: [
@@ -189,11 +187,11 @@ import Testing
             #expect(ISODate.parse(text) == stored, "\(raw) → \(text)")
             #expect(abs(stored - raw) <= 0.0000005 + max(raw.ulp, (raw - ISODate.referenceDate).ulp), "\(raw) moved to \(stored)")
             if raw >= 0x1p33 { #expect(stored == raw, "a Double coarser than a microsecond is left as it is") }
-            if raw < -0x1p33 { #expect(Self.dateDouble(stored) == stored, "far before 2001, on a Date's own steps") }
+            if raw < -0x1p33 { #expect(Self.dateDouble(stored) == stored, "long before 2001, on a Date's own steps") }
         }
-        // The Double of the Date nearest to the decimal.
-        #expect(ISODate.round(-0.0000010000000000287557) == Self.dateDouble(-0.000001))
-        #expect(ISODate.parse("1969-12-31T23:59:59.999999Z") == Self.dateDouble(-0.000001))
+        // The Double nearest to the decimal (as Swift reads a literal), or long before 2001 a Date's own.
+        #expect(ISODate.round(-0.0000010000000000287557) == -0.000001)
+        #expect(ISODate.parse("1969-12-31T23:59:59.999999Z") == -0.000001)
         #expect(ISODate.parse("2255-06-05T23:47:34.740991Z") == 9_007_199_254.740991)
         #expect(ISODate.parse("0001-01-01T00:00:00.000001Z") == Self.dateDouble(-62_135_596_799.999999))
     }
@@ -205,13 +203,29 @@ import Testing
         let b = try #require(ISODate.parse("1697-10-17T11:03:28.000001Z"))
         #expect((a == b) == (Date(timeIntervalSince1970: a) == Date(timeIntervalSince1970: b)))
         var rng = SplitMix64(seed: 7)
-        for _ in 0..<20_000 {
-            let base = Double(Int64(rng.next() % 320_000_000_000)) - 63_000_000_000
+        // Where the rule changes (2^32 s before 2001), a Date's step is about 1 µs: neighbours there too.
+        let seam = ISODate.referenceDate - 0x1p32
+        for k in 0..<40_000 {
+            var base = Double(Int64(rng.next() % 320_000_000_000)) - 63_000_000_000
+            if k % 2 == 0 { base = seam + Double(Int64(rng.next() % 20)) - 10 }
             let x = ISODate.round(base + Double(rng.next() % 1_000_000) / 1_000_000)
             let y = ISODate.round(x + Double(rng.next() % 5) / 1_000_000)
             let dx = Date(timeIntervalSince1970: x), dy = Date(timeIntervalSince1970: y)
             #expect((x < y) == (dx < dy) && (x == y) == (dx == dy), "\(x) \(y)")
-            #expect(dx.timeIntervalSince1970 == x, "a stored date is a Date's own value: \(x)")
+            if x < seam - 1 { #expect(dx.timeIntervalSince1970 == x, "long before 2001 a stored date is a Date's own value: \(x)") }
+        }
+        // Every microsecond for 0.2 s across the seam and across 1697 (where a Date's step is 2 µs):
+        // consecutive microseconds are distinct Dates in order, or one Date stored as one value.
+        for center in [seam, ISODate.referenceDate - 0x1p33, 0] {
+            var previous = ISODate.round(center - 0.1)
+            var ordered = 0, merged = 0
+            for k in 1...200_000 {
+                let next = ISODate.round(center - 0.1 + Double(k) / 1_000_000)
+                let dp = Date(timeIntervalSince1970: previous), dn = Date(timeIntervalSince1970: next)
+                if previous < next && dp < dn { ordered += 1 } else if previous == next && dp == dn { merged += 1 }
+                previous = next
+            }
+            #expect(ordered + merged == 200_000, "around \(center): \(ordered) ordered, \(merged) merged")
         }
     }
 }

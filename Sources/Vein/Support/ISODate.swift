@@ -19,16 +19,17 @@ public enum ISODate {
         return instant(whole: whole, micros: micros)
     }
 
-    /// The Double stored for whole seconds plus microseconds: the `timeIntervalSince1970` of the Date
-    /// nearest to that instant, made the same way wherever a date is made (so parsing and rounding agree).
+    /// The Double stored for whole seconds plus microseconds, made the same way wherever a date is made
+    /// (so parsing and rounding agree): the Double nearest to the instant, except long before 2001.
     ///
-    /// A Foundation Date counts from 2001, and `#Predicate` compares those Doubles; counted from 1970, two
-    /// instants a Date cannot tell apart (far before 2001 a Date's step is 2 µs or more, as around 1697)
-    /// would be different REALs, and SQL would answer where Swift does not. Before 2001 the nearest Double
-    /// is therefore taken counting from 2001 and moved back by the reference date (exactly, where the step
-    /// is that coarse); from 2001 on the nearest Double counting from 1970 is a Date's own value.
+    /// A Foundation Date counts from 2001, and `#Predicate` compares those Doubles. More than 2^32 s
+    /// before 2001 (before 1865) a Date's step is 1 µs or coarser (2 µs around 1697), so two microseconds
+    /// that Doubles counted from 1970 keep apart can be one Date, and SQL would answer where Swift does
+    /// not. There the stored value is the Date nearest to the instant, counted from 2001 and moved back by
+    /// the reference date (exactly: the step there divides the reference date). Later, distinct
+    /// microseconds stay distinct Dates in the same order, and the nearest Double from 1970 is kept.
     static func instant(whole: Double, micros: Double) -> Double {
-        guard whole < referenceDate else { return nearest(whole: whole, micros: micros) }
+        guard whole - referenceDate < -0x1p32 else { return nearest(whole: whole, micros: micros) }
         return nearest(whole: whole - referenceDate, micros: micros) + referenceDate
     }
 
