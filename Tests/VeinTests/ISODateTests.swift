@@ -25,6 +25,9 @@ import Testing
         #expect(ISODate.parse(text) == seconds)
     }
 
+    /// What a Foundation Date made from these seconds holds (it counts from 2001).
+    static func dateDouble(_ seconds: Double) -> Double { Date(timeIntervalSince1970: seconds).timeIntervalSince1970 }
+
     @Test func formatRoundsToTheMicrosecond() {
         #expect(ISODate.format(0.0000004) == "1970-01-01T00:00:00.000000Z")
         #expect(ISODate.format(0.0000006) == "1970-01-01T00:00:00.000001Z")
@@ -42,6 +45,7 @@ import Testing
         for _ in 0..<5_000 {
             let micros = low + Int64(rng.next() % UInt64(high - low))
             let seconds = Double(micros) / 1_000_000
+            #expect(ISODate.round(seconds) == seconds)
             let text = ISODate.format(seconds)
             #expect(text.count == 27)
             let parsed = try #require(ISODate.parse(text), "\(text)")
@@ -115,5 +119,113 @@ import Testing
         #expect(ISODate.days(year: 1970, month: 1, day: 1) == 0)
         #expect(ISODate.days(year: 1969, month: 12, day: 31) == -1)
         #expect(ISODate.civil(fromDays: -1) == (1969, 12, 31))
+    }
+
+    /// Both ends of the range, leap days and the epoch's neighbours: each text parses to one stored
+    /// value that formats back to the very same text (export → import → export is byte-identical).
+    /// Far from 1970 only fractions a Double holds there are exact (see `farTextsSettleOnOneText`).
+    @Test(arguments: [
+        "0001-01-01T00:00:00.000000Z", "0001-01-01T00:00:00.500000Z", "0001-12-31T23:59:59.750000Z",
+        "0004-02-29T12:34:56.000000Z", "1600-02-29T00:00:00.000000Z", "1697-08-01T00:00:00.250000Z",
+        "1900-02-28T23:59:59.999999Z", "1901-12-13T20:45:52.000001Z", "1969-12-31T23:59:59.999999Z",
+        "1970-01-01T00:00:00.000000Z", "1970-01-01T00:00:00.000001Z", "2000-02-29T23:59:59.999999Z",
+        "2038-01-19T03:14:08.000001Z", "2242-03-16T12:56:32.125000Z", "2200-06-05T23:47:34.740991Z",
+        "2400-02-29T00:00:00.000000Z", "9999-02-28T23:59:59.500000Z", "9999-12-31T00:00:00.000000Z",
+        "9999-12-31T23:59:59.000000Z", "9999-12-31T23:59:59.999969Z", "9999-12-31T23:59:59.999999Z",
+    ])
+    func textsRoundTripExactly(text: String) throws {
+        let seconds = try #require(ISODate.parse(text))
+        #expect(ISODate.round(seconds) == seconds, "a parsed date is already rounded")
+        #expect(ISODate.format(seconds) == text)
+        #expect(ISODate.parse(ISODate.format(seconds)) == seconds)
+    }
+
+    /// Where one Double holds several microseconds, a text parses to the nearest Double, which formats
+    /// as the microsecond nearest to it; that text then round-trips exactly.
+    @Test(arguments: [
+        "0001-01-01T00:00:00.000001Z", "0001-12-31T23:59:59.999999Z", "0004-02-29T12:34:56.789012Z",
+        "1697-08-01T00:00:00.000001Z", "2242-03-16T12:56:32.000001Z", "2255-06-05T23:47:34.740991Z",
+        "9999-02-28T23:59:59.999999Z",
+    ])
+    func farTextsSettleOnOneText(text: String) throws {
+        let seconds = try #require(ISODate.parse(text))
+        #expect(ISODate.round(seconds) == seconds)
+        let settled = ISODate.format(seconds)
+        #expect(ISODate.parse(settled) == seconds)
+        #expect(ISODate.format(try #require(ISODate.parse(settled))) == settled)
+        #expect(abs(seconds - Double(ISODate.split(seconds).whole)) < 1.000001)
+    }
+
+    /// The last microsecond of 9999 is, as a Double, the first instant of 10000 (the step there is about
+    /// 30 µs): it must still be written in four digits, never as ":000-01-01…", and read back.
+    @Test func theLastInstantOfYear9999() throws {
+        let last = try #require(ISODate.parse("9999-12-31T23:59:59.999999Z"))
+        #expect(ISODate.format(last) == "9999-12-31T23:59:59.999999Z")
+        #expect(ISODate.parse("9999-12-31T23:59:59.9999999Z") == nil, "rounds up into year 10000")
+        #expect(ISODate.parse("10000-01-01T00:00:00Z") == nil)
+        #expect(ISODate.parse("9999-12-31T23:59:59.999999-00:01") == nil)
+        #expect(ISODate.format(last + 1) == "\(last + 1)", "beyond four-digit years a date is shown as its number")
+        #expect(ISODate.format(ISODate.earliest) == "0001-01-01T00:00:00.000000Z")
+        #expect(ISODate.parse("0000-12-31T23:59:59.999999Z") == nil)
+        #expect(ISODate.parse("0001-01-01T00:00:00.000000+00:01") == nil)
+    }
+
+    /// Rounding is one function: a fixed point on what it returns, the value `parse` gives for the text
+    /// `format` writes, and the Double nearest to the microsecond (as `Date(timeIntervalSince1970:)` of
+    /// that decimal), over the whole range of four-digit years.
+    @Test func roundingIsOneFunctionOverTheWholeRange() throws {
+        var rng = SplitMix64(seed: 99)
+        for k in 0..<20_000 {
+            let span = ISODate.representable.upperBound - ISODate.representable.lowerBound
+            var raw = ISODate.representable.lowerBound + span * Double(rng.next() >> 11) / 0x1p53
+            if k % 4 == 0 { raw = Double(Int64(rng.next() % 8_000_000_000)) - 4_000_000_000 + Double(rng.next() % 1000) / 997 }
+            let stored = ISODate.round(raw)
+            guard ISODate.representable.contains(stored) else { continue }
+            #expect(ISODate.round(stored) == stored, "\(raw)")
+            let text = ISODate.format(stored)
+            #expect(text.count == 27, "\(raw) → \(text)")
+            #expect(ISODate.parse(text) == stored, "\(raw) → \(text)")
+            #expect(abs(stored - raw) <= 0.0000005 + max(raw.ulp, (raw - ISODate.referenceDate).ulp), "\(raw) moved to \(stored)")
+            if raw >= 0x1p33 { #expect(stored == raw, "a Double coarser than a microsecond is left as it is") }
+            if raw < -0x1p33 { #expect(Self.dateDouble(stored) == stored, "long before 2001, on a Date's own steps") }
+        }
+        // The Double nearest to the decimal (as Swift reads a literal), or long before 2001 a Date's own.
+        #expect(ISODate.round(-0.0000010000000000287557) == -0.000001)
+        #expect(ISODate.parse("1969-12-31T23:59:59.999999Z") == -0.000001)
+        #expect(ISODate.parse("2255-06-05T23:47:34.740991Z") == 9_007_199_254.740991)
+        #expect(ISODate.parse("0001-01-01T00:00:00.000001Z") == Self.dateDouble(-62_135_596_799.999999))
+    }
+
+    /// Stored dates order as Foundation's Dates order: near 1697 a Date's step is about 2 µs where a
+    /// Double counted from 1970 has 1 µs, and `#Predicate` saw two instants as one Date that SQL kept apart.
+    @Test func storedDatesCompareAsFoundationDates() throws {
+        let a = try #require(ISODate.parse("1697-10-17T11:03:28.000000Z"))
+        let b = try #require(ISODate.parse("1697-10-17T11:03:28.000001Z"))
+        #expect((a == b) == (Date(timeIntervalSince1970: a) == Date(timeIntervalSince1970: b)))
+        var rng = SplitMix64(seed: 7)
+        // Where the rule changes (2^32 s before 2001), a Date's step is about 1 µs: neighbours there too.
+        let seam = ISODate.referenceDate - 0x1p32
+        for k in 0..<40_000 {
+            var base = Double(Int64(rng.next() % 320_000_000_000)) - 63_000_000_000
+            if k % 2 == 0 { base = seam + Double(Int64(rng.next() % 20)) - 10 }
+            let x = ISODate.round(base + Double(rng.next() % 1_000_000) / 1_000_000)
+            let y = ISODate.round(x + Double(rng.next() % 5) / 1_000_000)
+            let dx = Date(timeIntervalSince1970: x), dy = Date(timeIntervalSince1970: y)
+            #expect((x < y) == (dx < dy) && (x == y) == (dx == dy), "\(x) \(y)")
+            if x < seam - 1 { #expect(dx.timeIntervalSince1970 == x, "long before 2001 a stored date is a Date's own value: \(x)") }
+        }
+        // Every microsecond for 0.2 s across the seam and across 1697 (where a Date's step is 2 µs):
+        // consecutive microseconds are distinct Dates in order, or one Date stored as one value.
+        for center in [seam, ISODate.referenceDate - 0x1p33, 0] {
+            var previous = ISODate.round(center - 0.1)
+            var ordered = 0, merged = 0
+            for k in 1...200_000 {
+                let next = ISODate.round(center - 0.1 + Double(k) / 1_000_000)
+                let dp = Date(timeIntervalSince1970: previous), dn = Date(timeIntervalSince1970: next)
+                if previous < next && dp < dn { ordered += 1 } else if previous == next && dp == dn { merged += 1 }
+                previous = next
+            }
+            #expect(ordered + merged == 200_000, "around \(center): \(ordered) ordered, \(merged) merged")
+        }
     }
 }

@@ -170,14 +170,24 @@ public final class ModelContext: @unchecked Sendable {
         case (.uuid, .string(let s)):
             guard let uuid = UUID(uuidString: s) else { throw mismatch() }
             return .string(uuid.uuidString)
-        case (.int, .int), (.double, .double), (.bool, .bool), (.date, .date), (.data, .data): return value
+        case (.int, .int), (.bool, .bool), (.data, .data): return value
+        case (.double, .double(let d)): return .double(Self.storedDouble(d))
         case (.double, .int(let i)): return .double(Double(i))
-        case (.date, .double(let d)): return .date(ISODate.round(d))
-        case (.enumeration(let allowed), .string(let s)) where allowed.contains(.string(s)): return value
+        case (.date, .date(let d)), (.date, .double(let d)): return .date(ISODate.round(d))
+        case (.enumeration(let allowed), .string(let s)):
+            // Stored as the manifest spells it (Swift stores an enum's rawValue); an equivalent spelling matches.
+            guard let match = allowed.first(where: { $0 == .string(s) })?.stringValue else { throw mismatch() }
+            return .string(match)
         case (.enumeration(let allowed), .int(let n)) where allowed.contains(.int(n)): return value
         default: throw mismatch()
         }
     }
+
+    /// A double as a REAL column holds it: SQLite (3.15 as today's) writes an integral REAL as an integer,
+    /// and the integer 0 has no sign, so -0.0 comes back as 0.0. Stored that way from the start, pending
+    /// and saved objects answer alike (`1 / d`), and an import gives what an export of it gives. Like
+    /// NFC for text, it picks one of values Swift's `==` already holds equal.
+    static func storedDouble(_ d: Double) -> Double { d == 0 ? 0 : d }
 
     static func nfc(_ s: String) -> String {
         let ascii = s.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? s.utf8.allSatisfy { $0 < 0x80 }

@@ -14,8 +14,8 @@ public enum EvaluationError: Error, Equatable, Sendable, CustomStringConvertible
 }
 
 /// Evaluates typed expressions in memory with Swift's own semantics: Swift's `==` and `<` on String
-/// (canonical equivalence), Character-based `count`, Foundation's `contains` and
-/// `localizedStandardContains`, `nil` equal only to `nil`. It is the reference the SQL compiler must
+/// (canonical equivalence), Character-based `count` and `contains` (as `#Predicate` evaluates it),
+/// Foundation's `localizedStandardContains`, `nil` equal only to `nil`. It is the reference the SQL compiler must
 /// agree with, and it runs for pending changes and for whatever SQL cannot express exactly.
 public struct Evaluator {
     /// Reads a column of the row under test (through a hop when the path has one).
@@ -49,7 +49,7 @@ public struct Evaluator {
             guard case .string(let s) = try evaluate(base) else { return .null }
             let other = try argument.map { try evaluate($0).stringValue ?? "" } ?? ""
             switch name {
-            case "contains": return .bool(s.contains(other))
+            case "contains": return .bool(Self.contains(s, other))
             case "hasPrefix": return .bool(s.hasPrefix(other))
             case "hasSuffix": return .bool(s.hasSuffix(other))
             case "localizedStandardContains": return .bool(s.localizedStandardContains(other))
@@ -72,6 +72,20 @@ public struct Evaluator {
             let value = try evaluate(needle)
             return .bool(value != .null && ids.contains(value))
         }
+    }
+
+    /// `#Predicate`'s `contains` on strings: the Characters of `needle` occur one after another in
+    /// `text` (an empty needle everywhere). Foundation's `String.contains` differs: it matches inside a
+    /// Character (`"👍🏽"` contains `"🏽"`, `"\r\n"` contains `"\n"`) and finds no empty string.
+    static func contains(_ text: String, _ needle: String) -> Bool {
+        let needle = Array(needle)
+        guard let first = needle.first else { return true }
+        let text = Array(text)
+        guard needle.count <= text.count else { return false }
+        for start in 0...(text.count - needle.count) where text[start] == first {
+            if text[start..<start + needle.count].elementsEqual(needle) { return true }
+        }
+        return false
     }
 
     /// Swift's comparison of two values of one (unified) type; `nil == nil`, `nil != x`.

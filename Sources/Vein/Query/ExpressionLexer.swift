@@ -20,8 +20,14 @@ public struct Token: Equatable, Sendable {
 }
 
 /// Splits an expression into tokens. Strings take Swift's escapes (`\n \t \r \0 \\ \" \' \u{…}`).
+///
+/// Reads Unicode scalars, as Swift's own lexer does, not Characters: a string may start with a combining
+/// or extending scalar (`"\u{301}"` typed raw, a ZWJ, a variation selector), which would otherwise join the
+/// opening quote into one Character that is no quote. Columns stay in Characters, where a caret lines up.
 public struct ExpressionLexer {
-    private let chars: [Character]
+    private let scalars: [Unicode.Scalar]
+    /// The Character offset of each scalar (and of the end), for columns.
+    private let characterOffsets: [Int]
     private let source: String
     private var i = 0
     private var allowAssignment = false
@@ -40,48 +46,75 @@ public struct ExpressionLexer {
 
     init(source: String) {
         self.source = source
-        self.chars = Array(source)
+        var scalars: [Unicode.Scalar] = [], offsets: [Int] = []
+        for (offset, character) in source.enumerated() {
+            for scalar in character.unicodeScalars {
+                scalars.append(scalar)
+                offsets.append(offset)
+            }
+        }
+        offsets.append(source.count)
+        self.scalars = scalars
+        self.characterOffsets = offsets
     }
 
     private static let symbols2: Set<String> = ["==", "!=", "<=", ">=", "&&", "||", "??"]
-    private static let symbols1: Set<Character> = ["<", ">", "!", "+", "-", "*", "/", "%", ".", ",", "(", ")", "[", "]", ":"]
+    private static let symbols1: Set<Unicode.Scalar> = ["<", ">", "!", "+", "-", "*", "/", "%", ".", ",", "(", ")", "[", "]", ":"]
 
-    private func error(_ message: String, at column: Int) -> ExpressionError {
-        ExpressionError(message, column: column, source: source)
+    private func error(_ message: String, at scalarIndex: Int) -> ExpressionError {
+        ExpressionError(message, column: characterOffsets[min(max(scalarIndex, 0), scalars.count)], source: source)
+    }
+
+    private func token(_ kind: Token.Kind, at scalarIndex: Int) -> Token {
+        Token(kind: kind, column: characterOffsets[scalarIndex])
+    }
+
+    private static func isDigit(_ c: Unicode.Scalar) -> Bool { c.isASCII && c.properties.numericType != nil }
+    private static func isIdentifierHead(_ c: Unicode.Scalar) -> Bool { c == "_" || c.properties.isAlphabetic }
+    /// Letters, digits, `_`, and the marks that extend a letter (an NFD `é` is `e` and U+0301).
+    private static func isIdentifierBody(_ c: Unicode.Scalar) -> Bool {
+        if isIdentifierHead(c) || c.properties.numericType != nil { return true }
+        switch c.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .connectorPunctuation: return true
+        default: return false
+        }
     }
 
     mutating func next() throws(ExpressionError) -> Token {
-        while i < chars.count, chars[i].isWhitespace { i += 1 }
-        guard i < chars.count else { return Token(kind: .end, column: chars.count) }
+        while i < scalars.count, scalars[i].properties.isWhitespace { i += 1 }
+        guard i < scalars.count else { return token(.end, at: scalars.count) }
         let start = i
-        let c = chars[i]
+        let c = scalars[i]
         if c == "$" {
-            guard i + 1 < chars.count, chars[i + 1] == "0" else { throw error("only $0 may be used (the object tested)", at: start) }
+            guard i + 1 < scalars.count, scalars[i + 1] == "0" else { throw error("only $0 may be used (the object tested)", at: start) }
             i += 2
-            return Token(kind: .dollarZero, column: start)
+            return token(.dollarZero, at: start)
         }
         if c == "#" {
             i += 1
             let name = identifier()
             guard !name.isEmpty else { throw error("expected #date or #id after '#'", at: start) }
-            return Token(kind: .hashIdentifier(name), column: start)
+            return token(.hashIdentifier(name), at: start)
         }
-        if c.isLetter || c == "_" {
-            return Token(kind: .identifier(identifier()), column: start)
+        if Self.isIdentifierHead(c) {
+            return token(.identifier(identifier()), at: start)
         }
-        if c.isASCII && c.isNumber { return try number(start) }
-        if c == "\"" { return Token(kind: .string(try string(start)), column: start) }
-        if i + 1 < chars.count, ExpressionLexer.symbols2.contains(String([c, chars[i + 1]])) {
-            i += 2
-            return Token(kind: .symbol(String([c, chars[i - 1]])), column: start)
+        if Self.isDigit(c) { return try number(start) }
+        if c == "\"" { return token(.string(try string(start)), at: start) }
+        if i + 1 < scalars.count {
+            let pair = String(String.UnicodeScalarView([c, scalars[i + 1]]))
+            if ExpressionLexer.symbols2.contains(pair) {
+                i += 2
+                return token(.symbol(pair), at: start)
+            }
         }
         if ExpressionLexer.symbols1.contains(c) {
             i += 1
-            return Token(kind: .symbol(String(c)), column: start)
+            return token(.symbol(String(c)), at: start)
         }
         if c == "=" && allowAssignment {
             i += 1
-            return Token(kind: .symbol("="), column: start)
+            return token(.symbol("="), at: start)
         }
         if c == "=" { throw error("use == to compare ('=' assigns, and only in 'set')", at: start) }
         if c == "'" { throw error("strings are written in double quotes, as in Swift", at: start) }
@@ -91,58 +124,61 @@ public struct ExpressionLexer {
 
     private mutating func identifier() -> String {
         let start = i
-        while i < chars.count, chars[i].isLetter || chars[i].isNumber || chars[i] == "_" { i += 1 }
-        return String(chars[start..<i])
+        if i < scalars.count, Self.isIdentifierHead(scalars[i]) {
+            i += 1
+            while i < scalars.count, Self.isIdentifierBody(scalars[i]) { i += 1 }
+        }
+        return String(String.UnicodeScalarView(scalars[start..<i]))
     }
 
     private mutating func number(_ start: Int) throws(ExpressionError) -> Token {
         var text = ""
         var isDouble = false
-        while i < chars.count, chars[i].isASCII, chars[i].isNumber || chars[i] == "_" {
-            if chars[i] != "_" { text.append(chars[i]) }
-            i += 1
-        }
-        // A '.' followed by a digit is a fraction; otherwise it is member access (`1.description`).
-        if i + 1 < chars.count, chars[i] == ".", chars[i + 1].isASCII, chars[i + 1].isNumber {
-            isDouble = true
-            text.append(".")
-            i += 1
-            while i < chars.count, chars[i].isASCII, chars[i].isNumber || chars[i] == "_" {
-                if chars[i] != "_" { text.append(chars[i]) }
+        func digitsAndUnderscores() {
+            while i < scalars.count, Self.isDigit(scalars[i]) || scalars[i] == "_" {
+                if scalars[i] != "_" { text.unicodeScalars.append(scalars[i]) }
                 i += 1
             }
         }
-        if i < chars.count, chars[i] == "e" || chars[i] == "E" {
+        digitsAndUnderscores()
+        // A '.' followed by a digit is a fraction; otherwise it is member access (`1.description`).
+        if i + 1 < scalars.count, scalars[i] == ".", Self.isDigit(scalars[i + 1]) {
+            isDouble = true
+            text.append(".")
+            i += 1
+            digitsAndUnderscores()
+        }
+        if i < scalars.count, scalars[i] == "e" || scalars[i] == "E" {
             isDouble = true
             text.append("e")
             i += 1
-            if i < chars.count, chars[i] == "+" || chars[i] == "-" { text.append(chars[i]); i += 1 }
+            if i < scalars.count, scalars[i] == "+" || scalars[i] == "-" { text.unicodeScalars.append(scalars[i]); i += 1 }
             let digits = i
-            while i < chars.count, chars[i].isASCII, chars[i].isNumber { text.append(chars[i]); i += 1 }
+            while i < scalars.count, Self.isDigit(scalars[i]) { text.unicodeScalars.append(scalars[i]); i += 1 }
             if i == digits { throw error("expected digits in the exponent", at: start) }
         }
         if isDouble {
             guard let d = Double(text) else { throw error("invalid number \(text)", at: start) }
-            return Token(kind: .double(d), column: start)
+            return token(.double(d), at: start)
         }
         // 2^63 only exists negated (Int64.min); the lexer cannot see the sign, so it hands the parser
         // Int64.min as that magnitude's marker and the parser accepts it only after a unary minus.
-        if text.drop(while: { $0 == "0" }) == "9223372036854775808" { return Token(kind: .int(.min), column: start) }
+        if text.drop(while: { $0 == "0" }) == "9223372036854775808" { return token(.int(.min), at: start) }
         guard let v = Int64(text) else { throw error("integer \(text) does not fit in 64 bits", at: start) }
-        return Token(kind: .int(v), column: start)
+        return token(.int(v), at: start)
     }
 
     private mutating func string(_ start: Int) throws(ExpressionError) -> String {
         i += 1
-        var out = ""
+        var out = String.UnicodeScalarView()
         while true {
-            guard i < chars.count else { throw error("unterminated string", at: start) }
-            let c = chars[i]
+            guard i < scalars.count else { throw error("unterminated string", at: start) }
+            let c = scalars[i]
             i += 1
-            if c == "\"" { return out }
+            if c == "\"" { return String(out) }
             guard c == "\\" else { out.append(c); continue }
-            guard i < chars.count else { throw error("unterminated string", at: start) }
-            let e = chars[i]
+            guard i < scalars.count else { throw error("unterminated string", at: start) }
+            let e = scalars[i]
             i += 1
             switch e {
             case "n": out.append("\n")
@@ -153,15 +189,15 @@ public struct ExpressionLexer {
             case "\"": out.append("\"")
             case "'": out.append("'")
             case "u":
-                guard i < chars.count, chars[i] == "{" else { throw error("expected \\u{…}", at: i - 2) }
+                guard i < scalars.count, scalars[i] == "{" else { throw error("expected \\u{…}", at: i - 2) }
                 i += 1
                 var hex = ""
-                while i < chars.count, chars[i] != "}" { hex.append(chars[i]); i += 1 }
-                guard i < chars.count, let v = UInt32(hex, radix: 16), hex.count <= 8, let scalar = Unicode.Scalar(v) else {
+                while i < scalars.count, scalars[i] != "}" { hex.unicodeScalars.append(scalars[i]); i += 1 }
+                guard i < scalars.count, let v = UInt32(hex, radix: 16), hex.count <= 8, let scalar = Unicode.Scalar(v) else {
                     throw error("invalid unicode escape \\u{\(hex)}", at: start)
                 }
                 i += 1
-                out.unicodeScalars.append(scalar)
+                out.append(scalar)
             default: throw error("invalid escape \\\(e)", at: i - 2)
             }
         }

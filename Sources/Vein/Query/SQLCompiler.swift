@@ -7,8 +7,12 @@
 ///   `nil != 5` is true, as in Swift. Ordering operators only ever see non-optional operands (the type
 ///   checker refuses the rest, as Swift does), so SQL's three-valued logic never shows.
 /// - Strings are compared with SQLite's binary collation, which is Swift's order and equality on strings
-///   stored in NFC (the form Vein stores); `contains`, `hasPrefix`, `hasSuffix` match code points, not
-///   Swift's Characters, so they only narrow.
+///   stored in NFC (the form Vein stores; literals are bound in the same form). `contains`, `hasPrefix`,
+///   `hasSuffix` match bytes, not Swift's Characters, so they only narrow: NFC never composes across a
+///   Character boundary, so Characters found imply their bytes found. Their SQL measures bytes (`instr`,
+///   blobs), never `length()` of text, which stops at a NUL.
+/// - String `+` is exact only when its right side is a literal that is empty or starts with ASCII: then
+///   the concatenation of two NFC strings is NFC. Otherwise (`"e" + "\u{301}"`) it is evaluated in memory.
 /// - `lowercased()`, `uppercased()`, String `count` and `localizedStandardContains` are Unicode-aware in
 ///   Swift but not in SQLite: never compiled.
 /// - Integer arithmetic that can trap in Swift (overflow, division by zero, `Int.min / -1`) runs through
@@ -165,9 +169,9 @@ public struct SQLCompiler {
             case "contains":
                 return Fragment(sql: "(instr(\(b.sql), \(a.sql)) > 0)", arguments: b.arguments + a.arguments, isExact: false)
             case "hasPrefix":
-                return Fragment(sql: "(substr(\(b.sql), 1, length(\(a.sql))) = \(a.sql))", arguments: b.arguments + a.arguments + a.arguments, isExact: false)
+                return Fragment(sql: "(instr(\(b.sql), \(a.sql)) = 1)", arguments: b.arguments + a.arguments, isExact: false)
             case "hasSuffix":
-                return Fragment(sql: "(\(a.sql) = '' OR substr(\(b.sql), -length(\(a.sql))) = \(a.sql))",
+                return Fragment(sql: "(\(a.sql) = '' OR substr(CAST(\(b.sql) AS BLOB), -length(CAST(\(a.sql) AS BLOB))) = CAST(\(a.sql) AS BLOB))",
                                 arguments: a.arguments + b.arguments + a.arguments + a.arguments, isExact: false)
             default: return nil
             }
@@ -246,6 +250,9 @@ public struct SQLCompiler {
 
     private func compileValue(_ e: TypedExpression) -> Fragment? {
         switch e {
+        case .literal(.string(let text), .string):
+            // An enum's literal is the manifest's own spelling, stored as it is: only String literals are NFC'd.
+            return Fragment(sql: "?", arguments: [.text(ModelContext.nfc(text))], isExact: true)
         case .literal(let v, _):
             return literal(v)
         case .column(let path, _):
@@ -269,6 +276,9 @@ public struct SQLCompiler {
             case .double where op == "/":
                 guard case .literal(.double(let divisor), _) = b, divisor != 0 else { return nil }
             default: break
+            }
+            if type == .string {
+                guard case .literal(.string(let suffix), _) = b, ModelContext.nfc(suffix).unicodeScalars.first?.isASCII ?? true else { return nil }
             }
             let sqlOp = type == .string ? "||" : op
             return Fragment(sql: "(\(x.sql) \(sqlOp) \(y.sql))", arguments: arguments, isExact: true, canFail: canFail)

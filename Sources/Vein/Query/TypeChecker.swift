@@ -51,7 +51,8 @@ public struct TypeChecker {
         switch literal {
         case .int(let v): return .literal(.int(v), .int)
         case .double(let v): return .literal(.double(v), .double)
-        case .string(let s): return .literal(.string(s), .string)
+        // In the form stored text takes, so SQL's byte comparisons meet Swift's canonical equivalence.
+        case .string(let s): return .literal(.string(ModelContext.nfc(s)), .string)
         case .bool(let b): return .literal(.bool(b), .bool)
         case .null: return .literal(.null, .null)
         case .date(let d): return .literal(.date(d), .date)
@@ -175,8 +176,11 @@ public struct TypeChecker {
             let typed = try check(e)
             if case .literal(.int(let v), .int) = typed, other.type.unwrapped == .double { return .literal(.double(Double(v)), .double) }
             if case .literal(.string(let s), .string) = typed, case .enumeration(let values) = other.type.unwrapped {
-                guard values.contains(.string(s)) else { throw notInEnum(JSONWriter.string(.string(s)), s, values, e.column) }
-                return .literal(.string(s), other.type.unwrapped)
+                // The manifest's spelling, which is what is stored (a canonically equivalent literal matches it).
+                guard let match = values.first(where: { $0 == .string(s) })?.stringValue else {
+                    throw notInEnum(JSONWriter.string(.string(s)), s, values, e.column)
+                }
+                return .literal(.string(match), other.type.unwrapped)
             }
             if case .literal(.int(let v), .int) = typed, case .enumeration(let values) = other.type.unwrapped {
                 guard values.contains(.int(v)) else { throw notInEnum("\(v)", nil, values, e.column) }

@@ -53,7 +53,7 @@ extension FieldSchema {
         case .double:
             guard let d = json.numberValue else { throw mismatch("a number") }
             if let bad = json.firstNonFiniteNumber { throw ValueMismatch(expectation: "a finite number, found \(bad)") }
-            return .real(d)
+            return .real(ModelContext.storedDouble(d))  // as the context stores doubles
         case .bool:
             guard let b = json.boolValue else { throw mismatch("true or false") }
             return .integer(b ? 1 : 0)
@@ -72,12 +72,13 @@ extension FieldSchema {
             guard let uuid = UUID(uuidString: s) else { throw ValueMismatch(expectation: "a UUID, found \"\(s)\"") }
             return .text(uuid.uuidString)
         case .enum:
-            guard enumValues.contains(json) else {
+            // Stored as the manifest spells it, as the context stores it.
+            guard let match = enumValues.first(where: { $0 == json }) else {
                 let list = enumValues.map { JSONWriter.string($0) }.joined(separator: ", ")
                 throw ValueMismatch(expectation: "one of \(list), found \(JSONWriter.string(json))")
             }
-            if let i = json.intValue { return .integer(i) }
-            return .text(json.stringValue ?? "")
+            if let i = match.intValue { return .integer(i) }
+            return .text(match.stringValue ?? "")
         case .json:
             if let bad = json.firstNonFiniteNumber { throw ValueMismatch(expectation: "a finite number, found \(bad)") }
             return .text(JSONWriter.string(json.canonicalized()))

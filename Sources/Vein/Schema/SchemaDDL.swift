@@ -65,6 +65,8 @@ public enum SchemaDDL {
         case .null: return "NULL"
         case .integer(let i): return String(i)
         case .real(let d): return d.isFinite ? "\(d)" : "NULL"
+        // SQL text ends at a NUL (sqlite3_prepare reads to the first one): such text is written as its bytes.
+        case .text(let s) where s.utf8.contains(0): return "(CAST(X'\(Hex.encode(Data(s.utf8)))' AS TEXT))"
         case .text(let s): return SQL.quoteString(s)
         case .blob(let data): return "X'\(Hex.encode(data))'"
         }

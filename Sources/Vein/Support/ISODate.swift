@@ -6,11 +6,61 @@ import Foundation
 /// Hand-written rather than ISO8601DateFormatter, which keeps only milliseconds: a round trip through
 /// JSON must give back the same microsecond.
 public enum ISODate {
-    /// Rounds to the microsecond, the precision of the store.
-    public static func round(_ seconds: Double) -> Double { (seconds * 1_000_000).rounded() / 1_000_000 }
+    /// Rounds to the microsecond, the precision of the store, and to the Double a Foundation Date holds
+    /// for it (see `instant`): the one rounding every date goes through (context, import, `#date`,
+    /// export), so a value once stored is a fixed point (`round(round(x)) == round(x)`),
+    /// `parse(format(x)) == x` for every stored `x`, and stored dates order as Foundation's Dates do.
+    ///
+    /// Whole seconds and the fraction are split first: `seconds * 1e6` is not exact past 2^53 µs (the
+    /// year 2255), so rounding the product misplaced far dates by several microseconds.
+    public static func round(_ seconds: Double) -> Double {
+        guard seconds.isFinite else { return seconds }
+        let (whole, micros) = split(seconds)
+        return instant(whole: whole, micros: micros)
+    }
 
-    /// Seconds of 0001-01-01 and 9999-12-31T23:59:59.999999Z: the years four digits can write.
-    static let representable = -62_135_596_800.0...253_402_300_799.999999
+    /// The Double stored for whole seconds plus microseconds, made the same way wherever a date is made
+    /// (so parsing and rounding agree): the Double nearest to the instant, except long before 2001.
+    ///
+    /// A Foundation Date counts from 2001, and `#Predicate` compares those Doubles. More than 2^32 s
+    /// before 2001 (before 1865) a Date's step is 1 µs or coarser (2 µs around 1697), so two microseconds
+    /// that Doubles counted from 1970 keep apart can be one Date, and SQL would answer where Swift does
+    /// not. There the stored value is the Date nearest to the instant, counted from 2001 and moved back by
+    /// the reference date (exactly: the step there divides the reference date). Later, distinct
+    /// microseconds stay distinct Dates in the same order, and the nearest Double from 1970 is kept.
+    static func instant(whole: Double, micros: Double) -> Double {
+        guard whole - referenceDate < -0x1p32 else { return nearest(whole: whole, micros: micros) }
+        return nearest(whole: whole - referenceDate, micros: micros) + referenceDate
+    }
+
+    /// Foundation's reference date, 2001-01-01T00:00:00Z, in seconds since 1970.
+    static let referenceDate = 978_307_200.0
+
+    /// The Double nearest to whole seconds plus microseconds. Below 2^53 µs the total is an exact integer
+    /// and one division rounds it; above, the step between Doubles (2 µs or more) is coarser than any
+    /// error of the sum, and neighbouring microseconds share one Double.
+    private static func nearest(whole: Double, micros: Double) -> Double {
+        let total = whole * 1_000_000 + micros
+        if total.magnitude < 0x1p53 { return total / 1_000_000 }
+        return whole + micros / 1_000_000
+    }
+
+    /// `seconds` as whole seconds (floor) and the microseconds after them, 0...999_999 (a fraction that
+    /// rounds up to a full second carries into the seconds).
+    static func split(_ seconds: Double) -> (whole: Double, micros: Double) {
+        let whole = seconds.rounded(.down)
+        let micros = ((seconds - whole) * 1_000_000).rounded()  // seconds - whole is exact
+        return micros >= 1_000_000 ? (whole + 1, 0) : (whole, micros)
+    }
+
+    /// The whole seconds of 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
+    static let earliestWhole: Int64 = -62_135_596_800, latestWhole: Int64 = 253_402_300_799
+    /// 0001-01-01T00:00:00Z, the first instant four-digit years can write.
+    static let earliest = Double(earliestWhole)
+    /// 9999-12-31T23:59:59.999999Z as stored. A Double's step there is about 30 µs, so this is the very
+    /// Double of 10000-01-01T00:00:00Z: it is written as the last microsecond of 9999, the text it came from.
+    static let latest = instant(whole: Double(latestWhole), micros: 999_999)
+    static let representable = earliest...latest
 
     public static func format(_ seconds: Double) -> String {
         var bytes: [UInt8] = []
@@ -23,12 +73,14 @@ public enum ISODate {
         // Outside four-digit years (or not finite) there is no ISO 8601 text; such a value can only come
         // from raw SQL, and is shown as its number rather than trapping on overflow.
         guard representable.contains(seconds) else { out += Array("\(seconds)".utf8); return }
-        let micros = Int64((seconds * 1_000_000).rounded())
-        var days = micros / 86_400_000_000
-        var rem = micros % 86_400_000_000
-        if rem < 0 { rem += 86_400_000_000; days -= 1 }
+        var (whole, micros) = split(seconds)
+        if seconds == latest { (whole, micros) = (Double(latestWhole), 999_999) }
+        let wholeSeconds = Int64(whole)
+        var days = wholeSeconds / 86_400
+        var secOfDay = wholeSeconds % 86_400
+        if secOfDay < 0 { secOfDay += 86_400; days -= 1 }
         let (y, m, d) = civil(fromDays: days)
-        let secOfDay = rem / 1_000_000, frac = rem % 1_000_000
+        let frac = Int64(micros)
         func digits(_ value: Int64, _ width: Int) {
             var divisor: Int64 = 1
             for _ in 1..<width { divisor *= 10 }
@@ -71,14 +123,16 @@ public enum ISODate {
         guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
               (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }
-        // Counted in whole microseconds: adding a fraction to a large Double and rounding after would
-        // misround digits beyond the sixth ("…00.0000004Z" came out as 1 µs).
-        var micros = days(year: year, month: month, day: day) * 86_400_000_000
-        if i == b.count { return Double(micros) / 1_000_000 }
+        // Counted in whole seconds and whole microseconds, made a Double once by `instant` (as `round`
+        // does): adding a fraction to a large Double and rounding after would misround digits beyond
+        // the sixth ("…00.0000004Z" came out as 1 µs).
+        var whole = days(year: year, month: month, day: day) * 86_400
+        var micros: Int64 = 0
+        if i == b.count { return instant(whole: Double(whole), micros: 0) }
         guard expect("T") || expect("t") || expect(" "), let hour = number(2), expect(":"), let minute = number(2),
               expect(":"), let second = number(2), hour < 24, minute < 60, second < 60
         else { return nil }
-        micros += Int64(hour * 3600 + minute * 60 + second) * 1_000_000
+        whole += Int64(hour * 3600 + minute * 60 + second)
         if expect(".") {
             var fraction: Int64 = 0, digits = 0, roundUp = false
             while i < b.count, b[i] >= 48 && b[i] <= 57 {
@@ -88,7 +142,8 @@ public enum ISODate {
             }
             guard digits > 0 else { return nil }
             for _ in digits..<max(digits, 6) { fraction *= 10 }
-            micros += fraction + (roundUp ? 1 : 0)
+            micros = fraction + (roundUp ? 1 : 0)
+            if micros == 1_000_000 { whole += 1; micros = 0 }
         }
         if expect("Z") || expect("z") {
             // UTC
@@ -96,14 +151,16 @@ public enum ISODate {
             let sign: Int64 = b[i] == UInt8(ascii: "+") ? 1 : -1
             i += 1
             guard let oh = number(2), expect(":"), let om = number(2), oh < 24, om < 60 else { return nil }
-            micros -= sign * Int64(oh * 3600 + om * 60) * 1_000_000
+            whole -= sign * Int64(oh * 3600 + om * 60)
         } else {
             return nil
         }
         guard i == b.count else { return nil }
-        let seconds = Double(micros) / 1_000_000
-        // An offset can push 9999-12-31 past the last year ISO 8601 text can write back.
-        return representable.contains(seconds) ? seconds : nil
+        // An offset can push 9999-12-31 past the last year ISO 8601 text can write back (or 0001-01-01
+        // before the first); checked on the exact count, since far from 1970 one Double holds several
+        // microseconds and year 10000 would pass for the last microsecond of 9999.
+        guard (earliestWhole...latestWhole).contains(whole) else { return nil }
+        return instant(whole: Double(whole), micros: Double(micros))
     }
 
     private static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
