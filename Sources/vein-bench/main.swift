@@ -39,7 +39,8 @@ func insertRows(_ context: ModelContext, count: Int) throws {
     try context.save()
 }
 
-for encrypted in [true, false] {
+let onlyRelationships = ProcessInfo.processInfo.environment["VEIN_BENCH_ONLY_RELATIONSHIPS"] != nil
+for encrypted in [true, false] where !onlyRelationships {
     let variant = encrypted ? "encrypted" : "plaintext"
     var insertTimes: [Double] = []
     for r in 0..<repetitions {
@@ -73,7 +74,7 @@ let plan = try PlanParser.parse("""
     { vein: 1, app: "bench", schemas: [\(manifest.canonicalText), \(nextSchema)], stages: [{ from: "1.0.0", to: "1.1.0" }] }
     """, file: "bench-plan")
 var migrateTimes: [Double] = []
-for r in 0..<min(repetitions, 3) {
+for r in 0..<(onlyRelationships ? 0 : min(repetitions, 3)) {
     let store = try makeStore("migrate-\(r).vein", encrypted: true)
     let insert = try store.database.makeStatement(
         "INSERT INTO \"Row\" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
@@ -86,4 +87,69 @@ for r in 0..<min(repetitions, 3) {
     }
     migrateTimes.append(try milliseconds { _ = try Migrator(plan: plan).run(on: store.database, path: "bench") })
 }
-print("vein migrate encrypted \(String(format: "%.1f", median(migrateTimes)))")
+if !onlyRelationships { print("vein migrate encrypted \(String(format: "%.1f", median(migrateTimes)))") }
+
+// The relationship benches (issue 11), as bench/c/context_bench.c's measure_relationships: through the
+// context, encrypted, one measurement each.
+let blog = try ManifestParser.parse("""
+    { vein: 1, app: "bench", version: "1.0.0", models: {
+      Post: { fields: { title: "string" }, relationships: { attachments: { to: "Attachment", many: true, inverse: "post", deleteRule: "cascade" } } },
+      Attachment: { fields: { name: "string", sizeMiB: "double" }, relationships: { post: { to: "Post", inverse: "attachments" } } } } }
+    """, file: "bench-blog")
+
+func makeBlog(_ name: String) throws -> Store {
+    let path = directory + "/" + name
+    FileSystem.removeDatabaseFiles(path)
+    _ = try StoreCreator.create(at: path, manifest: blog, protection: .encrypted(keys))
+    return try Store.open(path, keys: keys)
+}
+
+let linkRows = Int(ProcessInfo.processInfo.environment["VEIN_BENCH_LINK_ROWS"] ?? "") ?? 1_000_000
+do {
+    // link: one save per 1,000 attachments, each naming the post (the context keeps the post's list in step).
+    let store = try makeBlog("link.vein")
+    let setup = ModelContext(store: store)
+    let post = try setup.insert("Post", ["title": .string("p")]).id
+    try setup.save()
+    let context = ModelContext(store: store)
+    var batches: [Double] = []
+    let total = try milliseconds {
+        for _ in 0..<(linkRows / 1_000) {
+            batches.append(try milliseconds {
+                for _ in 0..<1_000 {
+                    try context.insert("Attachment", ["name": .string("a.png"), "sizeMiB": .double(1.5), "post": .string(post)])
+                }
+                try context.save()
+            })
+        }
+    }
+    let k = min(10, batches.count)
+    print("vein link encrypted \(String(format: "%.1f", total))")
+    print("vein link-first1000 encrypted \(String(format: "%.2f", median(Array(batches.prefix(k)))))")
+    print("vein link-last1000 encrypted \(String(format: "%.2f", median(Array(batches.suffix(k)))))")
+
+    // delete: the first tenth of them, with their inverse upkeep (the post's list), one save.
+    let deleter = ModelContext(store: store)
+    let deleteTime = try milliseconds {
+        for object in try deleter.fetch(FetchDescriptor(model: "Attachment", fetchLimit: linkRows / 10)) { try deleter.delete(object) }
+        try deleter.save()
+    }
+    print("vein delete encrypted \(String(format: "%.1f", deleteTime))")
+}
+do {
+    // cascade: 10,000 posts of 12 attachments each, deleted with them in one save.
+    let store = try makeBlog("cascade.vein")
+    let setup = ModelContext(store: store)
+    for _ in 0..<10_000 {
+        let post = try setup.insert("Post", ["title": .string("p")]).id
+        for _ in 0..<12 { try setup.insert("Attachment", ["name": .string("a.png"), "sizeMiB": .double(1.5), "post": .string(post)]) }
+    }
+    try setup.save()
+    let context = ModelContext(store: store)
+    let time = try milliseconds {
+        for post in try context.fetch(FetchDescriptor(model: "Post")) { try context.delete(post) }
+        try context.save()
+    }
+    precondition(try ModelContext(store: store).fetchCount(FetchDescriptor(model: "Attachment")) == 0)
+    print("vein cascade encrypted \(String(format: "%.1f", time))")
+}

@@ -231,14 +231,149 @@ static void measure_migrate(int encrypted) {
     fflush(stdout);
 }
 
+/* The relationship benches (issue 11), encrypted, the DDL store format 2 gives the blog models: a post's
+ * attachments are the rows whose `post` names it, in the order of `_vein_pos_attachments`, both in one index.
+ * link: LINK_ROWS attachments inserted into one post, LINK_BATCH per transaction, each at MAX(position) + 1
+ * through the index (prints the total, and the median ms per batch over the first and the last 10 batches).
+ * delete: the first DELETE_ROWS of them deleted by id in one transaction.
+ * cascade: CASCADE_POSTS posts of 12 attachments each, deleted with their attachments in one transaction.
+ * VEIN_BENCH_LINK_ROWS lowers LINK_ROWS (and DELETE_ROWS to a tenth of it) for quick runs. */
+static const char *blog_sql[] = {
+    "CREATE TABLE \"Post\" (\n  \"id\" TEXT PRIMARY KEY NOT NULL,\n  \"title\" TEXT NOT NULL\n)",
+    "CREATE TABLE \"Attachment\" (\n  \"id\" TEXT PRIMARY KEY NOT NULL,\n  \"name\" TEXT NOT NULL,\n  \"sizeMiB\" REAL NOT NULL,\n"
+    "  \"post\" TEXT,\n  \"_vein_pos_attachments\" INTEGER\n)",
+    "CREATE INDEX \"Attachment.post._vein_pos_attachments\" ON \"Attachment\" (\"post\", \"_vein_pos_attachments\")",
+};
+
+static sqlite3_stmt *prepare(sqlite3 *db, const char *sql) {
+    sqlite3_stmt *s = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) fail(db, sql);
+    return s;
+}
+
+static void step_done(sqlite3 *db, sqlite3_stmt *s) {
+    if (sqlite3_step(s) != SQLITE_DONE) fail(db, sqlite3_sql(s));
+    sqlite3_reset(s);
+}
+
+static sqlite3 *open_blog(const char *name) {
+    sqlite3 *db = open_fresh(name, 1);
+    for (int i = 0; i < 3; i++) exec(db, blog_sql[i]);
+    return db;
+}
+
+static const char *insert_attachment_sql =
+    "INSERT INTO \"Attachment\" (\"id\", \"name\", \"sizeMiB\", \"post\", \"_vein_pos_attachments\") VALUES (?1, 'a.png', 1.5, ?2, "
+    "(SELECT COALESCE(MAX(\"_vein_pos_attachments\"), 0) + 1 FROM \"Attachment\" WHERE \"post\" = ?2))";
+
+static void measure_relationships(void) {
+    const char *env = getenv("VEIN_BENCH_LINK_ROWS");
+    int link_rows = env ? atoi(env) : 1000000, batch = 1000, batches = link_rows / batch, delete_rows = link_rows / 10;
+    int cascade_posts = 10000;
+    char id[ID_LENGTH + 1], post[ID_LENGTH + 1];
+    double *batch_ms = malloc(sizeof(double) * batches);
+
+    sqlite3 *db = open_blog("link.db");
+    reset_ids(id);
+    next_id(id);
+    memcpy(post, id, sizeof post);
+    exec(db, "BEGIN");
+    sqlite3_stmt *insert_post = prepare(db, "INSERT INTO \"Post\" (\"id\", \"title\") VALUES (?, 'p')");
+    sqlite3_bind_text(insert_post, 1, post, ID_LENGTH, SQLITE_STATIC);
+    step_done(db, insert_post);
+    exec(db, "COMMIT");
+    sqlite3_stmt *insert = prepare(db, insert_attachment_sql);
+    double start = now_ms();
+    for (int b = 0; b < batches; b++) {
+        double t = now_ms();
+        exec(db, "BEGIN");
+        for (int n = 0; n < batch; n++) {
+            next_id(id);
+            sqlite3_bind_text(insert, 1, id, ID_LENGTH, SQLITE_TRANSIENT);
+            sqlite3_bind_text(insert, 2, post, ID_LENGTH, SQLITE_STATIC);
+            step_done(db, insert);
+        }
+        exec(db, "COMMIT");
+        batch_ms[b] = now_ms() - t;
+    }
+    double total = now_ms() - start;
+    int k = batches < 10 ? batches : 10;
+    printf("c link encrypted %.1f\n", total);
+    printf("c link-first1000 encrypted %.2f\n", median(batch_ms, k));
+    printf("c link-last1000 encrypted %.2f\n", median(batch_ms + batches - k, k));
+    fflush(stdout);
+    sqlite3_finalize(insert);
+
+    /* The first delete_rows attachments by id. */
+    sqlite3_stmt *del = prepare(db, "DELETE FROM \"Attachment\" WHERE \"id\" = ?");
+    reset_ids(id);
+    next_id(id);
+    start = now_ms();
+    exec(db, "BEGIN");
+    for (int n = 0; n < delete_rows; n++) {
+        next_id(id);
+        sqlite3_bind_text(del, 1, id, ID_LENGTH, SQLITE_TRANSIENT);
+        step_done(db, del);
+    }
+    exec(db, "COMMIT");
+    printf("c delete encrypted %.1f\n", now_ms() - start);
+    fflush(stdout);
+    sqlite3_finalize(del);
+    sqlite3_finalize(insert_post);
+    sqlite3_close(db);
+
+    db = open_blog("cascade.db");
+    insert_post = prepare(db, "INSERT INTO \"Post\" (\"id\", \"title\") VALUES (?, 'p')");
+    insert = prepare(db, insert_attachment_sql);
+    char (*posts)[ID_LENGTH + 1] = malloc((size_t)cascade_posts * (ID_LENGTH + 1));
+    reset_ids(id);
+    exec(db, "BEGIN");
+    for (int p = 0; p < cascade_posts; p++) {
+        next_id(id);
+        memcpy(posts[p], id, ID_LENGTH + 1);
+        sqlite3_bind_text(insert_post, 1, posts[p], ID_LENGTH, SQLITE_STATIC);
+        step_done(db, insert_post);
+        for (int a = 0; a < 12; a++) {
+            next_id(id);
+            sqlite3_bind_text(insert, 1, id, ID_LENGTH, SQLITE_TRANSIENT);
+            sqlite3_bind_text(insert, 2, posts[p], ID_LENGTH, SQLITE_STATIC);
+            step_done(db, insert);
+        }
+    }
+    exec(db, "COMMIT");
+    sqlite3_stmt *del_members = prepare(db, "DELETE FROM \"Attachment\" WHERE \"post\" = ?");
+    sqlite3_stmt *del_post = prepare(db, "DELETE FROM \"Post\" WHERE \"id\" = ?");
+    start = now_ms();
+    exec(db, "BEGIN");
+    for (int p = 0; p < cascade_posts; p++) {
+        sqlite3_bind_text(del_members, 1, posts[p], ID_LENGTH, SQLITE_STATIC);
+        step_done(db, del_members);
+        sqlite3_bind_text(del_post, 1, posts[p], ID_LENGTH, SQLITE_STATIC);
+        step_done(db, del_post);
+    }
+    exec(db, "COMMIT");
+    printf("c cascade encrypted %.1f\n", now_ms() - start);
+    fflush(stdout);
+    sqlite3_finalize(del_members);
+    sqlite3_finalize(del_post);
+    sqlite3_finalize(insert);
+    sqlite3_finalize(insert_post);
+    sqlite3_close(db);
+    free(posts);
+    free(batch_ms);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: context_bench DIRECTORY\n");
         return 64;
     }
     directory = argv[1];
-    measure(1);
-    measure(0);
-    measure_migrate(1);
+    if (!getenv("VEIN_BENCH_ONLY_RELATIONSHIPS")) {
+        measure(1);
+        measure(0);
+        measure_migrate(1);
+    }
+    measure_relationships();
     return 0;
 }
