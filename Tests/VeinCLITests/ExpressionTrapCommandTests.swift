@@ -44,6 +44,19 @@ import Vein
         #expect(try q(r, "count Post where views == 3").stdout == "1\n")
     }
 
+    /// Double arithmetic does not trap in Swift, but a cell cannot hold its infinity: the update is refused
+    /// (it was saved, and every later read of the row called the store damaged).
+    @Test func anUpdateToAnInfiniteDoubleIsRefused() throws {
+        let r = try store()
+        defer { r.cleanUp() }
+        try #require(try q(r, #"insert Attachment(name: "a", fileType: .png, sizeMiB: 1e308)"#).status == 0)
+        let update = try q(r, "update Attachment set sizeMiB = sizeMiB * 10")
+        #expect(update.status == 65 && update.stdout.isEmpty)
+        #expect(update.stderr == "vein: error: Attachment.sizeMiB takes a finite Double, not Infinity\n")
+        #expect(try q(r, "Attachment", ["--format", "jsonl"]).stdout.contains(#""sizeMiB":1e+308"#))
+        #expect(try r.vein(["verify", "b.vein", "--key-file", "k", "--quiet"]).status == 0)
+    }
+
     @Test func deepNestingIsRefusedWithACaret() throws {
         let r = try store()
         defer { r.cleanUp() }
