@@ -150,6 +150,7 @@ do {
         for post in try context.fetch(FetchDescriptor(model: "Post")) { try context.delete(post) }
         try context.save()
     }
-    precondition(try ModelContext(store: store).fetchCount(FetchDescriptor(model: "Attachment")) == 0)
+    let left = try ModelContext(store: store).fetchCount(FetchDescriptor(model: "Attachment"))
+    precondition(left == 0)
     print("vein cascade encrypted \(String(format: "%.1f", time))")
 }

@@ -7,16 +7,6 @@ import Vein
 /// relationship is left half-written, a backup does not stop writers, and a command whose store was
 /// migrated under it says so.
 @Suite struct ConcurrencyTests {
-    func store() throws -> VeinRunner {
-        let r = try VeinRunner()
-        try #require(try r.vein(["create", "b.vein", "--schema", VeinRunner.exampleManifest, "--key-file", "k"]).status == 0)
-        return r
-    }
-
-    func q(_ r: VeinRunner, _ statement: String, _ extra: [String] = []) throws -> VeinRunner.Result {
-        try r.vein(["query", "b.vein", statement, "--key-file", "k"] + extra)
-    }
-
     struct WorkerTally {
         var succeeded = 0
         var busy = 0
@@ -60,15 +50,15 @@ import Vein
     /// Item 2 of issue 10: two, three and four shells running `set views = views + 1` at once. Every call
     /// exits 0 or 75 (retried), and the counter ends at exactly the number of calls that exited 0.
     @Test func parallelIncrementsSumExactly() throws {
-        let r = try store()
+        let r = try VeinRunner.blogStore()
         defer { r.cleanUp() }
-        try #require(try q(r, #"insert Post(title: "counter", content: "c")"#).status == 0)
+        try #require(try r.query(#"insert Post(title: "counter", content: "c")"#).status == 0)
         var expected = 0
         for (workers, times) in [(2, 100), (3, 30), (4, 20)] {
             let tallies = try runShells(r, workers: workers, times: times) { _ in #"update Post where title == "counter" set views = views + 1"# }
             for t in tallies { #expect(t.other.isEmpty, "exit statuses other than 0 and 75: \(t.other)") }
             expected += tallies.map(\.succeeded).reduce(0, +)
-            let views = try JSONParser.parse(try q(r, #"Post where title == "counter""#, ["--format", "jsonl"]).stdout).objectValue?["views"]
+            let views = try JSONParser.parse(try r.query(#"Post where title == "counter""#, ["--format", "jsonl"]).stdout).objectValue?["views"]
             #expect(views == .int(Int64(expected)), "\(workers) workers × \(times): \(tallies.map { ($0.succeeded, $0.busy) })")
             print("parallel increments: \(workers) processes × \(times), exits 0/75 per process: \(tallies.map { "\($0.succeeded)/\($0.busy)" }), views \(views.map { "\($0)" } ?? "nil") of \(expected)")
         }
@@ -77,9 +67,9 @@ import Vein
     /// Item 3 of issue 10: two shells inserting 60 attachments each for the same post. The post lists all
     /// 120 and the store verifies (the owner's side is read and written under one write lock).
     @Test func parallelInsertsIntoOneRelationshipKeepBothSides() throws {
-        let r = try store()
+        let r = try VeinRunner.blogStore()
         defer { r.cleanUp() }
-        let inserted = try q(r, #"insert Post(title: "owner", content: "c")"#)
+        let inserted = try r.query(#"insert Post(title: "owner", content: "c")"#)
         let postID = try #require(inserted.stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
         let tallies = try runShells(r, workers: 2, times: 60) { w in
             #"insert Attachment(name: "w\#(w)", fileType: .png, sizeMiB: 1, post: #id("\#(postID)"))"#
@@ -87,10 +77,10 @@ import Vein
         for t in tallies { #expect(t.other.isEmpty, "exit statuses other than 0 and 75: \(t.other)") }
         let total = tallies.map(\.succeeded).reduce(0, +)
         #expect(total == 120)
-        #expect(try q(r, "count Attachment").stdout == "\(total)\n")
-        let listed = try JSONParser.parse(try q(r, #"get #id("\#(postID)")"#, ["--format", "jsonl"]).stdout).objectValue?["attachments"]?.arrayValue
+        #expect(try r.query("count Attachment").stdout == "\(total)\n")
+        let listed = try JSONParser.parse(try r.query(#"get #id("\#(postID)")"#, ["--format", "jsonl"]).stdout).objectValue?["attachments"]?.arrayValue
         #expect(listed?.count == total)
-        #expect(try q(r, #"count Post(#id("\#(postID)")).attachments"#).stdout == "\(total)\n")
+        #expect(try r.query(#"count Post(#id("\#(postID)")).attachments"#).stdout == "\(total)\n")
         let verify = try r.vein(["verify", "b.vein", "--key-file", "k"])
         #expect(verify.status == 0, "\(verify.stdout) \(verify.stderr)")
         print("parallel relationship inserts: 2 processes × 60, exits 0/75 per process: \(tallies.map { "\($0.succeeded)/\($0.busy)" }), post lists \(listed?.count ?? -1)")
@@ -154,9 +144,9 @@ import Vein
     /// process inserts and commits at once (it used to wait 5 s behind the backup and exit 75), and the
     /// backup holds exactly the rows committed before it began.
     @Test func writersCommitWhileABackupRuns() throws {
-        let r = try store()
+        let r = try VeinRunner.blogStore()
         defer { r.cleanUp() }
-        for i in 1...5 { try #require(try q(r, #"insert Post(title: "\#(i)", content: "c")"#).status == 0) }
+        for i in 1...5 { try #require(try r.query(#"insert Post(title: "\#(i)", content: "c")"#).status == 0) }
         let gate = r.path("gate")
         let backup = ResultBox()
         let done = DispatchSemaphore(value: 0)
@@ -170,7 +160,7 @@ import Vein
         var writes: [Int32] = []
         if reached {
             for i in 6...8 {
-                let result = try q(r, #"insert Post(title: "\#(i)", content: "c")"#)
+                let result = try r.query(#"insert Post(title: "\#(i)", content: "c")"#)
                 writes.append(result.status)
                 if result.status != 0 { break }  // each refused write used to cost the 5 s busy timeout
             }
@@ -184,7 +174,7 @@ import Vein
         let copy = try Store.open(r.path("copy.vein"), keys: KeyOptions(keyFile: r.path("k"), keyring: nil))
         let titles = try copy.database.rows("SELECT title FROM Post").compactMap { $0[0].string.flatMap { Int($0) } }.sorted()
         #expect(titles == [1, 2, 3, 4, 5])
-        #expect(try q(r, "count Post").stdout == "8\n")
+        #expect(try r.query("count Post").stdout == "8\n")
         #expect(try r.vein(["verify", "copy.vein", "--key-file", "k", "-q"]).status == 0)
     }
 

@@ -116,6 +116,23 @@ struct VeinRunner {
     func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(name)) }
 }
 
+extension VeinRunner {
+    /// A runner whose directory holds b.vein, the example blog store, encrypted with a new key in k.
+    static func blogStore() throws -> VeinRunner {
+        let r = try VeinRunner()
+        let created = try r.vein(["create", "b.vein", "--schema", exampleManifest, "--key-file", "k"])
+        guard created.status == 0 else { throw CreateFailed(stderr: created.stderr) }
+        return r
+    }
+
+    struct CreateFailed: Error { let stderr: String }
+
+    /// `vein query b.vein STATEMENT --key-file k` on the store `blogStore` made.
+    func query(_ statement: String, _ extra: [String] = []) throws -> Result {
+        try vein(["query", "b.vein", statement, "--key-file", "k"] + extra)
+    }
+}
+
 private final class DataBox: @unchecked Sendable {
     var data = Data()
 }

@@ -157,6 +157,11 @@ public final class ModelContext: @unchecked Sendable {
         func mismatch() -> ContextError {
             ContextError.typeMismatch(model: layout.model.name, field: name, expected: "\(type)", found: value.typeName)
         }
+        // A value of the right type that a cell cannot hold as it is: SQLite stores NaN as NULL, and a
+        // stored infinity or a date outside four-digit years is a cell every reader (CellRule) refuses.
+        func unstorable(_ expected: String, _ found: String) -> ContextError {
+            ContextError.typeMismatch(model: layout.model.name, field: name, expected: expected, found: found)
+        }
         if case .null = value {
             guard type.isOptional else { throw mismatch() }
             return .null
@@ -171,9 +176,16 @@ public final class ModelContext: @unchecked Sendable {
             guard let uuid = UUID(uuidString: s) else { throw mismatch() }
             return .string(uuid.uuidString)
         case (.int, .int), (.bool, .bool), (.data, .data): return value
-        case (.double, .double(let d)): return .double(Self.storedDouble(d))
+        case (.double, .double(let d)):
+            guard d.isFinite else { throw unstorable("a finite Double", d.isNaN ? "NaN" : d < 0 ? "-Infinity" : "Infinity") }
+            return .double(Self.storedDouble(d))
         case (.double, .int(let i)): return .double(Double(i))
-        case (.date, .date(let d)), (.date, .double(let d)): return .date(ISODate.round(d))
+        case (.date, .date(let d)), (.date, .double(let d)):
+            let stored = ISODate.round(d)
+            guard ISODate.representable.contains(stored) else {
+                throw unstorable("a Date in the years 0001 to 9999", d.isFinite ? "\(d) seconds from 1970" : "\(d)")
+            }
+            return .date(stored)
         case (.enumeration(let allowed), .string(let s)):
             // Stored as the manifest spells it (Swift stores an enum's rawValue); an equivalent spelling matches.
             guard let match = allowed.first(where: { $0 == .string(s) })?.stringValue else { throw mismatch() }

@@ -17,8 +17,16 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public let file: String
     public let problems: [Problem]
-    /// What to do about it, when something general helps (migrate first, use --upsert).
-    public let hint: String?
+    /// What to do about it, when something general helps; the CLI words it (the engine names no command
+    /// or option).
+    public let remedy: Remedy?
+
+    public enum Remedy: Equatable, Sendable {
+        /// The file and the store are at different schema versions: migrate one of them first.
+        case migrateFirst
+        /// Records have ids the store holds: an import that replaces records by id would take them.
+        case upsert
+    }
 
     public var description: String { problems.map { "\(file): \($0)" }.joined(separator: "\n") }
 }

@@ -37,7 +37,7 @@ public struct StoreImporter {
             if state.problems.isEmpty { try state.writeLinks() }
             if state.problems.isEmpty { try state.checkRelationships() }
             guard state.problems.isEmpty else {
-                throw ImportError(file: file, problems: state.problems, hint: state.hint)
+                throw ImportError(file: file, problems: state.problems, remedy: state.remedy)
             }
         }
         progress?(WorkProgress(done: state.summary.total, total: 0, label: "records"))
@@ -145,7 +145,7 @@ private struct ImportState {
     let upsert: Bool
     let file: String
     var problems: [ImportError.Problem] = []
-    var hint: String?
+    var remedy: ImportError.Remedy?
     /// Records whose id is taken, per model in the order met: re-importing a file is one problem per
     /// model with a count, not one line per record (nor a stop after 20 of them).
     private var takenIDs: [(model: String, location: String, ids: [String], count: Int)] = []
@@ -186,7 +186,7 @@ private struct ImportState {
         if let version = header["schemaVersion"]?.stringValue {
             if version != meta.schemaVersion {
                 problem(location, "the file is at schema version \(version), the store at \(meta.schemaVersion)")
-                hint = "migrate the store (vein migrate) or the data to the same version first"
+                remedy = .migrateFirst
             }
         } else {
             problem(location, "missing \"schemaVersion\" (a string)")
@@ -220,7 +220,7 @@ private struct ImportState {
                     } else {
                         takenIDs.append((name, "\(location).id", [id], 1))
                     }
-                    hint = "pass --upsert to replace records that have the same id"
+                    remedy = .upsert
                 } else {
                     try problemOrStop(location, e.message)
                 }

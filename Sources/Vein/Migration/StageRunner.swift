@@ -103,10 +103,16 @@ struct StageRunner {
                         for column in inMemory {
                             guard case .mapped(let e) = column.source else { continue }
                             let value: Value
-                            do { value = try evaluator.evaluate(e) } catch {
+                            var failure: String?
+                            do { value = try evaluator.evaluate(e) } catch { failure = "\(error)"; value = .null }
+                            // Double arithmetic does not trap, but no cell may hold its infinity or NaN (CellRule).
+                            if case .double(let d) = value, !d.isFinite {
+                                failure = "it gives \(d.isNaN ? "NaN" : d < 0 ? "-Infinity" : "Infinity"), which a Double field cannot store"
+                            }
+                            if let failure {
                                 throw MigrationError.unhandledData(stage: stage.name, [UnhandledData(
                                     kind: .mapFailed, model: model.model.name, field: column.name, count: 1, sampleIDs: [object.id],
-                                    problem: "the map expression fails (\(error)) on a row",
+                                    problem: "the map expression fails (\(failure)) on a row",
                                     remedy: "change the map expression so it cannot fail, or delete such rows first")])
                             }
                             values.append(stored(value, field: model.model.field(named: column.name)!))
@@ -131,11 +137,17 @@ struct StageRunner {
     /// Whether a map expression is computed in SQL: when SQL gives exactly Swift's value on every row. One
     /// that can fail (integer overflow, division by zero) is tried on every row first; if it fails on one,
     /// it is computed in memory instead, which stops at the first such row and names it.
+    /// A Double result that overflows is an infinity in SQLite as in Swift, which no cell may hold: one
+    /// that does so on a row is computed in memory too, to be refused there naming the row.
     private func computesInSQL(_ e: TypedExpression, table: String) throws -> Bool {
         guard let fragment = sqlValue(e, table: table) else { return false }
-        guard fragment.canFail else { return true }
         do {
-            _ = try database.scalar("SELECT count(\(fragment.sql)) FROM \(table)", fragment.arguments)
+            if fragment.canFail { _ = try database.scalar("SELECT count(\(fragment.sql)) FROM \(table)", fragment.arguments) }
+            if e.type.unwrapped == .double {
+                let infinite = try database.scalar("SELECT count(*) FROM \(table) WHERE abs(\(fragment.sql)) > ?",
+                                                   fragment.arguments + [.real(.greatestFiniteMagnitude)])
+                if infinite?.int64 != 0 { return false }
+            }
             return true
         } catch is EvaluationError {
             return false

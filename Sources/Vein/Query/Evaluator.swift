@@ -4,11 +4,14 @@ import Foundation
 public enum EvaluationError: Error, Equatable, Sendable, CustomStringConvertible {
     case arithmeticOverflow(String)
     case divisionByZero
+    /// The expression is nested deeper than this thread's stack allows evaluating.
+    case nestedTooDeeply
 
     public var description: String {
         switch self {
         case .divisionByZero: return "division by zero"
         case .arithmeticOverflow(let what): return "arithmetic overflow in \(what)"
+        case .nestedTooDeeply: return "the expression is nested too deeply for this thread's stack"
         }
     }
 }
@@ -33,6 +36,7 @@ public struct Evaluator {
     }
 
     public func evaluate(_ e: TypedExpression) throws -> Value {
+        guard StackSpace.hasRoom(StackSpace.passReserve) else { throw EvaluationError.nestedTooDeeply }
         switch e {
         case .literal(let v, _): return v
         case .column(let path, _): return try read(path)

@@ -68,10 +68,13 @@ public struct ExpressionParser {
         return try disjunction()
     }
 
-    /// One level deeper; an error past `maxDepth`.
+    /// One level deeper; an error past `maxDepth`, or sooner when this thread's stack runs short.
     private mutating func enter(_ levels: Int = 1) throws(ExpressionError) {
         depth += levels
         if depth > Self.maxDepth { throw error("the expression is nested too deeply (more than \(Self.maxDepth) levels)") }
+        if !StackSpace.hasRoom(StackSpace.parserReserve) {
+            throw error("the expression is nested too deeply for this thread's stack (\(depth) level\(depth == 1 ? "" : "s"))")
+        }
     }
 
     /// One level of left-associative binary operators: `operand (op operand)*`.

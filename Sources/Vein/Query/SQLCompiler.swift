@@ -122,6 +122,8 @@ public struct SQLCompiler {
     }
 
     private func compileCondition(_ e: TypedExpression) -> Fragment? {
+        // Out of stack: no SQL, so the condition is evaluated in memory (which says so if it is out of room too).
+        guard StackSpace.hasRoom(StackSpace.passReserve) else { return nil }
         switch e {
         case .and(let a, let b):
             let x = compileCondition(a), y = compileCondition(b)
@@ -249,6 +251,7 @@ public struct SQLCompiler {
     }
 
     private func compileValue(_ e: TypedExpression) -> Fragment? {
+        guard StackSpace.hasRoom(StackSpace.passReserve) else { return nil }
         switch e {
         case .literal(.string(let text), .string):
             // An enum's literal is the manifest's own spelling, stored as it is: only String literals are NFC'd.

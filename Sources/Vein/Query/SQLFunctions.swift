@@ -71,6 +71,7 @@ extension EvaluationError {
         switch self {
         case .divisionByZero: return "divisionByZero"
         case .arithmeticOverflow(let what): return "overflow:" + what
+        case .nestedTooDeeply: return "nestedTooDeeply"
         }
     }
 
@@ -79,6 +80,7 @@ extension EvaluationError {
         guard message.hasPrefix(SQLFunctions.errorMarker) else { return nil }
         let body = message.dropFirst(SQLFunctions.errorMarker.count)
         if body == "divisionByZero" { self = .divisionByZero; return }
+        if body == "nestedTooDeeply" { self = .nestedTooDeeply; return }
         guard body.hasPrefix("overflow:") else { return nil }
         self = .arithmeticOverflow(String(body.dropFirst("overflow:".count)))
     }

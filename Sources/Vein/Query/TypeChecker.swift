@@ -27,6 +27,9 @@ public struct TypeChecker {
     }
 
     public func check(_ expression: Expression) throws(ExpressionError) -> TypedExpression {
+        guard StackSpace.hasRoom(StackSpace.passReserve) else {
+            throw error("the expression is nested too deeply for this thread's stack", expression.column)
+        }
         switch expression {
         case .literal(let literal, _): return Self.typed(literal)
         case .enumCase(let name, let column):

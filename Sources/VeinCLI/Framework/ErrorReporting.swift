@@ -34,7 +34,12 @@ enum ErrorReporting {
         case let e as ImportError:
             var messages = ["import from \(e.file) refused; nothing was written"] + e.problems.map { "  \($0)" }
             if e.problems.count >= StoreImporter.problemLimit { messages.append("  (stopped after \(StoreImporter.problemLimit) problems)") }
-            return Report(messages: messages, hint: e.hint, exitCode: .dataError)
+            let hint: String? = switch e.remedy {
+            case .migrateFirst: "migrate the store (vein migrate) or the data to the same version first"
+            case .upsert: "pass --upsert to replace records that have the same id"
+            case nil: nil
+            }
+            return Report(messages: messages, hint: hint, exitCode: .dataError)
         case let e as JSONSyntaxError:
             return Report(messages: ["line \(e.line), column \(e.column): \(e.message)"], hint: nil, exitCode: .dataError)
         case let e as UsageError:
