@@ -16,6 +16,17 @@ extension ModelContext {
         object.unloaded.remove(i)
     }
 
+    /// Reads the stored members of `object`'s to-many `i` as objects with one statement through the
+    /// relationship's index (a cascade then finds them in the identity map instead of one read each).
+    func prefetchMembers(_ object: ModelObject, _ i: Int) throws {
+        guard let storage = object.layout.storage[i], let target = layouts[storage.target] else { return }
+        let statement = try database.cachedStatement(
+            "SELECT \(target.selectList) FROM \(target.table) WHERE \(target.table).\"id\" IN (\(storage.membersSQL(owner: "?")))")
+        defer { statement.reset() }
+        try statement.bind([.text(object.id)])
+        while try statement.step() { _ = try materialize(statement, layout: target) }
+    }
+
     private func noteLinkChange(_ object: ModelObject, _ i: Int, _ change: (inout LinkChange) -> Void) {
         if object.state == .persisted {
             keepReadValues(object)

@@ -475,6 +475,7 @@ public final class ModelContext: @unchecked Sendable {
                     case .deny where !targets.isEmpty:
                         throw ContextError.deleteDenied(model: o.modelName, id: o.id, relationship: rel.name, count: targets.count)
                     case .cascade:
+                        if targets.count > 1, o.state == .persisted { try prefetchMembers(o, i) }
                         for id in targets { if let t = try self.object(rel.target, id: id) { try collect(t) } }
                     default: break
                     }
