@@ -56,8 +56,8 @@ public struct FieldSchema: Equatable, Sendable {
     public var columnType: String { type.columnType(enumValues: enumValues) }
 }
 
-/// A relationship to another model (or the same one). Stored as a column of the owning model: a to-one
-/// holds the target's id, a to-many a JSON array of ids in the user's order.
+/// A relationship to another model (or the same one). How it is stored (a to-one's column, a to-many
+/// through its inverse's column or a link table) is `RelationshipStorage`'s to say.
 public struct RelationshipSchema: Hashable, Sendable {
     public var name: String
     public var target: String
