@@ -14,3 +14,7 @@ int vein_stack_lower_bound(uintptr_t *bound_out, size_t *size_out) {
     *size_out = size;
     return 0;
 }
+
+__attribute__((noinline)) uintptr_t vein_stack_pointer(void) {
+    return (uintptr_t)__builtin_frame_address(0);
+}

@@ -8,4 +8,8 @@
 // Glibc module does not show), and its size. Returns 0, or -1 when they cannot be known.
 int vein_stack_lower_bound(uintptr_t *bound_out, size_t *size_out);
 
+// An address in the caller's part of the real stack. (The address of a Swift local is not one under the
+// address sanitizer, which may keep locals on a "fake stack" on the heap.)
+uintptr_t vein_stack_pointer(void);
+
 #endif

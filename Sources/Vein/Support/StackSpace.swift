@@ -18,8 +18,7 @@ enum StackSpace {
     /// Whether at least `bytes` of this thread's stack lie beyond the caller's frame.
     @inline(__always)
     static func hasRoom(_ bytes: Int) -> Bool {
-        var marker: UInt8 = 0
-        let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        let here = UInt(vein_stack_pointer())
         let bound = thread.lowerBound
         return here < bound || here - bound > UInt(bytes)
     }

@@ -213,7 +213,8 @@ private func problems(_ body: () throws -> Void) -> [String] {
         var rejected = 0
         for round in 0..<200 {
             var bytes = valid
-            for _ in 0..<(1 + round % 4) {
+            // A cut (case 3) can leave nothing to mutate further.
+            for _ in 0..<(1 + round % 4) where !bytes.isEmpty {
                 let at = Int.random(in: 0..<bytes.count, using: &generator)
                 switch round % 5 {
                 case 0: bytes[at] = UInt8.random(in: 0...255, using: &generator)
