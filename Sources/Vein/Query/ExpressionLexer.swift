@@ -9,7 +9,7 @@ public struct Token: Equatable, Sendable {
         case string(String)
         /// `#date`, `#id`
         case hashIdentifier(String)
-        /// Operators and punctuation: `== != < <= > >= && || ! + - * / % ?? . , ( ) [ ] :`
+        /// Operators and punctuation: `== != < <= > >= && || ! + - * / % ?? ?. . , ( ) [ ] :`
         case symbol(String)
         case end
     }
@@ -58,7 +58,7 @@ public struct ExpressionLexer {
         self.characterOffsets = offsets
     }
 
-    private static let symbols2: Set<String> = ["==", "!=", "<=", ">=", "&&", "||", "??"]
+    private static let symbols2: Set<String> = ["==", "!=", "<=", ">=", "&&", "||", "??", "?."]
     private static let symbols1: Set<Unicode.Scalar> = ["<", ">", "!", "+", "-", "*", "/", "%", ".", ",", "(", ")", "[", "]", ":"]
 
     private func error(_ message: String, at scalarIndex: Int) -> ExpressionError {

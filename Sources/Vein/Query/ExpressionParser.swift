@@ -1,6 +1,6 @@
 /// Parses the expression language with Swift's precedence: multiplicative > additive > `??` (right
 /// associative) > comparison (non-associative) > `&&` > `||`, prefix `!` and `-`, postfix member access
-/// and calls. One parser serves the REPL, `vein query`, `--where` and migration plans.
+/// and calls (`.` and `?.`). One parser serves the REPL, `vein query`, `--where` and migration plans.
 ///
 /// Nesting (parentheses, brackets, arguments, prefix operators, `??`, arithmetic chains) is limited to
 /// `maxDepth`, so hostile input cannot exhaust the stack of this parser or of the passes that walk the
@@ -178,8 +178,9 @@ public struct ExpressionParser {
         var base = try primary()
         let outer = depth
         defer { depth = outer }
-        while isSymbol(".") {
+        while isSymbol(".") || isSymbol("?.") {
             try enter()
+            if isSymbol("?.") { base = .optionalChain(base, column: current.column) }
             position += 1
             guard case .identifier(let name) = current.kind else {
                 throw error("expected a name after '.', found \(describe(current))")

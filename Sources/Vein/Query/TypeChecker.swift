@@ -37,6 +37,7 @@ public struct TypeChecker {
         case .array(_, let column):
             throw error("an array literal can only be used with .contains(…)", column)
         case .member(let base, let name, let column): return try member(base, name, column)
+        case .optionalChain(let base, let column): throw try unsupportedChain(base, column)
         case .call(let base, let name, let arguments, let column): return try call(base, name, arguments, column)
         case .unary(let op, let operand, let column):
             let typed = try check(operand)
@@ -86,11 +87,15 @@ public struct TypeChecker {
 
     private func member(_ base: Expression?, _ name: String, _ column: Int) throws(ExpressionError) -> TypedExpression {
         guard let base else { return try resolve(name, in: model, column: column, hop: nil) }
-        // One hop through a to-one relationship: `post.title`.
-        if case .member(nil, let relName, _) = base, let rel = model.relationship(named: relName), !rel.isToMany,
-           let target = manifest.model(named: rel.target) {
-            return try resolve(name, in: target, column: column, hop: rel)
+        // One hop through a to-one relationship, which is optional as in Swift: `post?.title`, whose type
+        // is optional (flattened: `post?.rating` is `Int?` whether `rating` is `Int` or `Int?`).
+        if case .optionalChain(.member(nil, let relName, _), _) = base, let target = toOneTarget(relName) {
+            return try resolve(name, in: target, column: column, hop: model.relationship(named: relName))
         }
+        if case .member(nil, let relName, let relColumn) = base, toOneTarget(relName) != nil {
+            throw error("\(relName) is optional: write \(relName)?.\(name)", relColumn)
+        }
+        if case .optionalChain(let inner, let chainColumn) = base { throw try unsupportedChain(inner, chainColumn) }
         let typed = try check(base)
         switch (typed.type, name) {
         case (.toMany, "count"): return .toManyCount(typed)
@@ -102,6 +107,21 @@ public struct TypeChecker {
         default:
             throw error("\(typed.type) has no member '\(name)'", column)
         }
+    }
+
+    /// The model a to-one relationship of the model in scope leads to.
+    private func toOneTarget(_ name: String) -> ModelSchema? {
+        guard let rel = model.relationship(named: name), !rel.isToMany else { return nil }
+        return manifest.model(named: rel.target)
+    }
+
+    /// `x?` anywhere but the one relationship hop: Swift's error on a non-optional, else what is supported.
+    private func unsupportedChain(_ base: Expression, _ column: Int) throws(ExpressionError) -> ExpressionError {
+        let typed = try check(base)
+        guard typed.type.isOptional else {
+            return error("cannot use optional chaining on non-optional value of type \(typed.type)", column)
+        }
+        return error("optional chaining is supported only through a to-one relationship (post?.title); use ?? to give a default", column)
     }
 
     private static let stringPredicates: Set<String> = ["contains", "hasPrefix", "hasSuffix", "starts", "localizedStandardContains"]
@@ -121,6 +141,7 @@ public struct TypeChecker {
             }
             return .inList(typedItems, needle)
         }
+        if case .optionalChain(let inner, let chainColumn) = base { throw try unsupportedChain(inner, chainColumn) }
         let typedBase = try check(base)
         if case .toMany(let target) = typedBase.type {
             guard name == "contains", arguments.count == 1 else { throw error("[\(target)] has no method '\(name)'", column) }

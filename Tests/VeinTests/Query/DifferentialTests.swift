@@ -88,7 +88,7 @@ import Testing
             default: return "!(\(a))"
             }
         }
-        switch Int.random(in: 0..<32, using: &rng) {
+        switch Int.random(in: 0..<33, using: &rng) {
         // Doubles that overflow to infinity, and NaN from infinity minus infinity or times zero.
         case 30: return "\(["!", ""].randomElement(using: &rng)!)(d * 1e300 * 1e300 \(["-", "*"].randomElement(using: &rng)!) (d * 1e300 * 1e300 \(["+", "*"].randomElement(using: &rng)!) \(dbl())) \(cmp) \(dbl()))"
         case 31: return "d * 1e300 * 1e300 - d * 1e300 * 1e300 \(eq) \(["nil", "0.0", "d"].randomElement(using: &rng)!)"
@@ -118,10 +118,11 @@ import Testing
         case 14:
             return ["[\(int()), \(int())].contains(i)", "[\(int()), nil].contains(io)", "[\(int())].contains(io)", "[nil].contains(io)",
                     "[\(str()), \(str())].contains(so)", "[\(str()), nil].contains(so)", "[i, \(int())].contains(io ?? 0)",
-                    "[\(dbl()), \(dbl())].contains(dopt ?? 1.5)", "[nil, nil].contains(parent.s)"].randomElement(using: &rng)!
+                    "[\(dbl()), \(dbl())].contains(dopt ?? 1.5)", "[nil, nil].contains(parent?.s)"].randomElement(using: &rng)!
         case 15: return "children.count \(cmp) \(Int.random(in: 0...3, using: &rng))"
-        case 16: return "parent.s \(eq) \(str())"
+        case 16: return "parent?.s \(eq) \(str())"
         case 17: return "parent == nil"
+        case 32: return "(parent?.\(["i", "io"].randomElement(using: &rng)!) ?? \(int())) \(cmp) \(int())"
         case 18: return "(i % \(Int.random(in: 1...5, using: &rng))) \(cmp) \(Int.random(in: -2...2, using: &rng))"
         case 19: return "(io ?? 0) \(cmp) \(int())"
         case 20: return "s \(cmp) so ?? \(str())"
