@@ -74,9 +74,22 @@ import Testing
     static func predicate(_ rng: inout SplitMix64, depth: Int = 0) -> String {
         func str() -> String {
             let s = strings.randomElement(using: &rng)!
-            return "\"" + s.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined() + "\""
+            // Sometimes as a raw string, whose escapes take the `#`.
+            let raw = Int.random(in: 0..<4, using: &rng) == 0 ? "#" : ""
+            return raw + "\"" + s.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" ? String($0) : "\\\(raw)u{\(String($0.value, radix: 16))}" }.joined() + "\"" + raw
         }
-        func int() -> String { String(ints.filter { $0 != .min }.randomElement(using: &rng)!) }
+        // Sometimes in another base, with separators.
+        func int() -> String {
+            let v = ints.filter { $0 != .min }.randomElement(using: &rng)!
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0: return (v < 0 ? "-0x" : "0x") + String(v.magnitude, radix: 16)
+            case 1: return (v < 0 ? "-0b" : "0b") + String(v.magnitude, radix: 2)
+            case 2:
+                let digits = String(v.magnitude, radix: 8)
+                return (v < 0 ? "-0o" : "0o") + digits.prefix(1) + "_" + digits.dropFirst()
+            default: return String(v)
+            }
+        }
         func dbl() -> String { "\(doubles.filter { $0.magnitude < 1e100 }.randomElement(using: &rng)!)" }
         let cmp = ["==", "!=", "<", "<=", ">", ">="].randomElement(using: &rng)!
         let eq = ["==", "!="].randomElement(using: &rng)!
