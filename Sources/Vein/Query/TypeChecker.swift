@@ -4,6 +4,8 @@ public struct TypeChecker {
     public let manifest: SchemaManifest
     public let model: ModelSchema
     let source: String
+    /// Set while checking integer-literal arithmetic in a Double context (`check(_:context:)`).
+    private var integerLiteralsAreDouble = false
 
     public init(manifest: SchemaManifest, model: ModelSchema, source: String) {
         self.manifest = manifest
@@ -31,6 +33,7 @@ public struct TypeChecker {
             throw error("the expression is nested too deeply for this thread's stack", expression.column)
         }
         switch expression {
+        case .literal(.int(let v), _) where integerLiteralsAreDouble: return .literal(.double(Double(v)), .double)
         case .literal(let literal, _): return Self.typed(literal)
         case .enumCase(let name, let column):
             throw error("cannot infer the type of .\(name); compare it with an enum field", column)
@@ -49,6 +52,31 @@ public struct TypeChecker {
             return .negate(typed, typed.type)
         case .binary(let op, let left, let right, let column): return try binary(op, left, right, column)
         }
+    }
+
+    /// Checks `expression` where Swift knows the type it must have. Swift types an integer literal by its
+    /// context, and so an expression made only of integer literals: where a Double is wanted, `1 / 2` is
+    /// `0.5` (Double division), not `0`. Any other expression keeps its own type (`views / 2` stays Int).
+    public func check(_ expression: Expression, context: ValueType) throws(ExpressionError) -> TypedExpression {
+        guard context.unwrapped == .double, Self.isIntegerLiteralArithmetic(expression) else { return try check(expression) }
+        var inDoubleContext = self
+        inDoubleContext.integerLiteralsAreDouble = true
+        return try inDoubleContext.check(expression)
+    }
+
+    /// Integer literals joined by `+ - * /` and prefix `-` (`%` is not defined on Double, so an expression
+    /// with it stays Int, as Swift would have it). A loop, not recursion: it runs at any nesting depth.
+    static func isIntegerLiteralArithmetic(_ expression: Expression) -> Bool {
+        var pending = [expression]
+        while let next = pending.popLast() {
+            switch next {
+            case .literal(.int, _): continue
+            case .unary("-", let operand, _): pending.append(operand)
+            case .binary(let op, let left, let right, _) where ["+", "-", "*", "/"].contains(op): pending += [left, right]
+            default: return false
+            }
+        }
+        return true
     }
 
     static func typed(_ literal: Expression.Literal) -> TypedExpression {
@@ -192,13 +220,13 @@ public struct TypeChecker {
 
     // MARK: Operators
 
-    /// Gives two operands one type as Swift would: integer literals become Double next to a Double,
+    /// Gives two operands one type as Swift would: integer literals (and arithmetic on them only) become
+    /// Double next to a Double,
     /// `.case` becomes the enum's raw value, `nil` and values meet optionals.
     private func unify(_ left: Expression, _ right: Expression, allowOptional: Bool, column: Int, op: String) throws(ExpressionError) -> (TypedExpression, TypedExpression) {
         func adapt(_ e: Expression, to other: TypedExpression) throws(ExpressionError) -> TypedExpression {
             if case .enumCase(let name, let c) = e { return try enumCase(name, column: c, type: other.type.unwrapped) }
-            let typed = try check(e)
-            if case .literal(.int(let v), .int) = typed, other.type.unwrapped == .double { return .literal(.double(Double(v)), .double) }
+            let typed = try check(e, context: other.type)
             if case .literal(.string(let s), .string) = typed, case .enumeration(let values) = other.type.unwrapped {
                 // The manifest's spelling, which is what is stored (a canonically equivalent literal matches it).
                 guard let match = values.first(where: { $0 == .string(s) })?.stringValue else {
@@ -219,7 +247,7 @@ public struct TypeChecker {
         } else {
             a = try check(left)
             b = try adapt(right, to: a)
-            if case .literal(.int(let v), .int) = a, b.type.unwrapped == .double { a = .literal(.double(Double(v)), .double) }
+            if a.type == .int, b.type.unwrapped == .double { a = try check(left, context: b.type) }
             if case .literal = a, case .enumeration = b.type.unwrapped { a = try adapt(left, to: b) }
         }
         let ta = a.type, tb = b.type
@@ -254,8 +282,7 @@ public struct TypeChecker {
         case "??":
             let a = try check(left)
             guard a.type.isOptional else { throw error("left side of ?? is not optional (\(a.type))", column) }
-            var b = try check(right)
-            if case .literal(.int(let v), .int) = b, a.type.unwrapped == .double { b = .literal(.double(Double(v)), .double) }
+            let b = try check(right, context: a.type)
             if a.type != .null {
                 guard b.type.unwrapped == a.type.unwrapped || b.type == .null else {
                     throw error("?? needs a default of type \(a.type.unwrapped), not \(b.type)", right.column)
