@@ -25,6 +25,8 @@ public indirect enum Expression: Equatable, Sendable {
     /// `base?`, the start of an optional chain (`post?.title`); the parser makes it only as the base of a
     /// member access, and `column` is the `?`'s.
     case optionalChain(Expression, column: Int)
+    /// `base!`: the value of an optional, or Swift's trap when it is nil; `column` is the `!`'s.
+    case forceUnwrap(Expression, column: Int)
     /// A method call: `title.contains("x")`, `title.lowercased()`.
     case call(base: Expression, name: String, arguments: [Argument], column: Int)
     case unary(op: String, operand: Expression, column: Int)
@@ -35,7 +37,7 @@ public indirect enum Expression: Equatable, Sendable {
 
     public var column: Int {
         switch self {
-        case .literal(_, let c), .member(_, _, let c), .optionalChain(_, let c), .call(_, _, _, let c), .unary(_, _, let c),
+        case .literal(_, let c), .member(_, _, let c), .optionalChain(_, let c), .forceUnwrap(_, let c), .call(_, _, _, let c), .unary(_, _, let c),
              .binary(_, _, _, let c), .array(_, let c), .enumCase(_, let c):
             return c
         }

@@ -178,8 +178,14 @@ public struct ExpressionParser {
         var base = try primary()
         let outer = depth
         defer { depth = outer }
-        while isSymbol(".") || isSymbol("?.") {
+        while isSymbol(".") || isSymbol("?.") || isSymbol("!") {
             try enter()
+            // After an operand, '!' can only be Swift's postfix force unwrap.
+            if isSymbol("!") {
+                base = .forceUnwrap(base, column: current.column)
+                position += 1
+                continue
+            }
             if isSymbol("?.") { base = .optionalChain(base, column: current.column) }
             position += 1
             guard case .identifier(let name) = current.kind else {

@@ -41,6 +41,13 @@ public struct TypeChecker {
             throw error("an array literal can only be used with .contains(…)", column)
         case .member(let base, let name, let column): return try member(base, name, column)
         case .optionalChain(let base, let column): throw try unsupportedChain(base, column)
+        case .forceUnwrap(let operand, let column):
+            let typed = try check(operand)
+            guard typed.type != .null else { throw error("'nil' cannot be force unwrapped", column) }
+            guard typed.type.isOptional else {
+                throw error("cannot force unwrap value of non-optional type \(typed.type)", column)
+            }
+            return .forceUnwrap(typed, typed.type.unwrapped)
         case .call(let base, let name, let arguments, let column): return try call(base, name, arguments, column)
         case .unary(let op, let operand, let column):
             let typed = try check(operand)
