@@ -49,6 +49,7 @@ public struct Evaluator {
         case .or(let a, let b): return .bool(try test(a) || test(b))
         case .compare(let op, let a, let b): return .bool(Self.compare(op, try evaluate(a), try evaluate(b)))
         case .arithmetic(let op, let a, let b, _): return try Self.arithmetic(op, try evaluate(a), try evaluate(b))
+        case .conditional(let c, let a, let b, _): return try test(c) ? evaluate(a) : evaluate(b)
         case .forceUnwrap(let a, _):
             let value = try evaluate(a)
             guard value != .null else { throw EvaluationError.unexpectedNil }

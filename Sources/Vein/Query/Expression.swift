@@ -27,6 +27,8 @@ public indirect enum Expression: Equatable, Sendable {
     case optionalChain(Expression, column: Int)
     /// `base!`: the value of an optional, or Swift's trap when it is nil; `column` is the `!`'s.
     case forceUnwrap(Expression, column: Int)
+    /// `condition ? then : otherwise`; `column` is the `?`'s.
+    case conditional(Expression, Expression, Expression, column: Int)
     /// A method call: `title.contains("x")`, `title.lowercased()`.
     case call(base: Expression, name: String, arguments: [Argument], column: Int)
     case unary(op: String, operand: Expression, column: Int)
@@ -37,7 +39,7 @@ public indirect enum Expression: Equatable, Sendable {
 
     public var column: Int {
         switch self {
-        case .literal(_, let c), .member(_, _, let c), .optionalChain(_, let c), .forceUnwrap(_, let c), .call(_, _, _, let c), .unary(_, _, let c),
+        case .literal(_, let c), .member(_, _, let c), .optionalChain(_, let c), .forceUnwrap(_, let c), .conditional(_, _, _, let c), .call(_, _, _, let c), .unary(_, _, let c),
              .binary(_, _, _, let c), .array(_, let c), .enumCase(_, let c):
             return c
         }

@@ -60,7 +60,7 @@ public struct ExpressionLexer {
     }
 
     private static let symbols2: Set<String> = ["==", "!=", "<=", ">=", "&&", "||", "??", "?."]
-    private static let symbols1: Set<Unicode.Scalar> = ["<", ">", "!", "+", "-", "*", "/", "%", ".", ",", "(", ")", "[", "]", ":"]
+    private static let symbols1: Set<Unicode.Scalar> = ["?", "<", ">", "!", "+", "-", "*", "/", "%", ".", ",", "(", ")", "[", "]", ":"]
 
     private func error(_ message: String, at scalarIndex: Int) -> ExpressionError {
         ExpressionError(message, column: characterOffsets[min(max(scalarIndex, 0), scalars.count)], source: source)

@@ -41,6 +41,8 @@ public struct TypeChecker {
             throw error("an array literal can only be used with .contains(…)", column)
         case .member(let base, let name, let column): return try member(base, name, column)
         case .optionalChain(let base, let column): throw try unsupportedChain(base, column)
+        case .conditional(let condition, let then, let otherwise, let column):
+            return try conditional(condition, then, otherwise, column)
         case .forceUnwrap(let operand, let column):
             let typed = try check(operand)
             guard typed.type != .null else { throw error("'nil' cannot be force unwrapped", column) }
@@ -267,6 +269,32 @@ public struct TypeChecker {
             throw error("'\(op)' cannot order optional values, as in Swift; unwrap with ?? first (for example (x ?? 0) \(op) y)", column)
         }
         return (a, b)
+    }
+
+    /// `c ? a : b`: a Bool condition, and branches of one type as Swift infers it (a literal takes the
+    /// other branch's type, `nil` makes it optional).
+    private func conditional(_ condition: Expression, _ then: Expression, _ otherwise: Expression, _ column: Int) throws(ExpressionError) -> TypedExpression {
+        let c = try check(condition)
+        guard c.type == .bool else { throw error("the condition of '? :' must be a Bool, not \(c.type)", condition.column) }
+        var a: TypedExpression, b: TypedExpression
+        if case .enumCase(let name, let enumColumn) = then {
+            b = try check(otherwise)
+            a = try enumCase(name, column: enumColumn, type: b.type.unwrapped)
+        } else {
+            a = try check(then)
+            if case .enumCase(let name, let enumColumn) = otherwise { b = try enumCase(name, column: enumColumn, type: a.type.unwrapped) }
+            else { b = try check(otherwise, context: a.type) }
+            if a.type == .int, b.type.unwrapped == .double { a = try check(then, context: b.type) }
+        }
+        let type: ValueType
+        switch (a.type, b.type) {
+        case (let x, let y) where x == y: type = x
+        case (.null, let y): type = y.optionalized
+        case (let x, .null): type = x.optionalized
+        case (let x, let y) where x.unwrapped == y.unwrapped: type = x.optionalized
+        default: throw error("result values in '? :' expression have mismatching types \(a.type) and \(b.type)", column)
+        }
+        return .conditional(c, a, b, type)
     }
 
     private func binary(_ op: String, _ left: Expression, _ right: Expression, _ column: Int) throws(ExpressionError) -> TypedExpression {

@@ -101,7 +101,7 @@ import Testing
             default: return "!(\(a))"
             }
         }
-        switch Int.random(in: 0..<37, using: &rng) {
+        switch Int.random(in: 0..<38, using: &rng) {
         // Doubles that overflow to infinity, and NaN from infinity minus infinity or times zero.
         case 30: return "\(["!", ""].randomElement(using: &rng)!)(d * 1e300 * 1e300 \(["-", "*"].randomElement(using: &rng)!) (d * 1e300 * 1e300 \(["+", "*"].randomElement(using: &rng)!) \(dbl())) \(cmp) \(dbl()))"
         case 31: return "d * 1e300 * 1e300 - d * 1e300 * 1e300 \(eq) \(["nil", "0.0", "d"].randomElement(using: &rng)!)"
@@ -141,6 +141,10 @@ import Testing
         // Force unwraps trap on nil, in SQL as in Swift.
         case 35: return ["io! \(cmp) \(int())", "dopt! \(cmp) \(dbl())", "so! \(eq) \(str())", "bo!", "!bo! || b", "(parent?.io)! \(cmp) \(int())"].randomElement(using: &rng)!
         case 36: return "(b || io! > 0) && (\(["so!.isEmpty", "i > 0"].randomElement(using: &rng)!))"
+        // The ternary: only the branch taken is evaluated (and may trap).
+        case 37: return ["(b ? i : \(int())) \(cmp) \(int())", "(so == nil ? \(str()) : so!) \(eq) \(str())",
+                         "(i == 0 ? 0 : \(int()) / i) \(cmp) \(int())", "(bo == nil ? nil : io) \(eq) \(Bool.random(using: &rng) ? "nil" : int())",
+                         "(d > 0 ? 1 / 2 : d) \(cmp) \(dbl())", "(b ? i + \(int()) : -i) \(cmp) \(int())"].randomElement(using: &rng)!
         case 32: return "(parent?.\(["i", "io"].randomElement(using: &rng)!) ?? \(int())) \(cmp) \(int())"
         case 18: return "(i % \(Int.random(in: 1...5, using: &rng))) \(cmp) \(Int.random(in: -2...2, using: &rng))"
         case 19: return "(io ?? 0) \(cmp) \(int())"
