@@ -14,6 +14,21 @@ import Vein
         return r
     }
 
+    @Test func forceUnwrappingNilExits65InSQLAndInMemory() throws {
+        let r = try store()
+        defer { r.cleanUp() }
+        try #require(try r.query(#"update Post where views == 3 set publishedAt = #date("2026-01-31T12:00:00Z")"#).status == 0)
+        let nilRow = try r.query(#"count Post where publishedAt! < #date("2030-01-01")"#)
+        #expect(nilRow.status == 65 && nilRow.stdout.isEmpty)
+        #expect(nilRow.stderr == "vein: error: unexpectedly found nil while unwrapping an Optional value\n")
+        // In memory too (lowercased() is never compiled to SQL).
+        let inMemory = try r.query(#"count Post where publishedAt! < #date("2030-01-01") && title.lowercased() == "t2""#)
+        #expect(inMemory.status == 65 && inMemory.stderr == nilRow.stderr)
+        // Where && stops first, nothing traps.
+        #expect(try r.query(#"count Post where publishedAt != nil && publishedAt! < #date("2030-01-01")"#).stdout == "1\n")
+        #expect(try r.query(#"count Post where publishedAt != nil && publishedAt! < #date("2030-01-01") && title.lowercased() == "t2""#).stdout == "1\n")
+    }
+
     @Test func overflowAndDivisionByZeroInAConditionExit65() throws {
         let r = try store()
         defer { r.cleanUp() }

@@ -6,12 +6,15 @@ public enum EvaluationError: Error, Equatable, Sendable, CustomStringConvertible
     case divisionByZero
     /// The expression is nested deeper than this thread's stack allows evaluating.
     case nestedTooDeeply
+    /// `x!` on a nil.
+    case unexpectedNil
 
     public var description: String {
         switch self {
         case .divisionByZero: return "division by zero"
         case .arithmeticOverflow(let what): return "arithmetic overflow in \(what)"
         case .nestedTooDeeply: return "the expression is nested too deeply for this thread's stack"
+        case .unexpectedNil: return "unexpectedly found nil while unwrapping an Optional value"
         }
     }
 }
@@ -46,6 +49,11 @@ public struct Evaluator {
         case .or(let a, let b): return .bool(try test(a) || test(b))
         case .compare(let op, let a, let b): return .bool(Self.compare(op, try evaluate(a), try evaluate(b)))
         case .arithmetic(let op, let a, let b, _): return try Self.arithmetic(op, try evaluate(a), try evaluate(b))
+        case .conditional(let c, let a, let b, _): return try test(c) ? evaluate(a) : evaluate(b)
+        case .forceUnwrap(let a, _):
+            let value = try evaluate(a)
+            guard value != .null else { throw EvaluationError.unexpectedNil }
+            return value
         case .coalesce(let a, let b, _):
             let left = try evaluate(a)
             return left == .null ? try evaluate(b) : left

@@ -19,9 +19,16 @@ public indirect enum Expression: Equatable, Sendable {
     }
 
     case literal(Literal, column: Int)
-    /// A name: a field or relationship (`title`, `$0.title`), or a member of a value (`post.title`,
+    /// A name: a field or relationship (`title`, `$0.title`), or a member of a value (`post?.title`,
     /// `attachments.count`). `base` is nil for a bare name.
     case member(base: Expression?, name: String, column: Int)
+    /// `base?`, the start of an optional chain (`post?.title`); the parser makes it only as the base of a
+    /// member access, and `column` is the `?`'s.
+    case optionalChain(Expression, column: Int)
+    /// `base!`: the value of an optional, or Swift's trap when it is nil; `column` is the `!`'s.
+    case forceUnwrap(Expression, column: Int)
+    /// `condition ? then : otherwise`; `column` is the `?`'s.
+    case conditional(Expression, Expression, Expression, column: Int)
     /// A method call: `title.contains("x")`, `title.lowercased()`.
     case call(base: Expression, name: String, arguments: [Argument], column: Int)
     case unary(op: String, operand: Expression, column: Int)
@@ -32,7 +39,7 @@ public indirect enum Expression: Equatable, Sendable {
 
     public var column: Int {
         switch self {
-        case .literal(_, let c), .member(_, _, let c), .call(_, _, _, let c), .unary(_, _, let c),
+        case .literal(_, let c), .member(_, _, let c), .optionalChain(_, let c), .forceUnwrap(_, let c), .conditional(_, _, _, let c), .call(_, _, _, let c), .unary(_, _, let c),
              .binary(_, _, _, let c), .array(_, let c), .enumCase(_, let c):
             return c
         }

@@ -9,7 +9,7 @@ public struct Token: Equatable, Sendable {
         case string(String)
         /// `#date`, `#id`
         case hashIdentifier(String)
-        /// Operators and punctuation: `== != < <= > >= && || ! + - * / % ?? . , ( ) [ ] :`
+        /// Operators and punctuation: `== != < <= > >= && || ! + - * / % ?? ?. . , ( ) [ ] :`
         case symbol(String)
         case end
     }
@@ -19,7 +19,8 @@ public struct Token: Equatable, Sendable {
     public let column: Int
 }
 
-/// Splits an expression into tokens. Strings take Swift's escapes (`\n \t \r \0 \\ \" \' \u{…}`).
+/// Splits an expression into tokens. Strings take Swift's escapes (`\n \t \r \0 \\ \" \' \u{…}`), raw strings
+/// (`#"…"#`) Swift's rules for them; integers may be written `0x1F`, `0o17`, `0b101`, with `_` between digits.
 ///
 /// Reads Unicode scalars, as Swift's own lexer does, not Characters: a string may start with a combining
 /// or extending scalar (`"\u{301}"` typed raw, a ZWJ, a variation selector), which would otherwise join the
@@ -58,8 +59,8 @@ public struct ExpressionLexer {
         self.characterOffsets = offsets
     }
 
-    private static let symbols2: Set<String> = ["==", "!=", "<=", ">=", "&&", "||", "??"]
-    private static let symbols1: Set<Unicode.Scalar> = ["<", ">", "!", "+", "-", "*", "/", "%", ".", ",", "(", ")", "[", "]", ":"]
+    private static let symbols2: Set<String> = ["==", "!=", "<=", ">=", "&&", "||", "??", "?."]
+    private static let symbols1: Set<Unicode.Scalar> = ["?", "<", ">", "!", "+", "-", "*", "/", "%", ".", ",", "(", ")", "[", "]", ":"]
 
     private func error(_ message: String, at scalarIndex: Int) -> ExpressionError {
         ExpressionError(message, column: characterOffsets[min(max(scalarIndex, 0), scalars.count)], source: source)
@@ -91,6 +92,12 @@ public struct ExpressionLexer {
             return token(.dollarZero, at: start)
         }
         if c == "#" {
+            var hashes = 1
+            while i + hashes < scalars.count, scalars[i + hashes] == "#" { hashes += 1 }
+            if i + hashes < scalars.count, scalars[i + hashes] == "\"" {
+                i += hashes
+                return token(.string(try string(start, hashes: hashes)), at: start)
+            }
             i += 1
             let name = identifier()
             guard !name.isEmpty else { throw error("expected #date or #id after '#'", at: start) }
@@ -131,7 +138,15 @@ public struct ExpressionLexer {
         return String(String.UnicodeScalarView(scalars[start..<i]))
     }
 
+    /// Swift's integer literal prefixes (lower case only, as in Swift), with the digits each allows.
+    private static let radixes: [Unicode.Scalar: (radix: Int, name: String, digits: String)] = [
+        "x": (16, "hexadecimal", "0-9, A-F"), "o": (8, "octal", "0-7"), "b": (2, "binary", "0 or 1"),
+    ]
+
     private mutating func number(_ start: Int) throws(ExpressionError) -> Token {
+        if scalars[i] == "0", i + 1 < scalars.count, let radix = Self.radixes[scalars[i + 1]] {
+            return try prefixedNumber(start, radix)
+        }
         var text = ""
         var isDouble = false
         func digitsAndUnderscores() {
@@ -161,22 +176,96 @@ public struct ExpressionLexer {
             guard let d = Double(text) else { throw error("invalid number \(text)", at: start) }
             return token(.double(d), at: start)
         }
-        // 2^63 only exists negated (Int64.min); the lexer cannot see the sign, so it hands the parser
-        // Int64.min as that magnitude's marker and the parser accepts it only after a unary minus.
-        if text.drop(while: { $0 == "0" }) == "9223372036854775808" { return token(.int(.min), at: start) }
-        guard let v = Int64(text) else { throw error("integer \(text) does not fit in 64 bits", at: start) }
+        return try integer(UInt64(text), shown: text, start)
+    }
+
+    /// 2^63 only exists negated (Int64.min); the lexer cannot see the sign, so it hands the parser
+    /// Int64.min as that magnitude's marker and the parser accepts it only after a unary minus.
+    private func integer(_ magnitude: UInt64?, shown: String, _ start: Int) throws(ExpressionError) -> Token {
+        if magnitude == UInt64(Int64.max) + 1 { return token(.int(.min), at: start) }
+        guard let magnitude, let v = Int64(exactly: magnitude) else { throw error("integer \(shown) does not fit in 64 bits", at: start) }
         return token(.int(v), at: start)
     }
 
-    private mutating func string(_ start: Int) throws(ExpressionError) -> String {
+    /// `0x1F`, `0o17`, `0b101` (with `_` between digits), and hexadecimal floats `0x1.8p3`, by Swift's rules:
+    /// the first character after the prefix is a digit, a hexadecimal fraction needs an exponent.
+    private mutating func prefixedNumber(_ start: Int, _ radix: (radix: Int, name: String, digits: String)) throws(ExpressionError) -> Token {
+        i += 2
+        func isDigit(_ c: Unicode.Scalar) -> Bool { c.isASCII && Character(c).hexDigitValue.map { $0 < radix.radix } == true }
+        func digits() throws(ExpressionError) -> String {
+            guard i < scalars.count, Self.isIdentifierBody(scalars[i]), scalars[i] != "_" else {
+                throw error("expected a digit after integer literal prefix", at: i)
+            }
+            var text = ""
+            while i < scalars.count, Self.isIdentifierBody(scalars[i]) {
+                let c = scalars[i]
+                if radix.radix == 16, c == "p" || c == "P" { break }
+                if c != "_" {
+                    guard isDigit(c) else {
+                        throw error("'\(c)' is not a valid \(radix.name) digit (\(radix.digits)) in integer literal", at: i)
+                    }
+                    text.unicodeScalars.append(c)
+                }
+                i += 1
+            }
+            return text
+        }
+        let whole = try digits()
+        let prefix = "0" + String(scalars[start + 1])
+        guard radix.radix == 16, i < scalars.count,
+              scalars[i] == "p" || scalars[i] == "P" || (scalars[i] == "." && i + 1 < scalars.count && isDigit(scalars[i + 1])) else {
+            return try integer(UInt64(whole, radix: radix.radix), shown: prefix + whole, start)
+        }
+        var text = "0x" + whole
+        let dot = i
+        if scalars[i] == "." {
+            i += 1
+            text.append(".")
+            while i < scalars.count, isDigit(scalars[i]) || scalars[i] == "_" {
+                if scalars[i] != "_" { text.unicodeScalars.append(scalars[i]) }
+                i += 1
+            }
+        }
+        guard i < scalars.count, scalars[i] == "p" || scalars[i] == "P" else {
+            // `0xff.description` is a member access, as Swift's lexer reads it; `0x1.8` lacks its exponent.
+            guard Self.isDigit(scalars[dot + 1]) else {
+                i = dot
+                return try integer(UInt64(whole, radix: radix.radix), shown: prefix + whole, start)
+            }
+            throw error("hexadecimal floating point literal must end with an exponent", at: i)
+        }
+        text += "p"
+        i += 1
+        if i < scalars.count, scalars[i] == "+" || scalars[i] == "-" { text.unicodeScalars.append(scalars[i]); i += 1 }
+        let exponent = i
+        while i < scalars.count, Self.isDigit(scalars[i]) || scalars[i] == "_" {
+            if scalars[i] != "_" { text.unicodeScalars.append(scalars[i]) }
+            i += 1
+        }
+        if i == exponent || scalars[exponent] == "_" { throw error("expected digits in the exponent", at: start) }
+        guard let d = Double(text) else { throw error("invalid number \(prefix + text.dropFirst(2))", at: start) }
+        return token(.double(d), at: start)
+    }
+
+    /// A string literal; `hashes` > 0 for a raw string `#"…"#`, where a backslash or quote is literal unless
+    /// followed by as many `#` as opened it (`\#n` is a newline in `#"…"#`), as in Swift.
+    private mutating func string(_ start: Int, hashes: Int = 0) throws(ExpressionError) -> String {
         i += 1
         var out = String.UnicodeScalarView()
         while true {
             guard i < scalars.count else { throw error("unterminated string", at: start) }
             let c = scalars[i]
             i += 1
-            if c == "\"" { return String(out) }
-            guard c == "\\" else { out.append(c); continue }
+            if c == "\"", hashesFollow(hashes) {
+                i += hashes
+                if hashes > 0, i < scalars.count, scalars[i] == "#" {
+                    throw error("too many '#' characters in closing delimiter", at: i)
+                }
+                return String(out)
+            }
+            guard c == "\\", hashesFollow(hashes) else { out.append(c); continue }
+            let backslash = i - 1
+            i += hashes
             guard i < scalars.count else { throw error("unterminated string", at: start) }
             let e = scalars[i]
             i += 1
@@ -189,7 +278,7 @@ public struct ExpressionLexer {
             case "\"": out.append("\"")
             case "'": out.append("'")
             case "u":
-                guard i < scalars.count, scalars[i] == "{" else { throw error("expected \\u{…}", at: i - 2) }
+                guard i < scalars.count, scalars[i] == "{" else { throw error("expected \\u{…}", at: backslash) }
                 i += 1
                 var hex = ""
                 while i < scalars.count, scalars[i] != "}" { hex.unicodeScalars.append(scalars[i]); i += 1 }
@@ -198,8 +287,12 @@ public struct ExpressionLexer {
                 }
                 i += 1
                 out.append(scalar)
-            default: throw error("invalid escape \\\(e)", at: i - 2)
+            default: throw error("invalid escape \\\(e)", at: backslash)
             }
         }
+    }
+
+    private func hashesFollow(_ count: Int) -> Bool {
+        i + count <= scalars.count && scalars[i..<i + count].allSatisfy { $0 == "#" }
     }
 }

@@ -1,6 +1,6 @@
 /// Parses the expression language with Swift's precedence: multiplicative > additive > `??` (right
 /// associative) > comparison (non-associative) > `&&` > `||`, prefix `!` and `-`, postfix member access
-/// and calls. One parser serves the REPL, `vein query`, `--where` and migration plans.
+/// and calls (`.` and `?.`). One parser serves the REPL, `vein query`, `--where` and migration plans.
 ///
 /// Nesting (parentheses, brackets, arguments, prefix operators, `??`, arithmetic chains) is limited to
 /// `maxDepth`, so hostile input cannot exhaust the stack of this parser or of the passes that walk the
@@ -68,6 +68,19 @@ public struct ExpressionParser {
         return try disjunction()
     }
 
+    /// `condition`, or `condition ? a : b` when a `?` follows: the ternary, below `||` and right
+    /// associative (Swift's TernaryPrecedence). Called after `||` returns and out of line, so no frame on
+    /// the path every nesting level takes grows (the 512-level limit must fit an 8 MiB stack).
+    @inline(never)
+    private mutating func conditional(_ condition: Expression) throws(ExpressionError) -> Expression {
+        guard isSymbol("?") else { return condition }
+        let column = current.column
+        position += 1
+        let then = try parseExpression()
+        try expect(":")
+        return .conditional(condition, then, try parseExpression(), column: column)
+    }
+
     /// One level deeper; an error past `maxDepth`, or sooner when this thread's stack runs short.
     private mutating func enter(_ levels: Int = 1) throws(ExpressionError) {
         depth += levels
@@ -111,7 +124,7 @@ public struct ExpressionParser {
     }
 
     private mutating func disjunction() throws(ExpressionError) -> Expression {
-        try balanced("||") { (p: inout ExpressionParser) throws(ExpressionError) in try p.conjunction() }
+        try conditional(try balanced("||") { (p: inout ExpressionParser) throws(ExpressionError) in try p.conjunction() })
     }
 
     private mutating func conjunction() throws(ExpressionError) -> Expression {
@@ -178,21 +191,31 @@ public struct ExpressionParser {
         var base = try primary()
         let outer = depth
         defer { depth = outer }
-        while isSymbol(".") {
+        while isSymbol(".") || isSymbol("?.") || isSymbol("!") {
             try enter()
-            position += 1
-            guard case .identifier(let name) = current.kind else {
-                throw error("expected a name after '.', found \(describe(current))")
-            }
-            let column = current.column
-            position += 1
-            if isSymbol("(") {
-                base = .call(base: base, name: name, arguments: try arguments(), column: column)
-            } else {
-                base = .member(base: base, name: name, column: column)
-            }
+            base = try postfixOperation(base)
         }
         return base
+    }
+
+    /// One `.name`, `.name(…)`, `?.name` or postfix `!` (after an operand, '!' can only be Swift's force
+    /// unwrap). Out of line: `postfix` is on the path every nesting level takes, so its frame stays small.
+    @inline(never)
+    private mutating func postfixOperation(_ operand: Expression) throws(ExpressionError) -> Expression {
+        if isSymbol("!") {
+            let column = current.column
+            position += 1
+            return .forceUnwrap(operand, column: column)
+        }
+        let base = isSymbol("?.") ? .optionalChain(operand, column: current.column) : operand
+        position += 1
+        guard case .identifier(let name) = current.kind else {
+            throw error("expected a name after '.', found \(describe(current))")
+        }
+        let column = current.column
+        position += 1
+        if isSymbol("(") { return .call(base: base, name: name, arguments: try arguments(), column: column) }
+        return .member(base: base, name: name, column: column)
     }
 
     private mutating func arguments() throws(ExpressionError) -> [Expression.Argument] {

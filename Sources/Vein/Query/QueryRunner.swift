@@ -143,7 +143,7 @@ public struct QueryRunner {
         }
         let fieldType = ValueType.of(model.field(named: field)!)
         if case .enumCase(let name, let c) = expression { return try checker.enumCase(name, column: c, type: fieldType.unwrapped) }
-        let typed = try checker.check(expression)
+        let typed = try checker.check(expression, context: fieldType)
         let accepted: Bool
         switch (fieldType.unwrapped, typed.type.unwrapped) {
         case (_, .null): accepted = fieldType.isOptional

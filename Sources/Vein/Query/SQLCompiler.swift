@@ -179,7 +179,7 @@ public struct SQLCompiler {
             }
         case .literal(.bool(let v), _):
             return Fragment(sql: v ? "1" : "0", arguments: [], isExact: true)
-        case .column, .coalesce:
+        case .column, .coalesce, .forceUnwrap, .conditional:
             guard e.type == .bool, let v = compileValue(e) else { return nil }
             return Fragment(sql: "(\(v.sql) IS 1)", arguments: v.arguments, isExact: true, canFail: v.canFail)
         default:
@@ -285,6 +285,14 @@ public struct SQLCompiler {
             }
             let sqlOp = type == .string ? "||" : op
             return Fragment(sql: "(\(x.sql) \(sqlOp) \(y.sql))", arguments: arguments, isExact: true, canFail: canFail)
+        case .conditional(let c, let a, let b, _):
+            // CASE evaluates only the branch taken, as Swift does; WHEN takes a row as WHERE would.
+            guard let w = compileCondition(c), w.isExact, let x = compileValue(a), let y = compileValue(b) else { return nil }
+            return Fragment(sql: "(CASE WHEN \(w.sql) THEN \(x.sql) ELSE \(y.sql) END)", arguments: w.arguments + x.arguments + y.arguments,
+                            isExact: true, canFail: w.canFail || x.canFail || y.canFail)
+        case .forceUnwrap(let a, _):
+            guard let x = compileValue(a) else { return nil }
+            return Fragment(sql: "\(SQLFunctions.unwrapName)(\(x.sql))", arguments: x.arguments, isExact: true, canFail: true)
         case .coalesce(let a, let b, _):
             // COALESCE evaluates its second argument only when the first is NULL, as `??` does.
             guard let x = compileValue(a), let y = compileValue(b) else { return nil }
@@ -309,6 +317,8 @@ extension TypedExpression {
         case .arithmetic(_, _, _, .double): return true
         case .negate(let a, _): return a.mayBeNaN
         case .coalesce(let a, let b, _): return a.mayBeNaN || b.mayBeNaN
+        case .forceUnwrap(let a, _): return a.mayBeNaN
+        case .conditional(_, let a, let b, _): return a.mayBeNaN || b.mayBeNaN
         default: return false
         }
     }
@@ -321,6 +331,8 @@ extension TypedExpression {
         case .negate(let a, let type): return type == .int || a.canFail
         case .arithmetic(let op, let a, let b, let type):
             return (type == .int && SQLCompiler.canTrap(op, divisor: b)) || a.canFail || b.canFail
+        case .forceUnwrap: return true
+        case .conditional(let c, let a, let b, _): return c.canFail || a.canFail || b.canFail
         case .not(let a), .toManyCount(let a): return a.canFail
         case .compare(_, let a, let b), .and(let a, let b), .or(let a, let b), .coalesce(let a, let b, _), .toManyContains(let a, let b):
             return a.canFail || b.canFail

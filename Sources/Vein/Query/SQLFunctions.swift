@@ -15,6 +15,8 @@ enum SQLFunctions {
     /// The SQL function for an integer operator.
     static let binaryNames = ["+": "vein_add", "-": "vein_sub", "*": "vein_mul", "/": "vein_div", "%": "vein_mod"]
     static let negateName = "vein_neg"
+    /// `x!`: the value, or the evaluator's error on NULL.
+    static let unwrapName = "vein_unwrap"
 
     private typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
 
@@ -26,6 +28,7 @@ enum SQLFunctions {
             ("vein_div", 2, { c, _, v in SQLFunctions.binary("/", c, v) }),
             ("vein_mod", 2, { c, _, v in SQLFunctions.binary("%", c, v) }),
             ("vein_neg", 1, { c, _, v in SQLFunctions.negate(c, v) }),
+            ("vein_unwrap", 1, { c, _, v in SQLFunctions.unwrap(c, v) }),
         ]
         for (name, arity, function) in functions {
             sqlite3_create_function_v2(handle, name, arity, SQLITE_UTF8, nil, function, nil, nil, nil)
@@ -59,6 +62,14 @@ enum SQLFunctions {
         }
     }
 
+    private static func unwrap(_ context: OpaquePointer?, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
+        guard let values, let a = values[0], sqlite3_value_type(a) != SQLITE_NULL else {
+            fail(context, EvaluationError.unexpectedNil)
+            return
+        }
+        sqlite3_result_value(context, a)
+    }
+
     private static func fail(_ context: OpaquePointer?, _ error: Error) {
         let message = errorMarker + ((error as? EvaluationError)?.encoded ?? "\(error)")
         sqlite3_result_error(context, message, -1)
@@ -72,6 +83,7 @@ extension EvaluationError {
         case .divisionByZero: return "divisionByZero"
         case .arithmeticOverflow(let what): return "overflow:" + what
         case .nestedTooDeeply: return "nestedTooDeeply"
+        case .unexpectedNil: return "unexpectedNil"
         }
     }
 
@@ -81,6 +93,7 @@ extension EvaluationError {
         let body = message.dropFirst(SQLFunctions.errorMarker.count)
         if body == "divisionByZero" { self = .divisionByZero; return }
         if body == "nestedTooDeeply" { self = .nestedTooDeeply; return }
+        if body == "unexpectedNil" { self = .unexpectedNil; return }
         guard body.hasPrefix("overflow:") else { return nil }
         self = .arithmeticOverflow(String(body.dropFirst("overflow:".count)))
     }

@@ -4,6 +4,8 @@ public struct TypeChecker {
     public let manifest: SchemaManifest
     public let model: ModelSchema
     let source: String
+    /// Set while checking integer-literal arithmetic in a Double context (`check(_:context:)`).
+    private var integerLiteralsAreDouble = false
 
     public init(manifest: SchemaManifest, model: ModelSchema, source: String) {
         self.manifest = manifest
@@ -31,12 +33,23 @@ public struct TypeChecker {
             throw error("the expression is nested too deeply for this thread's stack", expression.column)
         }
         switch expression {
+        case .literal(.int(let v), _) where integerLiteralsAreDouble: return .literal(.double(Double(v)), .double)
         case .literal(let literal, _): return Self.typed(literal)
         case .enumCase(let name, let column):
             throw error("cannot infer the type of .\(name); compare it with an enum field", column)
         case .array(_, let column):
             throw error("an array literal can only be used with .contains(…)", column)
         case .member(let base, let name, let column): return try member(base, name, column)
+        case .optionalChain(let base, let column): throw try unsupportedChain(base, column)
+        case .conditional(let condition, let then, let otherwise, let column):
+            return try conditional(condition, then, otherwise, column)
+        case .forceUnwrap(let operand, let column):
+            let typed = try check(operand)
+            guard typed.type != .null else { throw error("'nil' cannot be force unwrapped", column) }
+            guard typed.type.isOptional else {
+                throw error("cannot force unwrap value of non-optional type \(typed.type)", column)
+            }
+            return .forceUnwrap(typed, typed.type.unwrapped)
         case .call(let base, let name, let arguments, let column): return try call(base, name, arguments, column)
         case .unary(let op, let operand, let column):
             let typed = try check(operand)
@@ -48,6 +61,31 @@ public struct TypeChecker {
             return .negate(typed, typed.type)
         case .binary(let op, let left, let right, let column): return try binary(op, left, right, column)
         }
+    }
+
+    /// Checks `expression` where Swift knows the type it must have. Swift types an integer literal by its
+    /// context, and so an expression made only of integer literals: where a Double is wanted, `1 / 2` is
+    /// `0.5` (Double division), not `0`. Any other expression keeps its own type (`views / 2` stays Int).
+    public func check(_ expression: Expression, context: ValueType) throws(ExpressionError) -> TypedExpression {
+        guard context.unwrapped == .double, Self.isIntegerLiteralArithmetic(expression) else { return try check(expression) }
+        var inDoubleContext = self
+        inDoubleContext.integerLiteralsAreDouble = true
+        return try inDoubleContext.check(expression)
+    }
+
+    /// Integer literals joined by `+ - * /` and prefix `-` (`%` is not defined on Double, so an expression
+    /// with it stays Int, as Swift would have it). A loop, not recursion: it runs at any nesting depth.
+    static func isIntegerLiteralArithmetic(_ expression: Expression) -> Bool {
+        var pending = [expression]
+        while let next = pending.popLast() {
+            switch next {
+            case .literal(.int, _): continue
+            case .unary("-", let operand, _): pending.append(operand)
+            case .binary(let op, let left, let right, _) where ["+", "-", "*", "/"].contains(op): pending += [left, right]
+            default: return false
+            }
+        }
+        return true
     }
 
     static func typed(_ literal: Expression.Literal) -> TypedExpression {
@@ -86,11 +124,15 @@ public struct TypeChecker {
 
     private func member(_ base: Expression?, _ name: String, _ column: Int) throws(ExpressionError) -> TypedExpression {
         guard let base else { return try resolve(name, in: model, column: column, hop: nil) }
-        // One hop through a to-one relationship: `post.title`.
-        if case .member(nil, let relName, _) = base, let rel = model.relationship(named: relName), !rel.isToMany,
-           let target = manifest.model(named: rel.target) {
-            return try resolve(name, in: target, column: column, hop: rel)
+        // One hop through a to-one relationship, which is optional as in Swift: `post?.title`, whose type
+        // is optional (flattened: `post?.rating` is `Int?` whether `rating` is `Int` or `Int?`).
+        if case .optionalChain(.member(nil, let relName, _), _) = base, let target = toOneTarget(relName) {
+            return try resolve(name, in: target, column: column, hop: model.relationship(named: relName))
         }
+        if case .member(nil, let relName, let relColumn) = base, toOneTarget(relName) != nil {
+            throw error("\(relName) is optional: write \(relName)?.\(name)", relColumn)
+        }
+        if case .optionalChain(let inner, let chainColumn) = base { throw try unsupportedChain(inner, chainColumn) }
         let typed = try check(base)
         switch (typed.type, name) {
         case (.toMany, "count"): return .toManyCount(typed)
@@ -102,6 +144,21 @@ public struct TypeChecker {
         default:
             throw error("\(typed.type) has no member '\(name)'", column)
         }
+    }
+
+    /// The model a to-one relationship of the model in scope leads to.
+    private func toOneTarget(_ name: String) -> ModelSchema? {
+        guard let rel = model.relationship(named: name), !rel.isToMany else { return nil }
+        return manifest.model(named: rel.target)
+    }
+
+    /// `x?` anywhere but the one relationship hop: Swift's error on a non-optional, else what is supported.
+    private func unsupportedChain(_ base: Expression, _ column: Int) throws(ExpressionError) -> ExpressionError {
+        let typed = try check(base)
+        guard typed.type.isOptional else {
+            return error("cannot use optional chaining on non-optional value of type \(typed.type)", column)
+        }
+        return error("optional chaining is supported only through a to-one relationship (post?.title); use ?? to give a default", column)
     }
 
     private static let stringPredicates: Set<String> = ["contains", "hasPrefix", "hasSuffix", "starts", "localizedStandardContains"]
@@ -121,6 +178,7 @@ public struct TypeChecker {
             }
             return .inList(typedItems, needle)
         }
+        if case .optionalChain(let inner, let chainColumn) = base { throw try unsupportedChain(inner, chainColumn) }
         let typedBase = try check(base)
         if case .toMany(let target) = typedBase.type {
             guard name == "contains", arguments.count == 1 else { throw error("[\(target)] has no method '\(name)'", column) }
@@ -171,13 +229,13 @@ public struct TypeChecker {
 
     // MARK: Operators
 
-    /// Gives two operands one type as Swift would: integer literals become Double next to a Double,
+    /// Gives two operands one type as Swift would: integer literals (and arithmetic on them only) become
+    /// Double next to a Double,
     /// `.case` becomes the enum's raw value, `nil` and values meet optionals.
     private func unify(_ left: Expression, _ right: Expression, allowOptional: Bool, column: Int, op: String) throws(ExpressionError) -> (TypedExpression, TypedExpression) {
         func adapt(_ e: Expression, to other: TypedExpression) throws(ExpressionError) -> TypedExpression {
             if case .enumCase(let name, let c) = e { return try enumCase(name, column: c, type: other.type.unwrapped) }
-            let typed = try check(e)
-            if case .literal(.int(let v), .int) = typed, other.type.unwrapped == .double { return .literal(.double(Double(v)), .double) }
+            let typed = try check(e, context: other.type)
             if case .literal(.string(let s), .string) = typed, case .enumeration(let values) = other.type.unwrapped {
                 // The manifest's spelling, which is what is stored (a canonically equivalent literal matches it).
                 guard let match = values.first(where: { $0 == .string(s) })?.stringValue else {
@@ -198,7 +256,7 @@ public struct TypeChecker {
         } else {
             a = try check(left)
             b = try adapt(right, to: a)
-            if case .literal(.int(let v), .int) = a, b.type.unwrapped == .double { a = .literal(.double(Double(v)), .double) }
+            if a.type == .int, b.type.unwrapped == .double { a = try check(left, context: b.type) }
             if case .literal = a, case .enumeration = b.type.unwrapped { a = try adapt(left, to: b) }
         }
         let ta = a.type, tb = b.type
@@ -211,6 +269,32 @@ public struct TypeChecker {
             throw error("'\(op)' cannot order optional values, as in Swift; unwrap with ?? first (for example (x ?? 0) \(op) y)", column)
         }
         return (a, b)
+    }
+
+    /// `c ? a : b`: a Bool condition, and branches of one type as Swift infers it (a literal takes the
+    /// other branch's type, `nil` makes it optional).
+    private func conditional(_ condition: Expression, _ then: Expression, _ otherwise: Expression, _ column: Int) throws(ExpressionError) -> TypedExpression {
+        let c = try check(condition)
+        guard c.type == .bool else { throw error("the condition of '? :' must be a Bool, not \(c.type)", condition.column) }
+        var a: TypedExpression, b: TypedExpression
+        if case .enumCase(let name, let enumColumn) = then {
+            b = try check(otherwise)
+            a = try enumCase(name, column: enumColumn, type: b.type.unwrapped)
+        } else {
+            a = try check(then)
+            if case .enumCase(let name, let enumColumn) = otherwise { b = try enumCase(name, column: enumColumn, type: a.type.unwrapped) }
+            else { b = try check(otherwise, context: a.type) }
+            if a.type == .int, b.type.unwrapped == .double { a = try check(then, context: b.type) }
+        }
+        let type: ValueType
+        switch (a.type, b.type) {
+        case (let x, let y) where x == y: type = x
+        case (.null, let y): type = y.optionalized
+        case (let x, .null): type = x.optionalized
+        case (let x, let y) where x.unwrapped == y.unwrapped: type = x.optionalized
+        default: throw error("result values in '? :' expression have mismatching types \(a.type) and \(b.type)", column)
+        }
+        return .conditional(c, a, b, type)
     }
 
     private func binary(_ op: String, _ left: Expression, _ right: Expression, _ column: Int) throws(ExpressionError) -> TypedExpression {
@@ -233,8 +317,7 @@ public struct TypeChecker {
         case "??":
             let a = try check(left)
             guard a.type.isOptional else { throw error("left side of ?? is not optional (\(a.type))", column) }
-            var b = try check(right)
-            if case .literal(.int(let v), .int) = b, a.type.unwrapped == .double { b = .literal(.double(Double(v)), .double) }
+            let b = try check(right, context: a.type)
             if a.type != .null {
                 guard b.type.unwrapped == a.type.unwrapped || b.type == .null else {
                     throw error("?? needs a default of type \(a.type.unwrapped), not \(b.type)", right.column)

@@ -118,6 +118,10 @@ public indirect enum TypedExpression: Equatable, Sendable {
     /// `+ - * / %` on Int, Double (and `+` on String)
     case arithmetic(String, TypedExpression, TypedExpression, ValueType)
     case coalesce(TypedExpression, TypedExpression, ValueType)
+    /// `x!`: an error on a row where `x` is nil, as Swift traps.
+    case forceUnwrap(TypedExpression, ValueType)
+    /// `c ? a : b`: only the branch taken is evaluated.
+    case conditional(TypedExpression, TypedExpression, TypedExpression, ValueType)
     /// contains, hasPrefix, hasSuffix, starts(with:), localizedStandardContains (Bool);
     /// lowercased, uppercased (String); count (Int); isEmpty (Bool)
     case stringMethod(String, TypedExpression, TypedExpression?, ValueType)
@@ -130,7 +134,7 @@ public indirect enum TypedExpression: Equatable, Sendable {
     public var type: ValueType {
         switch self {
         case .literal(_, let t), .column(_, let t), .negate(_, let t), .arithmetic(_, _, _, let t), .coalesce(_, _, let t),
-             .stringMethod(_, _, _, let t):
+             .forceUnwrap(_, let t), .conditional(_, _, _, let t), .stringMethod(_, _, _, let t):
             return t
         case .not, .compare, .and, .or, .inList, .toManyContains: return .bool
         case .toManyCount: return .int

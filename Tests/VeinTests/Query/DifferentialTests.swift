@@ -74,9 +74,22 @@ import Testing
     static func predicate(_ rng: inout SplitMix64, depth: Int = 0) -> String {
         func str() -> String {
             let s = strings.randomElement(using: &rng)!
-            return "\"" + s.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined() + "\""
+            // Sometimes as a raw string, whose escapes take the `#`.
+            let raw = Int.random(in: 0..<4, using: &rng) == 0 ? "#" : ""
+            return raw + "\"" + s.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" ? String($0) : "\\\(raw)u{\(String($0.value, radix: 16))}" }.joined() + "\"" + raw
         }
-        func int() -> String { String(ints.filter { $0 != .min }.randomElement(using: &rng)!) }
+        // Sometimes in another base, with separators.
+        func int() -> String {
+            let v = ints.filter { $0 != .min }.randomElement(using: &rng)!
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0: return (v < 0 ? "-0x" : "0x") + String(v.magnitude, radix: 16)
+            case 1: return (v < 0 ? "-0b" : "0b") + String(v.magnitude, radix: 2)
+            case 2:
+                let digits = String(v.magnitude, radix: 8)
+                return (v < 0 ? "-0o" : "0o") + digits.prefix(1) + "_" + digits.dropFirst()
+            default: return String(v)
+            }
+        }
         func dbl() -> String { "\(doubles.filter { $0.magnitude < 1e100 }.randomElement(using: &rng)!)" }
         let cmp = ["==", "!=", "<", "<=", ">", ">="].randomElement(using: &rng)!
         let eq = ["==", "!="].randomElement(using: &rng)!
@@ -88,7 +101,7 @@ import Testing
             default: return "!(\(a))"
             }
         }
-        switch Int.random(in: 0..<32, using: &rng) {
+        switch Int.random(in: 0..<38, using: &rng) {
         // Doubles that overflow to infinity, and NaN from infinity minus infinity or times zero.
         case 30: return "\(["!", ""].randomElement(using: &rng)!)(d * 1e300 * 1e300 \(["-", "*"].randomElement(using: &rng)!) (d * 1e300 * 1e300 \(["+", "*"].randomElement(using: &rng)!) \(dbl())) \(cmp) \(dbl()))"
         case 31: return "d * 1e300 * 1e300 - d * 1e300 * 1e300 \(eq) \(["nil", "0.0", "d"].randomElement(using: &rng)!)"
@@ -118,10 +131,21 @@ import Testing
         case 14:
             return ["[\(int()), \(int())].contains(i)", "[\(int()), nil].contains(io)", "[\(int())].contains(io)", "[nil].contains(io)",
                     "[\(str()), \(str())].contains(so)", "[\(str()), nil].contains(so)", "[i, \(int())].contains(io ?? 0)",
-                    "[\(dbl()), \(dbl())].contains(dopt ?? 1.5)", "[nil, nil].contains(parent.s)"].randomElement(using: &rng)!
+                    "[\(dbl()), \(dbl())].contains(dopt ?? 1.5)", "[nil, nil].contains(parent?.s)"].randomElement(using: &rng)!
         case 15: return "children.count \(cmp) \(Int.random(in: 0...3, using: &rng))"
-        case 16: return "parent.s \(eq) \(str())"
+        case 16: return "parent?.s \(eq) \(str())"
         case 17: return "parent == nil"
+        // Integer-literal arithmetic in a Double context is Double arithmetic, as Swift types it.
+        case 33: return "d \(cmp) \(int()) / \(["2", "3", "0", "-4"].randomElement(using: &rng)!)"
+        case 34: return "(dopt ?? \(Int.random(in: -3...3, using: &rng)) / 2) \(cmp) \(dbl())"
+        // Force unwraps trap on nil, in SQL as in Swift.
+        case 35: return ["io! \(cmp) \(int())", "dopt! \(cmp) \(dbl())", "so! \(eq) \(str())", "bo!", "!bo! || b", "(parent?.io)! \(cmp) \(int())"].randomElement(using: &rng)!
+        case 36: return "(b || io! > 0) && (\(["so!.isEmpty", "i > 0"].randomElement(using: &rng)!))"
+        // The ternary: only the branch taken is evaluated (and may trap).
+        case 37: return ["(b ? i : \(int())) \(cmp) \(int())", "(so == nil ? \(str()) : so!) \(eq) \(str())",
+                         "(i == 0 ? 0 : \(int()) / i) \(cmp) \(int())", "(bo == nil ? nil : io) \(eq) \(Bool.random(using: &rng) ? "nil" : int())",
+                         "(d > 0 ? 1 / 2 : d) \(cmp) \(dbl())", "(b ? i + \(int()) : -i) \(cmp) \(int())"].randomElement(using: &rng)!
+        case 32: return "(parent?.\(["i", "io"].randomElement(using: &rng)!) ?? \(int())) \(cmp) \(int())"
         case 18: return "(i % \(Int.random(in: 1...5, using: &rng))) \(cmp) \(Int.random(in: -2...2, using: &rng))"
         case 19: return "(io ?? 0) \(cmp) \(int())"
         case 20: return "s \(cmp) so ?? \(str())"

@@ -44,7 +44,7 @@ import Testing
         _ = try check("$0.title.starts(with: \"How\") || publishedAt == nil")
         _ = try check("[1, 2, 3].contains(views)")
         _ = try check("attachments.count > 2 && !attachments.isEmpty")
-        _ = try check("post.title == \"x\"", model: Self.attachment)
+        _ = try check("post?.title == \"x\"", model: Self.attachment)
         _ = try check("fileType == .png && sizeMiB > 1", model: Self.attachment)
         _ = try check("(publishedAt ?? #date(\"2020-01-01\")) < #date(\"2026-01-01\")")
         _ = try check("title.lowercased() == \"vein\" && title.count < 100")
@@ -86,6 +86,56 @@ import Testing
         #expect(failure("title.size > 1") == "String has no member 'size'\n  title.size > 1\n        ^")
     }
 
+    /// A to-one is optional, as in Swift: its hop is written `post?.title` and has an optional type; the
+    /// path it resolves to (and so its SQL) is the one relationship hop.
+    @Test func toOneHopIsAnOptionalChain() throws {
+        let hop = Self.attachment.relationship(named: "post")
+        let title = TypedExpression.ColumnPath(hop: hop, column: "title", storedType: .string)
+        #expect(try check("post?.title == \"x\"", model: Self.attachment)
+                == .compare("==", .column(title, .optional(.string)), .literal(.string("x"), .string)))
+        #expect(try check("$0.post?.title == nil", model: Self.attachment)
+                == .compare("==", .column(title, .optional(.string)), .literal(.null, .null)))
+        let views = TypedExpression.ColumnPath(hop: hop, column: "views", storedType: .int)
+        #expect(try check("(post?.views ?? 0) > 10", model: Self.attachment)
+                == .compare(">", .coalesce(.column(views, .optional(.int)), .literal(.int(0), .int), .int), .literal(.int(10), .int)))
+        let sql = SQLCompiler(table: "\"Attachment\"").condition(try check("post?.title == \"x\"", model: Self.attachment))
+        #expect(sql?.sql.contains("SELECT") == true && sql?.isExact == true)
+        #expect(try ExpressionParser.parse("post?.title") == .member(base: .optionalChain(.member(base: nil, name: "post", column: 0), column: 4), name: "title", column: 6))
+    }
+
+    @Test func toOneHopWithoutQuestionMarkSaysWhatSwiftWants() {
+        #expect(failure("post.title == \"x\"", model: Self.attachment) == """
+            post is optional: write post?.title
+              post.title == "x"
+              ^
+            """)
+        #expect(failure("$0.post.views > 1", model: Self.attachment) == """
+            post is optional: write post?.views
+              $0.post.views > 1
+                 ^
+            """)
+        #expect(failure("post?.views > 1", model: Self.attachment) == """
+            '>' cannot order optional values, as in Swift; unwrap with ?? first (for example (x ?? 0) > y)
+              post?.views > 1
+                          ^
+            """)
+        #expect(failure("title?.count == 1") == """
+            cannot use optional chaining on non-optional value of type String
+              title?.count == 1
+                   ^
+            """)
+        #expect(failure("publishedAt?.description == nil") == """
+            optional chaining is supported only through a to-one relationship (post?.title); use ?? to give a default
+              publishedAt?.description == nil
+                         ^
+            """)
+        #expect(failure("post?.title.contains(\"x\")", model: Self.attachment) == """
+            value of optional type String? must be unwrapped to call 'contains' (use ?? to give a default)
+              post?.title.contains("x")
+                          ^
+            """)
+    }
+
     /// Random and mutated inputs: an error or a tree, never a crash or a hang.
     @Test func fuzzedInputNeverCrashes() {
         var rng = SplitMix64(seed: 42)
@@ -93,7 +143,7 @@ import Testing
                       "%", "??", "\"x\"", "\"", "\\", "1", "2.5", "1e", "nil", "true", "#date(", "#id(", ",", ":", "with:",
                       "contains", "count", "post", "attachments", "#", "$", "é", " ", "9223372036854775808", "\\u{"]
         let seeds = ["title.contains(\"Vein\") && views > 10", "[1, 2].contains(views) || publishedAt == nil",
-                     "(views ?? 0) + 1 > 2", "post.title == \"x\""]
+                     "(views ?? 0) + 1 > 2", "post?.title == \"x\""]
         var outcomes = 0
         for round in 0..<3000 {
             var source: String

@@ -48,12 +48,12 @@ import Testing
             { n in (0..<max(1, n)).map { "(i % 100) * \($0) == 3" }.joined(separator: " || ") },
             { n in "b" + String(repeating: " == (b", count: n) + String(repeating: ")", count: n) },
             { n in (0..<max(1, n)).map { "(i > \($0) && (i % 2 == 0 || s == \"\($0)\"))" }.joined(separator: " || ") },
-            { n in String(repeating: "(", count: n) + "parent.i == 3" + String(repeating: ")", count: n) },
+            { n in String(repeating: "(", count: n) + "parent?.i == 3" + String(repeating: ")", count: n) },
             { n in String(repeating: "!(", count: n) + "[1, 2, 3].contains(i)" + String(repeating: ")", count: n) },
             { n in "(" + String(repeating: "io ?? (", count: n) + "children.count" + String(repeating: ")", count: n) + ") > 1" },
             { n in (0..<max(1, n)).map { "((i % 100) * 2 > \($0) && 100 / (i % 7 + 1) > 3)" }.joined(separator: " || ") },
             { n in String(repeating: "!((i % 9) * 2 > 3 && ", count: n) + "b" + String(repeating: ")", count: n) },
-            { n in String(repeating: "((parent.i ?? 1) % 3) * (", count: n) + "1" + String(repeating: ")", count: n) + " > 0" },
+            { n in String(repeating: "((parent?.i ?? 1) % 3) * (", count: n) + "1" + String(repeating: ")", count: n) + " > 0" },
         ]
         var compiled = 0, inMemory = 0, deepest: [Int] = []
         for (k, shape) in shapes.enumerated() {
