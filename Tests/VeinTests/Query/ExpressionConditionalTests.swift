@@ -4,22 +4,9 @@ import Testing
 
 /// The ternary `c ? a : b` with Swift's precedence (below `||`, right associative), its type rules, and
 /// its evaluation order: only the branch taken runs, in SQL as in memory.
-@Suite struct ExpressionConditionalTests {
+@Suite struct ExpressionConditionalTests: PredicateChecking {
     static let post = ExpressionParserTests.post
     static let manifest = ExpressionParserTests.manifest
-
-    func check(_ source: String) throws -> TypedExpression {
-        try TypeChecker.checkPredicate(source, model: Self.post, manifest: Self.manifest)
-    }
-
-    func failure(_ source: String) -> String? {
-        do {
-            _ = try TypeChecker.checkPredicate(source, model: Self.post, manifest: Self.manifest)
-            return nil
-        } catch {
-            return error.rendered
-        }
-    }
 
     @Test func precedenceAndTypes() throws {
         guard case .conditional(.binary("||", _, _, _), _, .conditional, column: 7) = try ExpressionParser.parse("a || b ? 1 : c ? 2 : 3") else {

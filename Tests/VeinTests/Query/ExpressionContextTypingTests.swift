@@ -4,22 +4,10 @@ import Testing
 
 /// Swift types an integer literal, and arithmetic made only of integer literals, by its context: next to
 /// a Double, `1 / 2` is Double division (0.5). Anything else keeps its own type (`views / 2` is Int).
-@Suite struct ExpressionContextTypingTests {
+@Suite struct ExpressionContextTypingTests: PredicateChecking {
+    static var defaultModel: ModelSchema { attachment }
     static let manifest = ExpressionParserTests.manifest
     static let attachment = ExpressionParserTests.attachment
-
-    func check(_ source: String, model: ModelSchema = attachment) throws -> TypedExpression {
-        try TypeChecker.checkPredicate(source, model: model, manifest: Self.manifest)
-    }
-
-    func failure(_ source: String, model: ModelSchema = attachment) -> String? {
-        do {
-            _ = try TypeChecker.checkPredicate(source, model: model, manifest: Self.manifest)
-            return nil
-        } catch {
-            return error.rendered
-        }
-    }
 
     /// In memory, on one row with these values.
     func holds(_ source: String, _ row: [String: Value], model: ModelSchema = attachment) throws -> Bool {

@@ -4,22 +4,9 @@ import Testing
 
 /// `x!` as Swift has it: the value when there is one, a trap (an `EvaluationError`) on nil, in the
 /// evaluator and in SQL alike; a non-optional operand is refused before anything runs.
-@Suite struct ExpressionForceUnwrapTests {
+@Suite struct ExpressionForceUnwrapTests: PredicateChecking {
     static let post = ExpressionParserTests.post
     static let manifest = ExpressionParserTests.manifest
-
-    func check(_ source: String) throws -> TypedExpression {
-        try TypeChecker.checkPredicate(source, model: Self.post, manifest: Self.manifest)
-    }
-
-    func failure(_ source: String) -> String? {
-        do {
-            _ = try TypeChecker.checkPredicate(source, model: Self.post, manifest: Self.manifest)
-            return nil
-        } catch {
-            return error.rendered
-        }
-    }
 
     @Test func typesAndErrors() throws {
         let published = TypedExpression.ColumnPath(hop: nil, column: "publishedAt", storedType: .optional(.date))

@@ -2,26 +2,13 @@ import Foundation
 import Testing
 @testable import Vein
 
-@Suite struct ExpressionParserTests {
+@Suite struct ExpressionParserTests: PredicateChecking {
     static let manifest = try! ManifestParser.parse(
         String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples/blog.json5"), encoding: .utf8),
         file: "blog.json5")
     static let post = manifest.model(named: "Post")!
     static let attachment = manifest.model(named: "Attachment")!
-
-    func check(_ source: String, model: ModelSchema = post) throws -> TypedExpression {
-        try TypeChecker.checkPredicate(source, model: model, manifest: Self.manifest)
-    }
-
-    func failure(_ source: String, model: ModelSchema = post) -> String? {
-        do {
-            _ = try TypeChecker.checkPredicate(source, model: model, manifest: Self.manifest)
-            return nil
-        } catch {
-            return error.rendered
-        }
-    }
 
     @Test func precedenceFollowsSwift() throws {
         let e = try ExpressionParser.parse("a || b && c == 1 + 2 * 3")
