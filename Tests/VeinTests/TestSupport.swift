@@ -27,6 +27,12 @@ struct TempDir {
     }
 
     func bytes(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path(name))) }
+
+    /// A new plaintext store `name` in this directory with `manifest`, opened.
+    func plaintextStore(_ name: String, manifest: SchemaManifest) throws -> Store {
+        _ = try StoreCreator.create(at: path(name), manifest: manifest, protection: .plaintext)
+        return try Store.open(path(name), keys: KeyOptions(keyring: nil))
+    }
 }
 
 /// A tiny deterministic random number generator (SplitMix64) for reproducible test data.

@@ -27,8 +27,7 @@ struct ContextFixture: @unchecked Sendable {
     init() throws {
         dir = try TempDir()
         manifest = try ManifestParser.parse(Self.manifestText, file: "context.json5")
-        _ = try StoreCreator.create(at: dir.path("s.vein"), manifest: manifest, protection: .plaintext)
-        store = try Store.open(dir.path("s.vein"), keys: KeyOptions(keyring: nil))
+        store = try dir.plaintextStore("s.vein", manifest: manifest)
     }
 
     func context() throws -> ModelContext { ModelContext(store: try Store.open(dir.path("s.vein"), keys: KeyOptions(keyring: nil))) }

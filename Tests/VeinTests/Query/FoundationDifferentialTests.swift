@@ -47,8 +47,7 @@ import Testing
             dir = try TempDir()
             manifest = try ManifestParser.parse(FoundationDifferentialTests.manifestText, file: "oracle.json5")
             model = manifest.model(named: "Row")!
-            _ = try StoreCreator.create(at: dir.path("oracle.vein"), manifest: manifest, protection: .plaintext)
-            store = try Store.open(dir.path("oracle.vein"), keys: KeyOptions(keyring: nil))
+            store = try dir.plaintextStore("oracle.vein", manifest: manifest)
             let writer = ModelContext(store: store)
             for row in OracleData.rows { _ = try writer.insert("Row", FoundationDifferentialTests.values(row)) }
             try writer.save()

@@ -23,8 +23,7 @@ import Testing
             dir = try TempDir()
             manifest = try ManifestParser.parse(TextSemanticsTests.manifestText, file: "text.json5")
             model = manifest.model(named: "Item")!
-            _ = try StoreCreator.create(at: dir.path("t.vein"), manifest: manifest, protection: .plaintext)
-            store = try Store.open(dir.path("t.vein"), keys: KeyOptions(keyring: nil))
+            store = try dir.plaintextStore("t.vein", manifest: manifest)
             let context = ModelContext(store: store)
             for label in labels { _ = try context.insert("Item", ["label": .string(label), "kind": .string("Café")]) }
             try context.save()
@@ -156,8 +155,7 @@ import Testing
             { vein: 1, app: "test.enum", version: "1.0.0", models: { Item: { fields: {
                 kind: { type: "enum", values: ["Cafe\u0301", "a\u0000b"] }, note: { type: "string", default: "x\u0000y" } } } } }
             """#, file: "enum.json5")
-        _ = try StoreCreator.create(at: dir.path("e.vein"), manifest: manifest, protection: .plaintext)
-        let store = try Store.open(dir.path("e.vein"), keys: KeyOptions(keyring: nil))
+        let store = try dir.plaintextStore("e.vein", manifest: manifest)
         let context = ModelContext(store: store)
         _ = try context.insert("Item", ["kind": .string("Café")])
         _ = try context.insert("Item", ["kind": .string("a\0b")])
