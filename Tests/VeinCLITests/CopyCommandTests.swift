@@ -19,6 +19,8 @@ import Vein
         #expect(try r.vein(["export", "d.vein"]).stdout == original)
         let meta = "SELECT key, value FROM _vein_meta ORDER BY key; SELECT * FROM _vein_history; PRAGMA user_version;"
         #expect(try r.run("/usr/bin/sqlite3", ["d.vein", meta]).stdout == r.run("/usr/bin/sqlite3", ["p.vein", meta]).stdout)
+        // A copy is a store like any other: in WAL mode (it is filled without a journal, then switched back).
+        #expect(try r.run("/usr/bin/sqlite3", ["d.vein", "PRAGMA journal_mode"]).stdout == "wal\n")
         #expect(try r.vein(["verify", "e.vein", "--key-file", "e.key", "-q"]).status == 0)
         // Nothing is ever overwritten; the wrong direction is refused with a hint.
         let exists = try r.vein(["decrypt", "e.vein", "d.vein", "--key-file", "e.key"])

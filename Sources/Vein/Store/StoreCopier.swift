@@ -39,7 +39,6 @@ public enum StoreCopier {
             // The copy is a temporary file until StoreCreator links it into place, and thrown away on any
             // failure: no journal is needed while it is filled, and WAL would write every page twice.
             try db.execute("PRAGMA main.journal_mode = OFF")
-            defer { _ = try? db.scalar("PRAGMA main.journal_mode = WAL") }
             // Deferred: IMMEDIATE would take a write lock on every attached file, and the source may be
             // read-only (or opened immutable). The copy is a temporary file no one else writes; writers of
             // the source go on meanwhile (a read snapshot in WAL).
@@ -70,6 +69,11 @@ public enum StoreCopier {
                     let value = try db.scalar("PRAGMA \"vein_source\".\(pragma)")?.int64 ?? 0
                     try db.execute("PRAGMA main.\(pragma) = \(value)")
                 }
+            }
+            // Every store is in WAL mode (StoreCreator): checked, so a copy is never placed in another mode.
+            let journal = try db.scalar("PRAGMA main.journal_mode = WAL")?.string
+            guard journal == "wal" else {
+                throw DatabaseError(extendedCode: SQLITE_ERROR, message: "the copy could not return to WAL mode (journal mode \(journal ?? "unknown"))")
             }
         }
         return Result(creation: creation, rows: rows, bytes: Int(FileSystem.fileSize(destination)),
