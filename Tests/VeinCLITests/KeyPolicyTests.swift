@@ -69,6 +69,12 @@ import Vein
         let blank = try r.vein(["verify", "s.vein"], environment: ["VEIN_KEY": " "])
         #expect(blank.status == 65)
         #expect(blank.stderr == "vein: error: the key from environment variable VEIN_KEY is empty\n")
+
+        // A NUL cannot reach SQLCipher (keys are C strings there): refused, never cut short.
+        try r.write("nul.key", "correct horse\u{0}battery\n", mode: 0o600)
+        let nul = try r.vein(["verify", "s.vein", "--key-file", "nul.key"])
+        #expect(nul.status == 65)
+        #expect(nul.stderr == "vein: error: the key from key file nul.key contains a NUL character, which SQLCipher cannot use\n")
     }
 
     @Test func explicitOptionsBeatVEIN_KEYAndAWrongKeyNamesItsSource() throws {
