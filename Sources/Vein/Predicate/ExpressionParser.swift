@@ -15,7 +15,7 @@ public struct ExpressionParser {
     private var depth = 0
 
     /// Parses a whole expression; anything left over is an error.
-    public static func parse(_ source: String) throws(ExpressionError) -> Expression {
+    public static func parse(_ source: String) throws(ExpressionError) -> ParsedExpression {
         var parser = ExpressionParser(tokens: try ExpressionLexer.tokenize(source), source: source)
         let expression = try parser.parseExpression()
         guard case .end = parser.current.kind else {
@@ -26,7 +26,7 @@ public struct ExpressionParser {
 
     /// Parses an expression at the start of `tokens` and returns how many tokens it used, for statement
     /// parsers that continue after it (`where … sort …`).
-    public static func parsePrefix(_ tokens: [Token], source: String) throws(ExpressionError) -> (Expression, Int) {
+    public static func parsePrefix(_ tokens: [Token], source: String) throws(ExpressionError) -> (ParsedExpression, Int) {
         var parser = ExpressionParser(tokens: tokens, source: source)
         return (try parser.parseExpression(), parser.position)
     }
@@ -62,7 +62,7 @@ public struct ExpressionParser {
         position += 1
     }
 
-    mutating func parseExpression() throws(ExpressionError) -> Expression {
+    mutating func parseExpression() throws(ExpressionError) -> ParsedExpression {
         try enter()
         defer { depth -= 1 }
         return try disjunction()
@@ -72,7 +72,7 @@ public struct ExpressionParser {
     /// associative (Swift's TernaryPrecedence). Called after `||` returns and out of line, so no frame on
     /// the path every nesting level takes grows (the 512-level limit must fit an 8 MiB stack).
     @inline(never)
-    private mutating func conditional(_ condition: Expression) throws(ExpressionError) -> Expression {
+    private mutating func conditional(_ condition: ParsedExpression) throws(ExpressionError) -> ParsedExpression {
         guard isSymbol("?") else { return condition }
         let column = current.column
         position += 1
@@ -93,7 +93,7 @@ public struct ExpressionParser {
     /// One level of left-associative binary operators: `operand (op operand)*`.
     /// Each operator of the chain nests the tree one level deeper (`((a + b) + c) + d`).
     private mutating func leftAssociative(_ operators: Set<String>,
-                                          _ operand: (inout ExpressionParser) throws(ExpressionError) -> Expression) throws(ExpressionError) -> Expression {
+                                          _ operand: (inout ExpressionParser) throws(ExpressionError) -> ParsedExpression) throws(ExpressionError) -> ParsedExpression {
         let outer = depth
         defer { depth = outer }
         var left = try operand(&self)
@@ -108,14 +108,14 @@ public struct ExpressionParser {
 
     /// `a op b op c …` as a balanced tree, for an associative `op`.
     private mutating func balanced(_ op: String,
-                                   _ operand: (inout ExpressionParser) throws(ExpressionError) -> Expression) throws(ExpressionError) -> Expression {
+                                   _ operand: (inout ExpressionParser) throws(ExpressionError) -> ParsedExpression) throws(ExpressionError) -> ParsedExpression {
         var operands = [try operand(&self)], columns: [Int] = []
         while isSymbol(op) {
             columns.append(current.column)
             position += 1
             operands.append(try operand(&self))
         }
-        func join(_ range: Range<Int>) -> Expression {
+        func join(_ range: Range<Int>) -> ParsedExpression {
             if range.count == 1 { return operands[range.lowerBound] }
             let middle = range.lowerBound + range.count / 2
             return .binary(op: op, left: join(range.lowerBound..<middle), right: join(middle..<range.upperBound), column: columns[middle - 1])
@@ -123,17 +123,17 @@ public struct ExpressionParser {
         return join(0..<operands.count)
     }
 
-    private mutating func disjunction() throws(ExpressionError) -> Expression {
+    private mutating func disjunction() throws(ExpressionError) -> ParsedExpression {
         try conditional(try balanced("||") { (p: inout ExpressionParser) throws(ExpressionError) in try p.conjunction() })
     }
 
-    private mutating func conjunction() throws(ExpressionError) -> Expression {
+    private mutating func conjunction() throws(ExpressionError) -> ParsedExpression {
         try balanced("&&") { (p: inout ExpressionParser) throws(ExpressionError) in try p.comparison() }
     }
 
     private static let comparisons: Set<String> = ["==", "!=", "<", "<=", ">", ">="]
 
-    private mutating func comparison() throws(ExpressionError) -> Expression {
+    private mutating func comparison() throws(ExpressionError) -> ParsedExpression {
         let left = try coalesce()
         guard case .symbol(let op) = current.kind, ExpressionParser.comparisons.contains(op) else { return left }
         let column = current.column
@@ -145,7 +145,7 @@ public struct ExpressionParser {
         return .binary(op: op, left: left, right: right, column: column)
     }
 
-    private mutating func coalesce() throws(ExpressionError) -> Expression {
+    private mutating func coalesce() throws(ExpressionError) -> ParsedExpression {
         let left = try additive()
         guard isSymbol("??") else { return left }
         let column = current.column
@@ -155,15 +155,15 @@ public struct ExpressionParser {
         return .binary(op: "??", left: left, right: try coalesce(), column: column)
     }
 
-    private mutating func additive() throws(ExpressionError) -> Expression {
+    private mutating func additive() throws(ExpressionError) -> ParsedExpression {
         try leftAssociative(["+", "-"]) { (p: inout ExpressionParser) throws(ExpressionError) in try p.multiplicative() }
     }
 
-    private mutating func multiplicative() throws(ExpressionError) -> Expression {
+    private mutating func multiplicative() throws(ExpressionError) -> ParsedExpression {
         try leftAssociative(["*", "/", "%"]) { (p: inout ExpressionParser) throws(ExpressionError) in try p.prefix() }
     }
 
-    private mutating func prefix() throws(ExpressionError) -> Expression {
+    private mutating func prefix() throws(ExpressionError) -> ParsedExpression {
         if case .symbol(let op) = current.kind, op == "!" || op == "-" {
             let column = current.column
             try enter()
@@ -187,7 +187,7 @@ public struct ExpressionParser {
         return try postfix()
     }
 
-    private mutating func postfix() throws(ExpressionError) -> Expression {
+    private mutating func postfix() throws(ExpressionError) -> ParsedExpression {
         var base = try primary()
         let outer = depth
         defer { depth = outer }
@@ -201,7 +201,7 @@ public struct ExpressionParser {
     /// One `.name`, `.name(…)`, `?.name` or postfix `!` (after an operand, '!' can only be Swift's force
     /// unwrap). Out of line: `postfix` is on the path every nesting level takes, so its frame stays small.
     @inline(never)
-    private mutating func postfixOperation(_ operand: Expression) throws(ExpressionError) -> Expression {
+    private mutating func postfixOperation(_ operand: ParsedExpression) throws(ExpressionError) -> ParsedExpression {
         if isSymbol("!") {
             let column = current.column
             position += 1
@@ -218,16 +218,16 @@ public struct ExpressionParser {
         return .member(base: base, name: name, column: column)
     }
 
-    private mutating func arguments() throws(ExpressionError) -> [Expression.Argument] {
+    private mutating func arguments() throws(ExpressionError) -> [ParsedExpression.Argument] {
         try expect("(")
-        var result: [Expression.Argument] = []
+        var result: [ParsedExpression.Argument] = []
         while !isSymbol(")") {
             var label: String?
             if case .identifier(let name) = current.kind, tokens[position + 1].kind == .symbol(":") {
                 label = name
                 position += 2
             }
-            result.append(Expression.Argument(label: label, value: try parseExpression()))
+            result.append(ParsedExpression.Argument(label: label, value: try parseExpression()))
             guard isSymbol(",") else { break }
             position += 1
         }
@@ -235,7 +235,7 @@ public struct ExpressionParser {
         return result
     }
 
-    private mutating func primary() throws(ExpressionError) -> Expression {
+    private mutating func primary() throws(ExpressionError) -> ParsedExpression {
         let token = current
         let column = token.column
         switch token.kind {
@@ -282,7 +282,7 @@ public struct ExpressionParser {
             return inner
         case .symbol("["):
             position += 1
-            var items: [Expression] = []
+            var items: [ParsedExpression] = []
             while !isSymbol("]") {
                 items.append(try parseExpression())
                 guard isSymbol(",") else { break }

@@ -28,7 +28,7 @@ public struct TypeChecker {
         ExpressionError(message, column: column, source: source)
     }
 
-    public func check(_ expression: Expression) throws(ExpressionError) -> TypedExpression {
+    public func check(_ expression: ParsedExpression) throws(ExpressionError) -> TypedExpression {
         guard StackSpace.hasRoom(StackSpace.passReserve) else {
             throw error("the expression is nested too deeply for this thread's stack", expression.column)
         }
@@ -66,7 +66,7 @@ public struct TypeChecker {
     /// Checks `expression` where Swift knows the type it must have. Swift types an integer literal by its
     /// context, and so an expression made only of integer literals: where a Double is wanted, `1 / 2` is
     /// `0.5` (Double division), not `0`. Any other expression keeps its own type (`views / 2` stays Int).
-    public func check(_ expression: Expression, context: ValueType) throws(ExpressionError) -> TypedExpression {
+    public func check(_ expression: ParsedExpression, context: ValueType) throws(ExpressionError) -> TypedExpression {
         guard context.unwrapped == .double, Self.isIntegerLiteralArithmetic(expression) else { return try check(expression) }
         var inDoubleContext = self
         inDoubleContext.integerLiteralsAreDouble = true
@@ -75,7 +75,7 @@ public struct TypeChecker {
 
     /// Integer literals joined by `+ - * /` and prefix `-` (`%` is not defined on Double, so an expression
     /// with it stays Int, as Swift would have it). A loop, not recursion: it runs at any nesting depth.
-    static func isIntegerLiteralArithmetic(_ expression: Expression) -> Bool {
+    static func isIntegerLiteralArithmetic(_ expression: ParsedExpression) -> Bool {
         var pending = [expression]
         while let next = pending.popLast() {
             switch next {
@@ -88,7 +88,7 @@ public struct TypeChecker {
         return true
     }
 
-    static func typed(_ literal: Expression.Literal) -> TypedExpression {
+    static func typed(_ literal: ParsedExpression.Literal) -> TypedExpression {
         switch literal {
         case .int(let v): return .literal(.int(v), .int)
         case .double(let v): return .literal(.double(v), .double)
@@ -122,7 +122,7 @@ public struct TypeChecker {
         throw error("no field '\(name)' in \(model.name)" + Suggestion.hint(for: name, in: ["id"] + model.columnNames, quote: "'"), column)
     }
 
-    private func member(_ base: Expression?, _ name: String, _ column: Int) throws(ExpressionError) -> TypedExpression {
+    private func member(_ base: ParsedExpression?, _ name: String, _ column: Int) throws(ExpressionError) -> TypedExpression {
         guard let base else { return try resolve(name, in: model, column: column, hop: nil) }
         // One hop through a to-one relationship, which is optional as in Swift: `post?.title`, whose type
         // is optional (flattened: `post?.rating` is `Int?` whether `rating` is `Int` or `Int?`).
@@ -153,7 +153,7 @@ public struct TypeChecker {
     }
 
     /// `x?` anywhere but the one relationship hop: Swift's error on a non-optional, else what is supported.
-    private func unsupportedChain(_ base: Expression, _ column: Int) throws(ExpressionError) -> ExpressionError {
+    private func unsupportedChain(_ base: ParsedExpression, _ column: Int) throws(ExpressionError) -> ExpressionError {
         let typed = try check(base)
         guard typed.type.isOptional else {
             return error("cannot use optional chaining on non-optional value of type \(typed.type)", column)
@@ -163,7 +163,7 @@ public struct TypeChecker {
 
     private static let stringPredicates: Set<String> = ["contains", "hasPrefix", "hasSuffix", "starts", "localizedStandardContains"]
 
-    private func call(_ base: Expression, _ name: String, _ arguments: [Expression.Argument], _ column: Int) throws(ExpressionError) -> TypedExpression {
+    private func call(_ base: ParsedExpression, _ name: String, _ arguments: [ParsedExpression.Argument], _ column: Int) throws(ExpressionError) -> TypedExpression {
         if case .array(let items, _) = base {
             guard name == "contains", arguments.count == 1, arguments[0].label == nil else {
                 throw error("an array literal only supports .contains(value)", column)
@@ -232,8 +232,8 @@ public struct TypeChecker {
     /// Gives two operands one type as Swift would: integer literals (and arithmetic on them only) become
     /// Double next to a Double,
     /// `.case` becomes the enum's raw value, `nil` and values meet optionals.
-    private func unify(_ left: Expression, _ right: Expression, allowOptional: Bool, column: Int, op: String) throws(ExpressionError) -> (TypedExpression, TypedExpression) {
-        func adapt(_ e: Expression, to other: TypedExpression) throws(ExpressionError) -> TypedExpression {
+    private func unify(_ left: ParsedExpression, _ right: ParsedExpression, allowOptional: Bool, column: Int, op: String) throws(ExpressionError) -> (TypedExpression, TypedExpression) {
+        func adapt(_ e: ParsedExpression, to other: TypedExpression) throws(ExpressionError) -> TypedExpression {
             if case .enumCase(let name, let c) = e { return try enumCase(name, column: c, type: other.type.unwrapped) }
             let typed = try check(e, context: other.type)
             if case .literal(.string(let s), .string) = typed, case .enumeration(let values) = other.type.unwrapped {
@@ -273,7 +273,7 @@ public struct TypeChecker {
 
     /// `c ? a : b`: a Bool condition, and branches of one type as Swift infers it (a literal takes the
     /// other branch's type, `nil` makes it optional).
-    private func conditional(_ condition: Expression, _ then: Expression, _ otherwise: Expression, _ column: Int) throws(ExpressionError) -> TypedExpression {
+    private func conditional(_ condition: ParsedExpression, _ then: ParsedExpression, _ otherwise: ParsedExpression, _ column: Int) throws(ExpressionError) -> TypedExpression {
         let c = try check(condition)
         guard c.type == .bool else { throw error("the condition of '? :' must be a Bool, not \(c.type)", condition.column) }
         var a: TypedExpression, b: TypedExpression
@@ -297,7 +297,7 @@ public struct TypeChecker {
         return .conditional(c, a, b, type)
     }
 
-    private func binary(_ op: String, _ left: Expression, _ right: Expression, _ column: Int) throws(ExpressionError) -> TypedExpression {
+    private func binary(_ op: String, _ left: ParsedExpression, _ right: ParsedExpression, _ column: Int) throws(ExpressionError) -> TypedExpression {
         switch op {
         case "&&", "||":
             let a = try check(left), b = try check(right)

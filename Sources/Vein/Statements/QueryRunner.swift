@@ -129,7 +129,7 @@ public struct QueryRunner {
 
     /// The value assigned to a field or relationship in insert and update, type-checked against it as Swift
     /// would check the assignment: `.case` takes the field's enum, an integer literal may become a Double.
-    private func assignment(_ field: String, _ expression: Expression, column: Int, checker: TypeChecker) throws -> TypedExpression {
+    private func assignment(_ field: String, _ expression: ParsedExpression, column: Int, checker: TypeChecker) throws -> TypedExpression {
         let model = checker.model
         try requireColumn(field, of: model, column: column, source: checker.source)
         if model.relationship(named: field) != nil {
@@ -167,7 +167,7 @@ public struct QueryRunner {
 
 extension TypeChecker {
     /// Checks a parsed condition: it must be a Bool.
-    public func checkCondition(_ expression: Expression) throws(ExpressionError) -> TypedExpression {
+    public func checkCondition(_ expression: ParsedExpression) throws(ExpressionError) -> TypedExpression {
         let typed = try check(expression)
         guard typed.type == .bool else { throw error("a condition must be a Bool, not \(typed.type)", expression.column) }
         return typed

@@ -4,7 +4,7 @@ public enum QueryStatement: Equatable, Sendable {
         public var model: String
         /// `Post(#id("…")).attachments`: the owner whose relationship is traversed.
         public var traversal: (ownerModel: String, ownerID: String, relationship: String)?
-        public var predicate: Expression?
+        public var predicate: ParsedExpression?
         public var sort: [FetchDescriptor.SortKey] = []
         public var limit: Int?
         public var offset = 0
@@ -18,8 +18,8 @@ public enum QueryStatement: Equatable, Sendable {
     case fetch(Selection)
     case count(Selection)
     case get(id: String)
-    case insert(model: String, values: [(field: String, value: Expression, column: Int)])
-    case update(Selection, assignments: [(field: String, value: Expression, column: Int)])
+    case insert(model: String, values: [(field: String, value: ParsedExpression, column: Int)])
+    case update(Selection, assignments: [(field: String, value: ParsedExpression, column: Int)])
     case delete(Selection)
 
     public static func == (a: QueryStatement, b: QueryStatement) -> Bool {
@@ -84,7 +84,7 @@ public struct QueryParser {
         return (n, tokens[position - 1].column)
     }
 
-    private mutating func expression() throws(ExpressionError) -> Expression {
+    private mutating func expression() throws(ExpressionError) -> ParsedExpression {
         let rest = Array(tokens[position...])
         let (e, used) = try ExpressionParser.parsePrefix(rest, source: source)
         position += used
@@ -104,7 +104,7 @@ public struct QueryParser {
             position += 1
             let (model, _) = try name("a model name")
             try expectSymbol("(")
-            var values: [(String, Expression, Int)] = []
+            var values: [(String, ParsedExpression, Int)] = []
             while current.kind != .symbol(")") {
                 let (field, column) = try name("a field name")
                 try expectSymbol(":")
@@ -120,7 +120,7 @@ public struct QueryParser {
             var selection = try selection(allowSet: true)
             guard isWord("set") else { throw error("expected 'set field = value' in an update") }
             position += 1
-            var assignments: [(String, Expression, Int)] = []
+            var assignments: [(String, ParsedExpression, Int)] = []
             repeat {
                 if current.kind == .symbol(",") { position += 1 }
                 let (field, column) = try name("a field name")

@@ -4,7 +4,7 @@ import Testing
 /// Literal forms Swift accepts in a `#Predicate`: integers in other bases and with `_`, hexadecimal
 /// floats, raw strings; and Swift's errors for malformed ones, with the caret.
 @Suite struct ExpressionLiteralTests {
-    func value(_ source: String) throws -> Expression.Literal? {
+    func value(_ source: String) throws -> ParsedExpression.Literal? {
         guard case .literal(let literal, _) = try ExpressionParser.parse(source) else { return nil }
         return literal
     }

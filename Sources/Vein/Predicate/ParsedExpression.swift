@@ -1,6 +1,6 @@
 /// An expression as written, before type checking. Every node keeps the column it starts at, so errors
 /// found later can still point at the source.
-public indirect enum Expression: Equatable, Sendable {
+public indirect enum ParsedExpression: Equatable, Sendable {
     public enum Literal: Equatable, Sendable {
         case int(Int64)
         case double(Double)
@@ -15,25 +15,25 @@ public indirect enum Expression: Equatable, Sendable {
 
     public struct Argument: Equatable, Sendable {
         public let label: String?
-        public let value: Expression
+        public let value: ParsedExpression
     }
 
     case literal(Literal, column: Int)
     /// A name: a field or relationship (`title`, `$0.title`), or a member of a value (`post?.title`,
     /// `attachments.count`). `base` is nil for a bare name.
-    case member(base: Expression?, name: String, column: Int)
+    case member(base: ParsedExpression?, name: String, column: Int)
     /// `base?`, the start of an optional chain (`post?.title`); the parser makes it only as the base of a
     /// member access, and `column` is the `?`'s.
-    case optionalChain(Expression, column: Int)
+    case optionalChain(ParsedExpression, column: Int)
     /// `base!`: the value of an optional, or Swift's trap when it is nil; `column` is the `!`'s.
-    case forceUnwrap(Expression, column: Int)
+    case forceUnwrap(ParsedExpression, column: Int)
     /// `condition ? then : otherwise`; `column` is the `?`'s.
-    case conditional(Expression, Expression, Expression, column: Int)
+    case conditional(ParsedExpression, ParsedExpression, ParsedExpression, column: Int)
     /// A method call: `title.contains("x")`, `title.lowercased()`.
-    case call(base: Expression, name: String, arguments: [Argument], column: Int)
-    case unary(op: String, operand: Expression, column: Int)
-    case binary(op: String, left: Expression, right: Expression, column: Int)
-    case array([Expression], column: Int)
+    case call(base: ParsedExpression, name: String, arguments: [Argument], column: Int)
+    case unary(op: String, operand: ParsedExpression, column: Int)
+    case binary(op: String, left: ParsedExpression, right: ParsedExpression, column: Int)
+    case array([ParsedExpression], column: Int)
     /// `.png`
     case enumCase(String, column: Int)
 
