@@ -42,6 +42,7 @@ public final class ModelContext: @unchecked Sendable {
         self.manifest = store.manifest
         self.database = store.database
         openedMeta = (store.meta, store.path)
+        database.install(SQLFunctions.self)
         for model in manifest.models { layouts[model.name] = ModelLayout(model: model, manifest: manifest) }
         handle.context = self
     }
@@ -51,6 +52,7 @@ public final class ModelContext: @unchecked Sendable {
         self.manifest = manifest
         self.database = database
         openedMeta = nil
+        database.install(SQLFunctions.self)
         for model in manifest.models { layouts[model.name] = ModelLayout(model: model, manifest: manifest) }
         handle.context = self
     }
@@ -167,7 +169,7 @@ public final class ModelContext: @unchecked Sendable {
             return .null
         }
         switch (type.unwrapped, value) {
-        case (.string, .string(let s)): return .string(Self.nfc(s))
+        case (.string, .string(let s)): return .string(NormalForm.text(s))
         case (.json, .string(let s)):
             // Stored canonical (SPEC §2), so equal values are equal text and export gives the same bytes.
             guard let parsed = try? JSONParser.parse(s) else { throw mismatch() }
@@ -178,7 +180,7 @@ public final class ModelContext: @unchecked Sendable {
         case (.int, .int), (.bool, .bool), (.data, .data): return value
         case (.double, .double(let d)):
             guard d.isFinite else { throw unstorable("a finite Double", d.isNaN ? "NaN" : d < 0 ? "-Infinity" : "Infinity") }
-            return .double(Self.storedDouble(d))
+            return .double(NormalForm.double(d))
         case (.double, .int(let i)): return .double(Double(i))
         case (.date, .date(let d)), (.date, .double(let d)):
             let stored = ISODate.round(d)
@@ -193,17 +195,6 @@ public final class ModelContext: @unchecked Sendable {
         case (.enumeration(let allowed), .int(let n)) where allowed.contains(.int(n)): return value
         default: throw mismatch()
         }
-    }
-
-    /// A double as a REAL column holds it: SQLite (3.15 as today's) writes an integral REAL as an integer,
-    /// and the integer 0 has no sign, so -0.0 comes back as 0.0. Stored that way from the start, pending
-    /// and saved objects answer alike (`1 / d`), and an import gives what an export of it gives. Like
-    /// NFC for text, it picks one of values Swift's `==` already holds equal.
-    static func storedDouble(_ d: Double) -> Double { d == 0 ? 0 : d }
-
-    static func nfc(_ s: String) -> String {
-        let ascii = s.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? s.utf8.allSatisfy { $0 < 0x80 }
-        return ascii ? s : s.precomposedStringWithCanonicalMapping
     }
 
     // MARK: Reading and writing values

@@ -101,6 +101,7 @@ public struct StoreExporter {
         var arguments: [DatabaseValue] = []
         var exact = true
         if let predicate, let compiled = SQLCompiler(table: table, model: model, manifest: store.manifest).condition(predicate) {
+            store.database.install(SQLFunctions.self)
             sql += " WHERE \(compiled.sql)"
             arguments = compiled.arguments
             exact = compiled.isExact

@@ -39,5 +39,5 @@ public struct UnhandledData: Equatable, Sendable, CustomStringConvertible {
         return "\(field.map { "\(model).\($0)" } ?? model): \(problem)\(samples)"
     }
 
-    static func rows(_ n: Int) -> String { n == 1 ? "1 row" : "\(n) rows" }
+    static func rows(_ n: Int) -> String { Phrase.rows(n) }
 }
