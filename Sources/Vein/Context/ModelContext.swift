@@ -10,11 +10,18 @@ import Foundation
 /// - Both sides of an inverse relationship pair always agree in memory; a save never writes an id that
 ///   names no row.
 /// - All state is guarded by one recursive lock, so contexts and objects can be shared across threads.
-///   Several contexts (each with its own connection) can work on one store file.
+/// - Each context made from a store works on a connection of its own, opened at its first use of the
+///   store: contexts on different threads share no SQLite state (a connection and its statement cache are
+///   for one thread at a time), and several of them work on one store file as separate processes would.
 public final class ModelContext: @unchecked Sendable {
     public let manifest: SchemaManifest
-    let database: Database
     let lock = NSRecursiveLock()
+    /// The connection, once opened (`database`).
+    private var connection: Database?
+    /// Opens the context's own connection; nil for a context made over a given connection.
+    private let connect: (() throws -> Database)?
+    /// The store's path as its user gave it, for messages.
+    let path: String
     var layouts: [String: ModelLayout] = [:]
 
     let handle = ContextHandle()
@@ -40,17 +47,21 @@ public final class ModelContext: @unchecked Sendable {
 
     public init(store: Store) {
         self.manifest = store.manifest
-        self.database = store.database
+        // A store made around a connection it cannot open again (a plan check's in-memory database) lends
+        // that one; its contexts then belong to the thread that uses the store.
+        connect = { try store.openConnection() ?? store.database }
+        path = store.path
         openedMeta = (store.meta, store.path)
-        database.install(SQLFunctions.self)
         for model in manifest.models { layouts[model.name] = ModelLayout(model: model, manifest: manifest) }
         handle.context = self
     }
 
     /// A context over any connection holding a schema (tests, migrations).
-    public init(database: Database, manifest: SchemaManifest) {
+    package init(database: Database, manifest: SchemaManifest) {
         self.manifest = manifest
-        self.database = database
+        connection = database
+        connect = nil
+        path = database.path
         openedMeta = nil
         database.install(SQLFunctions.self)
         for model in manifest.models { layouts[model.name] = ModelLayout(model: model, manifest: manifest) }
@@ -71,7 +82,20 @@ public final class ModelContext: @unchecked Sendable {
                     return try body()
                 }
             } catch let error as DatabaseError where error.isBusy {
-                throw StoreError.busy(database.path)
+                throw StoreError.busy(path)
+            }
+        }
+    }
+
+    /// The context's connection, opened at the first use (the compiled conditions' SQL functions installed).
+    var database: Database {
+        get throws {
+            try lock.withLock {
+                if let connection { return connection }
+                let opened = try connect!()
+                opened.install(SQLFunctions.self)
+                connection = opened
+                return opened
             }
         }
     }
@@ -418,7 +442,7 @@ public final class ModelContext: @unchecked Sendable {
     /// with changes keep them; `save` checks their rows.
     private func isStale(_ object: ModelObject) -> Bool {
         object.readInTransaction != transactionCount && object.state == .persisted && object.readValues == nil
-            && object.linkChanges.isEmpty && database.isInTransaction
+            && object.linkChanges.isEmpty && connection?.isInTransaction == true
     }
 
     private func register(_ object: ModelObject, _ key: ObjectKey) {

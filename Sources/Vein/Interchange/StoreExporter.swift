@@ -58,7 +58,8 @@ public struct StoreExporter {
                 JSONWriter.writeString(model.name, into: &key)
                 try sink.write(key + ":[")
             }
-            let context = predicate == nil ? nil : ModelContext(store: store)
+            // On the export's own connection: the rows it tests are read in the export's snapshot.
+            let context = predicate == nil ? nil : ModelContext(database: store.database, manifest: manifest)
             var count = 0
             var line = "{"
             if format == .jsonl {
