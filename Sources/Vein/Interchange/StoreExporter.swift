@@ -147,6 +147,12 @@ public enum ExportSelectionError: Error, Equatable, Sendable {
     case conditionNeedsOneModel
 }
 
+extension ExportSelectionError: CustomStringConvertible {
+    public var description: String {
+        "a condition needs exactly one model (the condition is written against one model's fields)"
+    }
+}
+
 /// How one column is written: decided once per model, applied to every row.
 private struct ColumnEncoder {
     let field: FieldSchema?

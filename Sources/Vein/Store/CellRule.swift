@@ -158,3 +158,7 @@ public struct DamagedValueError: Error, Equatable, Sendable {
     /// What the cell holds (`text "abc"`).
     public let found: String
 }
+
+extension DamagedValueError: CustomStringConvertible {
+    public var description: String { "\(model) \(id): \(field) holds \(found), which is not a value of type \(expected)" }
+}
