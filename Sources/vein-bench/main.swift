@@ -85,7 +85,7 @@ for r in 0..<(onlyRelationships ? 0 : min(repetitions, 3)) {
             insert.reset()
         }
     }
-    migrateTimes.append(try milliseconds { _ = try Migrator(plan: plan).run(on: store.database, path: "bench") })
+    migrateTimes.append(try milliseconds { _ = try Migrator(plan: plan).run(on: store) })
 }
 if !onlyRelationships { print("vein migrate encrypted \(String(format: "%.1f", median(migrateTimes)))") }
 

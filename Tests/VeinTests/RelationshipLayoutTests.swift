@@ -130,7 +130,7 @@ import Testing
         let names = ["a", "b", "c", "d", "e"]
         let items = try names.map { try context.insert("Attachment", ["name": .string($0), "sizeMiB": .double(1), "post": .string(post.id)]) }
         try context.save()
-        let db = context.database
+        let db = try context.database
         /// The member rows whose (post, position) a change rewrote.
         func written(_ body: () throws -> Void) throws -> [String] {
             let sql = #"SELECT "name", "post", "_vein_pos_attachments" FROM "Attachment" ORDER BY "name""#
@@ -184,7 +184,7 @@ import Testing
         try setup.save()
         func pagesTouched(linkingInto post: String) throws -> (pages: Int32, loaded: Bool) {
             let context = try f.context()
-            let db = context.database
+            let db = try context.database
             var hit: Int32 = 0, miss: Int32 = 0, high: Int32 = 0
             sqlite3_db_status(db.handle, SQLITE_DBSTATUS_CACHE_HIT, &hit, &high, 1)
             sqlite3_db_status(db.handle, SQLITE_DBSTATUS_CACHE_MISS, &miss, &high, 1)

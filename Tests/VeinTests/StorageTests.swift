@@ -454,7 +454,7 @@ import Testing
         #expect(error.isNotADatabase)
         #expect(try dir.bytes("enc.db") == before)
         // The passphrase opens it.
-        let db = try Database(path: path, key: .passphrase("correct horse"))
+        let db = try Database(path: path, key: CipherKey.passphrase("correct horse"))
         #expect(try db.scalar("SELECT count(*) FROM secret") == .integer(1))
     }
 
@@ -470,7 +470,7 @@ import Testing
         let before = try dir.bytes("plain.db")
         #expect(before.starts(with: Array("SQLite format 3\0".utf8)))
         let error = try #require(throws: DatabaseError.self) {
-            try Database(path: path, key: .raw(Data(repeating: 1, count: 32)))
+            try Database(path: path, key: CipherKey.raw(Data(repeating: 1, count: 32)))
         }
         #expect(error.isNotADatabase)
         #expect(try dir.bytes("plain.db") == before)

@@ -16,3 +16,21 @@ public enum ContextError: Error, Equatable, Sendable {
     /// Another connection changed or deleted the row since this context read it; the save wrote nothing.
     case conflict(model: String, id: String)
 }
+
+extension ContextError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .unknownModel(let m): return "no model '\(m)'"
+        case .unknownField(let m, let f, let s): return "no field '\(f)' in \(m)" + (s.map { " (did you mean '\($0)'?)" } ?? "")
+        case .typeMismatch(let m, let f, let expected, let found): return "\(m).\(f) takes \(expected), not \(found)"
+        case .missingValue(let m, let f): return "\(m).\(f) needs a value (it is not optional and has no default)"
+        case .danglingReference(let m, let f, let id): return "\(m).\(f): no row with id \(id)"
+        case .deleteDenied(let m, let id, let r, let n):
+            return "cannot delete \(m) \(id): its \(r) still names \(n) row\(n == 1 ? "" : "s") (delete rule deny)"
+        case .constraintViolation(let text): return "the store refused the change: \(text)"
+        case .objectDeleted(let m, let id): return "\(m) \(id) is deleted"
+        case .contextClosed(let m, let id): return "\(m) \(id) belongs to a context that no longer exists"
+        case .conflict(let m, let id): return "another process changed \(m) \(id) after it was read; nothing was saved"
+        }
+    }
+}

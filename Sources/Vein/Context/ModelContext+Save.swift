@@ -59,7 +59,7 @@ extension ModelContext {
             } catch let error as DatabaseError where error.isConstraintViolation {
                 throw ContextError.constraintViolation(error.message)
             } catch let error as DatabaseError where error.isBusy {
-                throw StoreError.busy(database.path)
+                throw StoreError.busy(path)
             }
             for object in inserted { object.state = .persisted }
             for object in inserted { object.linkChanges = [:] }

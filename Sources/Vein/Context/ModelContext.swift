@@ -10,11 +10,18 @@ import Foundation
 /// - Both sides of an inverse relationship pair always agree in memory; a save never writes an id that
 ///   names no row.
 /// - All state is guarded by one recursive lock, so contexts and objects can be shared across threads.
-///   Several contexts (each with its own connection) can work on one store file.
+/// - Each context made from a store works on a connection of its own, opened at its first use of the
+///   store: contexts on different threads share no SQLite state (a connection and its statement cache are
+///   for one thread at a time), and several of them work on one store file as separate processes would.
 public final class ModelContext: @unchecked Sendable {
     public let manifest: SchemaManifest
-    let database: Database
     let lock = NSRecursiveLock()
+    /// The connection, once opened (`database`).
+    private var connection: Database?
+    /// Opens the context's own connection; nil for a context made over a given connection.
+    private let connect: (() throws -> Database)?
+    /// The store's path as its user gave it, for messages.
+    let path: String
     var layouts: [String: ModelLayout] = [:]
 
     let handle = ContextHandle()
@@ -40,17 +47,23 @@ public final class ModelContext: @unchecked Sendable {
 
     public init(store: Store) {
         self.manifest = store.manifest
-        self.database = store.database
+        // A store made around a connection it cannot open again (a plan check's in-memory database) lends
+        // that one; its contexts then belong to the thread that uses the store.
+        connect = { try store.openConnection() ?? store.database }
+        path = store.path
         openedMeta = (store.meta, store.path)
         for model in manifest.models { layouts[model.name] = ModelLayout(model: model, manifest: manifest) }
         handle.context = self
     }
 
     /// A context over any connection holding a schema (tests, migrations).
-    public init(database: Database, manifest: SchemaManifest) {
+    package init(database: Database, manifest: SchemaManifest) {
         self.manifest = manifest
-        self.database = database
+        connection = database
+        connect = nil
+        path = database.path
         openedMeta = nil
+        database.install(SQLFunctions.self)
         for model in manifest.models { layouts[model.name] = ModelLayout(model: model, manifest: manifest) }
         handle.context = self
     }
@@ -69,7 +82,20 @@ public final class ModelContext: @unchecked Sendable {
                     return try body()
                 }
             } catch let error as DatabaseError where error.isBusy {
-                throw StoreError.busy(database.path)
+                throw StoreError.busy(path)
+            }
+        }
+    }
+
+    /// The context's connection, opened at the first use (the compiled conditions' SQL functions installed).
+    var database: Database {
+        get throws {
+            try lock.withLock {
+                if let connection { return connection }
+                let opened = try connect!()
+                opened.install(SQLFunctions.self)
+                connection = opened
+                return opened
             }
         }
     }
@@ -167,7 +193,7 @@ public final class ModelContext: @unchecked Sendable {
             return .null
         }
         switch (type.unwrapped, value) {
-        case (.string, .string(let s)): return .string(Self.nfc(s))
+        case (.string, .string(let s)): return .string(NormalForm.text(s))
         case (.json, .string(let s)):
             // Stored canonical (SPEC §2), so equal values are equal text and export gives the same bytes.
             guard let parsed = try? JSONParser.parse(s) else { throw mismatch() }
@@ -178,7 +204,7 @@ public final class ModelContext: @unchecked Sendable {
         case (.int, .int), (.bool, .bool), (.data, .data): return value
         case (.double, .double(let d)):
             guard d.isFinite else { throw unstorable("a finite Double", d.isNaN ? "NaN" : d < 0 ? "-Infinity" : "Infinity") }
-            return .double(Self.storedDouble(d))
+            return .double(NormalForm.double(d))
         case (.double, .int(let i)): return .double(Double(i))
         case (.date, .date(let d)), (.date, .double(let d)):
             let stored = ISODate.round(d)
@@ -193,17 +219,6 @@ public final class ModelContext: @unchecked Sendable {
         case (.enumeration(let allowed), .int(let n)) where allowed.contains(.int(n)): return value
         default: throw mismatch()
         }
-    }
-
-    /// A double as a REAL column holds it: SQLite (3.15 as today's) writes an integral REAL as an integer,
-    /// and the integer 0 has no sign, so -0.0 comes back as 0.0. Stored that way from the start, pending
-    /// and saved objects answer alike (`1 / d`), and an import gives what an export of it gives. Like
-    /// NFC for text, it picks one of values Swift's `==` already holds equal.
-    static func storedDouble(_ d: Double) -> Double { d == 0 ? 0 : d }
-
-    static func nfc(_ s: String) -> String {
-        let ascii = s.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? s.utf8.allSatisfy { $0 < 0x80 }
-        return ascii ? s : s.precomposedStringWithCanonicalMapping
     }
 
     // MARK: Reading and writing values
@@ -427,7 +442,7 @@ public final class ModelContext: @unchecked Sendable {
     /// with changes keep them; `save` checks their rows.
     private func isStale(_ object: ModelObject) -> Bool {
         object.readInTransaction != transactionCount && object.state == .persisted && object.readValues == nil
-            && object.linkChanges.isEmpty && database.isInTransaction
+            && object.linkChanges.isEmpty && connection?.isInTransaction == true
     }
 
     private func register(_ object: ModelObject, _ key: ObjectKey) {

@@ -29,6 +29,13 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { problems.map { "\(file): \($0)" }.joined(separator: "\n") }
+
+    /// The message as a person reads it: that nothing was written, then each problem on a line of its own.
+    public var lines: [String] {
+        var lines = ["import from \(file) refused; nothing was written"] + problems.map { "  \($0)" }
+        if problems.count >= StoreImporter.problemLimit { lines.append("  (stopped after \(StoreImporter.problemLimit) problems)") }
+        return lines
+    }
 }
 
 /// What an import or export moved.

@@ -58,7 +58,8 @@ public struct StoreExporter {
                 JSONWriter.writeString(model.name, into: &key)
                 try sink.write(key + ":[")
             }
-            let context = predicate == nil ? nil : ModelContext(store: store)
+            // On the export's own connection: the rows it tests are read in the export's snapshot.
+            let context = predicate == nil ? nil : ModelContext(database: store.database, manifest: manifest)
             var count = 0
             var line = "{"
             if format == .jsonl {
@@ -101,6 +102,7 @@ public struct StoreExporter {
         var arguments: [DatabaseValue] = []
         var exact = true
         if let predicate, let compiled = SQLCompiler(table: table, model: model, manifest: store.manifest).condition(predicate) {
+            store.database.install(SQLFunctions.self)
             sql += " WHERE \(compiled.sql)"
             arguments = compiled.arguments
             exact = compiled.isExact
@@ -143,6 +145,12 @@ public struct StoreExporter {
 
 public enum ExportSelectionError: Error, Equatable, Sendable {
     case conditionNeedsOneModel
+}
+
+extension ExportSelectionError: CustomStringConvertible {
+    public var description: String {
+        "a condition needs exactly one model (the condition is written against one model's fields)"
+    }
 }
 
 /// How one column is written: decided once per model, applied to every row.

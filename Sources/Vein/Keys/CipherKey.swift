@@ -10,7 +10,7 @@ import Foundation
 /// The secret lives in memory Vein owns (`SecretBytes`), zeroed when the last copy of the key is gone, and
 /// reaches SQLCipher and the keyring through buffers that are zeroed after use. A key prints as its kind
 /// only.
-public struct CipherKey: Equatable, Sendable, CustomStringConvertible {
+public struct CipherKey: Equatable, Sendable, CustomStringConvertible, DatabaseKey {
     public enum Kind: Sendable { case raw, passphrase }
     public let kind: Kind
     /// A raw key's 32 bytes, or a passphrase's UTF-8.
@@ -99,7 +99,9 @@ public struct CipherKey: Equatable, Sendable, CustomStringConvertible {
 
     /// Calls `body` with the key as `sqlite3_key` takes it (`x'<hex>'` for a raw key, which skips the KDF;
     /// the passphrase's UTF-8 otherwise), in a buffer zeroed afterwards.
-    func withSQLCipherKey<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withSQLCipherKey<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        // Before the key reaches SQLCipher, which keeps a derived copy in its own memory.
+        KeyMemory.keepOutOfCoreDumps()
         guard kind == .raw else { return try secret.withBytes(body) }
         let buffer = SecretBytes(count: 2 * secret.count + 3) { out in
             out[0] = UInt8(ascii: "x"); out[1] = UInt8(ascii: "'"); out[out.count - 1] = UInt8(ascii: "'")

@@ -45,3 +45,32 @@ extension KeyError {
         }
     }
 }
+
+extension KeyError: CustomStringConvertible {
+    public var description: String { description(naming: "the key") }
+
+    /// The message, calling the key `theKey` ("the key", or the phrase of the source that gave it).
+    private func description(naming theKey: String) -> String {
+        switch self {
+        case .unusableKey(let source, let problem): return problem.description(naming: source.phrase)
+        case .mistypedRawKey(let digits):
+            return theKey + (digits.map { " looks like a raw key with \($0) hex digits (a raw key has 64)" }
+                             ?? " is written as a raw key (x'…') but is not 64 hex digits")
+        case .weakPassphrase(let characters):
+            return "\(theKey) has \(characters) character\(characters == 1 ? "" : "s"); "
+                + "a new store's passphrase needs at least \(CipherKey.minimumPassphraseLength)"
+        case .noKeySource(let store, let problem): return "no key for \(store)" + (problem.map { " (\($0))" } ?? "")
+        case .keyFileTooOpen(let path, let mode): return "key file \(path) is accessible by others (mode \(String(mode, radix: 8)))"
+        case .keyFileUnreadable(let path, let reason): return "cannot read key file \(path): \(reason)"
+        case .keyFileExists(let path): return "key file \(path) already exists"
+        case .environmentVariableUnset(let name): return "environment variable \(name) is not set or empty"
+        case .emptyKey: return "\(theKey) is empty"
+        case .keyContainsNUL: return "\(theKey) contains a NUL character, which SQLCipher cannot use"
+        case .keyringFailed(let reason): return "the keyring failed: \(reason)"
+        case .keyringLocked: return "the keyring is locked"
+        case .keyringUnavailable(let reason): return "the Secret Service is not available: \(reason)"
+        case .passphraseMismatch: return "the passphrases do not match"
+        case .passphraseUnavailable(let reason): return "cannot read a passphrase: \(reason)"
+        }
+    }
+}

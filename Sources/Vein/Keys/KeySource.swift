@@ -113,3 +113,14 @@ public struct KeyOptions: Sendable {
         return try keyring?.lookup(storePath: realPath, state: .pending).map { ($0, .keyring) }
     }
 }
+
+extension KeySource {
+    /// How a message names the key a source gave: "the key from key file k.key", "the passphrase given".
+    public var phrase: String {
+        switch self {
+        case .passphrasePrompt: return "the passphrase given"
+        case .keyring: return "the key in the keyring"
+        default: return "the key from \(self)"
+        }
+    }
+}

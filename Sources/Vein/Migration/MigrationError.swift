@@ -14,6 +14,29 @@ public enum MigrationError: Error, Equatable, Sendable {
     case backwards(store: String, target: String)
 }
 
+extension MigrationError: CustomStringConvertible {
+    /// The message: one line, or for unhandled data a line per finding after the first.
+    public var lines: [String] {
+        switch self {
+        case .unhandledData(let stage, let findings):
+            return ["stage \(stage) would lose or could not carry data; nothing was changed"] + findings.map { "  \($0)" }
+        case .appMismatch(let plan, let store): return ["the plan is for app \"\(plan)\", the store belongs to \"\(store)\""]
+        case .versionNotInPlan(let version, let versions, let newer):
+            return [newer ? "the store is at \(version), newer than the plan's last version \(versions.last ?? "")"
+                          : "the store is at \(version), which the plan does not list (\(versions.joined(separator: ", ")))"]
+        case .schemaDiffers(let version): return ["the store's schema at \(version) is not the plan's schema \(version)"]
+        case .changedPlan(let stages):
+            return ["applied stage\(stages.count == 1 ? "" : "s") \(stages.joined(separator: ", ")) changed in the plan since \(stages.count == 1 ? "it" : "they") ran"]
+        case .targetNotInPlan(let target, let versions):
+            return ["\(target) is not a version of the plan (\(versions.joined(separator: ", ")))"]
+        case .backwards(let store, let target):
+            return ["the store is at \(store), past the target \(target): migrations only go forward"]
+        }
+    }
+
+    public var description: String { lines.joined(separator: "\n") }
+}
+
 /// One kind of data a stage would lose or could not carry: which model and field, how many rows, and up to
 /// five of their ids.
 public struct UnhandledData: Equatable, Sendable, CustomStringConvertible {
@@ -39,5 +62,5 @@ public struct UnhandledData: Equatable, Sendable, CustomStringConvertible {
         return "\(field.map { "\(model).\($0)" } ?? model): \(problem)\(samples)"
     }
 
-    static func rows(_ n: Int) -> String { n == 1 ? "1 row" : "\(n) rows" }
+    static func rows(_ n: Int) -> String { Phrase.rows(n) }
 }

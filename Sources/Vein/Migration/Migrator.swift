@@ -24,8 +24,9 @@ public struct Migrator: Sendable {
         public let changed: [String]
     }
 
-    public func status(of database: Database, path: String) throws -> Status {
-        try database.transaction(.deferred) {
+    public func status(of store: Store) throws -> Status {
+        let database = store.database, path = store.path
+        return try database.transaction(.deferred) {
             let (meta, index) = try position(database, path: path)
             let changed = try changedStages(database, applied: index).map(\.name)
             return Status(storeVersion: meta.schemaVersion, applied: plan.stages[..<index].map(\.name),
@@ -33,10 +34,16 @@ public struct Migrator: Sendable {
         }
     }
 
-    /// Migrates to `target` (the plan's last version by default). Throws `MigrationError` for anything the
-    /// plan or the data does not allow, with nothing changed.
-    public func run(on database: Database, path: String, to target: SchemaVersion? = nil,
-                    acceptChangedPlan: Bool = false) throws -> MigrationReport {
+    /// Migrates `store` to `target` (the plan's last version by default). Throws `MigrationError` for
+    /// anything the plan or the data does not allow, with nothing changed. `store` keeps the schema it was
+    /// opened with: open the store again to work with it at the new version.
+    public func run(on store: Store, to target: SchemaVersion? = nil, acceptChangedPlan: Bool = false) throws -> MigrationReport {
+        try run(on: store.database, path: store.path, to: target, acceptChangedPlan: acceptChangedPlan)
+    }
+
+    /// The run on a connection: the store's own, or a dry run's scratch copy of it.
+    package func run(on database: Database, path: String, to target: SchemaVersion? = nil,
+                     acceptChangedPlan: Bool = false) throws -> MigrationReport {
         let started = Date()
         return try database.transaction(.immediate) {
             let (meta, index) = try position(database, path: path)

@@ -25,19 +25,17 @@ public enum PlanChecker {
         let database = try Database(path: ":memory:", mode: .create, key: nil)
         let first = plan.schemas[0]
         try StoreCreator.layOut(database, manifest: first, now: Date())
-        let name: String
+        let name = fixture?.name ?? "synthetic rows at \(first.version)"
+        let store = Store(path: name, realPath: name, database: database, meta: try StoreMeta.read(from: database, path: name),
+                          manifest: first, encryption: .plaintext)
         if let fixture {
-            name = fixture.name
-            let store = Store(path: name, realPath: name, database: database, meta: try StoreMeta.read(from: database, path: name),
-                              manifest: first, encryption: .plaintext)
             var importer = StoreImporter(store: store)
             importer.format = fixture.format
             try importer.importRecords(from: fixture.descriptor, file: name)
         } else {
-            name = "synthetic rows at \(first.version)"
             try seed(database, manifest: first)
         }
-        return try Migrator(plan: plan).run(on: database, path: name)
+        return try Migrator(plan: plan).run(on: store)
     }
 
     static func seed(_ database: Database, manifest: SchemaManifest) throws {

@@ -36,6 +36,7 @@ struct StageRunner {
 
     func run() throws -> StageReport {
         var report = StageReport(from: stage.from.version.description, to: stage.to.version.description)
+        database.install(SQLFunctions.self)  // for map and delete conditions compiled to SQL
         phase(.deleting)
         try runDeletes(&report)
         phase(.computing)
@@ -158,7 +159,7 @@ struct StageRunner {
     private func stored(_ value: Value, field: FieldSchema) -> DatabaseValue {
         switch (value, field.type) {
         case (.int(let i), .double): return .real(Double(i))
-        case (.string(let s), _): return .text(ModelContext.nfc(s))
+        case (.string(let s), _): return .text(NormalForm.text(s))
         default: return ModelContext.databaseValue(value, type: ValueType.of(field))
         }
     }

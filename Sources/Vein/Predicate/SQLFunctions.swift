@@ -1,6 +1,6 @@
 import CSQLCipher
 
-/// Swift's checked integer arithmetic as SQL functions, registered on every connection.
+/// Swift's checked integer arithmetic as SQL functions, installed on each connection that runs compiled conditions.
 ///
 /// SQLite's integer `+ - *` turn an overflowing result into a REAL and its `/ %` answer NULL for a zero
 /// divisor, where Swift traps. The compiler therefore writes integer arithmetic as `vein_add(a, b)` and
@@ -8,7 +8,7 @@ import CSQLCipher
 /// the evaluator's own `EvaluationError`, which `Statement.step` rethrows as that typed error. They are
 /// registered without SQLITE_DETERMINISTIC on purpose: SQLite then never evaluates one ahead of the rows
 /// (as it would a constant expression), so an error is raised only for a row the expression is evaluated on.
-enum SQLFunctions {
+enum SQLFunctions: SQLFunctionGroup {
     /// Prefixes an error message raised by one of these functions, so it can be told from SQLite's own.
     static let errorMarker = "vein-evaluation: "
 
@@ -74,6 +74,10 @@ enum SQLFunctions {
         let message = errorMarker + ((error as? EvaluationError)?.encoded ?? "\(error)")
         sqlite3_result_error(context, message, -1)
     }
+}
+
+extension SQLFunctions {
+    static func error(fromMessage message: String) -> (any Error)? { EvaluationError(sqliteMessage: message) }
 }
 
 extension EvaluationError {

@@ -46,14 +46,14 @@ extension FieldSchema {
         switch type {
         case .string:
             guard let s = json.stringValue else { throw mismatch("a string") }
-            return .text(ModelContext.nfc(s))  // as the context stores strings (see SQLCompiler)
+            return .text(NormalForm.text(s))  // as the context stores strings (see SQLCompiler)
         case .int:
             guard let i = json.intValue else { throw mismatch("an integer") }
             return .integer(i)
         case .double:
             guard let d = json.numberValue else { throw mismatch("a number") }
             if let bad = json.firstNonFiniteNumber { throw ValueMismatch(expectation: "a finite number, found \(bad)") }
-            return .real(ModelContext.storedDouble(d))  // as the context stores doubles
+            return .real(NormalForm.double(d))  // as the context stores doubles
         case .bool:
             guard let b = json.boolValue else { throw mismatch("true or false") }
             return .integer(b ? 1 : 0)

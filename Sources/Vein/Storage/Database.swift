@@ -9,6 +9,8 @@ public final class Database {
     let handle: OpaquePointer
     public let path: String
     private var statementCache: [String: Statement] = [:]
+    /// The Swift-written SQL functions registered on this connection (`install`).
+    var functionGroups: [any SQLFunctionGroup.Type] = []
 
     public enum OpenMode: Sendable {
         /// Open an existing file; never create one.
@@ -31,7 +33,7 @@ public final class Database {
     /// Opens `path` and, for an encrypted store, applies `key` and checks that it decrypts the file.
     /// A wrong key fails here with `StoreError.wrongKey`-worthy `DatabaseError.isNotADatabase`, before any
     /// write: nothing is written by a failed open.
-    public init(path: String, mode: OpenMode = .readWrite, key: CipherKey?,
+    package init(path: String, mode: OpenMode = .readWrite, key: (any DatabaseKey)?,
                 busyTimeout: Int32 = Database.defaultBusyTimeout) throws {
         // URI filenames on, so that ATTACH can name a file immutable (StoreCopier).
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
@@ -57,7 +59,6 @@ public final class Database {
         self.isImmutable = mode == .immutable
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeout)
-        SQLFunctions.register(on: db)
         do {
             if let key { try applyKey(key) }
             // The first read decrypts page 1: a wrong key (or a file that is no database) fails here.
@@ -99,9 +100,8 @@ public final class Database {
     }
 
     /// Keys the connection. Must run before the first read of the file.
-    private func applyKey(_ key: CipherKey) throws {
-        KeyMemory.keepOutOfCoreDumps()
-        // sqlite3_key, not PRAGMA key: no SQL text holds the key (CipherKey wipes the buffer after).
+    private func applyKey(_ key: any DatabaseKey) throws {
+        // sqlite3_key, not PRAGMA key: no SQL text holds the key (the key wipes its buffer after).
         let rc = key.withSQLCipherKey { sqlite3_key(handle, $0.baseAddress, Int32($0.count)) }
         guard rc == SQLITE_OK else { throw DatabaseError(extendedCode: rc, message: "the key was refused") }
         // SQLCipher 4 changed its defaults; compatibility 3 keeps stores made here openable there (SPEC §1).

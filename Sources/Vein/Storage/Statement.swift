@@ -71,8 +71,10 @@ public final class Statement {
         default:
             let error = database.lastError(rc, sql: sql)
             sqlite3_reset(handle)
-            // Raised by a checked-arithmetic SQL function: the evaluator's typed error (see SQLFunctions).
-            if let evaluation = EvaluationError(sqliteMessage: error.message) { throw evaluation }
+            // Raised by a SQL function written in Swift: the typed error its group reads back from the message.
+            for group in database.functionGroups {
+                if let typed = group.error(fromMessage: error.message) { throw typed }
+            }
             throw error
         }
     }

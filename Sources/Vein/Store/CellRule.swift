@@ -57,7 +57,7 @@ struct CellRule: Sendable {
         return storage == SQLITE_NULL ? nil : mismatch(s, column, storage: storage)
     }
 
-    private func mismatch(_ s: Statement, _ column: Int, storage: Int32) -> CellMismatch? {
+    func mismatch(_ s: Statement, _ column: Int, storage: Int32) -> CellMismatch? {
         func wrongStorage() -> CellMismatch { CellMismatch(isWrongStorage: true, found: Self.describe(s, column, storage)) }
         func wrongValue() -> CellMismatch { CellMismatch(isWrongStorage: false, found: Self.describe(s, column, storage)) }
         switch kind {
@@ -99,22 +99,6 @@ struct CellRule: Sendable {
             default:
                 return nil
             }
-        }
-    }
-
-    /// The cell as its type's value; throws rather than read a cell of another type.
-    func read(_ s: Statement, _ column: Int) throws(CellMismatch) -> Value {
-        // The storage class read once: this runs for every column of every fetched row.
-        let storage = s.storageClass(column)
-        if storage == SQLITE_NULL { return .null }
-        if let mismatch = mismatch(s, column, storage: storage) { throw mismatch }
-        switch kind {
-        case .int, .enumInteger: return .int(s.int64(column))
-        case .bool: return .bool(s.int64(column) != 0)
-        case .double: return .double(s.double(column))
-        case .date: return .date(s.double(column))
-        case .data: return .data(s.data(column))
-        case .string, .uuid, .json, .enumText, .toOne: return .string(s.string(column))
         }
     }
 
@@ -173,4 +157,8 @@ public struct DamagedValueError: Error, Equatable, Sendable {
     public let expected: String
     /// What the cell holds (`text "abc"`).
     public let found: String
+}
+
+extension DamagedValueError: CustomStringConvertible {
+    public var description: String { "\(model) \(id): \(field) holds \(found), which is not a value of type \(expected)" }
 }

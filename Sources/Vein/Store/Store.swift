@@ -67,7 +67,8 @@ public final class Store {
             }
         }
         // A read-only open of a store we may write is read-write with writes refused (see StoreAccess).
-        if requested == .readOnly, mode == .readWrite { try store.database.execute("PRAGMA query_only = ON") }
+        store.refusesWrites = requested == .readOnly && mode == .readWrite
+        if store.refusesWrites { try store.database.execute("PRAGMA query_only = ON") }
         return store
     }
 
@@ -83,7 +84,23 @@ public final class Store {
             throw StoreError.notAVeinStore(path, reason: "its stored manifest is invalid: \(error)")
         }
         return Store(path: path, realPath: realPath, database: database, meta: meta, manifest: manifest,
-                     encryption: encryption, key: key)
+                     encryption: encryption, key: key, connectionMode: mode)
+    }
+
+    /// How `openConnection` opens the file again; nil for a store made around a connection it cannot open
+    /// again (a plan check's in-memory database).
+    let connectionMode: Database.OpenMode?
+    /// Opened read-only on a file it may write: every connection refuses writes (`PRAGMA query_only`).
+    private(set) var refusesWrites = false
+
+    /// A new connection to the store's file, opened as the store's own was (mode, key, refused writes): each
+    /// model context works on its own connection, so contexts on different threads share no SQLite state.
+    /// Nil when the store cannot be opened again (`connectionMode`).
+    func openConnection() throws -> Database? {
+        guard let connectionMode else { return nil }
+        let database = try Self.connect(path, mode: connectionMode, key: key)
+        if refusesWrites { try database.execute("PRAGMA query_only = ON") }
+        return database
     }
 
     /// The key that opened it (rotation copies the store with it); never shown.
@@ -96,8 +113,9 @@ public final class Store {
     }
 
     init(path: String, realPath: String, database: Database, meta: StoreMeta, manifest: SchemaManifest,
-         encryption: Encryption, key: CipherKey? = nil) {
+         encryption: Encryption, key: CipherKey? = nil, connectionMode: Database.OpenMode? = nil) {
         self.key = key
+        self.connectionMode = connectionMode
         self.path = path
         self.realPath = realPath
         self.database = database

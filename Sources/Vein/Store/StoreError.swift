@@ -25,3 +25,27 @@ public enum StoreError: Error, Equatable, Sendable {
     /// The path names something other than a file (a directory).
     case notAFile(String, reason: String)
 }
+
+extension StoreError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .notFound(let path): return "no such store: \(path)"
+        case .alreadyExists(let path): return "\(path) already exists"
+        case .cannotCreate(let path, let reason): return "cannot create \(path): \(reason)"
+        case .wrongKey(let path, let source):
+            return "cannot decrypt \(path)\(source.map { " with \($0.phrase)" } ?? ""): wrong key or not a Vein store"
+        case .notAVeinStore(let path, let reason): return "\(path) is not a Vein store: \(reason)"
+        case .unsupportedFormat(let path, let found):
+            return "\(path) uses store format \(found), newer than this vein (format \(VeinVersion.storeFormat))"
+        case .obsoleteFormat(let path, let found):
+            return "\(path) uses store format \(found), older than this vein (format \(VeinVersion.storeFormat)); "
+                + "no released vein wrote it, so it cannot be opened"
+        case .busy(let path): return "\(path) is busy: another process holds its lock"
+        case .schemaChanged(let path, let from, let to):
+            return "another process migrated \(path) from schema \(from) to \(to) while this command ran; nothing was written"
+        case .readOnly(let path, let reason): return "\(path) is read-only: cannot write (\(reason))"
+        case .permissionDenied(let path): return "cannot open \(path): permission denied"
+        case .notAFile(let path, let reason): return "cannot open \(path): \(reason)"
+        }
+    }
+}

@@ -199,7 +199,7 @@ public enum StoreVerifier {
         let ids: [String]
         /// The problem, given how to write the row count ("3 rows", or a template's placeholder).
         let describe: @Sendable (String) -> String
-        func problem(_ count: Int) -> String { describe(UnhandledData.rows(count)) }
+        func problem(_ count: Int) -> String { describe(Phrase.rows(count)) }
         func problem(_ placeholder: String) -> String { describe("\(placeholder) rows") }
     }
 

@@ -76,7 +76,7 @@ enum MigrateCommand {
             defer { bar?.finish() }
             report = invocation.arguments.flag("dry-run")
                 ? try migrator.dryRun(store, to: target, acceptChangedPlan: accept)
-                : try migrator.run(on: store.database, path: store.path, to: target, acceptChangedPlan: accept)
+                : try migrator.run(on: store, to: target, acceptChangedPlan: accept)
         }
         MigrationOutput.print(report, store: store.path, invocation: invocation)
     }
@@ -99,7 +99,7 @@ enum MigrateStatusCommand {
     static func run(_ invocation: Invocation) throws {
         let plan = try PlanParser.load(path: invocation.required(option: "plan"))
         let store = try SharedOptions.openStore(invocation, mode: .readOnly)
-        let status = try Migrator(plan: plan).status(of: store.database, path: store.path)
+        let status = try Migrator(plan: plan).status(of: store)
         let console = invocation.console
         if invocation.wantsJSON {
             console.outJSON(.object(JSONObject([

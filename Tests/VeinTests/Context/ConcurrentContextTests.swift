@@ -195,7 +195,7 @@ import Testing
         let plan = try PlanParser.parse("""
             { vein: 1, app: "t", schemas: [\(v1), \(v2)], stages: [{ from: "1.0.0", to: "1.1.0", steps: [{ dropModel: "Tag" }] }] }
             """, file: "plan.json5")
-        _ = try Migrator(plan: plan).run(on: try Store.open(path, keys: KeyOptions(keyring: nil)).database, path: path)
+        _ = try Migrator(plan: plan).run(on: try Store.open(path, keys: KeyOptions(keyring: nil)))
 
         let changed = StoreError.schemaChanged(path, from: "1.0.0", to: "1.1.0")
         try context.insert("Tag", ["name": .string("t")])

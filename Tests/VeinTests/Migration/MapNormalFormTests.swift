@@ -20,7 +20,7 @@ import Testing
               { map: { model: "Post", set: { a: "\"Cafe\\u{301}\"", b: "title + \"\\u{301}\"", c: "title + \"!\"" } } }] }] }
             """#, file: "plan.json5")
         let store = try Store.open(path, keys: KeyOptions(keyring: nil))
-        _ = try Migrator(plan: plan).run(on: store.database, path: path, acceptChangedPlan: false)
+        _ = try Migrator(plan: plan).run(on: store, acceptChangedPlan: false)
         let row = try #require(try Store.open(path, keys: KeyOptions(keyring: nil)).database.rows("SELECT a, b, c FROM Post").first)
         #expect(row.map { Array(($0.string ?? "").utf8) } == [Array("Caf\u{e9}".utf8), Array("Caf\u{e9}".utf8), Array("Cafe!".utf8)])
     }

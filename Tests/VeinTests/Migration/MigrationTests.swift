@@ -32,7 +32,7 @@ private struct MigrationFixture {
 
     func run(_ plan: MigrationPlan, accept: Bool = false) throws -> MigrationReport {
         let store = try open()
-        return try Migrator(plan: plan).run(on: store.database, path: path, acceptChangedPlan: accept)
+        return try Migrator(plan: plan).run(on: store, acceptChangedPlan: accept)
     }
 
     func version() throws -> String { try open().meta.schemaVersion }
@@ -147,7 +147,7 @@ private func unhandled(_ body: () throws -> Void) -> [String] {
         try context.save()
         let plan = try PlanParser.load(path: root.appendingPathComponent("migration/plan.json5").path)
         let store = try Store.open(path, keys: KeyOptions(keyring: nil))
-        let report = try Migrator(plan: plan).run(on: store.database, path: path)
+        let report = try Migrator(plan: plan).run(on: store)
         #expect(report.stages.map(\.to) == ["0.0.2", "0.1.0"])
         #expect(report.stages[1].rowsDeleted == 20)
         let after = try Store.open(path, keys: KeyOptions(keyring: nil))
@@ -174,7 +174,7 @@ private func unhandled(_ body: () throws -> Void) -> [String] {
         #expect(try f.version() == "1.1.0")
         _ = try f.run(edited, accept: true)
         #expect(try f.version() == "1.2.0")
-        let status = try Migrator(plan: edited).status(of: f.open().database, path: f.path)
+        let status = try Migrator(plan: edited).status(of: f.open())
         #expect(status.changed.isEmpty && status.pending.isEmpty && status.applied.count == 2)
         // A plan that does not know the store's version, or is behind it, is refused.
         #expect(throws: MigrationError.versionNotInPlan(store: "1.2.0", plan: ["1.0.0", "1.1.0"], newerThanPlan: true)) {

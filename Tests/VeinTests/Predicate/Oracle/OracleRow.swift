@@ -23,7 +23,7 @@ struct OracleRow: Sendable {
 
 extension OracleRow {
     /// The row as a fetch gives it back, which is what Foundation is asked about: -0.0 is 0.0 (a REAL
-    /// column keeps no sign on zero, see `ModelContext.storedDouble`). Text stays as written (NFD too):
+    /// column keeps no sign on zero, see `NormalForm.double`). Text stays as written (NFD too):
     /// Swift compares Strings and Characters by canonical equivalence, so NFC changes no answer. Dates
     /// are already at microsecond precision.
     var asStored: OracleRow {

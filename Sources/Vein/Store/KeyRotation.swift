@@ -185,6 +185,15 @@ public enum KeyRotationError: Error, Equatable, Sendable {
     case sourceNotWritable(KeySource)
 }
 
+extension KeyRotationError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .plaintextStore(let path): return "\(path) is not encrypted; there is no key to rotate"
+        case .sourceNotWritable(let source): return "the key comes from the \(source), where vein cannot write a new one"
+        }
+    }
+}
+
 /// Where a new key is written: a key file, the keyring, or nowhere (a passphrase).
 private enum KeyHome {
     case keyFile(String)

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// The engine's folders point one way (Support, JSON, Storage, Schema, Keys, Store, Predicate, Context,
+/// Interchange, Migration, Statements): `scripts/check-layers` type-checks each layer with only the ones
+/// before it, so a file that names a later layer fails. And the engine's messages are an app's as much as
+/// the CLI's: they name no command-line option (the CLI adds those as hints, in ErrorReporting).
+@Suite struct LayeringTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let script = root.appendingPathComponent("scripts/check-layers").path
+
+    /// swiftc and pkg-config on PATH: the check compiles the sources as the build does.
+    static let toolsFound: Bool = ["swiftc", "pkg-config"].allSatisfy { tool in
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
+        }
+    }
+
+    static func check(_ root: URL) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script, root.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    @Test(.enabled(if: toolsFound, "swiftc or pkg-config is not on PATH: the layer check compiles the engine's sources"))
+    func layersPointOneWay() throws {
+        let (status, output) = try Self.check(Self.root)
+        #expect(status == 0, "\(output)")
+    }
+
+    /// The check itself can fail: a copy of the sources with a storage file that names the context.
+    @Test(.enabled(if: toolsFound, "swiftc or pkg-config is not on PATH: the layer check compiles the engine's sources"))
+    func aBackwardReferenceFailsTheCheck() throws {
+        let copy = try TempDir()
+        defer { copy.cleanUp() }
+        try FileManager.default.copyItem(at: Self.root.appendingPathComponent("Sources"), to: copy.url.appendingPathComponent("Sources"))
+        try copy.write("Sources/Vein/Storage/Backwards.swift", "extension Database { func backwards(_ context: ModelContext) {} }\n")
+        let (status, output) = try Self.check(copy.url)
+        #expect(status == 1)
+        #expect(output.contains("Sources/Vein/Storage/Backwards.swift") && output.contains("'ModelContext'"), "\(output)")
+    }
+
+    /// A string literal in the engine that names an option (`--key-file`) or a command (`vein verify`).
+    @Test func engineMessagesNameNoCommandLineOption() throws {
+        let engine = Self.root.appendingPathComponent("Sources/Vein")
+        let option = try Regex(#""[^"]*(--[a-z]|'vein |\bvein (help|verify|migrate|backup|encrypt|import|export|key)\b)[^"]*""#)
+        var found: [String] = []
+        for case let path as String in FileManager.default.enumerator(atPath: engine.path)! where path.hasSuffix(".swift") {
+            let text = try String(contentsOf: engine.appendingPathComponent(path), encoding: .utf8)
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                guard !code.hasPrefix("//"), line.contains(option) else { continue }
+                found.append("Sources/Vein/\(path):\(n + 1): \(code)")
+            }
+        }
+        #expect(found.isEmpty, "engine messages that name the CLI:\n\(found.joined(separator: "\n"))")
+    }
+}
