@@ -255,7 +255,7 @@ public struct SQLCompiler {
         switch e {
         case .literal(.string(let text), .string):
             // An enum's literal is the manifest's own spelling, stored as it is: only String literals are NFC'd.
-            return Fragment(sql: "?", arguments: [.text(ModelContext.nfc(text))], isExact: true)
+            return Fragment(sql: "?", arguments: [.text(NormalForm.text(text))], isExact: true)
         case .literal(let v, _):
             return literal(v)
         case .column(let path, _):
@@ -281,7 +281,7 @@ public struct SQLCompiler {
             default: break
             }
             if type == .string {
-                guard case .literal(.string(let suffix), _) = b, ModelContext.nfc(suffix).unicodeScalars.first?.isASCII ?? true else { return nil }
+                guard case .literal(.string(let suffix), _) = b, NormalForm.text(suffix).unicodeScalars.first?.isASCII ?? true else { return nil }
             }
             let sqlOp = type == .string ? "||" : op
             return Fragment(sql: "(\(x.sql) \(sqlOp) \(y.sql))", arguments: arguments, isExact: true, canFail: canFail)

@@ -93,7 +93,7 @@ public struct TypeChecker {
         case .int(let v): return .literal(.int(v), .int)
         case .double(let v): return .literal(.double(v), .double)
         // In the form stored text takes, so SQL's byte comparisons meet Swift's canonical equivalence.
-        case .string(let s): return .literal(.string(ModelContext.nfc(s)), .string)
+        case .string(let s): return .literal(.string(NormalForm.text(s)), .string)
         case .bool(let b): return .literal(.bool(b), .bool)
         case .null: return .literal(.null, .null)
         case .date(let d): return .literal(.date(d), .date)
