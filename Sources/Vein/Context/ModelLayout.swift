@@ -22,6 +22,10 @@ final class ModelLayout: @unchecked Sendable {
     let codecs: [FieldCodec?]
     /// Columns a fetch reads (non-lazy), as indexes into `columns`.
     let fetchedColumns: [Int]
+    /// The codecs of `fetchedColumns`, in that order: what a fetch calls for each cell.
+    private let fetchCodecs: [any ValueCodec]
+    /// A row of `.null`s to copy: copying an array skips the type lookup that creating one costs.
+    private let emptyRow: [Value]
     /// Columns a fetch leaves unread (lazy fields, to-many): the same for every fetched row.
     let unfetchedColumns: Set<Int>
     let table: String
@@ -40,15 +44,18 @@ final class ModelLayout: @unchecked Sendable {
         storage = relationships.map { $0.map { RelationshipStorage(model: model, relationship: $0, in: manifest) } }
         let toMany = relationships.map { $0?.isToMany ?? false }
         isToMany = toMany
-        codecs = names.map { name in
+        let codecs = names.map { name -> FieldCodec? in
             if let field = model.field(named: name) { return field.codec }
             return model.relationship(named: name)!.isToMany ? nil : .reference
         }
+        self.codecs = codecs
         let lazy = fieldSchemas.map { $0?.isLazy ?? false }
         isLazy = lazy
         let fetched = names.indices.filter { !lazy[$0] && !toMany[$0] }
         fetchedColumns = fetched
         unfetchedColumns = Set(names.indices).subtracting(fetched)
+        fetchCodecs = fetched.map { codecs[$0]!.type }
+        emptyRow = [Value](repeating: .null, count: names.count)
         let table = SQL.quoteIdentifier(model.name)
         self.table = table
         selectList = (["\(table).\"id\""] + fetched.map { "\(table).\(SQL.quoteIdentifier(names[$0]))" }).joined(separator: ", ")
@@ -85,12 +92,15 @@ final class ModelLayout: @unchecked Sendable {
     /// The current row of a `selectList` statement, each fetched column read through its codec straight
     /// into the object's value array (unfetched columns `.null`).
     func readRow(_ statement: Statement, id: String) throws(DamagedValueError) -> [Value] {
-        var values = [Value](repeating: .null, count: columns.count)
-        for (n, i) in fetchedColumns.enumerated() {
-            do {
-                values[i] = try codecs[i]!.read(statement, n + 1)
-            } catch {
-                throw damaged(error, column: i, id: id)
+        var values = emptyRow
+        try values.withUnsafeMutableBufferPointer { (row) throws(DamagedValueError) in
+            for n in fetchCodecs.indices {
+                let i = fetchedColumns[n]
+                do throws(CellMismatch) {
+                    row[i] = try fetchCodecs[n].read(statement, n + 1)
+                } catch {
+                    throw damaged(error, column: i, id: id)
+                }
             }
         }
         return values

@@ -8,7 +8,7 @@ import Foundation
 /// to-one's id column.
 ///
 /// Non-NULL values only: NULL and optionality are `FieldCodec`'s, the same for every type.
-protocol ValueCodec: Sendable {
+protocol ValueCodec: AnyObject, Sendable {
     /// The type as a schema names it (`int`, `date`; `id` for a to-one), for messages.
     var typeName: String { get }
     /// The type as Swift names it (`Int`, `Date`; `enum`), for the context's messages.
@@ -24,6 +24,10 @@ protocol ValueCodec: Sendable {
     /// Why the current row's non-NULL cell is not a value of this type (nil when it is one). `storage` is
     /// the cell's storage class: SQLite stores any value in any column, and another tool may have.
     func mismatch(_ s: Statement, _ column: Int, storage: Int32) -> CellMismatch?
+    /// The current row's cell, checked: `.null` for NULL; throws rather than read a cell of another type
+    /// (`sqlite3_column_int64` of `'abc'` is 0: a value nobody stored). A requirement, so the default
+    /// below is compiled per type: one dynamic call per cell of a fetch.
+    func read(_ s: Statement, _ column: Int) throws(CellMismatch) -> Value
     /// The current row's non-NULL cell, already found to be a value of this type.
     func readChecked(_ s: Statement, _ column: Int) -> Value
     /// The value of a stored cell given as a `DatabaseValue` (not NULL), the inverse of `Value.databaseValue`.
@@ -41,9 +45,6 @@ protocol ValueCodec: Sendable {
 extension ValueCodec {
     func checkConstraint(column: String) -> String? { nil }
 
-    /// The current row's cell, checked: `.null` for NULL; throws rather than read a cell of another type
-    /// (`sqlite3_column_int64` of `'abc'` is 0: a value nobody stored).
-    @inline(__always)
     func read(_ s: Statement, _ column: Int) throws(CellMismatch) -> Value {
         // The storage class read once: this runs for every column of every fetched row.
         let storage = s.storageClass(column)

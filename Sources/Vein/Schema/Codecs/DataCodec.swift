@@ -2,7 +2,7 @@ import CSQLCipher
 import Foundation
 
 /// Bytes in a BLOB; base64 in JSON.
-struct DataCodec: ValueCodec {
+final class DataCodec: ValueCodec {
     var typeName: String { "data" }
     var swiftTypeName: String { "Data" }
     var columnType: String { "BLOB" }

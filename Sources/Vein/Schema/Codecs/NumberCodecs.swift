@@ -9,7 +9,7 @@ private func jsonMismatch(_ expected: String, _ json: JSONValue) -> ValueMismatc
 
 private let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
 
-struct IntCodec: ValueCodec {
+final class IntCodec: ValueCodec {
     var typeName: String { "int" }
     var swiftTypeName: String { "Int" }
     var columnType: String { "INTEGER" }
@@ -40,7 +40,7 @@ struct IntCodec: ValueCodec {
     }
 }
 
-struct BoolCodec: ValueCodec {
+final class BoolCodec: ValueCodec {
     var typeName: String { "bool" }
     var swiftTypeName: String { "Bool" }
     var columnType: String { "INTEGER" }
@@ -79,7 +79,7 @@ private func realCell(_ s: Statement, _ column: Int, storage: Int32) -> (Double?
     }
 }
 
-struct DoubleCodec: ValueCodec {
+final class DoubleCodec: ValueCodec {
     var typeName: String { "double" }
     var swiftTypeName: String { "Double" }
     var columnType: String { "REAL" }
@@ -121,7 +121,7 @@ struct DoubleCodec: ValueCodec {
 
 /// Seconds since 1970 UTC in a REAL, rounded to microseconds, within the years 0001 to 9999 (what the
 /// JSON form can write).
-struct DateCodec: ValueCodec {
+final class DateCodec: ValueCodec {
     var typeName: String { "date" }
     var swiftTypeName: String { "Date" }
     var columnType: String { "REAL" }
@@ -167,7 +167,7 @@ struct DateCodec: ValueCodec {
 }
 
 /// An enum whose raw values are integers, stored as the raw value.
-struct IntegerEnumCodec: ValueCodec {
+final class IntegerEnumCodec: ValueCodec {
     let values: [JSONValue]
     private let allowed: Set<Int64>
 

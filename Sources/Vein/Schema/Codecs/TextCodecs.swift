@@ -17,7 +17,7 @@ private func textMismatch(_ codec: some ValueCodec, _ s: Statement, _ column: In
 private func text(_ value: Value) -> String { if case .string(let s) = value { return s } else { return "" } }
 
 /// Text in NFC (see `NormalForm.text`).
-struct StringCodec: ValueCodec {
+final class StringCodec: ValueCodec {
     var typeName: String { "string" }
     var swiftTypeName: String { "String" }
     var columnType: String { "TEXT" }
@@ -46,7 +46,7 @@ struct StringCodec: ValueCodec {
 }
 
 /// A UUID in Foundation's uppercase form; a cell in any other spelling was not written by Vein.
-struct UUIDCodec: ValueCodec {
+final class UUIDCodec: ValueCodec {
     var typeName: String { "uuid" }
     var swiftTypeName: String { "UUID" }
     var columnType: String { "TEXT" }
@@ -78,7 +78,7 @@ struct UUIDCodec: ValueCodec {
 
 /// Any JSON value, held in memory and stored as its canonical text (SPEC §2), so equal values are equal
 /// text and an export gives the same bytes.
-struct JSONCodec: ValueCodec {
+final class JSONCodec: ValueCodec {
     var typeName: String { "json" }
     var swiftTypeName: String { "JSON" }
     var columnType: String { "TEXT" }
@@ -113,7 +113,7 @@ struct JSONCodec: ValueCodec {
 }
 
 /// An enum whose raw values are strings, stored as the manifest spells them.
-struct TextEnumCodec: ValueCodec {
+final class TextEnumCodec: ValueCodec {
     let values: [JSONValue]
     private let allowed: Set<String>
 
@@ -148,7 +148,7 @@ struct TextEnumCodec: ValueCodec {
 
 /// A to-one relationship's column: the target's id. Which ids are valid is the relationship's to check
 /// (`vein verify`, save); the cell must be text.
-struct ReferenceCodec: ValueCodec {
+final class ReferenceCodec: ValueCodec {
     var typeName: String { "id" }
     var swiftTypeName: String { "ID" }
     var columnType: String { "TEXT" }
