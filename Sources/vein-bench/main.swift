@@ -89,6 +89,9 @@ for r in 0..<(onlyRelationships ? 0 : min(repetitions, 3)) {
 }
 if !onlyRelationships { print("vein migrate encrypted \(String(format: "%.1f", median(migrateTimes)))") }
 
+// VEIN_BENCH_ONLY_CONTEXT=1: stop after the insert, fetch and migrate rows (for profiling the context).
+if ProcessInfo.processInfo.environment["VEIN_BENCH_ONLY_CONTEXT"] != nil { exit(0) }
+
 // The relationship benches (issue 11), as bench/c/context_bench.c's measure_relationships: through the
 // context, encrypted, one measurement each.
 let blog = try ManifestParser.parse("""

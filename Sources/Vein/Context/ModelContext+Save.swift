@@ -35,7 +35,7 @@ extension ModelContext {
                         defer { statement.reset() }
                         try statement.bind(.text(object.id), at: 1)
                         for (n, i) in object.layout.insertedColumns.enumerated() {
-                            try statement.bind(Self.databaseValue(object.values[i], type: object.layout.types[i]), at: n + 2)
+                            try object.layout.codecs[i]!.bind(object.values[i], to: statement, at: n + 2)
                         }
                         try statement.step()
                     }
@@ -46,7 +46,7 @@ extension ModelContext {
                         let statement = try database.cachedStatement("UPDATE \(object.layout.table) SET \(assignments) WHERE \"id\" = ?")
                         defer { statement.reset() }
                         for (n, i) in columns.enumerated() {
-                            try statement.bind(Self.databaseValue(object.values[i], type: object.layout.types[i]), at: n + 1)
+                            try object.layout.codecs[i]!.bind(object.values[i], to: statement, at: n + 1)
                         }
                         try statement.bind(.text(object.id), at: columns.count + 1)
                         try statement.step()
@@ -71,19 +71,6 @@ extension ModelContext {
             inserted = []
             updated = [:]
             deleted = [:]
-        }
-    }
-
-    static func databaseValue(_ value: Value, type: ValueType) -> DatabaseValue {
-        switch value {
-        case .null: return .null
-        case .string(let s): return .text(s)
-        case .int(let i): return .integer(i)
-        case .double(let d): return .real(d)
-        case .date(let d): return .real(d)
-        case .bool(let b): return .integer(b ? 1 : 0)
-        case .data(let d): return .blob(d)
-        case .array(let items): return .text(JSONWriter.string(.array(items.map { .string($0.stringValue ?? "") })))
         }
     }
 

@@ -176,48 +176,18 @@ public final class ModelContext: @unchecked Sendable {
         return object
     }
 
-    /// Validates a field value against its type; strings are stored in NFC (see SQLCompiler).
+    /// A field value checked against its type and put in its stored normal form (`FieldCodec`).
     func checked(_ value: Value, layout: ModelLayout, column i: Int) throws -> Value {
-        let type = layout.types[i]
-        let name = layout.columns[i]
-        func mismatch() -> ContextError {
-            ContextError.typeMismatch(model: layout.model.name, field: name, expected: "\(type)", found: value.typeName)
-        }
-        // A value of the right type that a cell cannot hold as it is: SQLite stores NaN as NULL, and a
-        // stored infinity or a date outside four-digit years is a cell every reader (CellRule) refuses.
-        func unstorable(_ expected: String, _ found: String) -> ContextError {
-            ContextError.typeMismatch(model: layout.model.name, field: name, expected: expected, found: found)
-        }
-        if case .null = value {
-            guard type.isOptional else { throw mismatch() }
-            return .null
-        }
-        switch (type.unwrapped, value) {
-        case (.string, .string(let s)): return .string(NormalForm.text(s))
-        case (.json, .string(let s)):
-            // Stored canonical (SPEC §2), so equal values are equal text and export gives the same bytes.
-            guard let parsed = try? JSONParser.parse(s) else { throw mismatch() }
-            return .string(JSONWriter.string(parsed.canonicalized()))
-        case (.uuid, .string(let s)):
-            guard let uuid = UUID(uuidString: s) else { throw mismatch() }
-            return .string(uuid.uuidString)
-        case (.int, .int), (.bool, .bool), (.data, .data): return value
-        case (.double, .double(let d)):
-            guard d.isFinite else { throw unstorable("a finite Double", d.isNaN ? "NaN" : d < 0 ? "-Infinity" : "Infinity") }
-            return .double(NormalForm.double(d))
-        case (.double, .int(let i)): return .double(Double(i))
-        case (.date, .date(let d)), (.date, .double(let d)):
-            let stored = ISODate.round(d)
-            guard ISODate.representable.contains(stored) else {
-                throw unstorable("a Date in the years 0001 to 9999", d.isFinite ? "\(d) seconds from 1970" : "\(d)")
-            }
-            return .date(stored)
-        case (.enumeration(let allowed), .string(let s)):
-            // Stored as the manifest spells it (Swift stores an enum's rawValue); an equivalent spelling matches.
-            guard let match = allowed.first(where: { $0 == .string(s) })?.stringValue else { throw mismatch() }
-            return .string(match)
-        case (.enumeration(let allowed), .int(let n)) where allowed.contains(.int(n)): return value
-        default: throw mismatch()
+        let codec = layout.codecs[i]!
+        do {
+            return try codec.normalized(value)
+        } catch .wrongType {
+            throw ContextError.typeMismatch(model: layout.model.name, field: layout.columns[i], expected: codec.swiftTypeDescription,
+                                            found: value.typeName)
+        } catch .unstorable(let expected, let found) {
+            // A value of the right type that a cell cannot hold as it is: SQLite stores NaN as NULL, and a
+            // stored infinity or a date outside four-digit years is a cell every reader refuses.
+            throw ContextError.typeMismatch(model: layout.model.name, field: layout.columns[i], expected: expected, found: found)
         }
     }
 
@@ -420,20 +390,9 @@ public final class ModelContext: @unchecked Sendable {
         return object
     }
 
-    /// The current row's values (lazy columns left unread).
+    /// The current row's values (lazy columns and to-many left unread).
     private static func read(_ statement: Statement, layout: ModelLayout, id: String) throws -> ([Value], Set<Int>) {
-        var values = [Value](repeating: .null, count: layout.columns.count)
-        var unloaded = Set<Int>()
-        var column = 1
-        for i in layout.columns.indices {
-            if layout.isLazy[i] || layout.isToMany[i] {
-                unloaded.insert(i)
-                continue
-            }
-            values[i] = try layout.read(statement, column, as: i, id: id)
-            column += 1
-        }
-        return (values, unloaded)
+        (try layout.readRow(statement, id: id), layout.unfetchedColumns)
     }
 
     /// Whether an object without changes was read before the current `transaction` began. Met again in

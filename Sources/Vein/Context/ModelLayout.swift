@@ -8,7 +8,6 @@ final class ModelLayout: @unchecked Sendable {
     /// Every column after `id`: fields, then relationships.
     let columns: [String]
     let index: [String: Int]
-    let types: [ValueType]
     let fieldSchemas: [FieldSchema?]
     let relationships: [RelationshipSchema?]
     /// How each relationship is stored (nil for fields).
@@ -18,11 +17,17 @@ final class ModelLayout: @unchecked Sendable {
     let isToMany: [Bool]
     /// Columns written by an insert (all but to-many), as indexes into `columns`.
     let insertedColumns: [Int]
-    /// How a fetch reads and checks each column, decided once: `ValueType` is an indirect enum, and
-    /// switching on it for every column of every row costs a retain and release each time.
-    let rules: [CellRule?]
+    /// Each column's codec (a to-one's is `FieldCodec.reference`; nil for a to-many, which has no
+    /// column): how a fetch reads and checks it, how a save binds it, how a set value is normalized.
+    let codecs: [FieldCodec?]
     /// Columns a fetch reads (non-lazy), as indexes into `columns`.
     let fetchedColumns: [Int]
+    /// The codecs of `fetchedColumns`, in that order: what a fetch calls for each cell.
+    private let fetchCodecs: [any ValueCodec]
+    /// A row of `.null`s to copy: copying an array skips the type lookup that creating one costs.
+    private let emptyRow: [Value]
+    /// Columns a fetch leaves unread (lazy fields, to-many): the same for every fetched row.
+    let unfetchedColumns: Set<Int>
     let table: String
     let selectList: String
     let insertSQL: String
@@ -39,16 +44,18 @@ final class ModelLayout: @unchecked Sendable {
         storage = relationships.map { $0.map { RelationshipStorage(model: model, relationship: $0, in: manifest) } }
         let toMany = relationships.map { $0?.isToMany ?? false }
         isToMany = toMany
-        types = names.map { name in
-            if let f = model.field(named: name) { return ValueType.of(f) }
-            let r = model.relationship(named: name)!
-            return r.isToMany ? .toMany(r.target) : .optional(.id)
+        let codecs = names.map { name -> FieldCodec? in
+            if let field = model.field(named: name) { return field.codec }
+            return model.relationship(named: name)!.isToMany ? nil : .reference
         }
-        rules = names.map { CellRule(model: model, column: $0) }
+        self.codecs = codecs
         let lazy = fieldSchemas.map { $0?.isLazy ?? false }
         isLazy = lazy
         let fetched = names.indices.filter { !lazy[$0] && !toMany[$0] }
         fetchedColumns = fetched
+        unfetchedColumns = Set(names.indices).subtracting(fetched)
+        fetchCodecs = fetched.map { codecs[$0]!.type }
+        emptyRow = [Value](repeating: .null, count: names.count)
         let table = SQL.quoteIdentifier(model.name)
         self.table = table
         selectList = (["\(table).\"id\""] + fetched.map { "\(table).\(SQL.quoteIdentifier(names[$0]))" }).joined(separator: ", ")
@@ -66,7 +73,7 @@ final class ModelLayout: @unchecked Sendable {
     /// The value a new object starts with: the default, nil for optionals, empty for to-many.
     private func computeInitialValue(_ i: Int) -> Value? {
         if let field = fieldSchemas[i] {
-            if let d = field.defaultValue, let v = try? field.databaseValue(fromJSON: d) { return Value(v, type: types[i]) }
+            if let d = field.defaultValue, let v = try? codecs[i]!.value(fromJSON: d) { return v }
             return field.isOptional ? .null : nil
         }
         return relationships[i]!.isToMany ? .array([]) : .null
@@ -76,9 +83,30 @@ final class ModelLayout: @unchecked Sendable {
     /// of another type is an error naming model, field and row.
     func read(_ statement: Statement, _ column: Int, as i: Int, id: String) throws(DamagedValueError) -> Value {
         do {
-            return try rules[i]!.read(statement, column)
+            return try codecs[i]!.read(statement, column)
         } catch {
-            throw error.damaged(model: model.name, field: columns[i], id: id, expected: rules[i]!.typeName)
+            throw damaged(error, column: i, id: id)
         }
+    }
+
+    /// The current row of a `selectList` statement, each fetched column read through its codec straight
+    /// into the object's value array (unfetched columns `.null`).
+    func readRow(_ statement: Statement, id: String) throws(DamagedValueError) -> [Value] {
+        var values = emptyRow
+        try values.withUnsafeMutableBufferPointer { (row) throws(DamagedValueError) in
+            for n in fetchCodecs.indices {
+                let i = fetchedColumns[n]
+                do throws(CellMismatch) {
+                    row[i] = try fetchCodecs[n].read(statement, n + 1)
+                } catch {
+                    throw damaged(error, column: i, id: id)
+                }
+            }
+        }
+        return values
+    }
+
+    func damaged(_ mismatch: CellMismatch, column i: Int, id: String) -> DamagedValueError {
+        mismatch.damaged(model: model.name, field: columns[i], id: id, expected: codecs[i]!.typeName)
     }
 }

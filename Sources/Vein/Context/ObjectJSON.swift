@@ -9,8 +9,8 @@ extension ModelObject {
         for (i, column) in layout.columns.enumerated() {
             if layout.isLazy[i] && !includeLazy { continue }
             let value = try self[column]
-            if let field = layout.fieldSchemas[i] {
-                object[column] = field.jsonValue(fromDatabase: ModelContext.databaseValue(value, type: layout.types[i]))
+            if layout.fieldSchemas[i] != nil {
+                object[column] = layout.codecs[i]!.json(value)
             } else if case .array(let ids) = value {
                 object[column] = .array(ids.map { .string($0.stringValue ?? "") })
             } else {

@@ -111,7 +111,11 @@ public struct StoreExporter {
         }
         let statement = try store.database.makeStatement(sql + " ORDER BY \(table).\"id\"")
         try statement.bind(arguments)
-        let encoders = columns.map { name in ColumnEncoder(field: model.field(named: name), rule: CellRule(model: model, column: name)) }
+        // Nil for a to-many: its array of ids is built by SQL (`RelationshipStorage.idArraySQL`).
+        let codecs = columns.map { name -> FieldCodec? in
+            if let field = model.field(named: name) { return field.codec }
+            return model.relationship(named: name)!.isToMany ? nil : .reference
+        }
         let keys = columns.map { name -> [UInt8] in
             var key: [UInt8] = [UInt8(ascii: ",")]
             JSONWriter.writeString(utf8: Array(name.utf8), into: &key)
@@ -129,12 +133,16 @@ public struct StoreExporter {
             record += prefix
             record += idKey
             JSONWriter.writeString(utf8: statement.textBytes(0), into: &record)
-            for (i, encoder) in encoders.enumerated() {
+            for (i, codec) in codecs.enumerated() {
                 record += keys[i]
+                guard let codec else {
+                    record += statement.textBytes(i + 1)
+                    continue
+                }
                 do {
-                    try encoder.append(statement, i + 1, into: &record)
+                    try codec.writeJSON(statement, i + 1, into: &record)
                 } catch {
-                    throw error.damaged(model: model.name, field: columns[i], id: statement.string(0), expected: encoder.rule?.typeName ?? "list of ids")
+                    throw error.damaged(model: model.name, field: columns[i], id: statement.string(0), expected: codec.typeName)
                 }
             }
             record.append(UInt8(ascii: "}"))
@@ -151,45 +159,4 @@ extension ExportSelectionError: CustomStringConvertible {
     public var description: String {
         "a condition needs exactly one model (the condition is written against one model's fields)"
     }
-}
-
-/// How one column is written: decided once per model, applied to every row.
-private struct ColumnEncoder {
-    let field: FieldSchema?
-    /// Nil for a to-many (its array of ids is built by SQL, `RelationshipStorage.idArraySQL`).
-    let rule: CellRule?
-
-    /// Throws for a cell not of the column's type: an export never writes a value nobody stored.
-    func append(_ s: Statement, _ column: Int, into out: inout [UInt8]) throws(CellMismatch) {
-        if let mismatch = rule?.mismatch(s, column) { throw mismatch }
-        if s.isNull(column) { out += Self.null; return }
-        guard let field else {
-            // A relationship: a to-one id, or a to-many's array of ids.
-            let text = s.textBytes(column)
-            if text.first == UInt8(ascii: "[") { out += text } else { JSONWriter.writeString(utf8: text, into: &out) }
-            return
-        }
-        switch field.type {
-        case .string, .uuid: JSONWriter.writeString(utf8: s.textBytes(column), into: &out)
-        case .int: out += String(s.int64(column)).utf8
-        case .double: out += JSONWriter.formatDouble(s.double(column)).utf8
-        case .bool: out += s.int64(column) != 0 ? Self.true : Self.false
-        case .date:
-            out.append(UInt8(ascii: "\""))
-            ISODate.write(s.double(column), into: &out)
-            out.append(UInt8(ascii: "\""))
-        case .data:
-            out.append(UInt8(ascii: "\""))
-            out += s.data(column).base64EncodedString().utf8
-            out.append(UInt8(ascii: "\""))
-        case .enum:
-            if field.columnType == "INTEGER" { out += String(s.int64(column)).utf8 } else { JSONWriter.writeString(utf8: s.textBytes(column), into: &out) }
-        case .json:
-            // Canonical already when Vein wrote it; re-canonicalized in case SQL wrote it by hand.
-            let text = s.string(column)
-            if let parsed = try? JSONParser.parse(text) { out += JSONWriter.string(parsed.canonicalized()).utf8 } else { JSONWriter.writeString(utf8: Array(text.utf8), into: &out) }
-        }
-    }
-
-    static let null = Array("null".utf8), `true` = Array("true".utf8), `false` = Array("false".utf8)
 }

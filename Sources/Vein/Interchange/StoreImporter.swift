@@ -333,11 +333,17 @@ private struct ModelWriter {
 
     /// How each relationship is stored, in `model.relationships` order.
     let storages: [RelationshipStorage]
+    /// Each field's codec, in `model.fields` order, with its default in stored form (nil when none).
+    let codecs: [FieldCodec]
+    let defaults: [DatabaseValue?]
 
     init(model: ModelSchema, manifest: SchemaManifest, database: Database, upsert: Bool) throws {
         self.model = model
         columns = model.columnNames
         position = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
+        let codecs = model.fields.map(\.codec)
+        self.codecs = codecs
+        defaults = zip(model.fields, codecs).map { field, codec in field.defaultValue.flatMap { try? codec.value(fromJSON: $0).databaseValue } }
         storages = model.relationships.map { RelationshipStorage(model: model, relationship: $0, in: manifest) }
         // To-many arrays are written as links after the last record; a to-one's position column is
         // written from its owner's array.
@@ -365,12 +371,12 @@ private struct ModelWriter {
         values.reserveCapacity(columns.count + 1)
         for (i, field) in model.fields.enumerated() {
             guard let json = given[i] else {
-                if let d = field.defaultValue, let v = try? field.databaseValue(fromJSON: d) { values.append(v); continue }
+                if let v = defaults[i] { values.append(v); continue }
                 if field.isOptional { values.append(.null); continue }
                 return .failure(Failure(field: field.name, message: "missing a value for the required field (\(field.type.rawValue))"))
             }
             do {
-                values.append(try field.databaseValue(fromJSON: json))
+                values.append(try codecs[i].value(fromJSON: json).databaseValue)
             } catch {
                 return .failure(Failure(field: field.name, message: "expected \(error.expectation)"))
             }

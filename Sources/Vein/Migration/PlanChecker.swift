@@ -44,7 +44,7 @@ public enum PlanChecker {
         for model in manifest.models {
             rows[model.name] = try (0..<rowsPerModel).map { i in
                 var values: [String: Value] = [:]
-                for field in model.fields { values[field.name] = syntheticValue(field, row: i) }
+                for field in model.fields { values[field.name] = field.codec.syntheticValue(row: i, unique: field.isUnique) }
                 return try context.insert(model.name, values)
             }
         }
@@ -65,29 +65,5 @@ public enum PlanChecker {
             }
         }
         try context.save()
-    }
-
-    /// A value for row `i`: varied, distinct where the field is unique, nil on every third row of an optional.
-    static func syntheticValue(_ field: FieldSchema, row i: Int) -> Value {
-        if field.isOptional && i % 3 == 2 { return .null }
-        switch field.type {
-        case .string:
-            let samples = ["", "a", "Hello, World", "ümlaut ß", "日本語", "with \"quotes\"", "  spaced  "]
-            return .string(field.isUnique ? "\(samples[i % samples.count])\(i)" : samples[i % samples.count])
-        case .int:
-            let samples: [Int64] = [0, 1, -1, 42, .max, .min, 1_000_000]
-            return .int(field.isUnique ? Int64(i) : samples[i % samples.count])
-        case .double:
-            let samples = [0, 1.5, -2.25, 1e10, 3.141592653589793]
-            return .double(field.isUnique ? Double(i) + 0.5 : samples[i % samples.count])
-        case .bool: return .bool(i % 2 == 0)
-        case .date: return .date(1_700_000_000 + Double(i) * 86_400.25)
-        case .data: return .data(Data([UInt8(i), 0, 255]))
-        case .uuid: return .string(String(format: "00000000-0000-4000-8000-%012d", i))
-        case .json: return .string("{\"n\":\(i)}")
-        case .enum:
-            let raw = field.enumValues[i % field.enumValues.count]
-            return raw.stringValue.map(Value.string) ?? .int(raw.intValue ?? 0)
-        }
     }
 }

@@ -88,6 +88,7 @@ struct StageRunner {
                 // Page by id with a fresh context per page, so memory stays flat however many rows there are.
                 let page = try database.makeStatement(
                     "SELECT \"id\" FROM \(SQL.quoteIdentifier(source.name)) WHERE \"id\" > ? ORDER BY \"id\" LIMIT \(Self.pageSize)")
+                let codecs = inMemory.map { model.model.field(named: $0.name)!.codec }
                 var after = ""
                 while true {
                     try page.bind([.text(after)])
@@ -101,12 +102,12 @@ struct StageRunner {
                         guard let object = try context.object(source.name, id: id) else { continue }
                         let evaluator = context.evaluator(for: object)
                         var values: [DatabaseValue] = [.text(object.id)]
-                        for column in inMemory {
+                        for (column, codec) in zip(inMemory, codecs) {
                             guard case .mapped(let e) = column.source else { continue }
                             let value: Value
                             var failure: String?
                             do { value = try evaluator.evaluate(e) } catch { failure = "\(error)"; value = .null }
-                            // Double arithmetic does not trap, but no cell may hold its infinity or NaN (CellRule).
+                            // Double arithmetic does not trap, but no cell may hold its infinity or NaN (ValueCodec.mismatch).
                             if case .double(let d) = value, !d.isFinite {
                                 failure = "it gives \(d.isNaN ? "NaN" : d < 0 ? "-Infinity" : "Infinity"), which a Double field cannot store"
                             }
@@ -116,7 +117,9 @@ struct StageRunner {
                                     problem: "the map expression fails (\(failure)) on a row",
                                     remedy: "change the map expression so it cannot fail, or delete such rows first")])
                             }
-                            values.append(stored(value, field: model.model.field(named: column.name)!))
+                            // In the field's normal form, as the context stores it; a value the field refuses (a raw
+                            // value outside an enum's) is kept as computed, for the checks that follow to name its row.
+                            values.append(((try? codec.normalized(value)) ?? value).databaseValue)
                         }
                         try insert.bind(values)
                         try insert.step()
@@ -152,15 +155,6 @@ struct StageRunner {
             return true
         } catch is EvaluationError {
             return false
-        }
-    }
-
-    /// A computed value as the new field stores it.
-    private func stored(_ value: Value, field: FieldSchema) -> DatabaseValue {
-        switch (value, field.type) {
-        case (.int(let i), .double): return .real(Double(i))
-        case (.string(let s), _): return .text(NormalForm.text(s))
-        default: return ModelContext.databaseValue(value, type: ValueType.of(field))
         }
     }
 

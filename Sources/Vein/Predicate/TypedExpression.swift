@@ -70,32 +70,6 @@ public indirect enum ValueType: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A runtime value of the expression language (in-memory evaluation, bound SQL parameters).
-public enum Value: Equatable, Sendable {
-    case null
-    case string(String)
-    case int(Int64)
-    case double(Double)
-    case bool(Bool)
-    case date(Double)
-    case data(Data)
-    case array([Value])
-
-    public var databaseValue: DatabaseValue {
-        switch self {
-        case .null: return .null
-        case .string(let s): return .text(s)
-        case .int(let i): return .integer(i)
-        case .double(let d), .date(let d): return .real(d)
-        case .bool(let b): return .integer(b ? 1 : 0)
-        case .data(let d): return .blob(d)
-        case .array(let items): return .text(JSONWriter.string(.array(items.map { .string($0.stringValue ?? "") })))
-        }
-    }
-
-    var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
-}
-
 /// A type-checked expression over one model: every name resolved, every operand's type known.
 public indirect enum TypedExpression: Equatable, Sendable {
     /// Where a column lives: the model in scope, or the target of a to-one relationship (one hop).

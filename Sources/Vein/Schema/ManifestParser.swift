@@ -175,8 +175,9 @@ public struct ManifestParser {
                 do {
                     // Kept in normal form (2 → 2.0 for a double, dates in the store's format, UUIDs
                     // uppercase), so defaults that mean the same give the same canonical text.
-                    let value = try field.databaseValue(fromJSON: defaultJSON)
-                    field.defaultValue = value == .null ? nil : field.jsonValue(fromDatabase: value)
+                    let codec = field.codec
+                    let value = try codec.value(fromJSON: defaultJSON)
+                    field.defaultValue = value == .null ? nil : codec.json(value)
                 } catch {
                     issue(join(path, "default"), "expected \(error.expectation)")
                 }

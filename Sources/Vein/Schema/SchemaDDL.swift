@@ -49,13 +49,7 @@ public enum SchemaDDL {
             parts.append("DEFAULT \(literal)")
         }
         // CHECKs keep values that raw SQL writes inside the type's domain.
-        switch field.type {
-        case .bool: parts.append("CHECK (\(name) IN (0, 1))")
-        case .enum:
-            let list = field.enumValues.compactMap { try? sqlLiteral(field.databaseValue(fromJSON: $0)) }
-            parts.append("CHECK (\(name) IN (\(list.joined(separator: ", "))))")
-        default: break
-        }
+        if let check = field.codec.type.checkConstraint(column: name) { parts.append(check) }
         return parts.joined(separator: " ")
     }
 

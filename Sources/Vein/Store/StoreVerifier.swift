@@ -169,12 +169,12 @@ public enum StoreVerifier {
             // One query per column, each cell judged by the rule fetch and export apply: verify reports
             // exactly the cells they refuse.
             for field in model.fields {
-                let rule = CellRule(field: field)
+                let codec = field.codec
                 let column = SQL.quoteIdentifier(field.name)
                 var wrongStorage: [String] = [], wrongValue: [String] = []
                 let rows = try db.makeStatement("SELECT id, \(column) FROM \(table) WHERE \(column) IS NOT NULL ORDER BY id")
                 while try rows.step() {
-                    guard let mismatch = rule.mismatch(rows, 1) else { continue }
+                    guard let mismatch = codec.mismatch(rows, 1) else { continue }
                     if mismatch.isWrongStorage { wrongStorage.append(rows.string(0)) } else { wrongValue.append(rows.string(0)) }
                 }
                 report(&check, wrongStorage, "\(model.name).\(field.name): %d values are not of type \(field.type.rawValue)")
