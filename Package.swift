@@ -38,5 +38,7 @@ let package = Package(
 
         .testTarget(name: "VeinTests", dependencies: ["Vein", "CSQLCipher"]),
         .testTarget(name: "VeinCLITests", dependencies: ["VeinCLI", "Vein"]),
+        // Vein as an app uses it: `import Vein` only (Tests/VeinAppTests type-checks itself from outside the package).
+        .testTarget(name: "VeinAppTests", dependencies: ["Vein"]),
     ]
 )

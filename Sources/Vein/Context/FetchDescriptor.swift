@@ -26,7 +26,7 @@ public struct FetchDescriptor: Sendable {
     public var owner: (column: String, id: String)?
     /// The members of a relationship of one owner, found in SQL through the relationship's index (with
     /// `restrictedTo` holding the same ids in the relationship's order, for the order and pending rows).
-    public var members: (storage: RelationshipStorage, owner: String)?
+    package var members: (storage: RelationshipStorage, owner: String)?
 
     public init(model: String, predicate: TypedExpression? = nil, sortBy: [SortKey] = [], fetchLimit: Int? = nil,
                 fetchOffset: Int = 0, includePendingChanges: Bool = true) {

@@ -37,7 +37,7 @@ public final class ModelContext: @unchecked Sendable {
     var deleted: [String: ModelObject] = [:]
 
     /// Test hook: called before each row written by `save`, with the number written so far.
-    public var saveFailureInjection: (@Sendable (Int) throws -> Void)?
+    package var saveFailureInjection: (@Sendable (Int) throws -> Void)?
 
     /// What the store said of itself when it was opened: each transaction checks the store still holds
     /// that schema (nil for a context over a bare connection, such as a migration's, which changes it).

@@ -7,11 +7,11 @@ import Foundation
 ///
 /// Invariant: `buffer[index...]` holds the unread bytes; everything before `index` has been consumed
 /// and counted into `line`/`column`.
-public final class JSONStreamReader {
+package final class JSONStreamReader {
     /// A record larger than this is refused rather than buffered: it is almost certainly an unterminated
     /// string or array, and would otherwise grow without bound.
-    public static let maxValueBytes = 256 << 20
-    public static let defaultChunkSize = 1 << 20
+    package static let maxValueBytes = 256 << 20
+    package static let defaultChunkSize = 1 << 20
 
     private let descriptor: Int32
     /// How many bytes one read asks for. Tests and the fuzzer use a few bytes, so that values, strings
@@ -20,10 +20,10 @@ public final class JSONStreamReader {
     private var buffer: [UInt8] = []
     private var index = 0
     private var atEnd = false
-    public private(set) var line = 1
-    public private(set) var column = 1
+    package private(set) var line = 1
+    package private(set) var column = 1
 
-    public init(descriptor: Int32, chunkSize: Int = JSONStreamReader.defaultChunkSize) {
+    package init(descriptor: Int32, chunkSize: Int = JSONStreamReader.defaultChunkSize) {
         self.descriptor = descriptor
         self.chunkSize = chunkSize
     }
@@ -49,12 +49,12 @@ public final class JSONStreamReader {
         }
     }
 
-    public func error(_ message: String) -> JSONSyntaxError {
+    package func error(_ message: String) -> JSONSyntaxError {
         JSONSyntaxError(line: line, column: column, message: message)
     }
 
     /// The next byte after whitespace, without consuming it; nil at the end of the input.
-    public func peek() throws -> UInt8? {
+    package func peek() throws -> UInt8? {
         while true {
             while index < buffer.count {
                 let c = buffer[index]
@@ -67,7 +67,7 @@ public final class JSONStreamReader {
     }
 
     /// Consumes `c` (after whitespace) or throws, naming what was expected.
-    public func expect(_ c: UInt8, _ expected: String) throws {
+    package func expect(_ c: UInt8, _ expected: String) throws {
         guard let next = try peek() else { throw error("unexpected end of input, expected \(expected)") }
         guard next == c else { throw error("unexpected \(Self.describe(next)), expected \(expected)") }
         advance(over: buffer[index...index])
@@ -75,7 +75,7 @@ public final class JSONStreamReader {
     }
 
     /// Consumes `c` if it comes next (after whitespace).
-    public func consume(_ c: UInt8) throws -> Bool {
+    package func consume(_ c: UInt8) throws -> Bool {
         guard try peek() == c else { return false }
         advance(over: buffer[index...index])
         index += 1
@@ -84,7 +84,7 @@ public final class JSONStreamReader {
 
     /// One whole value (after whitespace), parsed: the record-sized unit of the stream. Errors inside it
     /// are reported at their place in the whole stream.
-    public func readValue() throws -> JSONValue {
+    package func readValue() throws -> JSONValue {
         guard try peek() != nil else { throw error("unexpected end of input, expected a value") }
         let (startLine, startColumn) = (line, column)
         let bytes = try captureValue()
@@ -143,7 +143,7 @@ public final class JSONStreamReader {
     }
 
     /// The next line's bytes without its newline (JSON Lines), or nil at the end of the input.
-    public func readLine() throws -> [UInt8]? {
+    package func readLine() throws -> [UInt8]? {
         var i = index
         while true {
             if let newline = buffer[i...].firstIndex(of: 0x0A) {

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Key files: a raw 64-hex key or a passphrase, on one line, readable by their owner only.
-public enum KeyFile {
+package enum KeyFile {
     /// Reads a key file, refusing one that group or others can read or write (as ssh does for private keys).
-    public static func read(_ path: String) throws -> CipherKey {
+    package static func read(_ path: String) throws -> CipherKey {
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT { throw KeyError.keyFileUnreadable(path: path, reason: "no such file") }
@@ -29,7 +29,7 @@ public enum KeyFile {
     /// Writes a new key file with mode 0600, refusing to replace an existing file. It appears whole (written
     /// under a temporary name, synced, linked into place), and is durable before returning, so a store
     /// created with this key never outlives its key file in a crash.
-    public static func create(_ path: String, key: CipherKey) throws {
+    package static func create(_ path: String, key: CipherKey) throws {
         let staged = try stage(path, key: key, placement: .create)
         do {
             try staged.place()
@@ -49,13 +49,13 @@ public enum KeyFile {
     }
 
     /// Where a rotation records the new key before the store changes: next to the key file.
-    public static func pendingPath(for path: String) -> String { path + ".pending" }
+    package static func pendingPath(for path: String) -> String { path + ".pending" }
 
     /// Replaces (or creates) `path` with `key` atomically: written to a temporary file 0600, synced, then
     /// renamed over `path`. Readers see the old key or the new one, never a part. The file stays 0600
     /// whatever the mode of the one it replaces (others must never read a key); its owner and group stay.
     /// A symbolic link (to a secrets mount, say) stays; the file it names is replaced.
-    public static func replace(_ path: String, key: CipherKey) throws {
+    package static func replace(_ path: String, key: CipherKey) throws {
         let staged = try stage(try StagedFile.replaceablePath(path), key: key, placement: .replace)
         do {
             try staged.place()

@@ -7,12 +7,12 @@ import Foundation
 /// guarantee is process-wide: from the first moment a key is read or made, the process is non-dumpable
 /// (a crash leaves no core holding the key, and other processes of the same user cannot read its memory).
 /// Buffers Vein reads keys into are wiped once parsed.
-public enum KeyMemory {
+package enum KeyMemory {
     private static let protected: Bool = vein_keep_out_of_core_dumps() == 0
 
     /// Makes the process non-dumpable; cheap after the first call. Called before any key is read or made.
     @discardableResult
-    public static func keepOutOfCoreDumps() -> Bool { protected }
+    package static func keepOutOfCoreDumps() -> Bool { protected }
 
     /// Zeros `data`'s bytes in place (key file contents once parsed).
     static func wipe(_ data: inout Data) {

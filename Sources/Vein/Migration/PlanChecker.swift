@@ -4,24 +4,24 @@ import Foundation
 /// checked structure and types; this seeds synthetic rows at the first version (every field filled in
 /// several ways, optionals sometimes nil, every enum value, relationships linked) in an in-memory database
 /// and migrates them through every stage, so unhandled data fails in CI instead of in production.
-public enum PlanChecker {
-    public static let rowsPerModel = 12
+package enum PlanChecker {
+    package static let rowsPerModel = 12
 
     /// Real rows to try the plan on instead of synthetic ones: an export (`vein export`) of a store at the
     /// plan's first version.
-    public struct Fixture {
-        public let descriptor: Int32
-        public let format: InterchangeFormat
-        public let name: String
+    package struct Fixture {
+        package let descriptor: Int32
+        package let format: InterchangeFormat
+        package let name: String
 
-        public init(descriptor: Int32, format: InterchangeFormat, name: String) {
+        package init(descriptor: Int32, format: InterchangeFormat, name: String) {
             self.descriptor = descriptor
             self.format = format
             self.name = name
         }
     }
 
-    public static func check(_ plan: MigrationPlan, fixture: Fixture? = nil) throws -> MigrationReport {
+    package static func check(_ plan: MigrationPlan, fixture: Fixture? = nil) throws -> MigrationReport {
         let database = try Database(path: ":memory:", mode: .create, key: nil)
         let first = plan.schemas[0]
         try StoreCreator.layOut(database, manifest: first, now: Date())

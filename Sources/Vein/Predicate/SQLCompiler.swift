@@ -32,13 +32,13 @@
 /// at most 999 bound parameters: a fragment deeper than `maxNesting` or with more than `maxArguments`
 /// parameters is not used (the condition is then evaluated in memory), and long `&&`/`||` chains arrive
 /// here as balanced trees (`ExpressionParser`).
-public struct SQLCompiler {
-    public struct Fragment: Equatable, Sendable {
-        public var sql: String
-        public var arguments: [DatabaseValue]
-        public var isExact: Bool
+package struct SQLCompiler {
+    package struct Fragment: Equatable, Sendable {
+        package var sql: String
+        package var arguments: [DatabaseValue]
+        package var isExact: Bool
         /// Whether evaluating it can raise Swift's error (only exact integer arithmetic does).
-        public var canFail = false
+        package var canFail = false
     }
 
     /// Weighted nesting (see `nesting(of:)`) a fragment may reach, leaving room for the statement around it.
@@ -59,7 +59,7 @@ public struct SQLCompiler {
     /// literals to bind).
     private var inlinesIntegers = false
 
-    public init(table: String, model: ModelSchema? = nil, manifest: SchemaManifest? = nil) {
+    package init(table: String, model: ModelSchema? = nil, manifest: SchemaManifest? = nil) {
         self.table = table
         self.model = model
         self.manifest = manifest
@@ -73,12 +73,12 @@ public struct SQLCompiler {
     }
 
     /// A WHERE condition for the predicate, or nil when SQL cannot narrow it at all.
-    public func condition(_ e: TypedExpression) -> Fragment? {
+    package func condition(_ e: TypedExpression) -> Fragment? {
         fitting { $0.compileCondition(e) }
     }
 
     /// SQL for a value, only when it is exactly the evaluator's value.
-    public func value(_ e: TypedExpression) -> Fragment? {
+    package func value(_ e: TypedExpression) -> Fragment? {
         fitting { $0.compileValue(e) }
     }
 

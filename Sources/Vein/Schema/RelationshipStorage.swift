@@ -17,31 +17,31 @@
 ///
 /// Every statement reaches rows through an index: the primary key on `id`, a to-one's index, or a link
 /// table's key and indexes (`RelationshipLayoutTests` checks the query plans).
-public struct RelationshipStorage: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable {
+package struct RelationshipStorage: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         case column
         case reverseColumn
         case linkTable
     }
 
     /// The model that declares the relationship.
-    public let model: String
-    public let relationship: RelationshipSchema
-    public let kind: Kind
+    package let model: String
+    package let relationship: RelationshipSchema
+    package let kind: Kind
     /// `.column`: the owner's position column for the inverse to-many (nil when the inverse is not a
     /// reverse-column to-many). `.reverseColumn`: the target's position column for this relationship.
-    public let positionColumn: String?
+    package let positionColumn: String?
     /// `.reverseColumn`: the target's to-one column naming the owner.
-    public let inverseColumn: String?
+    package let inverseColumn: String?
     /// `.linkTable`: the shared table, and which of its columns hold this side's owner and member.
-    public let linkTable: String?
-    public let isCanonical: Bool
+    package let linkTable: String?
+    package let isCanonical: Bool
 
-    public var name: String { relationship.name }
-    public var target: String { relationship.target }
-    public var isToMany: Bool { relationship.isToMany }
+    package var name: String { relationship.name }
+    package var target: String { relationship.target }
+    package var isToMany: Bool { relationship.isToMany }
 
-    public init(model: ModelSchema, relationship rel: RelationshipSchema, in manifest: SchemaManifest) {
+    package init(model: ModelSchema, relationship rel: RelationshipSchema, in manifest: SchemaManifest) {
         self.init(model: model.name, relationship: rel,
                   inverse: rel.inverse.flatMap { manifest.model(named: rel.target)?.relationship(named: $0) })
     }
@@ -71,12 +71,12 @@ public struct RelationshipStorage: Hashable, Sendable {
         }
     }
 
-    public static func positionColumn(for toMany: String) -> String { "_vein_pos_\(toMany)" }
-    public static func linkTableName(_ model: String, _ relationship: String) -> String { "_vein_link_\(model)_\(relationship)" }
-    public static let linkTablePrefix = "_vein_link_"
+    package static func positionColumn(for toMany: String) -> String { "_vein_pos_\(toMany)" }
+    package static func linkTableName(_ model: String, _ relationship: String) -> String { "_vein_link_\(model)_\(relationship)" }
+    package static let linkTablePrefix = "_vein_link_"
 
     /// Every relationship of a manifest, by model and name.
-    public static func all(in manifest: SchemaManifest) -> [RelationshipStorage] {
+    package static func all(in manifest: SchemaManifest) -> [RelationshipStorage] {
         manifest.models.flatMap { m in m.relationships.map { RelationshipStorage(model: m, relationship: $0, in: manifest) } }
     }
 
@@ -86,17 +86,17 @@ public struct RelationshipStorage: Hashable, Sendable {
     private var ownerTable: String { q(model) }
     private var targetTable: String { q(target) }
     /// `.linkTable`: the column holding this side's owner, and the one holding its members.
-    public var ownerColumn: String { isCanonical ? "owner" : "target" }
-    public var memberColumn: String { isCanonical ? "target" : "owner" }
+    package var ownerColumn: String { isCanonical ? "owner" : "target" }
+    package var memberColumn: String { isCanonical ? "target" : "owner" }
 
     // MARK: Reading
 
     /// Members' ids of the owner bound as `?1`, in the relationship's order.
-    public var membersSQL: String { membersSQL(owner: "?1") }
+    package var membersSQL: String { membersSQL(owner: "?1") }
 
     /// Members' ids (column `_m`) of the owner whose id is the SQL expression `owner`, in order. The
     /// table is aliased `_r`: `owner` may name a column of the same table (a self-relationship).
-    public func membersSQL(owner: String) -> String {
+    package func membersSQL(owner: String) -> String {
         switch kind {
         case .column:
             return "SELECT \"_r\".\(q(name)) AS \"_m\" FROM \(ownerTable) AS \"_r\" WHERE \"_r\".\"id\" = \(owner) AND \"_r\".\(q(name)) IS NOT NULL"
@@ -110,12 +110,12 @@ public struct RelationshipStorage: Hashable, Sendable {
 
     /// An SQL expression: the members of the owner `owner` as the JSON array of ids that interchange and
     /// `vein query` show (the format-1 column's text, byte for byte). Ids are ULIDs, never needing escapes.
-    public func idArraySQL(owner: String) -> String {
+    package func idArraySQL(owner: String) -> String {
         "COALESCE((SELECT '[' || group_concat('\"' || \"_m\" || '\"', ',') || ']' FROM (\(membersSQL(owner: owner)))), '[]')"
     }
 
     /// Every (owner, member) pair (verifier, export), grouped by owner, each owner's members in order.
-    public var pairsSQL: String {
+    package var pairsSQL: String {
         switch kind {
         case .column:
             return "SELECT \"id\", \(q(name)) FROM \(ownerTable) WHERE \(q(name)) IS NOT NULL ORDER BY \"id\""
@@ -129,7 +129,7 @@ public struct RelationshipStorage: Hashable, Sendable {
     }
 
     /// How many owners have at least one member.
-    public var linkedOwnersCountSQL: String {
+    package var linkedOwnersCountSQL: String {
         switch kind {
         case .column: return "SELECT count(*) FROM \(ownerTable) WHERE \(q(name)) IS NOT NULL"
         case .reverseColumn: return "SELECT count(DISTINCT \(q(inverseColumn!))) FROM \(targetTable) WHERE \(q(inverseColumn!)) IS NOT NULL"
@@ -138,7 +138,7 @@ public struct RelationshipStorage: Hashable, Sendable {
     }
 
     /// An SQL expression: the number of members of the owner whose id is the SQL expression `owner`.
-    public func countSQL(owner: String) -> String {
+    package func countSQL(owner: String) -> String {
         switch kind {
         case .column: return "(\(owner) IS NOT NULL)"
         case .reverseColumn: return "(SELECT count(*) FROM \(targetTable) AS \"_r\" WHERE \"_r\".\(q(inverseColumn!)) = \(owner))"
@@ -147,7 +147,7 @@ public struct RelationshipStorage: Hashable, Sendable {
     }
 
     /// An SQL condition: the owner (SQL expression `owner`) has the member bound as the next `?`.
-    public func containsSQL(owner: String) -> String {
+    package func containsSQL(owner: String) -> String {
         switch kind {
         case .column: return "(\(owner) = ?)"
         case .reverseColumn:
@@ -162,10 +162,10 @@ public struct RelationshipStorage: Hashable, Sendable {
 
     /// Whether link changes on this side are written (the other side of a shared link table is not, and a
     /// to-one is written as a column of its row).
-    public var writesLinks: Bool { kind == .reverseColumn || (kind == .linkTable && isCanonical) }
+    package var writesLinks: Bool { kind == .reverseColumn || (kind == .linkTable && isCanonical) }
 
     /// The highest position among the owner's members (`?1`), or 0: one seek on the (owner, position) index.
-    public var maxPositionSQL: String {
+    package var maxPositionSQL: String {
         switch kind {
         case .reverseColumn:
             return "SELECT COALESCE(MAX(\(q(positionColumn!))), 0) FROM \(targetTable) WHERE \(q(inverseColumn!)) = ?1"
@@ -175,7 +175,7 @@ public struct RelationshipStorage: Hashable, Sendable {
     }
 
     /// Puts member `?2` of owner `?1` at position `?3` (the member's to-one is written with its row).
-    public var placeSQL: String {
+    package var placeSQL: String {
         switch kind {
         case .reverseColumn:
             return "UPDATE \(targetTable) SET \(q(positionColumn!)) = ?3 WHERE \"id\" = ?2 AND \(q(inverseColumn!)) = ?1"
@@ -185,7 +185,7 @@ public struct RelationshipStorage: Hashable, Sendable {
     }
 
     /// Takes member `?2` out of owner `?1`'s list.
-    public var removeSQL: String {
+    package var removeSQL: String {
         switch kind {
         case .reverseColumn:
             // Its to-one was cleared with its row; a member moved to another owner keeps its new position.
@@ -199,7 +199,7 @@ public struct RelationshipStorage: Hashable, Sendable {
 
     /// The rows holding a reference to any id in `idSet` (an SQL subquery or list), as
     /// `(owner id, member id)` pairs, found through the index on the referencing column.
-    public func referencingSQL(targetsIn idSet: String) -> String {
+    package func referencingSQL(targetsIn idSet: String) -> String {
         switch kind {
         case .column:
             return "SELECT \"id\", \(q(name)) FROM \(ownerTable) WHERE \(q(name)) IN \(idSet)"
@@ -211,7 +211,7 @@ public struct RelationshipStorage: Hashable, Sendable {
     }
 
     /// The members of the owners in `idSet`, as `(owner id, member id)` pairs.
-    public func membersSQL(ownersIn idSet: String) -> String {
+    package func membersSQL(ownersIn idSet: String) -> String {
         switch kind {
         case .column:
             return "SELECT \"id\", \(q(name)) FROM \(ownerTable) WHERE \"id\" IN \(idSet) AND \(q(name)) IS NOT NULL"
@@ -225,7 +225,7 @@ public struct RelationshipStorage: Hashable, Sendable {
     /// Clears every reference to the ids in `idSet` held by this relationship (the `nullify` rule, and
     /// links of deleted rows). Nil for a to-many stored as its inverse's column (that column is the
     /// other side's to-one, cleared through it).
-    public func clearSQL(targetsIn idSet: String) -> String? {
+    package func clearSQL(targetsIn idSet: String) -> String? {
         switch kind {
         case .column:
             let position = positionColumn.map { ", \(q($0)) = NULL" } ?? ""
@@ -236,12 +236,12 @@ public struct RelationshipStorage: Hashable, Sendable {
     }
 
     /// Drops the links of the owners in `idSet` (rows being deleted). Nil where the owner's row holds them.
-    public func clearSQL(ownersIn idSet: String) -> String? {
+    package func clearSQL(ownersIn idSet: String) -> String? {
         kind == .linkTable ? "DELETE FROM \(q(linkTable!)) WHERE \(q(ownerColumn)) IN \(idSet)" : nil
     }
 
     /// References from owners in `idSet` to members that do not exist: `(owner, member)` pairs.
-    public func danglingSQL(ownersIn idSet: String) -> String {
+    package func danglingSQL(ownersIn idSet: String) -> String {
         let member = kind == .linkTable ? q(memberColumn) : kind == .column ? q(name) : "\"id\""
         return "SELECT * FROM (\(membersSQL(ownersIn: idSet))) AS \"_ref\" "
             + "WHERE NOT EXISTS (SELECT 1 FROM \(targetTable) AS \"_t\" WHERE \"_t\".\"id\" = \"_ref\".\(member))"
@@ -250,12 +250,12 @@ public struct RelationshipStorage: Hashable, Sendable {
     // MARK: Layout
 
     /// The DDL for a link table and its indexes (canonical sides only; empty otherwise).
-    public var linkTableStatements: [String] {
+    package var linkTableStatements: [String] {
         guard kind == .linkTable, isCanonical, let table = linkTable else { return [] }
         return [createLinkTable(named: table)] + linkIndexStatements
     }
 
-    public var linkIndexStatements: [String] {
+    package var linkIndexStatements: [String] {
         guard kind == .linkTable, isCanonical, let table = linkTable else { return [] }
         return [
             "CREATE INDEX \(q(table + ".target")) ON \(q(table)) (\"target\", \"owner\")",
@@ -264,7 +264,7 @@ public struct RelationshipStorage: Hashable, Sendable {
     }
 
     /// The link table under `name` (a migration builds it under a temporary name).
-    public func createLinkTable(named name: String) -> String {
+    package func createLinkTable(named name: String) -> String {
         "CREATE TABLE \(q(name)) (\"owner\" TEXT NOT NULL, \"target\" TEXT NOT NULL, \"position\" INTEGER NOT NULL, "
             + "PRIMARY KEY (\"owner\", \"target\"))"
     }

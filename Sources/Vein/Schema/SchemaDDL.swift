@@ -6,21 +6,21 @@ import Foundation
 /// one-way to-many (`RelationshipStorage` says which).
 ///
 /// Only SQL that SQLite 3.15 runs (SQLCipher 3.4.1): no STRICT tables, no generated columns.
-public enum SchemaDDL {
+package enum SchemaDDL {
     /// Every statement to create the schema's tables and indexes, in order.
-    public static func createStatements(for manifest: SchemaManifest) -> [String] {
+    package static func createStatements(for manifest: SchemaManifest) -> [String] {
         manifest.models.flatMap { createStatements(for: $0, tableName: $0.name, in: manifest) }
             + RelationshipStorage.all(in: manifest).flatMap(\.linkTableStatements)
     }
 
     /// The statements for one model; `tableName` lets a migration build under a temporary name.
-    public static func createStatements(for model: ModelSchema, tableName: String, in manifest: SchemaManifest) -> [String] {
+    package static func createStatements(for model: ModelSchema, tableName: String, in manifest: SchemaManifest) -> [String] {
         [createTable(model, tableName: tableName, in: manifest)] + indexes(for: model, in: manifest).map { $0.sql(table: tableName) }
     }
 
     /// Every column after `id`, in table order: fields, then each to-one with the position column of
     /// its inverse to-many when it has one. To-many relationships have no column of their own.
-    public static func storedColumns(_ model: ModelSchema, in manifest: SchemaManifest) -> [String] {
+    package static func storedColumns(_ model: ModelSchema, in manifest: SchemaManifest) -> [String] {
         model.fields.map(\.name) + model.relationships.flatMap { rel -> [String] in
             let storage = RelationshipStorage(model: model, relationship: rel, in: manifest)
             guard storage.kind == .column else { return [] }
@@ -28,7 +28,7 @@ public enum SchemaDDL {
         }
     }
 
-    public static func createTable(_ model: ModelSchema, tableName: String, in manifest: SchemaManifest) -> String {
+    package static func createTable(_ model: ModelSchema, tableName: String, in manifest: SchemaManifest) -> String {
         var columns = ["\"id\" TEXT PRIMARY KEY NOT NULL"]
         for field in model.fields { columns.append(columnDefinition(field)) }
         for rel in model.relationships {
@@ -40,7 +40,7 @@ public enum SchemaDDL {
         return "CREATE TABLE \(SQL.quoteIdentifier(tableName)) (\n  " + columns.joined(separator: ",\n  ") + "\n)"
     }
 
-    public static func columnDefinition(_ field: FieldSchema) -> String {
+    package static func columnDefinition(_ field: FieldSchema) -> String {
         let name = SQL.quoteIdentifier(field.name)
         var parts = [name, field.columnType]
         if !field.isOptional { parts.append("NOT NULL") }
@@ -54,7 +54,7 @@ public enum SchemaDDL {
     }
 
     /// A SQL literal for a value (DEFAULT clauses are constants, so they cannot be bound).
-    public static func sqlLiteral(_ value: DatabaseValue) -> String {
+    package static func sqlLiteral(_ value: DatabaseValue) -> String {
         switch value {
         case .null: return "NULL"
         case .integer(let i): return String(i)
@@ -67,10 +67,10 @@ public enum SchemaDDL {
     }
 
     /// An index as Vein names and creates it.
-    public struct Index: Equatable, Sendable {
-        public let name: String
-        public let columns: [String]
-        public func sql(table: String) -> String {
+    package struct Index: Equatable, Sendable {
+        package let name: String
+        package let columns: [String]
+        package func sql(table: String) -> String {
             "CREATE INDEX \(SQL.quoteIdentifier(name)) ON \(SQL.quoteIdentifier(table)) ("
                 + columns.map(SQL.quoteIdentifier).joined(separator: ", ") + ")"
         }
@@ -80,7 +80,7 @@ public enum SchemaDDL {
     /// that keeps its inverse to-many's order gets (column, position), so members in order and the next
     /// position are one seek. Names are `Model.column[.column…]`: derived, so the same in every store of
     /// the schema, and never equal to a table name (model names cannot contain dots).
-    public static func indexes(for model: ModelSchema, in manifest: SchemaManifest) -> [Index] {
+    package static func indexes(for model: ModelSchema, in manifest: SchemaManifest) -> [Index] {
         var result = model.indexes.map { Index(name: indexName(model.name, $0), columns: $0) }
         for rel in model.relationships where !rel.isToMany {
             let columns = [rel.name] + (RelationshipStorage(model: model, relationship: rel, in: manifest).positionColumn.map { [$0] } ?? [])

@@ -1,5 +1,5 @@
 /// What a statement produced.
-public enum QueryResult: Sendable {
+package enum QueryResult: Sendable {
     case objects(ModelSchema, [ModelObject])
     case count(Int)
     /// A write: the context's pending changes after it (saved or not, as the caller decides), which
@@ -9,10 +9,10 @@ public enum QueryResult: Sendable {
 
 /// Runs statements against a context. Writes stay in the context until its owner saves, exactly like
 /// `ModelContext` (the REPL saves on `save`), unless `run` is told to save.
-public struct QueryRunner {
-    public let context: ModelContext
+package struct QueryRunner {
+    package let context: ModelContext
 
-    public init(context: ModelContext) {
+    package init(context: ModelContext) {
         self.context = context
     }
 
@@ -21,7 +21,7 @@ public struct QueryRunner {
     /// other process can change those rows between the read and the write (`set views = views + 1` from
     /// two processes at once never loses an increment). Without `save`, a write's changes stay pending
     /// and `ModelContext.save` detects a row changed meanwhile.
-    public func run(_ source: String, save: Bool = false) throws -> QueryResult {
+    package func run(_ source: String, save: Bool = false) throws -> QueryResult {
         let statement = try QueryParser.parse(source)
         let saving = save && statement.isWrite
         return try context.transaction(saving ? .immediate : .deferred) {
@@ -167,7 +167,7 @@ public struct QueryRunner {
 
 extension TypeChecker {
     /// Checks a parsed condition: it must be a Bool.
-    public func checkCondition(_ expression: ParsedExpression) throws(ExpressionError) -> TypedExpression {
+    package func checkCondition(_ expression: ParsedExpression) throws(ExpressionError) -> TypedExpression {
         let typed = try check(expression)
         guard typed.type == .bool else { throw error("a condition must be a Bool, not \(typed.type)", expression.column) }
         return typed

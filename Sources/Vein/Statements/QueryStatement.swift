@@ -1,15 +1,15 @@
 /// One statement of the REPL and `vein query` (SPEC §9), parsed.
-public enum QueryStatement: Equatable, Sendable {
-    public struct Selection: Equatable, Sendable {
-        public var model: String
+package enum QueryStatement: Equatable, Sendable {
+    package struct Selection: Equatable, Sendable {
+        package var model: String
         /// `Post(#id("…")).attachments`: the owner whose relationship is traversed.
-        public var traversal: (ownerModel: String, ownerID: String, relationship: String)?
-        public var predicate: ParsedExpression?
-        public var sort: [FetchDescriptor.SortKey] = []
-        public var limit: Int?
-        public var offset = 0
+        package var traversal: (ownerModel: String, ownerID: String, relationship: String)?
+        package var predicate: ParsedExpression?
+        package var sort: [FetchDescriptor.SortKey] = []
+        package var limit: Int?
+        package var offset = 0
 
-        public static func == (a: Selection, b: Selection) -> Bool {
+        package static func == (a: Selection, b: Selection) -> Bool {
             a.model == b.model && a.traversal?.ownerID == b.traversal?.ownerID && a.traversal?.relationship == b.traversal?.relationship
                 && a.predicate == b.predicate && a.sort == b.sort && a.limit == b.limit && a.offset == b.offset
         }
@@ -22,7 +22,7 @@ public enum QueryStatement: Equatable, Sendable {
     case update(Selection, assignments: [(field: String, value: ParsedExpression, column: Int)])
     case delete(Selection)
 
-    public static func == (a: QueryStatement, b: QueryStatement) -> Bool {
+    package static func == (a: QueryStatement, b: QueryStatement) -> Bool {
         switch (a, b) {
         case (.fetch(let x), .fetch(let y)), (.count(let x), .count(let y)), (.delete(let x), .delete(let y)): return x == y
         case (.get(let x), .get(let y)): return x == y
@@ -33,7 +33,7 @@ public enum QueryStatement: Equatable, Sendable {
     }
 
     /// Whether running it changes data.
-    public var isWrite: Bool {
+    package var isWrite: Bool {
         switch self {
         case .insert, .update, .delete: return true
         default: return false
@@ -44,12 +44,12 @@ public enum QueryStatement: Equatable, Sendable {
 /// Parses statements: `Model [where …] [sort key [asc|desc], …] [limit N] [offset N]`, `count Model …`,
 /// `get #id("…")`, `Model(#id("…")).relationship …`, `insert Model(field: value, …)`,
 /// `update Model [where …] set field = value, …`, `delete Model [where …]`.
-public struct QueryParser {
+package struct QueryParser {
     private var tokens: [Token]
     private let source: String
     private var position = 0
 
-    public static func parse(_ source: String) throws(ExpressionError) -> QueryStatement {
+    package static func parse(_ source: String) throws(ExpressionError) -> QueryStatement {
         var parser = QueryParser(tokens: try ExpressionLexer.tokenize(source, allowAssignment: true), source: source)
         let statement = try parser.statement()
         guard parser.current.kind == .end else { throw parser.error("unexpected \(parser.describeCurrent()) at the end of the statement") }

@@ -6,14 +6,14 @@ extension Database {
     /// SQLite keeps the committed pages in the `-wal` and still reports success, and the WAL does not
     /// follow the file to its new name. Here the checkpoint's own answer is checked (busy, or frames left
     /// unwritten) before the connection closes.
-    public func closeCheckpointed() throws {
+    package func closeCheckpointed() throws {
         try checkpointCompletely()
         try close()
     }
 
     /// Checkpoints the WAL into the file and truncates it, failing unless every frame was written: a
     /// store about to be replaced must leave no frames behind that would be read as the new file's.
-    public func checkpointCompletely() throws {
+    package func checkpointCompletely() throws {
         let sql = "PRAGMA wal_checkpoint(TRUNCATE)"
         if let row = try rows(sql).first, row.count == 3 {
             let busy = row[0].int64 ?? 1, logged = row[1].int64 ?? 0, written = row[2].int64 ?? -1

@@ -7,7 +7,7 @@ import Foundation
 /// access with a lock). It is opened with `SQLITE_OPEN_NOMUTEX` for that reason.
 public final class Database {
     let handle: OpaquePointer
-    public let path: String
+    package let path: String
     private var statementCache: [String: Statement] = [:]
     /// The Swift-written SQL functions registered on this connection (`install`).
     var functionGroups: [any SQLFunctionGroup.Type] = []
@@ -25,10 +25,10 @@ public final class Database {
 
     /// Page size for every encrypted store. SQLCipher 3's default of 1024 makes encrypted writes about
     /// 1.6x slower and files twice as large (SPEC §2); 4096 brings the cost of encryption to about 1.1x.
-    public static let cipherPageSize = 4096
+    package static let cipherPageSize = 4096
 
     /// How long a statement waits for another connection's lock before failing with SQLITE_BUSY.
-    public static let defaultBusyTimeout: Int32 = 5_000
+    package static let defaultBusyTimeout: Int32 = 5_000
 
     /// Opens `path` and, for an encrypted store, applies `key` and checks that it decrypts the file.
     /// A wrong key fails here with `StoreError.wrongKey`-worthy `DatabaseError.isNotADatabase`, before any
@@ -71,10 +71,10 @@ public final class Database {
     }
 
     /// Opened `.immutable`: another connection must read the file the same way (`immutableURI`).
-    public let isImmutable: Bool
+    package let isImmutable: Bool
 
     /// `file:PATH?immutable=1`, the path percent-encoded: how SQLite opens a file it may take as unchanging.
-    public static func immutableURI(_ path: String) -> String {
+    package static func immutableURI(_ path: String) -> String {
         let plain = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
         let encoded = path.utf8.map { plain.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
         return "file:" + encoded + "?immutable=1"
@@ -91,7 +91,7 @@ public final class Database {
 
     /// Closes the connection now. The last connection to a WAL database checkpoints and removes the WAL
     /// on close, leaving a self-contained file. Nothing may be used after this.
-    public func close() throws {
+    package func close() throws {
         guard !isClosed else { return }
         statementCache.removeAll()
         let rc = sqlite3_close(handle)
@@ -113,21 +113,21 @@ public final class Database {
     }
 
     /// SQLCipher's version ("3.4.1"), or nil when the library is plain SQLite.
-    public var cipherVersion: String? {
+    package var cipherVersion: String? {
         (try? scalar("PRAGMA cipher_version"))?.string
     }
 
-    public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+    package static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
     /// The linked SQLCipher's version, read from a throwaway in-memory connection.
-    public static var cipherLibraryVersion: String? {
+    package static var cipherLibraryVersion: String? {
         (try? Database(path: ":memory:", mode: .create, key: nil))?.cipherVersion
     }
 
     // MARK: Executing
 
     /// Runs one or more statements that return no rows of interest.
-    public func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         var errorMessage: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if rc != SQLITE_OK {
@@ -138,24 +138,24 @@ public final class Database {
     }
 
     /// Runs one statement with arguments, through the statement cache.
-    public func execute(_ sql: String, _ arguments: [DatabaseValue]) throws {
+    package func execute(_ sql: String, _ arguments: [DatabaseValue]) throws {
         try cachedStatement(sql).execute(arguments)
     }
 
     /// The first column of the first row, or nil when there is no row.
-    public func scalar(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> DatabaseValue? {
+    package func scalar(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> DatabaseValue? {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
         try statement.bind(arguments)
         return try statement.step() ? statement.value(0) : nil
     }
 
-    public func rows(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
+    package func rows(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
         try cachedStatement(sql).rows(arguments)
     }
 
     /// A prepared statement compiled once per connection and reused.
-    public func cachedStatement(_ sql: String) throws -> Statement {
+    package func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statementCache[sql] { return statement }
         let statement = try Statement(database: self, sql: sql)
         statementCache[sql] = statement
@@ -163,12 +163,12 @@ public final class Database {
     }
 
     /// A fresh statement, not cached (for one-off SQL).
-    public func makeStatement(_ sql: String) throws -> Statement {
+    package func makeStatement(_ sql: String) throws -> Statement {
         try Statement(database: self, sql: sql)
     }
 
-    public var changes: Int { Int(sqlite3_changes(handle)) }
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     // MARK: Transactions
 
@@ -182,7 +182,7 @@ public final class Database {
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. Inside an
     /// open transaction it nests as a savepoint, so work that saves (a model context) can run as one part
     /// of a larger atomic whole (a migration).
-    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         if isInTransaction { return try savepoint("vein_nested", body) }
         try execute("BEGIN \(kind.rawValue)")
         do {
@@ -197,12 +197,12 @@ public final class Database {
     }
 
     /// How long statements wait for another connection's lock; 0 fails at once with SQLITE_BUSY.
-    public func setBusyTimeout(milliseconds: Int32) {
+    package func setBusyTimeout(milliseconds: Int32) {
         sqlite3_busy_timeout(handle, milliseconds)
     }
 
     /// Runs `body` inside a savepoint, which nests inside a transaction or another savepoint.
-    public func savepoint<T>(_ name: String = "vein", _ body: () throws -> T) throws -> T {
+    package func savepoint<T>(_ name: String = "vein", _ body: () throws -> T) throws -> T {
         let quoted = SQL.quoteIdentifier(name)
         try execute("SAVEPOINT \(quoted)")
         do {
@@ -222,14 +222,14 @@ public final class Database {
 }
 
 /// SQL text helpers.
-public enum SQL {
+package enum SQL {
     /// `"name"` with embedded quotes doubled: safe for any identifier.
-    public static func quoteIdentifier(_ name: String) -> String {
+    package static func quoteIdentifier(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// `'text'` with embedded quotes doubled.
-    public static func quoteString(_ text: String) -> String {
+    package static func quoteString(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 }

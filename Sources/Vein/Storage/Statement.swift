@@ -6,12 +6,12 @@ import Foundation
 ///
 /// Invariant: between uses the statement is reset and its bindings cleared, so a cached statement never
 /// carries a previous caller's values or holds a read transaction open.
-public final class Statement {
+package final class Statement {
     let handle: OpaquePointer
     /// Unowned: the database owns its cached statements; a strong reference back would keep every
     /// connection open forever (and leave -wal and -shm files beside the store).
     unowned let database: Database
-    public let sql: String
+    package let sql: String
 
     init(database: Database, sql: String) throws {
         var stmt: OpaquePointer?
@@ -26,12 +26,12 @@ public final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
-    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
-    public func columnName(_ index: Int) -> String { String(cString: sqlite3_column_name(handle, Int32(index))) }
+    package var columnCount: Int { Int(sqlite3_column_count(handle)) }
+    package func columnName(_ index: Int) -> String { String(cString: sqlite3_column_name(handle, Int32(index))) }
 
     // MARK: Binding (1-based indexes, as in SQLite)
 
-    public func bind(_ value: DatabaseValue, at index: Int) throws {
+    package func bind(_ value: DatabaseValue, at index: Int) throws {
         let i = Int32(index)
         let rc: Int32
         switch value {
@@ -51,11 +51,11 @@ public final class Statement {
         guard rc == SQLITE_OK else { throw database.lastError(rc, sql: sql) }
     }
 
-    public func bind(_ values: [DatabaseValue]) throws {
+    package func bind(_ values: [DatabaseValue]) throws {
         for (offset, value) in values.enumerated() { try bind(value, at: offset + 1) }
     }
 
-    public func bindInt64(_ value: Int64, at index: Int) {
+    package func bindInt64(_ value: Int64, at index: Int) {
         sqlite3_bind_int64(handle, Int32(index), value)
     }
 
@@ -63,7 +63,7 @@ public final class Statement {
 
     /// Advances; returns true when a row is available.
     @discardableResult
-    public func step() throws -> Bool {
+    package func step() throws -> Bool {
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true
@@ -80,20 +80,20 @@ public final class Statement {
     }
 
     /// Resets and clears bindings: the statement is ready for its next use.
-    public func reset() {
+    package func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
     // MARK: Reading (0-based column indexes, as in SQLite)
 
-    public func isNull(_ column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
+    package func isNull(_ column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
     /// SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL: how the cell is stored,
     /// which in SQLite need not be its column's declared type.
-    public func storageClass(_ column: Int) -> Int32 { sqlite3_column_type(handle, Int32(column)) }
-    public func int64(_ column: Int) -> Int64 { sqlite3_column_int64(handle, Int32(column)) }
-    public func double(_ column: Int) -> Double { sqlite3_column_double(handle, Int32(column)) }
-    public func string(_ column: Int) -> String {
+    package func storageClass(_ column: Int) -> Int32 { sqlite3_column_type(handle, Int32(column)) }
+    package func int64(_ column: Int) -> Int64 { sqlite3_column_int64(handle, Int32(column)) }
+    package func double(_ column: Int) -> Double { sqlite3_column_double(handle, Int32(column)) }
+    package func string(_ column: Int) -> String {
         guard let text = sqlite3_column_text(handle, Int32(column)) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, Int32(column)))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
@@ -104,13 +104,13 @@ public final class Statement {
         guard let text = sqlite3_column_text(handle, Int32(column)) else { return UnsafeBufferPointer(start: nil, count: 0) }
         return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, Int32(column))))
     }
-    public func data(_ column: Int) -> Data {
+    package func data(_ column: Int) -> Data {
         let count = Int(sqlite3_column_bytes(handle, Int32(column)))
         guard count > 0, let blob = sqlite3_column_blob(handle, Int32(column)) else { return Data() }
         return Data(bytes: blob, count: count)
     }
 
-    public func value(_ column: Int) -> DatabaseValue {
+    package func value(_ column: Int) -> DatabaseValue {
         switch sqlite3_column_type(handle, Int32(column)) {
         case SQLITE_INTEGER: return .integer(int64(column))
         case SQLITE_FLOAT: return .real(double(column))
@@ -121,7 +121,7 @@ public final class Statement {
     }
 
     /// All remaining rows as arrays of values, then reset. For small result sets.
-    public func rows(_ arguments: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
+    package func rows(_ arguments: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
         defer { reset() }
         try bind(arguments)
         var result: [[DatabaseValue]] = []
@@ -131,7 +131,7 @@ public final class Statement {
     }
 
     /// Runs the statement to completion for its effect, then resets.
-    public func execute(_ arguments: [DatabaseValue] = []) throws {
+    package func execute(_ arguments: [DatabaseValue] = []) throws {
         defer { reset() }
         try bind(arguments)
         while try step() {}

@@ -7,7 +7,7 @@ public final class Store {
     public let path: String
     /// The absolute, symlink-free path (keyring items are addressed by it).
     public let realPath: String
-    public let database: Database
+    package let database: Database
     public let meta: StoreMeta
     public let manifest: SchemaManifest
     public let encryption: Encryption

@@ -19,7 +19,9 @@ enum StoreAccess {
         let folderWritable = access(folder, W_OK) == 0
         // A -wal or -shm this user cannot write (left with mode 0444 by an earlier read of a 0444 store)
         // fails every read-write connection with "unable to open database file".
-        let lockedCompanion = [wal, path + "-shm"].first { FileSystem.fileExists($0) && access($0, W_OK) != 0 }
+        // One that another process's last connection removes meanwhile (ENOENT) is no obstacle: SQLite makes
+        // it anew.
+        let lockedCompanion = [wal, path + "-shm"].first { FileSystem.fileExists($0) && access($0, W_OK) != 0 && errno != ENOENT }
         // Without a writable directory SQLite can still use -wal and -shm files that exist already.
         // A store we may write is opened read-write even to read (`Store.open` then refuses writes with
         // query_only): only such a connection, the last to close, checkpoints and removes -wal and -shm,

@@ -1,29 +1,29 @@
 import Foundation
 
 /// What `vein info` reports about a store, gathered without writing anything.
-public struct StoreInfo: Sendable {
-    public struct Cipher: Sendable {
-        public let version: String
-        public let algorithm: String
-        public let pageSize: Int
-        public let keyKind: String
+package struct StoreInfo: Sendable {
+    package struct Cipher: Sendable {
+        package let version: String
+        package let algorithm: String
+        package let pageSize: Int
+        package let keyKind: String
         /// PBKDF2 iterations; nil for raw keys, which skip the KDF.
-        public let kdfIterations: Int?
+        package let kdfIterations: Int?
     }
 
-    public let path: String
-    public let realPath: String
-    public let meta: StoreMeta
-    public let modelRows: [(model: String, rows: Int64)]
+    package let path: String
+    package let realPath: String
+    package let meta: StoreMeta
+    package let modelRows: [(model: String, rows: Int64)]
     /// The main file plus its write-ahead log.
-    public let sizeBytes: Int64
-    public let keySource: KeySource
+    package let sizeBytes: Int64
+    package let keySource: KeySource
     /// Nil for a plaintext store.
-    public let cipher: Cipher?
-    public let sqliteVersion: String
-    public let journalMode: String
+    package let cipher: Cipher?
+    package let sqliteVersion: String
+    package let journalMode: String
 
-    public init(_ store: Store) throws {
+    package init(_ store: Store) throws {
         let db = store.database
         path = store.path
         realPath = store.realPath

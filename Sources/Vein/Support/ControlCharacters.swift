@@ -3,7 +3,7 @@ extension String {
     /// showing a stored value to a person: shown, never obeyed. Raw, an ESC sequence in a title would
     /// retitle or repaint the terminal and a newline would break a table. C0, DEL and C1 are escaped;
     /// everything else is kept as it is.
-    public var escapingControlCharacters: String {
+    package var escapingControlCharacters: String {
         guard unicodeScalars.contains(where: \.isControlCharacter) else { return self }
         var out = ""
         for scalar in unicodeScalars {

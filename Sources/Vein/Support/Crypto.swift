@@ -2,8 +2,8 @@ import CCrypto
 import Foundation
 
 /// Cryptographically secure random bytes from OpenSSL (the library SQLCipher itself uses).
-public enum SecureRandom {
-    public static func bytes(_ count: Int) throws -> Data {
+package enum SecureRandom {
+    package static func bytes(_ count: Int) throws -> Data {
         var data = Data(count: count)
         let ok = data.withUnsafeMutableBytes { buffer in
             RAND_bytes(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(count))
@@ -24,8 +24,8 @@ public enum CryptoError: Error {
 }
 
 /// SHA-256 through OpenSSL's EVP interface.
-public enum SHA256 {
-    public static func digest(_ data: Data) -> Data {
+package enum SHA256 {
+    package static func digest(_ data: Data) -> Data {
         var out = Data(count: 32)
         var length: UInt32 = 0
         data.withUnsafeBytes { input in
@@ -38,5 +38,5 @@ public enum SHA256 {
         return out
     }
 
-    public static func hex(_ text: String) -> String { Hex.encode(digest(Data(text.utf8))) }
+    package static func hex(_ text: String) -> String { Hex.encode(digest(Data(text.utf8))) }
 }

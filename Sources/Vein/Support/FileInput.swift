@@ -1,7 +1,7 @@
 import Foundation
 
 /// A file the user named could not be read or written.
-public enum FileError: Error, Equatable, Sendable {
+package enum FileError: Error, Equatable, Sendable {
     case notFound(String)
     case unreadable(String, reason: String)
     case notText(String)
@@ -15,9 +15,9 @@ public enum FileError: Error, Equatable, Sendable {
     case outputClosed(String)
 }
 
-public enum FileInput {
+package enum FileInput {
     /// Reads a whole UTF-8 text file, or `-` for standard input.
-    public static func readText(_ path: String) throws(FileError) -> String {
+    package static func readText(_ path: String) throws(FileError) -> String {
         let data: Data
         if path == "-" {
             data = try readAll(STDIN_FILENO, path: path)
@@ -36,7 +36,7 @@ public enum FileInput {
     /// Everything `descriptor` gives until end of file, read in chunks. Works for what has no size to map
     /// or read at once — a pipe, a FIFO, `/dev/stdin`, `<(cat m.json5)` — on which Foundation's
     /// whole-file reads fail with "Inappropriate ioctl for device".
-    public static func readAll(_ descriptor: Int32, path: String) throws(FileError) -> Data {
+    package static func readAll(_ descriptor: Int32, path: String) throws(FileError) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -51,7 +51,7 @@ public enum FileInput {
     }
 
     /// A descriptor to stream `path` from (`-` is standard input, which the caller must not close).
-    public static func openForStreaming(_ path: String) throws(FileError) -> Int32 {
+    package static func openForStreaming(_ path: String) throws(FileError) -> Int32 {
         if path == "-" { return STDIN_FILENO }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {

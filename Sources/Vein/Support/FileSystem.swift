@@ -1,10 +1,10 @@
 import Foundation
 
 /// File-system steps that crash safety depends on.
-public enum FileSystem {
+package enum FileSystem {
     /// The absolute, symlink-free path of a file that may not exist yet (its directory must exist).
     /// Keyring items are addressed by this path, so the same store is found however it is named.
-    public static func realPath(_ path: String) throws -> String {
+    package static func realPath(_ path: String) throws -> String {
         if let resolved = realpath(path, nil) {
             defer { free(resolved) }
             return String(cString: resolved)
@@ -20,7 +20,7 @@ public enum FileSystem {
     }
 
     /// fsyncs the directory holding `path`, making a create, link or rename in it durable.
-    public static func syncDirectory(containing path: String) throws {
+    package static func syncDirectory(containing path: String) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError.cannotWrite(directory, reason: String(cString: strerror(errno))) }
@@ -29,12 +29,12 @@ public enum FileSystem {
     }
 
     /// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR.
-    public static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws {
+    package static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws {
         try bytes.withUnsafeBytes { try writeAll(descriptor, $0, path: path) }
     }
 
     /// Writes all of `bytes` (a buffer the caller may wipe afterwards: key material never becomes an array).
-    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
         var offset = 0
         while offset < bytes.count {
             let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -50,7 +50,7 @@ public enum FileSystem {
     /// quietly; a place where the file cannot be made (no directory, no permission, no hard links there)
     /// is "cannot write" (exit 73); a failure while writing it (a full disk, an I/O error) is a write
     /// failure (exit 74).
-    public static func writeError(_ path: String, _ code: Int32, creating: Bool = false) -> FileError {
+    package static func writeError(_ path: String, _ code: Int32, creating: Bool = false) -> FileError {
         let reason = String(cString: strerror(code))
         switch code {
         case EPIPE: return .outputClosed(path)
@@ -62,16 +62,16 @@ public enum FileSystem {
     }
 
     /// An exclusive advisory lock (flock) on a directory, held until `unlock`.
-    public struct DirectoryLock {
+    package struct DirectoryLock {
         let fd: Int32
-        public func unlock() {
+        package func unlock() {
             flock(fd, LOCK_UN)
             close(fd)
         }
     }
 
     /// Locks the directory holding `path`, waiting for any other holder (another vein creating there).
-    public static func lockDirectory(containing path: String) throws -> DirectoryLock {
+    package static func lockDirectory(containing path: String) throws -> DirectoryLock {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError.cannotWrite(directory, reason: String(cString: strerror(errno))) }
@@ -79,24 +79,24 @@ public enum FileSystem {
         return DirectoryLock(fd: fd)
     }
 
-    public static func fileExists(_ path: String) -> Bool {
+    package static func fileExists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
     }
 
     /// The permission bits of `path` (0 when it cannot be stat'ed).
-    public static func mode(_ path: String) -> Int {
+    package static func mode(_ path: String) -> Int {
         var info = stat()
         return stat(path, &info) == 0 ? Int(info.st_mode) & 0o7777 : 0
     }
 
-    public static func fileSize(_ path: String) -> Int64 {
+    package static func fileSize(_ path: String) -> Int64 {
         var info = stat()
         return stat(path, &info) == 0 ? Int64(info.st_size) : 0
     }
 
     /// Removes a SQLite database file and its journal companions; for cleaning up after a failed create.
-    public static func removeDatabaseFiles(_ path: String) {
+    package static func removeDatabaseFiles(_ path: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
     }
 
@@ -104,7 +104,7 @@ public enum FileSystem {
     /// holds a shared POSIX lock on the "DMS" byte of the `-shm` file (offset 128: SQLite's UNIX_SHM_DMS)
     /// for as long as it is open; F_GETLK reports it. Call it before this process opens the database:
     /// closing the descriptor used here would drop this process's own SQLite locks on that file.
-    public static func otherProcessHasSQLiteOpen(_ path: String) throws -> Bool {
+    package static func otherProcessHasSQLiteOpen(_ path: String) throws -> Bool {
         let fd = open(path + "-shm", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }  // no -shm: no connection in WAL mode
         defer { close(fd) }

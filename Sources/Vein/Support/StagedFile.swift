@@ -10,19 +10,19 @@ import Foundation
 /// journal beside it). While it exists the temporary is flock'ed, so `removeLeftovers` can tell a file a
 /// killed process left behind from one still being written, and it is removed when SIGTERM or SIGINT ends
 /// the process (`TemporaryFiles`).
-public final class StagedFile {
-    public enum Placement: Sendable {
+package final class StagedFile {
+    package enum Placement: Sendable {
         /// link(2), which fails when the target exists: a new store or key file never replaces anything.
         case create
         /// rename(2) over the target when it is a regular file (never over anything else), or creates it.
         case replace
     }
 
-    public let target: String
-    public let temporary: String
-    public let placement: Placement
+    package let target: String
+    package let temporary: String
+    package let placement: Placement
     /// The temporary's descriptor, open for writing until `place`.
-    public private(set) var descriptor: Int32
+    package private(set) var descriptor: Int32
     private let keepsMode: Bool
     private var lockDescriptor: Int32 = -1
     /// Placed or discarded: nothing more to do.
@@ -30,7 +30,7 @@ public final class StagedFile {
 
     /// Creates the temporary `.NAME.TAG-ULID` beside `target` with `mode`. With `keepsMode` false the
     /// file keeps `mode` even when it replaces one with another mode (key files stay 0600).
-    public init(target: String, tag: String, mode: mode_t, keepsMode: Bool = true, placement: Placement) throws {
+    package init(target: String, tag: String, mode: mode_t, keepsMode: Bool = true, placement: Placement) throws {
         let url = URL(fileURLWithPath: target)
         let directory = url.deletingLastPathComponent().path
         self.target = target
@@ -65,14 +65,14 @@ public final class StagedFile {
     }
 
     /// Writes all of `bytes` to the temporary.
-    public func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         try FileSystem.writeAll(descriptor, bytes, path: target)
     }
 
     /// Syncs the temporary, gives it the attributes of the file it replaces, and links or renames it into
     /// place. Throws with the target untouched; once it returns the target is the new file and the
     /// temporary name is gone. Any SQLite connection to the temporary must be closed (checkpointed) first.
-    public func place() throws {
+    package func place() throws {
         precondition(!finished, "a staged file is placed once")
         for journal in ["-wal", "-journal"] where FileSystem.fileSize(temporary + journal) > 0 {
             throw FileError.writeFailed(target, reason: "the new file's \(journal.dropFirst()) was not merged into it")
@@ -108,18 +108,18 @@ public final class StagedFile {
     }
 
     /// Makes the link or rename done by `place` durable.
-    public func syncDirectory() throws {
+    package func syncDirectory() throws {
         try FileSystem.syncDirectory(containing: target)
     }
 
     /// `place`, then `syncDirectory`.
-    public func commit() throws {
+    package func commit() throws {
         try place()
         try syncDirectory()
     }
 
     /// Removes the temporary and any journal SQLite left beside it; the target is untouched.
-    public func discard() {
+    package func discard() {
         guard !finished else { return }
         finished = true
         if descriptor >= 0 { close(descriptor) }
@@ -154,7 +154,7 @@ public final class StagedFile {
     /// old file or the whole new one; a new file gets `mode`, a replaced one keeps its mode, owner and
     /// group; a symbolic link stays and the file it names is replaced. Anything else that exists (a
     /// device such as /dev/null, a FIFO, /dev/stdout on a pipe) is written into, never replaced.
-    public static func write<T>(to target: String, mode: mode_t, _ body: (Int32) throws -> T) throws -> T {
+    package static func write<T>(to target: String, mode: mode_t, _ body: (Int32) throws -> T) throws -> T {
         var info = stat()
         if stat(target, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
             guard info.st_mode & S_IFMT != S_IFDIR else { throw FileError.cannotWrite(target, reason: "it is a directory") }
@@ -181,7 +181,7 @@ public final class StagedFile {
 
     /// The path a replacement of `target` renames onto: `target`, or for a symbolic link the file it names
     /// (the link stays a link, as with a shell's `>`).
-    public static func replaceablePath(_ target: String) throws -> String {
+    package static func replaceablePath(_ target: String) throws -> String {
         var info = stat()
         guard lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return target }
         guard let resolved = realpath(target, nil) else {
@@ -193,7 +193,7 @@ public final class StagedFile {
 
     /// Removes temporaries of `target` with `tag` that a killed process left (and their SQLite journals);
     /// one still being written is locked and stays. Also takes the names older versions used (`NAME.TAG-…`).
-    public static func removeLeftovers(of target: String, tag: String) {
+    package static func removeLeftovers(of target: String, tag: String) {
         let url = URL(fileURLWithPath: target)
         let directory = url.deletingLastPathComponent().path.isEmpty ? "." : url.deletingLastPathComponent().path
         let prefixes = ["." + url.lastPathComponent + "." + tag + "-", url.lastPathComponent + "." + tag + "-"]

@@ -1,6 +1,6 @@
 /// "Did you mean …?" for misspelt names: the closest candidate within a small edit distance.
-public enum Suggestion {
-    public static func closest(to word: String, in candidates: [String]) -> String? {
+package enum Suggestion {
+    package static func closest(to word: String, in candidates: [String]) -> String? {
         let limit = max(1, word.count / 3)
         var best: (String, Int)?
         for candidate in candidates {
@@ -12,7 +12,7 @@ public enum Suggestion {
 
     /// " (did you mean \"x\"?)" or "". Manifest messages quote with `"` (JSON), expression messages
     /// with `'` (Swift source shows strings in double quotes).
-    public static func hint(for word: String, in candidates: [String], quote: Character = "\"") -> String {
+    package static func hint(for word: String, in candidates: [String], quote: Character = "\"") -> String {
         closest(to: word, in: candidates).map { " (did you mean \(quote)\($0)\(quote)?)" } ?? ""
     }
 

@@ -8,7 +8,7 @@ import Foundation
 /// file is registered, and unlinks each; then it restores the default action and raises the signal again,
 /// so the process ends as it would have. A name is never freed once in the table (a handler might be
 /// reading it); a process registers a handful.
-public enum TemporaryFiles {
+package enum TemporaryFiles {
     fileprivate static let capacity = 256
     private static let suffixes = ["", "-wal", "-shm", "-journal"]
     private static let lock = NSLock()
@@ -20,7 +20,7 @@ public enum TemporaryFiles {
         return table
     }()
 
-    public static func register(_ path: String) {
+    package static func register(_ path: String) {
         lock.lock()
         defer { lock.unlock() }
         if !installed { install() }
@@ -33,14 +33,14 @@ public enum TemporaryFiles {
         slotsOfPath[path, default: []] += slots
     }
 
-    public static func unregister(_ path: String) {
+    package static func unregister(_ path: String) {
         lock.lock()
         defer { lock.unlock() }
         for slot in slotsOfPath.removeValue(forKey: path) ?? [] { names[slot] = nil }
     }
 
     /// Removes every registered file now: the process is about to end before their owners could.
-    public static func removeAll() {
+    package static func removeAll() {
         lock.lock()
         defer { lock.unlock() }
         for (path, slots) in slotsOfPath {

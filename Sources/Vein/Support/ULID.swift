@@ -6,27 +6,27 @@ import Foundation
 /// Every row's id is a ULID, so ids sort in creation order and carry their creation time (SPEC §2).
 /// Within one process, `ULID.make()` is monotonic: an id made in the same millisecond as the previous one
 /// is the previous one plus one, so ids never sort out of creation order even at high insert rates.
-public struct ULID: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct ULID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The 128 bits, big-endian: `high` holds the timestamp and the first 16 random bits.
-    public let high: UInt64
-    public let low: UInt64
+    package let high: UInt64
+    package let low: UInt64
 
-    public init(high: UInt64, low: UInt64) {
+    package init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
     }
 
-    public init(milliseconds: UInt64, random: (UInt16, UInt64)) {
+    package init(milliseconds: UInt64, random: (UInt16, UInt64)) {
         precondition(milliseconds < 1 << 48, "ULID timestamp out of range")
         self.high = milliseconds << 16 | UInt64(random.0)
         self.low = random.1
     }
 
     /// Milliseconds since 1970-01-01 UTC.
-    public var milliseconds: UInt64 { high >> 16 }
-    public var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+    package var milliseconds: UInt64 { high >> 16 }
+    package var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 
-    public static func < (a: ULID, b: ULID) -> Bool { (a.high, a.low) < (b.high, b.low) }
+    package static func < (a: ULID, b: ULID) -> Bool { (a.high, a.low) < (b.high, b.low) }
 
     // MARK: Generation
 
@@ -39,7 +39,7 @@ public struct ULID: Hashable, Comparable, Sendable, CustomStringConvertible {
     private static let state = GeneratorState()
 
     /// A new ULID, greater than every ULID this process made before.
-    public static func make(now: Date = Date()) -> ULID {
+    package static func make(now: Date = Date()) -> ULID {
         let ms = UInt64(max(0, (now.timeIntervalSince1970 * 1000).rounded(.down)))
         return state.lock.withLock {
             let next: ULID
@@ -71,7 +71,7 @@ public struct ULID: Hashable, Comparable, Sendable, CustomStringConvertible {
     }()
 
     /// The 26-character canonical (uppercase) form.
-    public var description: String {
+    package var description: String {
         var out = [UInt8](repeating: 0, count: 26)
         // 130 bits of text for 128 bits of value: the first character carries only the top 3 bits.
         var hi = high, lo = low
@@ -85,7 +85,7 @@ public struct ULID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Parses the 26-character form, in either case. Returns nil for anything else, including a first
     /// character above 7 (which would overflow 128 bits).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let utf8 = Array(text.utf8)
         guard utf8.count == 26 else { return nil }
         var hi: UInt64 = 0, lo: UInt64 = 0

@@ -108,8 +108,7 @@ import Testing
         let inMemory = try f.rowNumbers(try f.objects.filter { try f.context.evaluator(for: $0).test(typed) })
         if inMemory != expected { problems.append("in-memory evaluation gives \(inMemory)") }
         if let fragment = SQLCompiler(table: "\"Row\"").condition(typed) {
-            f.store.database.install(SQLFunctions.self)  // the store's own connection, not the context's
-            let sql = try f.store.database.rows("SELECT n FROM \"Row\" WHERE \(fragment.sql) ORDER BY n", fragment.arguments).map { Int($0[0].int64!) }
+            let sql = try f.context.database.rows("SELECT n FROM \"Row\" WHERE \(fragment.sql) ORDER BY n", fragment.arguments).map { Int($0[0].int64!) }
             if fragment.isExact {
                 tally.exactSQL += 1
                 if sql != expected { problems.append("exact SQL gives \(sql): \(fragment.sql)") }
