@@ -187,6 +187,8 @@ enum StagePlanner {
     private static func copied(_ previous: FieldSchema, into field: FieldSchema, model: ModelSchema) -> Result<StagePlan.Column, PlanFailure> {
         var source = StagePlan.Source.old(previous.name)
         let from = storage(previous), to = storage(field)
+        // Which type changes copy without a map is a rule between two types (a lossless conversion), not one
+        // type's behaviour, so it stays here rather than in a field codec.
         if previous.type == .int && field.type == .double {
             source = .oldAsReal(previous.name)
         } else if !(previous.type == field.type || (from == to && (previous.type == .enum || field.type == .enum))

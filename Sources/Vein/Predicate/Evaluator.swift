@@ -178,7 +178,9 @@ public struct Evaluator {
 }
 
 extension Value {
-    /// The expression value of a stored column.
+    /// The expression value of a stored column, by its expression type (the id column and a to-many
+    /// included, which no field codec covers). The engine reads cells through `FieldCodec` instead;
+    /// the differential tests read their oracle rows with this.
     public init(_ value: DatabaseValue, type: ValueType) {
         if case .null = value { self = .null; return }
         switch type.unwrapped {

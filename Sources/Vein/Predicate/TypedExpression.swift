@@ -53,6 +53,8 @@ public indirect enum ValueType: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A field's type in the expression language. A switch over field types that stays here, not in the
+    /// field's codec: the codec lives in Schema, below the language, and cannot name `ValueType`.
     static func of(_ field: FieldSchema) -> ValueType {
         let base: ValueType
         switch field.type {

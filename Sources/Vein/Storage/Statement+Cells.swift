@@ -19,9 +19,16 @@ extension Statement {
     }
 
     public func bind(text value: String, at index: Int) throws {
-        // With its byte count, not -1: a Swift string may contain NUL, where SQLite would stop reading.
-        let rc = sqlite3_bind_text64(handle, Int32(index), value, sqlite3_uint64(value.utf8.count), vein_sqlite_transient(),
-                                     UInt8(SQLITE_UTF8))
+        // The string's own UTF-8 bytes with their count (passing a String as a C string copies it, and
+        // would stop at a NUL, which Swift strings may contain); SQLite copies them (transient).
+        var value = value
+        let rc = value.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                // Empty text must still bind as text, not NULL: pass a non-nil pointer.
+                sqlite3_bind_text64(handle, Int32(index), chars.baseAddress ?? UnsafePointer(bitPattern: 1)!, sqlite3_uint64(chars.count),
+                                    vein_sqlite_transient(), UInt8(SQLITE_UTF8))
+            }
+        }
         try check(rc)
     }
 

@@ -38,9 +38,7 @@ package final class Statement {
         case .null: rc = sqlite3_bind_null(handle, i)
         case .integer(let v): rc = sqlite3_bind_int64(handle, i, v)
         case .real(let v): rc = sqlite3_bind_double(handle, i, v)
-        case .text(let v):
-            // With its byte count, not -1: a Swift string may contain NUL, where SQLite would stop reading.
-            rc = sqlite3_bind_text64(handle, i, v, sqlite3_uint64(v.utf8.count), vein_sqlite_transient(), UInt8(SQLITE_UTF8))
+        case .text(let v): return try bind(text: v, at: index)
         case .blob(let v):
             rc = v.withUnsafeBytes { raw in
                 // A zero-length blob must still bind as a blob, not NULL: pass a non-nil pointer.
