@@ -7,11 +7,20 @@ public struct ExpressionError: Error, Equatable, Sendable, CustomStringConvertib
     /// Offset in characters (not bytes) into `source`.
     public let column: Int
     public let source: String
+    /// Whether more input could still make the source right (an open string or bracket, a trailing
+    /// operator): a line-based reader then asks for the next line instead of reporting the error.
+    public var kind: Kind = .wrong
 
-    public init(_ message: String, column: Int, source: String) {
+    public enum Kind: Equatable, Sendable {
+        case wrong
+        case incomplete
+    }
+
+    public init(_ message: String, column: Int, source: String, kind: Kind = .wrong) {
         self.message = message
         self.column = column
         self.source = source
+        self.kind = kind
     }
 
     /// `message`, the source line, and a caret under `column`.

@@ -2,8 +2,8 @@
 public enum QueryResult: Sendable {
     case objects(ModelSchema, [ModelObject])
     case count(Int)
-    /// A write: the context's pending changes after it (saved or not, as the caller decides), which
-    /// include what delete rules and inverse relationships changed.
+    /// A write: the changes this statement made (saved or not, as the caller decides), including what delete
+    /// rules and inverse relationships changed; not those earlier statements left pending in the context.
     case changes([ModelContext.Change])
 }
 
@@ -33,51 +33,19 @@ public struct QueryRunner {
 
     private func run(_ statement: QueryStatement, source: String) throws -> QueryResult {
         let manifest = context.manifest
-        func model(_ name: String) throws -> ModelSchema {
-            guard let m = manifest.model(named: name) else {
-                let column = source.range(of: name).map { source.distance(from: source.startIndex, to: $0.lowerBound) } ?? 0
-                throw ExpressionError("no model '\(name)'" + Suggestion.hint(for: name, in: manifest.models.map(\.name), quote: "'"),
-                                      column: column, source: source)
-            }
-            return m
+        let before = statement.isWrite ? context.changes() : []
+        /// What is new since `before`, and the objects the statement changed itself (an object updated again
+        /// has a pending change that may look the same as before).
+        func changes(touching touched: [String]) -> QueryResult {
+            let ids = Set(touched)
+            return .changes(context.changes().filter { !before.contains($0) || ids.contains($0.id) })
         }
-        func descriptor(_ s: QueryStatement.Selection) throws -> (ModelSchema, FetchDescriptor) {
-            var target = try model(s.model)
-            var d = FetchDescriptor(model: target.name)
-            if let traversal = s.traversal {
-                guard let rel = target.relationship(named: traversal.relationship) else {
-                    throw ExpressionError("no relationship '\(traversal.relationship)' in \(target.name)", column: 0, source: source)
-                }
-                guard let owner = try context.object(target.name, id: traversal.ownerID) else {
-                    throw ContextError.danglingReference(model: target.name, field: "id", id: traversal.ownerID)
-                }
-                target = try model(rel.target)
-                d = FetchDescriptor(model: target.name)
-                let ids = context.ids(in: try owner[rel.name])
-                let storage = RelationshipStorage(model: try model(traversal.ownerModel), relationship: rel, in: manifest)
-                if storage.kind == .reverseColumn, !s.sort.isEmpty {
-                    d.owner = (storage.inverseColumn!, owner.id)  // pushed down to the inverse column and its index
-                } else {
-                    d.restrictedTo = ids  // the relationship's own order
-                    // Links this context has not saved are not in the store: then the ids alone decide.
-                    if rel.isToMany, owner.linkChanges.isEmpty { d.members = (storage, owner.id) }
-                }
-            }
-            if let predicate = s.predicate {
-                d.predicate = try TypeChecker(manifest: manifest, model: target, source: source).checkCondition(predicate)
-            }
-            d.sortBy = s.sort
-            d.fetchLimit = s.limit
-            d.fetchOffset = s.offset
-            return (target, d)
-        }
-
         switch statement {
         case .fetch(let s):
-            let (m, d) = try descriptor(s)
+            let (m, d) = try descriptor(s, source: source)
             return .objects(m, try context.fetch(d))
         case .count(let s):
-            let (_, d) = try descriptor(s)
+            let (_, d) = try descriptor(s, source: source)
             return .count(try context.fetchCount(d))
         case .get(let id):
             for m in manifest.models {
@@ -85,7 +53,7 @@ public struct QueryRunner {
             }
             return .objects(manifest.models[0], [])
         case .insert(let name, let values):
-            let m = try model(name)
+            let m = try model(name, source: source)
             let checker = TypeChecker(manifest: manifest, model: m, source: source)
             var evaluated: [String: Value] = [:]
             for (field, expression, column) in values {
@@ -94,10 +62,10 @@ public struct QueryRunner {
                     throw ExpressionError("an inserted value cannot read a field", column: expression.column, source: source)
                 }.evaluate(typed)
             }
-            _ = try context.insert(m.name, evaluated)
-            return .changes(context.changes())
+            let inserted = try context.insert(m.name, evaluated)
+            return changes(touching: [inserted.id])
         case .update(let s, let assignments):
-            let (m, d) = try descriptor(s)
+            let (m, d) = try descriptor(s, source: source)
             let checker = TypeChecker(manifest: manifest, model: m, source: source)
             // Checked before any row is read, so a mistake is reported whether or not a row matches.
             let typed = try assignments.map { (field, expression, column) in
@@ -110,13 +78,67 @@ public struct QueryRunner {
                 let newValues = try typed.map { ($0.0, try evaluator.evaluate($0.1)) }
                 for (field, value) in newValues { try object.set(field, value) }
             }
-            return .changes(context.changes())
+            return changes(touching: objects.map(\.id))
         case .delete(let s):
-            let (_, d) = try descriptor(s)
+            let (_, d) = try descriptor(s, source: source)
             let objects = try context.fetch(d)
             for object in objects { try context.delete(object) }
             // Everything the statement changed, cascades and inverse updates included.
-            return .changes(context.changes())
+            return changes(touching: objects.map(\.id))
+        }
+    }
+
+
+    private func model(_ name: String, source: String) throws -> ModelSchema {
+        let manifest = context.manifest
+        guard let m = manifest.model(named: name) else {
+            let column = source.range(of: name).map { source.distance(from: source.startIndex, to: $0.lowerBound) } ?? 0
+            throw ExpressionError("no model '\(name)'" + Suggestion.hint(for: name, in: manifest.models.map(\.name), quote: "'"),
+                                  column: column, source: source)
+        }
+        return m
+    }
+
+    private func descriptor(_ s: QueryStatement.Selection, source: String) throws -> (ModelSchema, FetchDescriptor) {
+        let manifest = context.manifest
+        var target = try self.model(s.model, source: source)
+        var d = FetchDescriptor(model: target.name)
+        if let traversal = s.traversal {
+            guard let rel = target.relationship(named: traversal.relationship) else {
+                throw ExpressionError("no relationship '\(traversal.relationship)' in \(target.name)", column: 0, source: source)
+            }
+            guard let owner = try context.object(target.name, id: traversal.ownerID) else {
+                throw ContextError.danglingReference(model: target.name, field: "id", id: traversal.ownerID)
+            }
+            target = try self.model(rel.target, source: source)
+            d = FetchDescriptor(model: target.name)
+            let ids = context.ids(in: try owner[rel.name])
+            let storage = RelationshipStorage(model: try self.model(traversal.ownerModel, source: source), relationship: rel, in: manifest)
+            if storage.kind == .reverseColumn, !s.sort.isEmpty {
+                d.owner = (storage.inverseColumn!, owner.id)  // pushed down to the inverse column and its index
+            } else {
+                d.restrictedTo = ids  // the relationship's own order
+                // Links this context has not saved are not in the store: then the ids alone decide.
+                if rel.isToMany, owner.linkChanges.isEmpty { d.members = (storage, owner.id) }
+            }
+        }
+        if let predicate = s.predicate {
+            d.predicate = try TypeChecker(manifest: manifest, model: target, source: source).checkCondition(predicate)
+        }
+        d.sortBy = s.sort
+        d.fetchLimit = s.limit
+        d.fetchOffset = s.offset
+        return (target, d)
+    }
+
+    /// What a statement would run, without running it (`.explain`): for a read, update or delete the fetch
+    /// that selects its rows; an insert reads nothing.
+    public func explain(_ source: String) throws -> FetchExplanation? {
+        switch try QueryParser.parse(source) {
+        case .fetch(let s), .count(let s), .update(let s, _), .delete(let s):
+            return try context.explain(try descriptor(s, source: source).1)
+        case .get, .insert:
+            return nil
         }
     }
 

@@ -21,7 +21,7 @@ enum QueryCommand {
             """,
         arguments: [SharedOptions.storeArgument, ArgumentSpec("STATEMENT", help: "The statement to run.", completion: .none)],
         options: [
-            OptionSpec("format", value: "FORMAT", help: "Output format: table (default), json, jsonl or csv.",
+            OptionSpec("format", value: "FORMAT", help: "Output format: table (default), json, jsonl, csv or line (field = value, a row at a time).",
                        completion: .choices(ResultFormatter.Format.allCases.map(\.rawValue))),
             OptionSpec("dry-run", help: "Show what a write would change, and change nothing."),
         ] + SharedOptions.keyOptions,
