@@ -35,8 +35,15 @@ public struct ExpressionError: Error, Equatable, Sendable, CustomStringConvertib
     /// The source, or for a long one (a generated condition, say) the part around the column, cut with
     /// "…"; and where the caret goes in it.
     public var excerpt: (text: String, caret: Int) {
-        let characters = Array(source), at = max(0, min(column, characters.count))
-        guard characters.count > 2 * Self.context + 20 else { return (source, max(0, column)) }
+        var characters = Array(source), at = max(0, min(column, characters.count))
+        // A statement typed over several lines (the REPL, a script): the line the column is in.
+        if characters.contains("\n") {
+            let start = characters[..<at].lastIndex(of: "\n").map { $0 + 1 } ?? 0
+            let end = characters[at...].firstIndex(of: "\n") ?? characters.count
+            characters = Array(characters[start..<end])
+            at -= start
+        }
+        guard characters.count > 2 * Self.context + 20 else { return (String(characters), at) }
         let start = max(0, at - Self.context), end = min(characters.count, at + Self.context)
         let head = start > 0 ? "…" : "", tail = end < characters.count ? "…" : ""
         return (head + String(characters[start..<end]) + tail, at - start + head.count)

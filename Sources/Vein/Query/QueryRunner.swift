@@ -63,7 +63,9 @@ public struct QueryRunner {
                 }.evaluate(typed)
             }
             let inserted = try context.insert(m.name, evaluated)
-            return changes(touching: [inserted.id])
+            // The objects it links to change too (their inverse), though a change of theirs may be pending.
+            let linked = m.relationships.flatMap { Self.ids(in: evaluated[$0.name]) }
+            return changes(touching: [inserted.id] + linked)
         case .update(let s, let assignments):
             let (m, d) = try descriptor(s, source: source)
             let checker = TypeChecker(manifest: manifest, model: m, source: source)
@@ -72,22 +74,37 @@ public struct QueryRunner {
                 (field, try assignment(field, expression, column: column, checker: checker))
             }
             let objects = try context.fetch(d)
+            var linked: [String] = []
             for object in objects {
                 let evaluator = context.evaluator(for: object)
                 // Every value is computed from the row as it was, then written: `set a = b, b = a` swaps.
                 let newValues = try typed.map { ($0.0, try evaluator.evaluate($0.1)) }
                 for (field, value) in newValues { try object.set(field, value) }
+                linked += newValues.filter { m.relationship(named: $0.0) != nil }.flatMap { Self.ids(in: $0.1) }
             }
-            return changes(touching: objects.map(\.id))
+            return changes(touching: objects.map(\.id) + linked)
         case .delete(let s):
             let (_, d) = try descriptor(s, source: source)
             let objects = try context.fetch(d)
             for object in objects { try context.delete(object) }
-            // Everything the statement changed, cascades and inverse updates included.
-            return changes(touching: objects.map(\.id))
+            // Everything the statement changed, cascades and inverse updates included; an object inserted
+            // and not yet saved leaves no pending change behind, but the statement still deleted it.
+            guard case .changes(let own) = changes(touching: objects.map(\.id)) else { return .changes([]) }
+            let listed = Set(own.map(\.id))
+            let unsaved = objects.filter { !listed.contains($0.id) }
+            return .changes(unsaved.map { ModelContext.Change(kind: .delete, model: $0.modelName, id: $0.id, fields: []) } + own)
         }
     }
 
+
+    /// The ids a relationship value names.
+    private static func ids(in value: Value?) -> [String] {
+        switch value {
+        case .string(let id): return [id]
+        case .array(let items): return items.flatMap { ids(in: $0) }
+        default: return []
+        }
+    }
 
     private func model(_ name: String, source: String) throws -> ModelSchema {
         let manifest = context.manifest

@@ -17,10 +17,14 @@ extension Database {
     public func readOnlyQuery(_ sql: String) throws -> (columns: [String], rows: [[DatabaseValue]]) {
         let first = sql.drop { $0.isWhitespace }.prefix { $0.isLetter }.lowercased()
         guard Self.readingKeywords.contains(first) else { throw ReadOnlySQLError.writes(sql) }
-        var prepared: OpaquePointer?, tail: UnsafePointer<CChar>?
-        let rc = sql.withCString { sqlite3_prepare_v2(handle, $0, -1, &prepared, &tail) }
+        var prepared: OpaquePointer?, rest = ""
+        let rc = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v2(handle, text, -1, &prepared, &tail)
+            rest = tail.map { String(cString: $0) } ?? ""  // it points into `text`, valid only here
+            return rc
+        }
         guard rc == SQLITE_OK, let prepared else { throw lastError(rc, sql: sql) }
-        let rest = tail.map { String(cString: $0) } ?? ""
         let readOnly = sqlite3_stmt_readonly(prepared) != 0
         sqlite3_finalize(prepared)
         guard rest.allSatisfy({ $0.isWhitespace || $0 == ";" }) else { throw ReadOnlySQLError.severalStatements }
