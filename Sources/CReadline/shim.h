@@ -29,3 +29,7 @@ static inline void vein_rl_print(const char *text) {
     fputs(text, out);
     fflush(out);
 }
+
+/* Readline (8.1 and later) ends the terminal's bracketed-paste mode with a newline after an end of input,
+   and keeps `rl_eof_found` set in the callback interface: cleared, the next line ends with one newline. */
+static inline void vein_rl_clear_eof(void) { rl_eof_found = 0; }

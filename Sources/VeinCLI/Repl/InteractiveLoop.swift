@@ -54,15 +54,15 @@ struct InteractiveLoop {
         let pending = session.context.changes().count
         guard pending > 0 else { return true }
         while true {
-            let question = "\(ReplSession.count(pending, "unsaved change")). Quit without saving? (y = discard and quit, n = stay, save = save and quit) "
-            switch editor.readLine(prompt: question) {
+            // Short: a prompt wider than the terminal leaves readline's idea of the screen behind.
+            switch editor.readLine(prompt: "\(ReplSession.count(pending, "unsaved change")): quit without saving? [y/n/save] ") {
             case .line(let answer):
                 switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
                 case "y", "yes": return true
                 case "n", "no", "": return false
                 case "save", "s":
                     do { try session.save(); return true } catch { report(error); return false }
-                default: continue
+                default: session.console.note("y: quit, discarding them; n: stay; save: save them, then quit")
                 }
             case .interrupted, .endOfInput: return false
             }

@@ -43,6 +43,7 @@ final class LineEditor {
     /// Reads one line with `prompt`.
     func readLine(prompt: String) -> Input {
         LineEditor.received = nil
+        vein_rl_clear_eof()
         _ = Interrupt.take()
         rl_callback_handler_install(prompt) { line in
             if let line {
@@ -57,12 +58,12 @@ final class LineEditor {
             var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, -1)
             if Interrupt.take() {
+                vein_rl_print("^C\n")
                 // Readline's documented way out of a line in the callback interface.
                 rl_free_line_state()
                 rl_callback_sigcleanup()
                 rl_replace_line("", 0)
                 rl_callback_handler_remove()
-                vein_rl_print("^C\n")
                 return .interrupted
             }
             if ready > 0 {
@@ -73,7 +74,6 @@ final class LineEditor {
             }
             if WindowSize.changed() { rl_resize_terminal() }
         }
-        if LineEditor.received == .endOfInput { vein_rl_print("\n") }
         return LineEditor.received!
     }
 

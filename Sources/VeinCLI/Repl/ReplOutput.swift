@@ -42,7 +42,7 @@ final class ReplOutput {
                 } else { console.out(line) }
             }
         } catch is OutputStopped {
-            return
+            if Interrupt.take() { console.note("interrupted") }
         }
     }
 }

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+
+/// `vein repl` in a real terminal (tmux): completion, continuation, Ctrl-C, Ctrl-D, the unsaved-changes
+/// question, the pager, error carets, and what reaches the disk.
+@Suite(.serialized) struct ReplTerminalTests {
+    static let prompt = "b.vein> "
+
+    func session(_ r: VeinRunner, _ extra: [String] = [], environment: [String: String] = [:]) throws -> TmuxSession {
+        let tmux = try TmuxSession(r, ["repl", "b.vein", "--key-file", "k"] + extra, environment: environment)
+        try tmux.waitFor(Self.prompt)
+        return tmux
+    }
+
+    /// The last line of the screen that is not empty.
+    static func lastLine(_ screen: String) -> String {
+        screen.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map(String.init) ?? ""
+    }
+
+    @Test func completesModelsFieldsEnumCasesAndDotCommands() throws {
+        let r = try VeinRunner.blogStore()
+        defer { r.cleanUp() }
+        let tmux = try session(r)
+        defer { tmux.kill() }
+        try tmux.type("count Att")
+        try tmux.press("Tab")
+        try tmux.waitFor("b.vein> count Attachment ")
+        try tmux.type("where fileType == .gi")
+        try tmux.press("Tab")
+        try tmux.waitFor("where fileType == .gif ")
+        try tmux.type("&& siz")
+        try tmux.press("Tab")
+        try tmux.waitFor("&& sizeMiB ")
+        try tmux.type("> 1")
+        try tmux.press("Enter")
+        try tmux.waitFor("sizeMiB > 1\n0\n")
+        try tmux.type(".sch")
+        try tmux.press("Tab")
+        try tmux.waitFor("b.vein> .schema ")
+        try tmux.type("Po")
+        try tmux.press("Tab")
+        try tmux.press("Enter")
+        try tmux.waitFor("  attachments: [Attachment]")
+    }
+
+    @Test func continuesAnIncompleteStatementAndCancelsWithCtrlC() throws {
+        let r = try VeinRunner.blogStore()
+        defer { r.cleanUp() }
+        let tmux = try session(r)
+        defer { tmux.kill() }
+        try tmux.type("count Post where (views == 0")
+        try tmux.press("Enter")
+        try tmux.waitFor("   ...> ")
+        try tmux.type("|| views > 3)")
+        try tmux.press("Enter")
+        try tmux.waitUntil(description: "the count and a new prompt") { $0.contains("|| views > 3)\n0\nb.vein> ") }
+        // Ctrl-C drops the line being typed, and a statement left open, without leaving.
+        try tmux.type("count Post where (views")
+        try tmux.press("Enter")
+        try tmux.waitFor("   ...> ")
+        try tmux.type("== 1")
+        try tmux.press("C-c")
+        try tmux.waitFor("   ...> == 1^C\nb.vein> ")
+        try tmux.type("count Post")
+        try tmux.press("Enter")
+        try tmux.waitFor("b.vein> count Post\n0\nb.vein> ")
+        // Ctrl-D on an empty line quits.
+        try tmux.press("C-d")
+        #expect(try tmux.exitStatus() == 0)
+    }
+
+    @Test func ctrlCStopsALongFetchAndTheSessionGoesOn() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        #expect(try r.vein(["create", "b.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
+        // 200,000 posts, written straight into the plaintext store.
+        let fill = try r.run("/usr/bin/sqlcipher", ["b.vein", """
+            WITH RECURSIVE n(x) AS (VALUES(1) UNION ALL SELECT x + 1 FROM n WHERE x < 200000)
+            INSERT INTO "Post"("id", "title", "content", "views") SELECT printf('01J0000000%016d', x), 'post ' || x, 'text', x FROM n;
+            """])
+        #expect(fill.status == 0, "\(fill.stderr)")
+        let tmux = try TmuxSession(r, ["repl", "b.vein"])
+        defer { tmux.kill() }
+        try tmux.waitFor(Self.prompt)
+        try tmux.type("Post where views > 0")
+        try tmux.press("Enter")
+        usleep(300_000)
+        try tmux.press("C-c")
+        try tmux.waitFor("interrupted\nb.vein> ", timeout: 20)
+        try tmux.type("count Post")
+        try tmux.press("Enter")
+        try tmux.waitFor("200000\nb.vein> ")
+    }
+
+    @Test func quittingWithUnsavedChangesAsks() throws {
+        let r = try VeinRunner.blogStore()
+        defer { r.cleanUp() }
+        let tmux = try session(r)
+        defer { tmux.kill() }
+        try tmux.type(#"insert Post(title: "a", content: "x")"#)
+        try tmux.press("Enter")
+        try tmux.waitFor("b.vein*> ")
+        try tmux.press("C-d")
+        try tmux.waitFor("b.vein*> \n1 unsaved change: quit without saving? [y/n/save] ")
+        try tmux.type("n")
+        try tmux.press("Enter")
+        try tmux.waitUntil(description: "the prompt again") { $0.contains("[y/n/save] n\nb.vein*> ") }
+        try tmux.type(".quit")
+        try tmux.press("Enter")
+        try tmux.waitFor("b.vein*> .quit\n1 unsaved change: quit without saving? [y/n/save] ")
+        try tmux.type("save")
+        try tmux.press("Enter")
+        #expect(try tmux.exitStatus() == 0)
+        #expect(try tmux.screen().contains("saved 1 change"))
+        #expect(try r.query("count Post").stdout == "1\n")
+    }
+
+    @Test func longResultsGoThroughThePagerAndErrorsShowTheirCaret() throws {
+        let r = try VeinRunner.blogStore()
+        defer { r.cleanUp() }
+        let tmux = try session(r, environment: ["PAGER": "sed s/^/PAGED:/"])
+        defer { tmux.kill() }
+        try tmux.type(#"insert Post(title: "a", content: "x")"#)
+        try tmux.press("Enter")
+        try tmux.type("Post")
+        try tmux.press("Enter")
+        try tmux.waitFor("PAGED:id ")
+        try tmux.type(#"Post where titel == "x""#)
+        try tmux.press("Enter")
+        let screen = try tmux.waitFor("(did you mean 'title'?)")
+        #expect(screen.contains("""
+            vein: error: no field 'titel' in Post (did you mean 'title'?)
+              Post where titel == "x"
+                         ^
+            """))
+    }
+
+    /// History holds data: for an encrypted store it stays in memory; for a plaintext one it is kept, 0600.
+    /// And nothing of a passphrase is written anywhere.
+    @Test func historyAndKeysOnDisk() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        let passphrase = "correct horse battery staple 7"
+        let created = try r.vein(["create", "b.vein", "--schema", VeinRunner.exampleManifest, "--passphrase"], stdin: passphrase + "\n")
+        #expect(created.status == 0, "\(created.stderr)")
+        let tmux = try TmuxSession(r, ["repl", "b.vein", "--passphrase"])
+        defer { tmux.kill() }
+        try tmux.waitFor("Passphrase: ")
+        try tmux.type(passphrase)
+        try tmux.press("Enter")
+        try tmux.waitFor("history in memory only")
+        try tmux.type(#"insert Post(title: "secret title", content: "x")"#)
+        try tmux.press("Enter")
+        try tmux.type("save")
+        try tmux.press("Enter")
+        try tmux.waitFor("saved 1 change")
+        try tmux.press("Up", "Up")
+        try tmux.waitFor(#"b.vein> insert Post(title: "secret title", content: "x")"#)  // in memory
+        try tmux.press("C-c")
+        try tmux.press("C-d")
+        #expect(try tmux.exitStatus() == 0)
+        #expect(!r.exists(".vein_history"))
+        for name in try FileManager.default.subpathsOfDirectory(atPath: r.directory.path) {
+            let data = (try? Data(contentsOf: URL(fileURLWithPath: r.path(name)))) ?? Data()
+            #expect(data.range(of: Data(passphrase.utf8)) == nil, "\(name) holds the passphrase")
+            #expect(data.range(of: Data("secret title".utf8)) == nil, "\(name) holds data in plain text")
+        }
+
+        // A plaintext store's history is kept, mode 0600.
+        #expect(try r.vein(["create", "p.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
+        let plain = try TmuxSession(r, ["repl", "p.vein"])
+        defer { plain.kill() }
+        try plain.waitFor("p.vein> ")
+        try plain.type("count Post")
+        try plain.press("Enter")
+        try plain.waitFor("0\np.vein> ")
+        try plain.press("C-d")
+        #expect(try plain.exitStatus() == 0)
+        #expect(try String(contentsOfFile: r.path(".vein_history"), encoding: .utf8).contains("count Post"))
+        let mode = try FileManager.default.attributesOfItem(atPath: r.path(".vein_history"))[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+}
