@@ -33,7 +33,8 @@ struct Completer {
         let start = before.drop { $0.isWhitespace }
         if start.hasPrefix(".") { return dotCommand(String(start), word: word, matching: matching) }
         if before.hasSuffix("#id(\"") { return matching(recentIDs, appending: "\"") }
-        let code = Self.withoutStrings(before)
+        let (code, insideString) = Self.withoutStrings(before)
+        if insideString { return matching([]) }
         let scope = modelInScope(code)
         if code.hasSuffix(".") { return member(String(code.dropLast()), scope: scope, matching: matching) }
 
@@ -135,7 +136,7 @@ struct Completer {
 
     /// The text with the contents of string literals removed (`"a b"` → `""`), so words in them are not
     /// taken for names; an unterminated string is kept open (`#id("` stays `#id("`).
-    static func withoutStrings(_ text: String) -> String {
+    static func withoutStrings(_ text: String) -> (code: String, insideString: Bool) {
         var out = "", inString = false, escaped = false
         for c in text {
             if inString {
@@ -145,7 +146,7 @@ struct Completer {
             if c == "\"" { inString = true }
             out.append(c)
         }
-        return out
+        return (out, inString)
     }
 }
 
