@@ -181,3 +181,56 @@ import Testing
         #expect(mode == 0o600)
     }
 }
+
+/// The newcomer session the README shows, replayed key by key; the screen must be the README's block
+/// (ids and the version aside).
+@Suite struct ReplReadmeSessionTests {
+    static func readmeSession() throws -> [String] {
+        let readme = try String(contentsOf: VeinRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let marker = try #require(readme.range(of: "<!-- newcomer session:"))
+        let block = readme[marker.upperBound...].components(separatedBy: "```text\n")[1].components(separatedBy: "```")[0]
+        return block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast().dropFirst().map { $0 }
+    }
+
+    /// Ids and the version differ from run to run.
+    static func normalized(_ line: String) -> String {
+        line.replacingOccurrences(of: "[0-9A-HJKMNP-TV-Z]{26}", with: "<id>", options: .regularExpression)
+            .replacingOccurrences(of: "^vein [0-9.]+:", with: "vein <version>:", options: .regularExpression)
+            .replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+    }
+
+    @Test func newcomerSessionInTheReadme() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        #expect(try r.vein(["create", "blog.vein", "--schema", VeinRunner.exampleManifest, "--key-file", "blog.key"]).status == 0)
+        let tmux = try TmuxSession(r, ["repl", "blog.vein", "--key-file", "blog.key"])
+        defer { tmux.kill() }
+        try tmux.waitFor("blog.vein> ")
+        try tmux.type(#"insert Post(title: "How to use Vein?", content: "It is very easy.", views: 12)"#)
+        try tmux.press("Enter")
+        try tmux.waitFor("blog.vein*> ")
+        try tmux.type(#"Post where title.contains("Vein") &&"#)
+        try tmux.press("Enter")
+        try tmux.waitFor("...> ")
+        try tmux.type("  vi")
+        try tmux.press("Tab")
+        try tmux.waitFor("  views ")
+        try tmux.type("> 10")
+        try tmux.press("Enter")
+        try tmux.waitFor("(1 row)")
+        try tmux.type("changes")
+        try tmux.press("Enter")
+        try tmux.waitFor("'rollback' discards them")
+        try tmux.type("save")
+        try tmux.press("Enter")
+        try tmux.waitFor("saved 1 change")
+        try tmux.type(".quit")
+        try tmux.press("Enter")
+        #expect(try tmux.exitStatus() == 0)
+        let screen = try tmux.screen().split(separator: "\n", omittingEmptySubsequences: false).map { Self.normalized(String($0)) }
+        let shown = Array(screen.prefix { !$0.isEmpty })
+        let expected = try Self.readmeSession().map(Self.normalized)
+        #expect(shown == expected)
+        #expect(try r.vein(["query", "blog.vein", "count Post", "--key-file", "blog.key"]).stdout == "1\n")
+    }
+}
