@@ -18,8 +18,10 @@ struct TmuxSession {
         var env = ["HOME": runner.directory.path, "PATH": "/usr/bin:/bin", "TERM": "xterm", "LANG": "C.UTF-8",
                    "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/vein-test-bus", "PAGER": ""]
         env.merge(environment) { $1 }
-        let command = (["env", "-i"] + env.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [VeinRunner.binary] + arguments)
+        let vein = (["env", "-i"] + env.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + [VeinRunner.binary] + arguments)
             .map(Self.shellQuoted).joined(separator: " ")
+        // The status is printed by the shell: tmux 3.3 may lose it when the terminal closes first.
+        let command = vein + "; echo \"" + Self.exitMarker + "$?]\""
         let started = try runner.run(Self.tmux, ["-L", socket, "-f", config, "new-session", "-d", "-s", "t",
                                                  "-x", String(width), "-y", "30", command])
         guard started.status == 0 else { throw TmuxFailed(message: "tmux new-session: \(started.stderr)") }
@@ -61,16 +63,13 @@ struct TmuxSession {
         throw TmuxFailed(message: "timed out")
     }
 
+    static let exitMarker = "[vein exited: "
+
     /// The exit status once vein has ended, waiting for it.
     func exitStatus(timeout: Double = 10) throws -> Int? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let dead = try runner.run(Self.tmux, ["-L", socket, "display-message", "-p", "-t", "t", "#{pane_dead} #{pane_dead_status}"]).stdout
-            let parts = dead.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            if parts.first == "1" { return Int(parts.last ?? "") }
-            usleep(50_000)
-        }
-        return nil
+        let screen = try waitFor(Self.exitMarker, timeout: timeout)
+        guard let marker = screen.range(of: Self.exitMarker, options: .backwards) else { return nil }
+        return Int(screen[marker.upperBound...].prefix { $0.isNumber })
     }
 
     func kill() {
