@@ -215,6 +215,24 @@ import Vein
         #expect(Array(lines[18...20]) == ["posts", "1", ""])
     }
 
+    /// `.quit` ends a script (what follows does not run); `.help` lists every dot-command.
+    @Test func quitAndHelp() throws {
+        let r = try VeinRunner.blogStore()
+        defer { r.cleanUp() }
+        let result = try repl(r, ".help\n.quit\ncount Post\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        for command in [".models", ".schema [MODEL]", ".mode table|json|jsonl|csv|line", ".timer on|off", ".headers on|off", ".width [N …]",
+                        ".read FILE", ".output [FILE]", ".explain STATEMENT", ".sql SELECT …", ".help", ".quit"] {
+            #expect(result.stdout.contains("\n\(command)  "), "\(command)")
+        }
+        #expect(!result.stdout.hasSuffix("0\n"))
+        // A nested .read stops at its own first error, named by its file and line.
+        try r.write("bad.vein", "count Post\ncount Pots\n")
+        let nested = try repl(r, ".read bad.vein\ncount Post\n")
+        #expect(nested.status == 65 && nested.stdout == "0\n")
+        #expect(nested.stderr.hasPrefix("vein: error: bad.vein:2: no model 'Pots' (did you mean 'Post'?)\n"))
+    }
+
     @Test func explainShowsTheSQLThePlanAndWhatIsLeftToMemory() throws {
         let r = try VeinRunner.blogStore()
         defer { r.cleanUp() }

@@ -14,7 +14,7 @@ import Testing
 
     /// The last line of the screen that is not empty.
     static func lastLine(_ screen: String) -> String {
-        screen.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map(String.init) ?? ""
+        screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.last { !$0.isEmpty } ?? ""
     }
 
     @Test func completesModelsFieldsEnumCasesAndDotCommands() throws {
@@ -70,17 +70,22 @@ import Testing
         #expect(try tmux.exitStatus() == 0)
     }
 
-    @Test func ctrlCStopsALongFetchAndTheSessionGoesOn() throws {
+    /// A plaintext b.vein of 200,000 posts, written straight into the store by the sqlcipher shell.
+    static func bigStore() throws -> VeinRunner {
         let r = try VeinRunner()
-        defer { r.cleanUp() }
         #expect(try r.vein(["create", "b.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
-        // 200,000 posts, written straight into the plaintext store.
         let fill = try r.run("/usr/bin/sqlcipher", ["b.vein", """
             WITH RECURSIVE n(x) AS (VALUES(1) UNION ALL SELECT x + 1 FROM n WHERE x < 200000)
             INSERT INTO "Post"("id", "title", "content", "views") SELECT printf('01J0000000%016d', x), 'post ' || x, 'text', x FROM n;
             """])
         #expect(fill.status == 0, "\(fill.stderr)")
-        let tmux = try TmuxSession(r, ["repl", "b.vein"])
+        return r
+    }
+
+    @Test func ctrlCStopsALongFetchAndTheSessionGoesOn() throws {
+        let r = try Self.bigStore()
+        defer { r.cleanUp() }
+        let tmux = try TmuxSession(r, ["repl", "b.vein"], environment: ["VEIN_HISTORY": ""])
         defer { tmux.kill() }
         try tmux.waitFor(Self.prompt)
         try tmux.type("Post where views > 0")
@@ -91,6 +96,50 @@ import Testing
         try tmux.type("count Post")
         try tmux.press("Enter")
         try tmux.waitFor("200000\nb.vein> ")
+    }
+
+    /// 200,000 rows go to the pager a line at a time: a pager that reads three lines and quits ends the
+    /// output, and in less, Ctrl-C stops it; either way the session goes on.
+    @Test func aLongResultStreamsToThePager() throws {
+        let r = try Self.bigStore()
+        defer { r.cleanUp() }
+        let head = try TmuxSession(r, ["repl", "b.vein"], environment: ["PAGER": "head -n 3", "VEIN_HISTORY": ""])
+        defer { head.kill() }
+        try head.waitFor(Self.prompt)
+        try head.type("Post")
+        try head.press("Enter")
+        let screen = try head.waitFor("  nil          []\nb.vein> ", timeout: 30)
+        #expect(screen.contains("01J00000000000000000000002  post 2 ") && !screen.contains("post 3"))
+
+        let less = try TmuxSession(r, ["repl", "b.vein"], environment: ["PAGER": "less -FRX", "VEIN_HISTORY": ""])
+        defer { less.kill() }
+        try less.waitFor(Self.prompt)
+        try less.type("Post")
+        try less.press("Enter")
+        try less.waitFor("01J00000000000000000000010  post 10 ", timeout: 30)
+        try less.press("C-c")
+        try less.press("q")
+        try less.waitUntil(timeout: 30, description: "the prompt after less") { Self.lastLine($0) == "b.vein>" }
+        try less.type("count Post")
+        try less.press("Enter")
+        try less.waitFor("200000\nb.vein> ")
+    }
+
+    /// Bold headers and dim nil on a terminal; none with NO_COLOR.
+    @Test func colourOnATerminalButNeverWithNoColor() throws {
+        let r = try VeinRunner.blogStore()
+        defer { r.cleanUp() }
+        #expect(try r.query(#"insert Post(title: "a", content: "x")"#).status == 0)
+        for noColor in [false, true] {
+            let tmux = try session(r, environment: noColor ? ["NO_COLOR": "1"] : [:])
+            defer { tmux.kill() }
+            try tmux.type("Post")
+            try tmux.press("Enter")
+            try tmux.waitFor("(1 row)")
+            let screen = try tmux.screen(escapes: true)
+            #expect(screen.contains("\u{1B}[1mid") != noColor, "\(screen)")
+            #expect(screen.contains("\u{1B}[2mnil") != noColor, "\(screen)")
+        }
     }
 
     @Test func quittingWithUnsavedChangesAsks() throws {

@@ -39,8 +39,9 @@ struct TmuxSession {
         _ = try runner.run(Self.tmux, ["-L", socket, "send-keys", "-t", "t"] + keys)
     }
 
-    func screen() throws -> String {
-        try runner.run(Self.tmux, ["-L", socket, "capture-pane", "-p", "-J", "-t", "t", "-S", "-200"]).stdout
+    /// The screen's text; with `escapes`, the colour sequences too.
+    func screen(escapes: Bool = false) throws -> String {
+        try runner.run(Self.tmux, ["-L", socket, "capture-pane", "-p", "-J", "-t", "t", "-S", "-200"] + (escapes ? ["-e"] : [])).stdout
     }
 
     /// Waits until the screen holds `text` (or `condition` is true of it), and returns the screen.

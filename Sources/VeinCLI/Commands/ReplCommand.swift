@@ -67,8 +67,9 @@ enum ReplCommand {
         let console = invocation.console
         let interactive = console.stdinIsTerminal
         let session = ReplSession(store: store, console: console, readOnly: readOnly, interactive: interactive)
-        Interrupt.install()
         if interactive {
+            // In a script Ctrl-C ends vein, as it ends sqlite3 running one.
+            Interrupt.install()
             let history = HistoryPolicy.file(explicit: invocation.arguments.value("history"), encrypted: store.encryption.isEncrypted,
                                              environment: invocation.environment)
             try InteractiveLoop(session: session, historyFile: history).run()

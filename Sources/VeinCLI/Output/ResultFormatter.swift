@@ -18,6 +18,9 @@ enum ResultFormatter {
         var columnWidths: [Int] = []
         /// Bold headers and dim nil (a terminal, no NO_COLOR).
         var color = false
+        /// Widths from this many rows at most, so the first lines reach a pager at once (longer cells
+        /// further down are shortened); nil: from every row.
+        var widthSample: Int?
     }
 
     /// A line writer: the console, a file, a pager. It throws to stop the output (a pager that quit).
@@ -89,7 +92,7 @@ enum ResultFormatter {
         case .table:
             // Two passes: the widths first (each row's text made and dropped), then the lines.
             var widths = header.map(\.count)
-            for i in indices {
+            for i in indices.prefix(style.widthSample ?? rows.count) {
                 for (column, c) in try rows.cells(i, forCSV: false).enumerated() { widths[column] = max(widths[column], min(c.count, widestCell)) }
             }
             widths = fitted(widths, style: style)

@@ -23,6 +23,8 @@ final class ReplSession {
     var quitRequested = false
 
     static let recentIDLimit = 1000
+    /// On a terminal, table widths come from the first rows, as the first page needs them.
+    static let widthSample = 1000
 
     init(store: Store, console: Console, readOnly: Bool, interactive: Bool) {
         self.store = store
@@ -75,7 +77,8 @@ final class ReplSession {
     }
 
     var style: ResultFormatter.Style {
-        ResultFormatter.Style(width: output.width, headers: headers, columnWidths: columnWidths, color: output.useColor)
+        ResultFormatter.Style(width: output.width, headers: headers, columnWidths: columnWidths, color: output.useColor,
+                              widthSample: output.isTerminal ? Self.widthSample : nil)
     }
 
     private func showChanges() throws {
