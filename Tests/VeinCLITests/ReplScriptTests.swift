@@ -215,6 +215,19 @@ import Vein
         #expect(Array(lines[18...20]) == ["posts", "1", ""])
     }
 
+    /// Help and the man page carry the section that maps sqlite3 habits.
+    @Test func helpAndManPageMapSqlite3Habits() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        let help = try r.vein(["help", "repl"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("\nFor sqlite3 users:\n"))
+        #expect(help.stdout.contains("  .tables                        .models\n"))
+        #expect(help.stdout.contains("  SELECT * FROM post WHERE …     Post where …\n"))
+        let man = try String(contentsOf: VeinRunner.packageRoot.appendingPathComponent("man/vein-repl.1"), encoding: .utf8)
+        #expect(man.contains(".SH FOR SQLITE3 USERS\n"))
+    }
+
     /// `.quit` ends a script (what follows does not run); `.help` lists every dot-command.
     @Test func quitAndHelp() throws {
         let r = try VeinRunner.blogStore()

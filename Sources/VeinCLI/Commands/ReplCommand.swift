@@ -34,19 +34,6 @@ enum ReplCommand {
             statement's output as vein query prints it; the first error stops the script with its exit status, \
             like sqlite3 -bail. A script must end with 'save' (or 'rollback'): one that ends with unsaved \
             changes writes nothing and exits 65. A passphrase (--passphrase) is then the first line of input.
-
-            For sqlite3 users:
-              .tables                      .models
-              .schema TABLE                .schema Model
-              SELECT * FROM post WHERE …   Post where …
-              SELECT count(*) FROM post    count Post
-              ORDER BY a DESC LIMIT 5      sort a desc limit 5
-              INSERT INTO post …           insert Post(title: "…", content: "…")
-              UPDATE post SET …            update Post where … set views = views + 1
-              BEGIN … COMMIT               statements, then save (rollback discards)
-              EXPLAIN QUERY PLAN …         .explain Post where …
-              sqlite3 -bail db < script    vein repl STORE < script
-            Any other SELECT can still be run with .sql.
             """,
         arguments: [SharedOptions.storeArgument],
         options: [
@@ -59,6 +46,24 @@ enum ReplCommand {
             ("vein repl blog.vein --key-file blog.key < changes.vein", "Run a script; it must end with save."),
             ("vein repl blog.vein --read-only", "Look, and change nothing."),
         ],
+        sections: [("For sqlite3 users", """
+            The habits of the sqlite3 shell, and what they are in vein repl:
+
+              .tables                        .models
+              .schema TABLE                  .schema Model
+              SELECT * FROM post WHERE …     Post where …
+              SELECT count(*) FROM post      count Post
+              ORDER BY a DESC LIMIT 5        sort a desc limit 5
+              INSERT INTO post …             insert Post(title: "…", content: "…")
+              UPDATE post SET …              update Post where … set views = views + 1
+              BEGIN … COMMIT                 statements, then save (rollback discards)
+              EXPLAIN QUERY PLAN …           .explain Post where …
+              .mode column, .headers on      .mode table, .headers on
+              sqlite3 -bail db < script      vein repl STORE < script
+
+            Conditions are Swift, not SQL: == not =, && not AND, "strings" in double quotes, nil not NULL. \
+            Any other SELECT can still be run with .sql, which refuses anything that writes.
+            """)],
         run: run)
 
     static func run(_ invocation: Invocation) throws {
