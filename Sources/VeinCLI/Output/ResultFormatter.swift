@@ -131,8 +131,12 @@ enum ResultFormatter {
                 let separator = i == 0 ? "" : "  "
                 // The backstop for columns that cannot shrink further: the line is cut at the limit.
                 if let limit, shown + separator.count + padded.count > limit {
-                    let room = max(0, limit - shown - separator.count - 1)
-                    text += separator + colored(String(padded.prefix(room)), raw: c, style) + "…"
+                    let room = limit - shown - separator.count - 1
+                    if room >= 0 {
+                        text += separator + colored(String(padded.prefix(room)), raw: c, style) + "…"
+                    } else {
+                        text += shown + 2 <= limit ? " …" : shown < limit ? "…" : ""
+                    }
                     return String(text.reversed().drop { $0 == " " }.reversed())
                 }
                 shown += separator.count + padded.count
