@@ -218,6 +218,22 @@ import Testing
             #expect(data.range(of: Data("secret title".utf8)) == nil, "\(name) holds data in plain text")
         }
 
+        // Named with --history, an encrypted store's history is kept there, mode 0600, and read back.
+        let named = try TmuxSession(r, ["repl", "b.vein", "--passphrase", "--history", "h.txt"])
+        defer { named.kill() }
+        try named.waitFor("Passphrase: ")
+        try named.type(passphrase)
+        try named.press("Enter")
+        try named.waitFor("b.vein> ")
+        try named.type("count Post")
+        try named.press("Enter")
+        try named.waitFor("1\nb.vein> ")
+        try named.press("C-d")
+        #expect(try named.exitStatus() == 0)
+        #expect(try String(contentsOfFile: r.path("h.txt"), encoding: .utf8).contains("count Post"))
+        #expect(try FileManager.default.attributesOfItem(atPath: r.path("h.txt"))[.posixPermissions] as? Int == 0o600)
+        #expect(!(try String(contentsOfFile: r.path("h.txt"), encoding: .utf8).contains(passphrase)))
+
         // A plaintext store's history is kept, mode 0600.
         #expect(try r.vein(["create", "p.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
         let plain = try TmuxSession(r, ["repl", "p.vein"])
