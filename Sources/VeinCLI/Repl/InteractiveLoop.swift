@@ -30,7 +30,7 @@ struct InteractiveLoop {
                 accumulator.cancel()
             case .endOfInput:
                 if !accumulator.isEmpty { accumulator.cancel(); continue }
-                if try confirmQuit(editor) { return }
+                if confirmQuit(editor) { return }
             case .line(let line):
                 guard let statement = accumulator.add(line) else { continue }
                 editor.addHistory(statement)
@@ -41,7 +41,7 @@ struct InteractiveLoop {
                 }
                 if session.quitRequested {
                     session.quitRequested = false
-                    if try confirmQuit(editor) { return }
+                    if confirmQuit(editor) { return }
                 }
             }
         }
@@ -50,7 +50,7 @@ struct InteractiveLoop {
     private var mainPrompt: String { session.name + (session.hasUnsavedChanges ? "*" : "") + "> " }
 
     /// Whether to leave: at once without unsaved changes; otherwise the person chooses.
-    private func confirmQuit(_ editor: LineEditor) throws -> Bool {
+    private func confirmQuit(_ editor: LineEditor) -> Bool {
         let pending = session.context.changes().count
         guard pending > 0 else { return true }
         while true {
