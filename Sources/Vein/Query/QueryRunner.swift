@@ -75,10 +75,14 @@ public struct QueryRunner {
             }
             let objects = try context.fetch(d)
             var linked: [String] = []
-            for object in objects {
+            // Every value of every row is computed from the rows as they were, then written: `set a = b, b = a`
+            // swaps, and a value that traps (overflow, division by zero) on any row leaves every row as it was,
+            // in a context that stays open after the error (the REPL) as in one that is dropped.
+            let planned = try objects.map { object in
                 let evaluator = context.evaluator(for: object)
-                // Every value is computed from the row as it was, then written: `set a = b, b = a` swaps.
-                let newValues = try typed.map { ($0.0, try evaluator.evaluate($0.1)) }
+                return (object, try typed.map { ($0.0, try evaluator.evaluate($0.1)) })
+            }
+            for (object, newValues) in planned {
                 for (field, value) in newValues { try object.set(field, value) }
                 linked += newValues.filter { m.relationship(named: $0.0) != nil }.flatMap { Self.ids(in: $0.1) }
             }

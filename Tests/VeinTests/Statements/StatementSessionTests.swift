@@ -92,3 +92,18 @@ import Testing
         #expect(try store.database.readOnlyQuery("SELECT 1;").rows == [[.integer(1)]])
     }
 }
+
+/// A statement that fails leaves a context that stays open (the REPL's) as it was.
+@Suite struct StatementFailureTests {
+    @Test func anUpdateThatTrapsOnALaterRowChangesNoRow() throws {
+        let dir = try TempDir()
+        let context = ModelContext(store: try dir.plaintextStore("b.vein", manifest: try Fixtures.blogManifest()))
+        let runner = QueryRunner(context: context)
+        for views in [5, 0] { _ = try runner.run(#"insert Post(title: "t", content: "x", views: \#(views))"#) }
+        try context.save()
+        // 100 / views traps on the second row (sorted by views desc): the first must not stay changed.
+        #expect(throws: (any Error).self) { try runner.run("update Post sort views desc set views = 100 / views") }
+        #expect(!context.hasChanges)
+        #expect(context.changes().isEmpty)
+    }
+}
