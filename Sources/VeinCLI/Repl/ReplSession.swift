@@ -59,7 +59,17 @@ final class ReplSession {
         if readOnly, (try? QueryParser.parse(text))?.isWrite == true {
             throw CommandFailure("the store is open read-only (--read-only): a write is not run", exitCode: .usage)
         }
-        let result = try Interrupt.whileRunning(on: store.database) { try QueryRunner(context: context).run(text) }
+        let before = context.changes()
+        let result: QueryResult
+        do {
+            result = try Interrupt.whileRunning(on: store.database) { try QueryRunner(context: context).run(text) }
+        } catch {
+            // A delete denied on a later row, say: what it did before stays pending, and the person should know.
+            if interactive, context.changes() != before {
+                console.note("the statement stopped part-way; what it changed before is pending: 'changes' lists it, 'rollback' discards every pending change")
+            }
+            throw error
+        }
         switch result {
         case .objects(let model, let objects):
             recentIDs = objects.prefix(Self.recentIDLimit).map(\.id)
