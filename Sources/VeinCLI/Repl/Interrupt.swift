@@ -6,7 +6,7 @@ import Vein
 /// to stop it, as the sqlite3 shell does.
 enum Interrupt {
     nonisolated(unsafe) private static var flag: sig_atomic_t = 0
-    nonisolated(unsafe) private static var running: Unmanaged<Database>?
+    nonisolated(unsafe) private static var running: Unmanaged<ModelContext>?
 
     static func install() {
         var action = sigaction()
@@ -28,9 +28,9 @@ enum Interrupt {
     }
 
     /// Runs a statement that Ctrl-C may stop.
-    static func whileRunning<T>(on database: Database, _ body: () throws -> T) throws -> T {
+    static func whileRunning<T>(on context: ModelContext, _ body: () throws -> T) throws -> T {
         flag = 0
-        running = Unmanaged.passUnretained(database)
+        running = Unmanaged.passUnretained(context)
         defer { running = nil }
         return try body()
     }

@@ -62,7 +62,7 @@ final class ReplSession {
         let before = context.changes()
         let result: QueryResult
         do {
-            result = try Interrupt.whileRunning(on: store.database) { try QueryRunner(context: context).run(text) }
+            result = try Interrupt.whileRunning(on: context) { try QueryRunner(context: context).run(text) }
         } catch {
             // A delete denied on a later row, say: what it did before stays pending, and the person should know.
             if interactive, context.changes() != before {
