@@ -45,7 +45,7 @@ enum QueryCommand {
         case .objects(let model, let objects):
             try ResultFormatter.print(objects, model: model, format: format, console: console)
         case .count(let n):
-            if format == .json || format == .jsonl { console.out(JSONWriter.string(.object(JSONObject([("count", .int(Int64(n)))])))) } else { console.out(String(n)) }
+            console.out(ResultFormatter.count(n, format: format))
         case .changes(let changes):
             if dryRun {
                 context.rollback()

@@ -103,6 +103,11 @@ enum ResultFormatter {
         }
     }
 
+    /// A count: the number, or `{"count":N}` in the JSON formats.
+    static func count(_ n: Int, format: Format) -> String {
+        format == .json || format == .jsonl ? JSONWriter.string(.object(JSONObject([("count", .int(Int64(n)))]))) : String(n)
+    }
+
     /// The user's widths where set; then, while the line is wider than the limit, the widest column loses
     /// a character (down to `narrowestColumn`), so narrow columns stay whole.
     static func fitted(_ natural: [Int], style: Style) -> [Int] {

@@ -56,16 +56,17 @@ final class ReplSession {
     }
 
     private func run(_ text: String) throws {
-        if readOnly, (try? QueryParser.parse(text))?.isWrite == true {
+        let isWrite = (try? QueryParser.parse(text))?.isWrite == true
+        if readOnly, isWrite {
             throw CommandFailure("the store is open read-only (--read-only): a write is not run", exitCode: .usage)
         }
-        let before = context.changes()
+        let before = isWrite ? context.changes() : []
         let result: QueryResult
         do {
             result = try Interrupt.whileRunning(on: context) { try QueryRunner(context: context).run(text) }
         } catch {
             // A delete denied on a later row, say: what it did before stays pending, and the person should know.
-            if interactive, context.changes() != before {
+            if interactive, isWrite, context.changes() != before {
                 console.note("the statement stopped part-way; what it changed before is pending: 'changes' lists it, 'rollback' discards every pending change")
             }
             throw error
@@ -77,9 +78,7 @@ final class ReplSession {
                 try ResultFormatter.write(objects, model: model, format: format, style: style, emit: emit, note: console.note)
             }
         case .count(let n):
-            try output.write { emit in
-                try emit(format == .json || format == .jsonl ? JSONWriter.string(.object(JSONObject([("count", .int(Int64(n)))]))) : String(n))
-            }
+            try output.write { emit in try emit(ResultFormatter.count(n, format: format)) }
         case .changes(let changes):
             recentIDs = changes.map(\.id)
             try output.write { emit in try ResultFormatter.write(changes, format: format, emit: emit) }
