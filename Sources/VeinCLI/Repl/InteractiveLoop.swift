@@ -64,7 +64,9 @@ struct InteractiveLoop {
                     do { try session.save(); return true } catch { report(error); return false }
                 default: session.console.note("y: quit, discarding them; n: stay; save: save them, then quit")
                 }
-            case .interrupted, .endOfInput: return false
+            case .interrupted: return false
+            // Ctrl-D stays; a terminal that hung up will never answer: leave, writing nothing.
+            case .endOfInput: return editor.inputClosed
             }
         }
     }

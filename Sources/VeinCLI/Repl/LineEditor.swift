@@ -19,6 +19,9 @@ final class LineEditor {
     nonisolated(unsafe) private static var completionSource: CompletionSource?
     nonisolated(unsafe) private static var candidates: [String] = []
     nonisolated(unsafe) private static var candidateIndex = 0
+    /// The terminal went away (hung up): no answer will come.
+    private(set) var inputClosed = false
+
     /// Earlier lines of the statement being typed, for completion.
     nonisolated(unsafe) static var continuedText = ""
 
@@ -67,9 +70,15 @@ final class LineEditor {
                 return .interrupted
             }
             if ready > 0 {
+                if descriptor.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { inputClosed = true }
+                if descriptor.revents & Int16(POLLNVAL) != 0 {
+                    rl_callback_handler_remove()
+                    return .endOfInput
+                }
                 if descriptor.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { rl_callback_read_char() }
             } else if ready < 0, errno != EINTR {
                 rl_callback_handler_remove()
+                inputClosed = true
                 return .endOfInput
             }
             if WindowSize.changed() { rl_resize_terminal() }
