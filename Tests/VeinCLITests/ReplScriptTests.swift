@@ -215,6 +215,21 @@ import Vein
         #expect(Array(lines[18...20]) == ["posts", "1", ""])
     }
 
+    @Test func dotCommandMistakes() throws {
+        let r = try VeinRunner.blogStore()
+        defer { r.cleanUp() }
+        let schema = try repl(r, ".schema Pots\n")
+        #expect(schema.status == 65)
+        #expect(schema.stderr == "vein: error: line 1: no model 'Pots' (did you mean 'Post'?)\n")
+        let mode = try repl(r, ".mode jsn\n")
+        #expect(mode.status == 64)
+        #expect(mode.stderr == "vein: error: line 1: unknown mode 'jsn' (did you mean 'json'?)\nhint: usage: .mode table|json|jsonl|csv|line\n")
+        let timer = try repl(r, ".timer maybe\n")
+        #expect(timer.status == 64 && timer.stderr == "vein: error: line 1: expected on or off\nhint: usage: .timer on|off\n")
+        let read = try repl(r, ".read missing.vein\n")
+        #expect(read.status == 66 && read.stderr.hasPrefix("vein: error: line 1: "))
+    }
+
     /// Help and the man page carry the section that maps sqlite3 habits.
     @Test func helpAndManPageMapSqlite3Habits() throws {
         let r = try VeinRunner()
