@@ -73,8 +73,12 @@ struct TmuxSession {
         return Int(screen[marker.upperBound...].prefix { $0.isNumber })
     }
 
+    /// Ends the server and removes its socket, which tmux leaves behind.
     func kill() {
+        let path = (try? runner.run(Self.tmux, ["-L", socket, "display-message", "-p", "#{socket_path}"]).stdout)?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try? runner.run(Self.tmux, ["-L", socket, "kill-server"])
+        if let path, path.hasSuffix("/" + socket) { try? FileManager.default.removeItem(atPath: path) }
     }
 
     struct TmuxFailed: Error { let message: String }
