@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "Vein", dependencies: ["CSQLCipher", "CCrypto", "CVeinSecret", "CVeinMemory"]),
 
         // The command layer: a declarative command table, one file per command.
-        .target(name: "VeinCLI", dependencies: ["Vein"]),
+        .target(name: "VeinCLI", dependencies: ["Vein", "CReadline"]),
         .executableTarget(name: "vein", dependencies: ["VeinCLI"]),
         // Writes man/ and completions/ from the command table (`make docs`).
         .executableTarget(name: "vein-docgen", dependencies: ["VeinCLI"]),

@@ -6,13 +6,13 @@ _vein() {
         word="${COMP_WORDS[i]}"
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "create"|"info"|"schema"|"verify"|"query"|"migrate"|"migrate status"|"migrate check"|"export"|"import"|"key"|"key rotate"|"key status"|"encrypt"|"decrypt"|"backup"|"completions"|"help") path="$candidate" ;;
+            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"export"|"import"|"key"|"key rotate"|"key status"|"encrypt"|"decrypt"|"backup"|"completions"|"help") path="$candidate" ;;
         esac
     done
     case "$path" in
         "")
             opts="--help --version"
-            subs="create info schema verify query migrate export import key encrypt decrypt backup completions help"
+            subs="create info schema verify query repl migrate export import key encrypt decrypt backup completions help"
             ;;
         "create")
             opts="--schema --plaintext --key-file --key-env --passphrase --weak-passphrase --json --quiet --help"
@@ -32,6 +32,10 @@ _vein() {
             ;;
         "query")
             opts="--format --dry-run --key-file --key-env --passphrase --help"
+            positional="file"
+            ;;
+        "repl")
+            opts="--read-only --history --key-file --key-env --passphrase --help"
             positional="file"
             ;;
         "migrate")
@@ -85,7 +89,7 @@ _vein() {
             ;;
         "help")
             opts="--help"
-            positional="create info schema verify query migrate export import key encrypt decrypt backup completions help"
+            positional="create info schema verify query repl migrate export import key encrypt decrypt backup completions help"
             ;;
     esac
     case "$path:$prev" in
@@ -98,9 +102,12 @@ _vein() {
         "schema:--key-env") _vein_complete "none"; return ;;
         "verify:--key-file") _vein_complete "file"; return ;;
         "verify:--key-env") _vein_complete "none"; return ;;
-        "query:--format") _vein_complete "table json jsonl csv"; return ;;
+        "query:--format") _vein_complete "table json jsonl csv line"; return ;;
         "query:--key-file") _vein_complete "file"; return ;;
         "query:--key-env") _vein_complete "none"; return ;;
+        "repl:--history") _vein_complete "file"; return ;;
+        "repl:--key-file") _vein_complete "file"; return ;;
+        "repl:--key-env") _vein_complete "none"; return ;;
         "migrate:--plan") _vein_complete "file"; return ;;
         "migrate:--to") _vein_complete "none"; return ;;
         "migrate:--wait") _vein_complete "none"; return ;;

@@ -20,6 +20,7 @@ public enum CommandTable {
             SchemaCommand.spec,
             VerifyCommand.spec,
             QueryCommand.spec,
+            ReplCommand.spec,
             MigrateCommand.spec,
             ExportCommand.spec,
             ImportCommand.spec,

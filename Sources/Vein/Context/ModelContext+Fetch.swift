@@ -5,49 +5,9 @@ extension ModelContext {
     public func fetch(_ descriptor: FetchDescriptor) throws -> [ModelObject] {
         try lock.withLock {
             let layout = try layout(descriptor.model)
-            let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition($0) }
-            let exactInSQL = descriptor.predicate == nil || (compiled?.isExact ?? false)
-            let pending = descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model)
-            let orderKeptFromList = descriptor.restrictedTo != nil && descriptor.sortBy.isEmpty
-            // Everything in SQL: condition, order, window. Not the window when the condition can fail: SQLite
-            // would stop reading at the limit, and Swift's filter meets an error on any row.
-            let windowed = descriptor.fetchLimit != nil || descriptor.fetchOffset > 0
-            let restrictedInMemory = descriptor.members == nil && (descriptor.restrictedTo?.count ?? 0) > SQLCompiler.maxArguments
-            let allInSQL = exactInSQL && !pending && !orderKeptFromList && !restrictedInMemory && !(windowed && compiled?.canFail == true)
-
-            var sql = "SELECT \(layout.selectList) FROM \(layout.table)"
-            var conditions: [String] = [], arguments: [DatabaseValue] = []
-            // Through the primary key: the members' ids from the relationship's index, or a bound list.
-            if let members = descriptor.members {
-                conditions.append("\(layout.table).\"id\" IN (\(members.storage.membersSQL(owner: "?")))")
-                arguments.append(.text(members.owner))
-            } else if let ids = descriptor.restrictedTo, ids.count <= SQLCompiler.maxArguments {
-                conditions.append("\(layout.table).\"id\" IN (\(ids.map { _ in "?" }.joined(separator: ", ")))")
-                arguments += ids.map { .text($0) }
-            }
-            if let owner = descriptor.owner {
-                conditions.append("\(layout.table).\(SQL.quoteIdentifier(owner.column)) = ?")
-                arguments.append(.text(owner.id))
-            }
-            if let compiled {
-                // A condition that can fail is evaluated only on rows in scope (a relationship's), as Swift
-                // evaluates it only on those objects: SQLite may test the terms of a WHERE in any order.
-                let scoped = compiled.canFail && !conditions.isEmpty
-                conditions.append(scoped ? "(CASE WHEN \(conditions.joined(separator: " AND ")) THEN \(compiled.sql) ELSE 0 END)" : compiled.sql)
-                arguments += (scoped ? arguments : []) + compiled.arguments
-            }
-            if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-            sql += " ORDER BY " + (try descriptor.sortBy.map { key in
-                guard key.field == "id" || layout.index[key.field] != nil else {
-                    throw ContextError.unknownField(model: layout.model.name, field: key.field,
-                                                    suggestion: Suggestion.closest(to: key.field, in: layout.columns))
-                }
-                return "\(layout.table).\(SQL.quoteIdentifier(key.field)) \(key.ascending ? "ASC" : "DESC")"
-            } + ["\(layout.table).\"id\" ASC"]).joined(separator: ", ")
-            if allInSQL, descriptor.fetchLimit != nil || descriptor.fetchOffset > 0 {
-                sql += " LIMIT ? OFFSET ?"
-                arguments += [.integer(Int64(descriptor.fetchLimit ?? -1)), .integer(Int64(descriptor.fetchOffset))]
-            }
+            let plan = try fetchPlan(descriptor, layout: layout)
+            let (sql, arguments, allInSQL, exactInSQL, pending, restrictedInMemory) =
+                (plan.sql, plan.arguments, plan.allInSQL, plan.exactInSQL, plan.pending, plan.restrictedInMemory)
 
             var objects: [ModelObject] = []
             let statement = try database.cachedStatement(sql)
@@ -82,6 +42,87 @@ extension ModelContext {
             let start = min(descriptor.fetchOffset, objects.count)
             let end = descriptor.fetchLimit.map { min(objects.count, start + $0) } ?? objects.count
             return Array(objects[start..<end])
+        }
+    }
+
+    /// The SQL a fetch runs and what it leaves to memory, decided once for `fetch` and `explain`.
+    struct FetchPlan {
+        var sql: String
+        var arguments: [DatabaseValue]
+        /// Condition, order and window all in SQL: the rows SQLite returns are the answer.
+        var allInSQL: Bool
+        /// SQL gives exactly Swift's answer for the condition (or there is none).
+        var exactInSQL: Bool
+        /// Unsaved changes of this model are merged in memory.
+        var pending: Bool
+        /// More ids than SQLite takes as arguments: the restriction is applied in memory.
+        var restrictedInMemory: Bool
+    }
+
+    func fetchPlan(_ descriptor: FetchDescriptor, layout: ModelLayout) throws -> FetchPlan {
+        let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition($0) }
+        let exactInSQL = descriptor.predicate == nil || (compiled?.isExact ?? false)
+        let pending = descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model)
+        let orderKeptFromList = descriptor.restrictedTo != nil && descriptor.sortBy.isEmpty
+        // Everything in SQL: condition, order, window. Not the window when the condition can fail: SQLite
+        // would stop reading at the limit, and Swift's filter meets an error on any row.
+        let windowed = descriptor.fetchLimit != nil || descriptor.fetchOffset > 0
+        let restrictedInMemory = descriptor.members == nil && (descriptor.restrictedTo?.count ?? 0) > SQLCompiler.maxArguments
+        let allInSQL = exactInSQL && !pending && !orderKeptFromList && !restrictedInMemory && !(windowed && compiled?.canFail == true)
+
+        var sql = "SELECT \(layout.selectList) FROM \(layout.table)"
+        var conditions: [String] = [], arguments: [DatabaseValue] = []
+        // Through the primary key: the members' ids from the relationship's index, or a bound list.
+        if let members = descriptor.members {
+            conditions.append("\(layout.table).\"id\" IN (\(members.storage.membersSQL(owner: "?")))")
+            arguments.append(.text(members.owner))
+        } else if let ids = descriptor.restrictedTo, ids.count <= SQLCompiler.maxArguments {
+            conditions.append("\(layout.table).\"id\" IN (\(ids.map { _ in "?" }.joined(separator: ", ")))")
+            arguments += ids.map { .text($0) }
+        }
+        if let owner = descriptor.owner {
+            conditions.append("\(layout.table).\(SQL.quoteIdentifier(owner.column)) = ?")
+            arguments.append(.text(owner.id))
+        }
+        if let compiled {
+            // A condition that can fail is evaluated only on rows in scope (a relationship's), as Swift
+            // evaluates it only on those objects: SQLite may test the terms of a WHERE in any order.
+            let scoped = compiled.canFail && !conditions.isEmpty
+            conditions.append(scoped ? "(CASE WHEN \(conditions.joined(separator: " AND ")) THEN \(compiled.sql) ELSE 0 END)" : compiled.sql)
+            arguments += (scoped ? arguments : []) + compiled.arguments
+        }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        sql += " ORDER BY " + (try descriptor.sortBy.map { key in
+            guard key.field == "id" || layout.index[key.field] != nil else {
+                throw ContextError.unknownField(model: layout.model.name, field: key.field,
+                                                suggestion: Suggestion.closest(to: key.field, in: layout.columns))
+            }
+            return "\(layout.table).\(SQL.quoteIdentifier(key.field)) \(key.ascending ? "ASC" : "DESC")"
+        } + ["\(layout.table).\"id\" ASC"]).joined(separator: ", ")
+        if allInSQL, descriptor.fetchLimit != nil || descriptor.fetchOffset > 0 {
+            sql += " LIMIT ? OFFSET ?"
+            arguments += [.integer(Int64(descriptor.fetchLimit ?? -1)), .integer(Int64(descriptor.fetchOffset))]
+        }
+        return FetchPlan(sql: sql, arguments: arguments, allInSQL: allInSQL, exactInSQL: exactInSQL, pending: pending,
+                         restrictedInMemory: restrictedInMemory)
+    }
+
+    /// What a fetch would do, for a person (`.explain` in the REPL): the SQL, SQLite's query plan for it,
+    /// and what is evaluated in memory after it.
+    public func explain(_ descriptor: FetchDescriptor) throws -> FetchExplanation {
+        try lock.withLock {
+            let plan = try fetchPlan(descriptor, layout: try layout(descriptor.model))
+            let rows = try database.makeStatement("EXPLAIN QUERY PLAN " + plan.sql)
+            try rows.bind(plan.arguments)
+            var steps: [String] = []
+            while try rows.step() { steps.append(rows.string(rows.columnCount - 1)) }
+            var inMemory: [String] = []
+            if !plan.exactInSQL { inMemory.append("the condition (SQL narrows the rows; Swift's semantics decide)") }
+            if plan.pending { inMemory.append("unsaved changes of \(descriptor.model), merged and sorted") }
+            if plan.restrictedInMemory { inMemory.append("the relationship's ids (more than SQLite takes as arguments)") }
+            if !plan.allInSQL, descriptor.fetchLimit != nil || descriptor.fetchOffset > 0 { inMemory.append("limit and offset") }
+            if descriptor.restrictedTo != nil, descriptor.sortBy.isEmpty { inMemory.append("the relationship's own order") }
+            return FetchExplanation(sql: plan.sql, arguments: plan.arguments, queryPlan: steps, inMemory: inMemory)
         }
     }
 

@@ -17,7 +17,12 @@ public final class ModelContext: @unchecked Sendable {
     public let manifest: SchemaManifest
     let lock = NSRecursiveLock()
     /// The connection, once opened (`database`).
-    private var connection: Database?
+    private var connection: Database? {
+        didSet { interruptTarget = connection }
+    }
+    /// The opened connection again, read without the lock: `interrupt()` runs from a signal handler or
+    /// another thread while a fetch holds the lock. Written once, when the connection opens.
+    nonisolated(unsafe) private(set) var interruptTarget: Database?
     /// Opens the context's own connection; nil for a context made over a given connection.
     private let connect: (() throws -> Database)?
     /// The store's path as its user gave it, for messages.
@@ -60,6 +65,7 @@ public final class ModelContext: @unchecked Sendable {
     package init(database: Database, manifest: SchemaManifest) {
         self.manifest = manifest
         connection = database
+        interruptTarget = database
         connect = nil
         path = database.path
         openedMeta = nil

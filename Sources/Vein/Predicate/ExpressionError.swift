@@ -7,11 +7,20 @@ public struct ExpressionError: Error, Equatable, Sendable, CustomStringConvertib
     /// Offset in characters (not bytes) into `source`.
     public let column: Int
     public let source: String
+    /// Whether more input could still make the source right (an open string or bracket, a trailing
+    /// operator): a line-based reader then asks for the next line instead of reporting the error.
+    public var kind: Kind = .wrong
 
-    public init(_ message: String, column: Int, source: String) {
+    public enum Kind: Equatable, Sendable {
+        case wrong
+        case incomplete
+    }
+
+    public init(_ message: String, column: Int, source: String, kind: Kind = .wrong) {
         self.message = message
         self.column = column
         self.source = source
+        self.kind = kind
     }
 
     /// `message`, the source line, and a caret under `column`.
@@ -26,8 +35,15 @@ public struct ExpressionError: Error, Equatable, Sendable, CustomStringConvertib
     /// The source, or for a long one (a generated condition, say) the part around the column, cut with
     /// "…"; and where the caret goes in it.
     public var excerpt: (text: String, caret: Int) {
-        let characters = Array(source), at = max(0, min(column, characters.count))
-        guard characters.count > 2 * Self.context + 20 else { return (source, max(0, column)) }
+        var characters = Array(source), at = max(0, min(column, characters.count))
+        // A statement typed over several lines (the REPL, a script): the line the column is in.
+        if characters.contains("\n") {
+            let start = characters[..<at].lastIndex(of: "\n").map { $0 + 1 } ?? 0
+            let end = characters[at...].firstIndex(of: "\n") ?? characters.count
+            characters = Array(characters[start..<end])
+            at -= start
+        }
+        guard characters.count > 2 * Self.context + 20 else { return (String(characters), at) }
         let start = max(0, at - Self.context), end = min(characters.count, at + Self.context)
         let head = start > 0 ? "…" : "", tail = end < characters.count ? "…" : ""
         return (head + String(characters[start..<end]) + tail, at - start + head.count)

@@ -62,8 +62,8 @@ public struct ExpressionLexer {
     private static let symbols2: Set<String> = ["==", "!=", "<=", ">=", "&&", "||", "??", "?."]
     private static let symbols1: Set<Unicode.Scalar> = ["?", "<", ">", "!", "+", "-", "*", "/", "%", ".", ",", "(", ")", "[", "]", ":"]
 
-    private func error(_ message: String, at scalarIndex: Int) -> ExpressionError {
-        ExpressionError(message, column: characterOffsets[min(max(scalarIndex, 0), scalars.count)], source: source)
+    private func error(_ message: String, at scalarIndex: Int, kind: ExpressionError.Kind = .wrong) -> ExpressionError {
+        ExpressionError(message, column: characterOffsets[min(max(scalarIndex, 0), scalars.count)], source: source, kind: kind)
     }
 
     private func token(_ kind: Token.Kind, at scalarIndex: Int) -> Token {
@@ -253,7 +253,7 @@ public struct ExpressionLexer {
         i += 1
         var out = String.UnicodeScalarView()
         while true {
-            guard i < scalars.count else { throw error("unterminated string", at: start) }
+            guard i < scalars.count else { throw error("unterminated string", at: start, kind: .incomplete) }
             let c = scalars[i]
             i += 1
             if c == "\"", hashesFollow(hashes) {
@@ -266,7 +266,7 @@ public struct ExpressionLexer {
             guard c == "\\", hashesFollow(hashes) else { out.append(c); continue }
             let backslash = i - 1
             i += hashes
-            guard i < scalars.count else { throw error("unterminated string", at: start) }
+            guard i < scalars.count else { throw error("unterminated string", at: start, kind: .incomplete) }
             let e = scalars[i]
             i += 1
             switch e {

@@ -2,8 +2,8 @@
 package enum QueryResult: Sendable {
     case objects(ModelSchema, [ModelObject])
     case count(Int)
-    /// A write: the context's pending changes after it (saved or not, as the caller decides), which
-    /// include what delete rules and inverse relationships changed.
+    /// A write: the changes this statement made (saved or not, as the caller decides), including what delete
+    /// rules and inverse relationships changed; not those earlier statements left pending in the context.
     case changes([ModelContext.Change])
 }
 
@@ -33,51 +33,19 @@ package struct QueryRunner {
 
     private func run(_ statement: QueryStatement, source: String) throws -> QueryResult {
         let manifest = context.manifest
-        func model(_ name: String) throws -> ModelSchema {
-            guard let m = manifest.model(named: name) else {
-                let column = source.range(of: name).map { source.distance(from: source.startIndex, to: $0.lowerBound) } ?? 0
-                throw ExpressionError("no model '\(name)'" + Suggestion.hint(for: name, in: manifest.models.map(\.name), quote: "'"),
-                                      column: column, source: source)
-            }
-            return m
+        let before = statement.isWrite ? context.changes() : []
+        /// What is new since `before`, and the objects the statement changed itself (an object updated again
+        /// has a pending change that may look the same as before).
+        func changes(touching touched: [String]) -> QueryResult {
+            let ids = Set(touched)
+            return .changes(context.changes().filter { !before.contains($0) || ids.contains($0.id) })
         }
-        func descriptor(_ s: QueryStatement.Selection) throws -> (ModelSchema, FetchDescriptor) {
-            var target = try model(s.model)
-            var d = FetchDescriptor(model: target.name)
-            if let traversal = s.traversal {
-                guard let rel = target.relationship(named: traversal.relationship) else {
-                    throw ExpressionError("no relationship '\(traversal.relationship)' in \(target.name)", column: 0, source: source)
-                }
-                guard let owner = try context.object(target.name, id: traversal.ownerID) else {
-                    throw ContextError.danglingReference(model: target.name, field: "id", id: traversal.ownerID)
-                }
-                target = try model(rel.target)
-                d = FetchDescriptor(model: target.name)
-                let ids = context.ids(in: try owner[rel.name])
-                let storage = RelationshipStorage(model: try model(traversal.ownerModel), relationship: rel, in: manifest)
-                if storage.kind == .reverseColumn, !s.sort.isEmpty {
-                    d.owner = (storage.inverseColumn!, owner.id)  // pushed down to the inverse column and its index
-                } else {
-                    d.restrictedTo = ids  // the relationship's own order
-                    // Links this context has not saved are not in the store: then the ids alone decide.
-                    if rel.isToMany, owner.linkChanges.isEmpty { d.members = (storage, owner.id) }
-                }
-            }
-            if let predicate = s.predicate {
-                d.predicate = try TypeChecker(manifest: manifest, model: target, source: source).checkCondition(predicate)
-            }
-            d.sortBy = s.sort
-            d.fetchLimit = s.limit
-            d.fetchOffset = s.offset
-            return (target, d)
-        }
-
         switch statement {
         case .fetch(let s):
-            let (m, d) = try descriptor(s)
+            let (m, d) = try descriptor(s, source: source)
             return .objects(m, try context.fetch(d))
         case .count(let s):
-            let (_, d) = try descriptor(s)
+            let (_, d) = try descriptor(s, source: source)
             return .count(try context.fetchCount(d))
         case .get(let id):
             for m in manifest.models {
@@ -85,7 +53,7 @@ package struct QueryRunner {
             }
             return .objects(manifest.models[0], [])
         case .insert(let name, let values):
-            let m = try model(name)
+            let m = try model(name, source: source)
             let checker = TypeChecker(manifest: manifest, model: m, source: source)
             var evaluated: [String: Value] = [:]
             for (field, expression, column) in values {
@@ -94,29 +62,104 @@ package struct QueryRunner {
                     throw ExpressionError("an inserted value cannot read a field", column: expression.column, source: source)
                 }.evaluate(typed)
             }
-            _ = try context.insert(m.name, evaluated)
-            return .changes(context.changes())
+            let inserted = try context.insert(m.name, evaluated)
+            // The objects it links to change too (their inverse), though a change of theirs may be pending.
+            let linked = m.relationships.flatMap { Self.ids(in: evaluated[$0.name]) }
+            return changes(touching: [inserted.id] + linked)
         case .update(let s, let assignments):
-            let (m, d) = try descriptor(s)
+            let (m, d) = try descriptor(s, source: source)
             let checker = TypeChecker(manifest: manifest, model: m, source: source)
             // Checked before any row is read, so a mistake is reported whether or not a row matches.
             let typed = try assignments.map { (field, expression, column) in
                 (field, try assignment(field, expression, column: column, checker: checker))
             }
             let objects = try context.fetch(d)
-            for object in objects {
+            var linked: [String] = []
+            // Every value of every row is computed from the rows as they were, then written: `set a = b, b = a`
+            // swaps, and a value that traps (overflow, division by zero) on any row leaves every row as it was,
+            // in a context that stays open after the error (the REPL) as in one that is dropped.
+            let planned = try objects.map { object in
                 let evaluator = context.evaluator(for: object)
-                // Every value is computed from the row as it was, then written: `set a = b, b = a` swaps.
-                let newValues = try typed.map { ($0.0, try evaluator.evaluate($0.1)) }
-                for (field, value) in newValues { try object.set(field, value) }
+                return (object, try typed.map { ($0.0, try evaluator.evaluate($0.1)) })
             }
-            return .changes(context.changes())
+            for (object, newValues) in planned {
+                for (field, value) in newValues { try object.set(field, value) }
+                linked += newValues.filter { m.relationship(named: $0.0) != nil }.flatMap { Self.ids(in: $0.1) }
+            }
+            return changes(touching: objects.map(\.id) + linked)
         case .delete(let s):
-            let (_, d) = try descriptor(s)
+            let (_, d) = try descriptor(s, source: source)
             let objects = try context.fetch(d)
             for object in objects { try context.delete(object) }
-            // Everything the statement changed, cascades and inverse updates included.
-            return .changes(context.changes())
+            // Everything the statement changed, cascades and inverse updates included; an object inserted
+            // and not yet saved leaves no pending change behind, but the statement still deleted it.
+            guard case .changes(let own) = changes(touching: objects.map(\.id)) else { return .changes([]) }
+            let listed = Set(own.map(\.id))
+            let unsaved = objects.filter { !listed.contains($0.id) }
+            return .changes(unsaved.map { ModelContext.Change(kind: .delete, model: $0.modelName, id: $0.id, fields: []) } + own)
+        }
+    }
+
+
+    /// The ids a relationship value names.
+    private static func ids(in value: Value?) -> [String] {
+        switch value {
+        case .string(let id): return [id]
+        case .array(let items): return items.flatMap { ids(in: $0) }
+        default: return []
+        }
+    }
+
+    private func model(_ name: String, source: String) throws -> ModelSchema {
+        let manifest = context.manifest
+        guard let m = manifest.model(named: name) else {
+            let column = source.range(of: name).map { source.distance(from: source.startIndex, to: $0.lowerBound) } ?? 0
+            throw ExpressionError("no model '\(name)'" + Suggestion.hint(for: name, in: manifest.models.map(\.name), quote: "'"),
+                                  column: column, source: source)
+        }
+        return m
+    }
+
+    private func descriptor(_ s: QueryStatement.Selection, source: String) throws -> (ModelSchema, FetchDescriptor) {
+        let manifest = context.manifest
+        var target = try self.model(s.model, source: source)
+        var d = FetchDescriptor(model: target.name)
+        if let traversal = s.traversal {
+            guard let rel = target.relationship(named: traversal.relationship) else {
+                throw ExpressionError("no relationship '\(traversal.relationship)' in \(target.name)", column: 0, source: source)
+            }
+            guard let owner = try context.object(target.name, id: traversal.ownerID) else {
+                throw ContextError.danglingReference(model: target.name, field: "id", id: traversal.ownerID)
+            }
+            target = try self.model(rel.target, source: source)
+            d = FetchDescriptor(model: target.name)
+            let ids = context.ids(in: try owner[rel.name])
+            let storage = RelationshipStorage(model: try self.model(traversal.ownerModel, source: source), relationship: rel, in: manifest)
+            if storage.kind == .reverseColumn, !s.sort.isEmpty {
+                d.owner = (storage.inverseColumn!, owner.id)  // pushed down to the inverse column and its index
+            } else {
+                d.restrictedTo = ids  // the relationship's own order
+                // Links this context has not saved are not in the store: then the ids alone decide.
+                if rel.isToMany, owner.linkChanges.isEmpty { d.members = (storage, owner.id) }
+            }
+        }
+        if let predicate = s.predicate {
+            d.predicate = try TypeChecker(manifest: manifest, model: target, source: source).checkCondition(predicate)
+        }
+        d.sortBy = s.sort
+        d.fetchLimit = s.limit
+        d.fetchOffset = s.offset
+        return (target, d)
+    }
+
+    /// What a statement would run, without running it (`.explain`): for a read, update or delete the fetch
+    /// that selects its rows; an insert reads nothing.
+    package func explain(_ source: String) throws -> FetchExplanation? {
+        switch try QueryParser.parse(source) {
+        case .fetch(let s), .count(let s), .update(let s, _), .delete(let s):
+            return try context.explain(try descriptor(s, source: source).1)
+        case .get, .insert:
+            return nil
         }
     }
 

@@ -50,10 +50,15 @@ package struct QueryParser {
     private var position = 0
 
     package static func parse(_ source: String) throws(ExpressionError) -> QueryStatement {
-        var parser = QueryParser(tokens: try ExpressionLexer.tokenize(source, allowAssignment: true), source: source)
-        let statement = try parser.statement()
-        guard parser.current.kind == .end else { throw parser.error("unexpected \(parser.describeCurrent()) at the end of the statement") }
-        return statement
+        let tokens = try ExpressionLexer.tokenize(source, allowAssignment: true)
+        var parser = QueryParser(tokens: tokens, source: source)
+        do throws(ExpressionError) {
+            let statement = try parser.statement()
+            guard parser.current.kind == .end else { throw parser.error("unexpected \(parser.describeCurrent()) at the end of the statement") }
+            return statement
+        } catch {
+            throw Incompleteness.classify(error, tokens: tokens)
+        }
     }
 
     private init(tokens: [Token], source: String) {

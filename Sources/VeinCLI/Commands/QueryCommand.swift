@@ -21,7 +21,7 @@ enum QueryCommand {
             """,
         arguments: [SharedOptions.storeArgument, ArgumentSpec("STATEMENT", help: "The statement to run.", completion: .none)],
         options: [
-            OptionSpec("format", value: "FORMAT", help: "Output format: table (default), json, jsonl or csv.",
+            OptionSpec("format", value: "FORMAT", help: "Output format: table (default), json, jsonl, csv or line (field = value, a row at a time).",
                        completion: .choices(ResultFormatter.Format.allCases.map(\.rawValue))),
             OptionSpec("dry-run", help: "Show what a write would change, and change nothing."),
         ] + SharedOptions.keyOptions,
@@ -45,7 +45,7 @@ enum QueryCommand {
         case .objects(let model, let objects):
             try ResultFormatter.print(objects, model: model, format: format, console: console)
         case .count(let n):
-            if format == .json || format == .jsonl { console.out(JSONWriter.string(.object(JSONObject([("count", .int(Int64(n)))])))) } else { console.out(String(n)) }
+            console.out(ResultFormatter.count(n, format: format))
         case .changes(let changes):
             if dryRun {
                 context.rollback()

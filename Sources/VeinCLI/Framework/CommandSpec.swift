@@ -11,11 +11,13 @@ public struct CommandSpec: Sendable {
     public var subcommands: [CommandSpec]
     /// `(command line, what it does)` pairs for EXAMPLES.
     public var examples: [(String, String)]
+    /// Further sections after the description, `(TITLE, text)`: own headings in help and the man page.
+    public var sections: [(title: String, text: String)]
     public var run: (@Sendable (Invocation) throws -> Void)?
 
     public init(name: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec] = [],
                 options: [OptionSpec] = [], subcommands: [CommandSpec] = [], examples: [(String, String)] = [],
-                run: (@Sendable (Invocation) throws -> Void)? = nil) {
+                sections: [(title: String, text: String)] = [], run: (@Sendable (Invocation) throws -> Void)? = nil) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
@@ -23,6 +25,7 @@ public struct CommandSpec: Sendable {
         self.options = options
         self.subcommands = subcommands
         self.examples = examples
+        self.sections = sections
         self.run = run
     }
 

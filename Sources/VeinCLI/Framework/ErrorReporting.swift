@@ -45,6 +45,18 @@ enum ErrorReporting {
         case let e as UsageError:
             let help = e.command.isEmpty ? "vein help" : "vein help \(e.command)"
             return Report(messages: [e.message], hint: "see '\(help)'", exitCode: .usage)
+        case let e as ScriptError:
+            var inner = report(e.underlying)
+            if inner.messages.isEmpty { inner.messages = [e.place] } else { inner.messages[0] = "\(e.place): " + inner.messages[0] }
+            return inner
+        case let e as ReadOnlySQLError:
+            switch e {
+            case .writes:
+                return Report(messages: [".sql runs only statements that read (SELECT, WITH, VALUES, EXPLAIN); this one would write or is not one of them"],
+                              hint: "change data with insert, update and delete, then save", exitCode: .usage)
+            case .severalStatements:
+                return Report(messages: [".sql runs one statement at a time"], hint: nil, exitCode: .usage)
+            }
         case let e as ExpressionError:
             return Report(messages: [e.rendered], hint: nil, exitCode: .dataError)
         case let e as ContextError:

@@ -19,6 +19,7 @@ enum HelpRenderer {
         var out = path.isEmpty ? "vein — \(spec.abstract)\n\n" : "\(spec.abstract)\n\n"
         out += "Usage: \(usage(spec, path: path))\n"
         if !spec.discussion.isEmpty { out += "\n" + wrap(spec.discussion, indent: 0) + "\n" }
+        for (title, text) in spec.sections { out += "\n\(title):\n" + wrap(text, indent: 0) + "\n" }
         if !spec.subcommands.isEmpty {
             out += "\nCommands:\n"
             let width = (spec.subcommands.map { $0.name.count }.max() ?? 0) + 2

@@ -15,21 +15,26 @@ public enum ManRenderer {
         return pages
     }
 
+    /// A heading and its paragraphs; an indented paragraph is kept as it is written (examples, tables).
+    static func section(_ title: String, _ text: String) -> String {
+        var out = ".SH \(escape(title))\n"
+        for paragraph in text.components(separatedBy: "\n\n") {
+            if paragraph.hasPrefix(" ") {
+                out += ".PP\n.nf\n\(escape(paragraph))\n.fi\n"
+            } else {
+                out += ".PP\n\(escape(paragraph.replacingOccurrences(of: "\n", with: " ")))\n"
+            }
+        }
+        return out
+    }
+
     static func page(_ spec: CommandSpec, path: [String], version: String, date: String) -> String {
         let name = (["vein"] + path).joined(separator: "-")
         var out = ".TH \(name.uppercased()) 1 \"\(date)\" \"vein \(version)\" \"Vein Manual\"\n"
         out += ".SH NAME\n\(escape(name)) \\- \(escape(spec.abstract))\n"
         out += ".SH SYNOPSIS\n.B \(escape(HelpRenderer.usage(spec, path: path)))\n"
-        if !spec.discussion.isEmpty {
-            out += ".SH DESCRIPTION\n"
-            for paragraph in spec.discussion.components(separatedBy: "\n\n") {
-                if paragraph.hasPrefix(" ") {
-                    out += ".PP\n.nf\n\(escape(paragraph))\n.fi\n"
-                } else {
-                    out += ".PP\n\(escape(paragraph.replacingOccurrences(of: "\n", with: " ")))\n"
-                }
-            }
-        }
+        if !spec.discussion.isEmpty { out += section("DESCRIPTION", spec.discussion) }
+        for (title, text) in spec.sections { out += section(title.uppercased(), text) }
         if !spec.subcommands.isEmpty {
             out += ".SH COMMANDS\n"
             for sub in spec.subcommands {

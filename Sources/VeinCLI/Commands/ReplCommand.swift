@@ -1,0 +1,85 @@
+import Foundation
+import Vein
+
+enum ReplCommand {
+    static let spec: CommandSpec = CommandSpec(
+        name: "repl",
+        abstract: "Open a session on a store: statements, dot-commands, changes saved on 'save'",
+        discussion: """
+            Opens STORE with any key source and reads statements of the query language (see vein query) \
+            with line editing, history and tab completion from the schema: statement words, model names, the \
+            fields of the model in scope, enum cases after '== .', dot-commands, and ids of the last result \
+            after '#id("'. A statement continues on the next line while it is incomplete (an open bracket or \
+            string, a trailing operator).
+
+            Writes stay pending until 'save', as in a ModelContext: each statement shows what it changed, \
+            'changes' lists everything 'save' would write, 'rollback' discards it. The prompt shows a '*' while \
+            changes are unsaved, and quitting with unsaved changes asks first. Ctrl-C cancels the input or the \
+            running statement; Ctrl-D on an empty line quits.
+
+              Post where title.contains("Vein") && views > 10 sort publishedAt desc
+              insert Post(title: "How to use Vein?", content: "It's very easy.")
+              changes
+              save
+
+            Dot-commands: .models, .schema [MODEL], .mode table|json|jsonl|csv|line, .timer on|off, \
+            .headers on|off, .width [N …], .read FILE, .output [FILE], .explain STATEMENT, .sql SELECT …, .help, \
+            .quit. '.sql' runs read-only SQL and refuses anything that writes.
+
+            History holds data, so for an encrypted store it is kept in memory only unless --history FILE is \
+            given; for a plaintext store it is kept in ~/.vein_history (VEIN_HISTORY=FILE moves it, \
+            VEIN_HISTORY= turns it off). History files are written mode 0600.
+
+            When standard input is not a terminal, vein repl runs it as a script: no prompt, no colour, each \
+            statement's output as vein query prints it; the first error stops the script with its exit status, \
+            like sqlite3 -bail. A script must end with 'save' (or 'rollback'): one that ends with unsaved \
+            changes writes nothing and exits 65. A passphrase (--passphrase) is then the first line of input.
+            """,
+        arguments: [SharedOptions.storeArgument],
+        options: [
+            OptionSpec("read-only", help: "Open the store without write access: writes and save are refused."),
+            OptionSpec("history", value: "FILE", help: "Keep the history in FILE (mode 0600), also for an encrypted store.",
+                       completion: .file),
+        ] + SharedOptions.keyOptions,
+        examples: [
+            ("vein repl blog.vein --key-file blog.key", "A session on an encrypted store."),
+            ("vein repl blog.vein --key-file blog.key < changes.vein", "Run a script; it must end with save."),
+            ("vein repl blog.vein --read-only", "Look, and change nothing."),
+        ],
+        sections: [("For sqlite3 users", """
+            The habits of the sqlite3 shell, and what they are in vein repl:
+
+              .tables                        .models
+              .schema TABLE                  .schema Model
+              SELECT * FROM post WHERE …     Post where …
+              SELECT count(*) FROM post      count Post
+              ORDER BY a DESC LIMIT 5        sort a desc limit 5
+              INSERT INTO post …             insert Post(title: "…", content: "…")
+              UPDATE post SET …              update Post where … set views = views + 1
+              BEGIN … COMMIT                 statements, then save (rollback discards)
+              EXPLAIN QUERY PLAN …           .explain Post where …
+              .mode column, .headers on      .mode table, .headers on
+              sqlite3 -bail db < script      vein repl STORE < script
+
+            Conditions are Swift, not SQL: == not =, && not AND, "strings" in double quotes, nil not NULL. \
+            Any other SELECT can still be run with .sql, which refuses anything that writes.
+            """)],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws {
+        let readOnly = invocation.arguments.flag("read-only")
+        let store = try SharedOptions.openStore(invocation, mode: readOnly ? .readOnly : .readWrite)
+        let console = invocation.console
+        let interactive = console.stdinIsTerminal
+        let session = ReplSession(store: store, console: console, readOnly: readOnly, interactive: interactive)
+        if interactive {
+            // In a script Ctrl-C ends vein, as it ends sqlite3 running one.
+            Interrupt.install()
+            let history = HistoryPolicy.file(explicit: invocation.arguments.value("history"), encrypted: store.encryption.isEncrypted,
+                                             environment: invocation.environment)
+            try InteractiveLoop(session: session, historyFile: history).run()
+        } else {
+            try ScriptRunner.runStandardInput(session)
+        }
+    }
+}

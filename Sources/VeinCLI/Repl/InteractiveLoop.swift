@@ -1,0 +1,85 @@
+import Foundation
+import Vein
+
+/// The REPL on a terminal: prompts (`blog.vein> `, `blog.vein*> ` while changes are unsaved, `...> ` while
+/// a statement continues), errors reported without leaving, the unsaved-changes question on the way out.
+struct InteractiveLoop {
+    let session: ReplSession
+    let historyFile: String?
+
+    func run() throws {
+        WindowSize.install()
+        let editor = LineEditor { text in
+            Completer(manifest: session.manifest, recentIDs: session.recentIDs).complete(text)
+        }
+        if let historyFile { editor.loadHistory(historyFile) }
+        defer {
+            if let historyFile {
+                do { try editor.saveHistory(historyFile) } catch { report(error) }
+            }
+        }
+        session.console.note("vein \(VeinVersion.current): \(session.name)"
+            + (session.store.encryption.isEncrypted ? ", encrypted" : ", plaintext") + (session.readOnly ? ", read-only" : "")
+            + (historyFile == nil ? ", history in memory only" : "") + ". '.help' lists the commands.")
+        var accumulator = StatementAccumulator()
+        while true {
+            let prompt = accumulator.isEmpty ? mainPrompt : String(repeating: " ", count: max(0, mainPrompt.count - 5)) + "...> "
+            LineEditor.continuedText = accumulator.isEmpty ? "" : accumulator.text + "\n"
+            switch editor.readLine(prompt: prompt) {
+            case .interrupted:
+                accumulator.cancel()
+            case .endOfInput:
+                if !accumulator.isEmpty { accumulator.cancel(); continue }
+                if confirmQuit(editor) { return }
+            case .line(let line):
+                guard let statement = accumulator.add(line) else { continue }
+                editor.addHistory(statement)
+                do {
+                    try session.execute(statement)
+                } catch {
+                    report(error)
+                }
+                if session.quitRequested {
+                    session.quitRequested = false
+                    if confirmQuit(editor) { return }
+                }
+            }
+        }
+    }
+
+    private var mainPrompt: String { session.name + (session.hasUnsavedChanges ? "*" : "") + "> " }
+
+    /// Whether to leave: at once without unsaved changes; otherwise the person chooses.
+    private func confirmQuit(_ editor: LineEditor) -> Bool {
+        let pending = session.context.changes().count
+        guard pending > 0 else { return true }
+        while true {
+            // Short: a prompt wider than the terminal leaves readline's idea of the screen behind.
+            switch editor.readLine(prompt: "\(ReplSession.count(pending, "unsaved change")): quit without saving? [y/n/save] ") {
+            case .line(let answer):
+                switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
+                case "y", "yes": return true
+                case "n", "no", "": return false
+                case "save", "s":
+                    do { try session.save(); return true } catch { report(error); return false }
+                default: session.console.note("y: quit, discarding them; n: stay; save: save them, then quit")
+                }
+            case .interrupted: return false
+            // Ctrl-D stays; a terminal that hung up will never answer: leave, writing nothing.
+            case .endOfInput: return editor.inputClosed
+            }
+        }
+    }
+
+    /// An error, as `vein query` reports it; the session goes on. Interrupted statements say so.
+    private func report(_ error: Error) {
+        if let database = error as? DatabaseError, database.code == 9 {  // SQLITE_INTERRUPT: Ctrl-C
+            session.console.note("interrupted")
+            return
+        }
+        let report = ErrorReporting.report(error)
+        for (i, message) in report.messages.enumerated() {
+            session.console.error(message, hint: i == report.messages.count - 1 ? report.hint : nil)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Vein
+
+/// `$PAGER` (default `less -FRX`, which quits at once when the text fits the screen), fed through a pipe a
+/// line at a time, so a long result is shown while it is still being formatted.
+final class Pager {
+    static func command(_ environment: [String: String]) -> String? {
+        guard let pager = environment["PAGER"] else { return "less -FRX" }
+        return pager.trimmingCharacters(in: .whitespaces).isEmpty ? nil : pager
+    }
+
+    private let pid: pid_t
+    private let input: Int32
+
+    init(command: String) throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw FileError.writeFailed("the pager", reason: String(cString: strerror(errno))) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        posix_spawn_file_actions_addclose(&actions, fds[1])
+        let argv = ["/bin/sh", "-c", command]
+        let cArgv = argv.map { strdup($0) } + [nil]
+        defer { cArgv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, "/bin/sh", &actions, nil, cArgv, environ)
+        close(fds[0])
+        guard rc == 0 else {
+            close(fds[1])
+            throw FileError.writeFailed("the pager '\(command)'", reason: String(cString: strerror(rc)))
+        }
+        self.pid = pid
+        self.input = fds[1]
+    }
+
+    /// Writes one line; a pager that quit (EPIPE) stops the output.
+    func write(_ line: String) throws {
+        do {
+            try FileSystem.writeAll(input, Array((line + "\n").utf8), path: "the pager")
+        } catch {
+            throw OutputStopped()
+        }
+    }
+
+    /// Ends the input and waits for the person to leave the pager.
+    func finish() {
+        close(input)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+}
