@@ -115,6 +115,7 @@ public struct QueryRunner {
             let (_, d) = try descriptor(s)
             let objects = try context.fetch(d)
             for object in objects { try context.delete(object) }
+            try context.applyDeleteRules()  // set-based: what cascade adds is listed, a deny refuses now
             // Everything the statement changed, cascades and inverse updates included.
             return .changes(context.changes())
         }
