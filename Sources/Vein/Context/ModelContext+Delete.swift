@@ -166,12 +166,13 @@ extension ModelContext {
         return models
     }
 
-    /// After a save that deleted rows of `models`: the held objects follow the store. Objects whose rows
-    /// the rules deleted are marked deleted, and held relationship values naming a deleted row drop it
-    /// (the store cleared them already). Reads only the deleted ids of models the context holds objects
-    /// of, or names in a held value.
-    func forgetDeletedRows(of models: Set<String>) throws {
-        guard !models.isEmpty else { return }
+    /// Inside the save transaction, after `deleteRows`: how the held objects must follow the store once
+    /// it commits. Objects whose rows the rules deleted are to be marked deleted, and held relationship
+    /// values naming a deleted row drop it (the store cleared them already). Reads only the deleted ids
+    /// of models the context holds objects of, or names in a held value.
+    func heldObjectsFollowing(deletesOf models: Set<String>) throws -> HeldObjectUpdates {
+        var updates = HeldObjectUpdates()
+        guard !models.isEmpty else { return updates }
         var idsByModel: [String: Set<String>] = [:]
         func deletedIDs(_ model: String) throws -> Set<String> {
             if let known = idsByModel[model] { return known }
@@ -181,20 +182,33 @@ extension ModelContext {
         }
         for object in identityMap.values where object.state != .deleted {
             if models.contains(object.modelName), try deletedIDs(object.modelName).contains(object.id) {
-                object.state = .deleted
+                updates.deleted.append(object)
                 continue
             }
             for (i, rel) in object.layout.relationships.enumerated() {
                 guard let rel, models.contains(rel.target), !object.unloaded.contains(i) else { continue }
                 switch object.values[i] {
                 case .string(let id) where try deletedIDs(rel.target).contains(id):
-                    object.values[i] = .null
+                    updates.values.append((object, i, .null))
                 case .array(let items) where !items.isEmpty:
                     let gone = try deletedIDs(rel.target)
-                    object.values[i] = .array(items.filter { !gone.contains($0.stringValue ?? "") })
+                    let kept = items.filter { !gone.contains($0.stringValue ?? "") }
+                    if kept.count != items.count { updates.values.append((object, i, .array(kept))) }
                 default: break
                 }
             }
+        }
+        return updates
+    }
+
+    /// What a committed save changes on held objects (`heldObjectsFollowing`).
+    struct HeldObjectUpdates {
+        var deleted: [ModelObject] = []
+        var values: [(ModelObject, Int, Value)] = []
+
+        func apply() {
+            for object in deleted { object.state = .deleted }
+            for (object, i, value) in values { object.values[i] = value }
         }
     }
 }

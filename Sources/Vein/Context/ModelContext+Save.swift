@@ -17,7 +17,7 @@ extension ModelContext {
                 try saveFailureInjection?(written)
                 written += 1
             }
-            var deletedModels: Set<String> = []
+            var heldObjectUpdates = HeldObjectUpdates()
             do {
                 try database.transaction(.immediate) {
                     try requireSchemaUnchanged()
@@ -53,8 +53,9 @@ extension ModelContext {
                     }
                     try writeLinks(storedLists: storedLists)
                     for _ in deleted.values { try step() }
-                    deletedModels = try deleteRows()
+                    let deletedModels = try deleteRows()
                     try checkReferences(deletedModels: deletedModels)
+                    heldObjectUpdates = try heldObjectsFollowing(deletesOf: deletedModels)
                 }
             } catch let error as DatabaseError where error.isConstraintViolation {
                 throw ContextError.constraintViolation(error.message)
@@ -72,7 +73,7 @@ extension ModelContext {
             updated = [:]
             deleted = [:]
             deletedByRule = [:]
-            try forgetDeletedRows(of: deletedModels)
+            heldObjectUpdates.apply()
         }
     }
 
