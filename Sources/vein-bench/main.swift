@@ -250,9 +250,15 @@ do {
 
     // delete: the first tenth of them, with their inverse upkeep (the post's list), one save.
     let deleter = ModelContext(store: store)
+    var phases: [Double] = []
     let deleteTime = try milliseconds {
-        for object in try deleter.fetch(FetchDescriptor(model: "Attachment", fetchLimit: linkRows / 10)) { try deleter.delete(object) }
-        try deleter.save()
+        var objects: [ModelObject] = []
+        phases.append(try milliseconds { objects = try deleter.fetch(FetchDescriptor(model: "Attachment", fetchLimit: linkRows / 10)) })
+        phases.append(try milliseconds { for object in objects { try deleter.delete(object) } })
+        phases.append(try milliseconds { try deleter.save() })
+    }
+    if ProcessInfo.processInfo.environment["VEIN_BENCH_PHASES"] != nil {
+        FileHandle.standardError.write("delete phases (fetch, delete calls, save) ms: \(phases.map { String(format: "%.1f", $0) })\n".data(using: .utf8)!)
     }
     print("vein delete encrypted \(String(format: "%.1f", deleteTime))")
 }

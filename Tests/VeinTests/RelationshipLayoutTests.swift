@@ -97,6 +97,7 @@ import Testing
             let table = SQL.quoteIdentifier(model.name)
             try expectIndexed("DELETE FROM \(table) WHERE \"id\" IN \(DeleteSet.ids(of: model.name))", "\(model.name) delete")
             try expectIndexed("SELECT * FROM \(table) WHERE \"id\" IN (SELECT \"id\" FROM temp.\"_vein_checked\")", "\(model.name) conflict check")
+            try expectIndexed("SELECT * FROM \(table) WHERE \"id\" IN \(DeleteSet.ids(of: model.name))", "\(model.name) conflict check of deletes")
         }
         // The members in order come straight from the (owner, position) index: no sort step.
         let ordered = RelationshipStorage.all(in: f.manifest).filter { $0.isToMany && $0.isCanonical }

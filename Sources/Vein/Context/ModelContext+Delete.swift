@@ -78,7 +78,8 @@ extension ModelContext {
     public func applyDeleteRules() throws {
         try lock.withLock {
             guard !deleted.isEmpty else { return }
-            try fillDeleteSet()
+            try startDeleteSet()
+            try closeDeleteSet()
             for row in try database.rows("SELECT \"model\", \"id\" FROM \(DeleteSet.table) WHERE \"round\" > 0") {
                 guard let model = row[0].string, let id = row[1].string else { continue }
                 if let o = loadedObject(model, id: id), o.state == .persisted, o.readValues == nil, o.linkChanges.isEmpty {
@@ -92,18 +93,40 @@ extension ModelContext {
         }
     }
 
-    /// Fills `DeleteSet` with the pending deletes (round 0) and what `cascade` adds to them, then
-    /// checks `deny`. Returns the models with rows in the set.
-    @discardableResult
-    func fillDeleteSet() throws -> Set<String> {
+    /// Fills `DeleteSet` with the pending deletes, as round 0 (before `save` writes anything: its
+    /// conflict check of the deleted rows reads them through the set).
+    func startDeleteSet() throws {
         try database.execute(DeleteSet.createSQL)
         try database.execute("DELETE FROM \(DeleteSet.table)")
-        let insert = try database.cachedStatement(DeleteSet.insertSQL)
-        for object in deleted.values {
-            defer { insert.reset() }
-            try insert.bind([.text(object.modelName), .text(object.id)])
-            try insert.step()
+        try insertRows(DeleteSet.insertSQL, DeleteSet.insertedRow, deleted.values.map { [.text($0.modelName), .text($0.id)] })
+    }
+
+    /// Inserts `rows` with the INSERT `sql` and one `rowSQL` (`(?, …)`) per row, many rows per statement:
+    /// filling a temporary id set then costs a statement per few hundred ids, not one per id.
+    func insertRows(_ sql: String, _ rowSQL: String, _ rows: [[DatabaseValue]]) throws {
+        guard let width = rows.first?.count, width > 0 else { return }
+        let perStatement = max(1, 400 / width)  // well under SQLite 3.15's 999 variables
+        var start = 0
+        while start < rows.count {
+            let count = min(perStatement, rows.count - start)
+            let statement = try database.cachedStatement(sql + " VALUES " + Array(repeating: rowSQL, count: count).joined(separator: ", "))
+            defer { statement.reset() }
+            var index = 1
+            for row in rows[start..<(start + count)] {
+                for value in row {
+                    try statement.bind(value, at: index)
+                    index += 1
+                }
+            }
+            try statement.step()
+            start += count
         }
+    }
+
+    /// Adds to `DeleteSet` (round 0 filled) what `cascade` adds, round by round, then checks `deny`.
+    /// Returns the models with rows in the set.
+    @discardableResult
+    func closeDeleteSet() throws -> Set<String> {
         var models = Set(deleted.values.map(\.modelName))
         let storages = relationshipStorages
         // Round n's owners add round n + 1's members; a model's round is empty once nothing new joins.
@@ -149,7 +172,7 @@ extension ModelContext {
     /// links go with it. Returns the models with deleted rows.
     func deleteRows() throws -> Set<String> {
         guard !deleted.isEmpty else { return [] }
-        let models = try fillDeleteSet()
+        let models = try closeDeleteSet()
         for model in models.sorted() {
             try database.execute("DELETE FROM \(SQL.quoteIdentifier(model)) WHERE \"id\" IN \(DeleteSet.ids(of: model))")
         }

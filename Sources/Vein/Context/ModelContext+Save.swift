@@ -23,7 +23,15 @@ extension ModelContext {
                     try requireSchemaUnchanged()
                     // All checked before anything is written: this save's own writes (nullified
                     // references) must not look like another process's.
-                    try requireUnchangedSinceRead(updated.values.filter { !$0.changed.isEmpty } + deleted.values)
+                    let changed = updated.values.filter { !$0.changed.isEmpty }
+                    if !changed.isEmpty {
+                        let ids = try idSet("_vein_checked", changed.map(\.id))
+                        try requireUnchangedSinceRead(changed, in: { _ in ids })
+                    }
+                    if !deleted.isEmpty {
+                        try startDeleteSet()
+                        try requireUnchangedSinceRead(Array(deleted.values), in: { DeleteSet.ids(of: $0) })
+                    }
                     let storedLists = try storedListsOfReplacedLinks()
                     // One statement lookup per model, not per row (the cache key is the whole SQL text).
                     var insertStatements: [ObjectIdentifier: Statement] = [:]
@@ -91,33 +99,28 @@ extension ModelContext {
     }
 
     /// Inside the save transaction: each stored row still holds every value this context read of it.
-    /// Set-based: the objects' ids go into a temporary table, and each model's rows are read with one
-    /// statement through the primary key (a row gone, or a value changed, is a conflict).
-    private func requireUnchangedSinceRead(_ objects: [ModelObject]) throws {
+    /// Set-based: each model's rows are read with one statement through the primary key, from the
+    /// temporary id set `idSet(model)` gives (a row gone, or a value changed, is a conflict).
+    private func requireUnchangedSinceRead(_ objects: [ModelObject], in idSet: (String) -> String) throws {
         let read = objects.filter { $0.readValues != nil }
         guard !read.isEmpty else { return }
-        let set = try idSet("_vein_checked", read.map(\.id))
         for (model, group) in Dictionary(grouping: read, by: \.modelName).sorted(by: { $0.key < $1.key }) {
             let layout = group[0].layout
             // Every column any of them read; each object is compared on the ones it read.
             let columns = layout.columns.indices.filter { i in group.contains { $0.readValues![i] != nil } }
             let list = (["\"id\""] + columns.map { SQL.quoteIdentifier(layout.columns[$0]) }).joined(separator: ", ")
-            let statement = try database.cachedStatement("SELECT \(list) FROM \(layout.table) WHERE \"id\" IN \(set)")
+            let statement = try database.cachedStatement("SELECT \(list) FROM \(layout.table) WHERE \"id\" IN \(idSet(model))")
             defer { statement.reset() }
-            var byID: [String: ModelObject] = [:]
-            for object in group { byID[object.id] = object }
-            var found = Set<String>()
+            var unmatched: [String: ModelObject] = [:]
+            for object in group { unmatched[object.id] = object }
             while try statement.step() {
                 let id = statement.string(0)
-                guard let object = byID[id], let values = object.readValues else { continue }
-                found.insert(id)
+                guard let object = unmatched.removeValue(forKey: id), let values = object.readValues else { continue }
                 for (n, i) in columns.enumerated() where values[i] != nil {
                     if try layout.read(statement, n + 1, as: i, id: id) != values[i] { throw ContextError.conflict(model: model, id: id) }
                 }
             }
-            if let gone = group.map(\.id).sorted().first(where: { !found.contains($0) }) {
-                throw ContextError.conflict(model: model, id: gone)
-            }
+            if let gone = unmatched.keys.min() { throw ContextError.conflict(model: model, id: gone) }
         }
     }
 
@@ -126,12 +129,7 @@ extension ModelContext {
         let table = "temp.\(SQL.quoteIdentifier(name))"
         try database.execute("CREATE TEMP TABLE IF NOT EXISTS \(SQL.quoteIdentifier(name)) (\"id\" TEXT PRIMARY KEY NOT NULL)")
         try database.execute("DELETE FROM \(table)")
-        let insert = try database.cachedStatement("INSERT OR IGNORE INTO \(table) (\"id\") VALUES (?)")
-        for id in ids {
-            defer { insert.reset() }
-            try insert.bind([.text(id)])
-            try insert.step()
-        }
+        try insertRows("INSERT OR IGNORE INTO \(table) (\"id\")", "(?)", ids.map { [.text($0)] })
         return "(SELECT \"id\" FROM \(table))"
     }
 

@@ -8,7 +8,9 @@ public enum DeleteSet {
     public static let table = "temp.\"_vein_deleted\""
     public static let createSQL = "CREATE TEMP TABLE IF NOT EXISTS \"_vein_deleted\" (\"model\" TEXT NOT NULL, \"id\" TEXT NOT NULL, "
         + "\"round\" INTEGER NOT NULL, PRIMARY KEY (\"model\", \"id\"))"
-    public static let insertSQL = "INSERT OR IGNORE INTO \(table) (\"model\", \"id\", \"round\") VALUES (?, ?, 0)"
+    /// Inserts round-0 rows: this, then `insertedRow` once per row (model and id bound).
+    public static let insertSQL = "INSERT OR IGNORE INTO \(table) (\"model\", \"id\", \"round\")"
+    public static let insertedRow = "(?, ?, 0)"
 
     /// An SQL subquery: the ids of `model` in the set (of one round, an SQL expression, when given).
     public static func ids(of model: String, round: String? = nil) -> String {
