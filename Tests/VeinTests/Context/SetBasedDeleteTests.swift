@@ -162,6 +162,31 @@ import Testing
         #expect(try f.count("Comment") == 6 && f.count("Post") == 3)
     }
 
+    /// The store's rules through a to-one: a cascade to a passport the context never loaded, a one-to-one
+    /// spouse and a manager's list nullified; `vein query`'s delete lists the cascaded row.
+    @Test func rulesThroughToOnesInTheStore() throws {
+        let f = try ContextFixture()
+        defer { f.dir.cleanUp() }
+        let setup = try f.context()
+        let ann = try setup.insert("Person", ["name": .string("Ann")])
+        let boss = try setup.insert("Person", ["name": .string("Boss")])
+        let bob = try setup.insert("Person", ["name": .string("Bob"), "spouse": .string(ann.id), "manager": .string(boss.id)])
+        let passport = try setup.insert("Passport", ["number": .string("P1"), "holder": .string(bob.id)])
+        try setup.save()
+
+        let context = try f.context()
+        guard case .changes(let changes) = try QueryRunner(context: context).run("delete Person where name == \"Bob\"", save: true) else {
+            Issue.record("a delete gives changes")
+            return
+        }
+        #expect(changes.filter { $0.kind == .delete }.map(\.id).sorted() == [bob.id, passport.id].sorted())
+        let after = try f.context()
+        #expect(try after.object("Passport", id: passport.id) == nil)
+        #expect(try after.object("Person", id: ann.id)!["spouse"] == .null)
+        #expect(try after.object("Person", id: boss.id)!["reports"] == .array([]))
+        #expect(try f.verify() == [])
+    }
+
     /// Objects a context holds follow what the store's rules did: a comment reached by a cascade the
     /// context never loaded is deleted once the rules are applied, and `changes()` lists every row.
     @Test func heldObjectsFollowTheStoresRules() throws {
