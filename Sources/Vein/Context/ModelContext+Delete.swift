@@ -80,6 +80,7 @@ extension ModelContext {
             guard !deleted.isEmpty else { return }
             try startDeleteSet()
             try closeDeleteSet()
+            deletedByRule = [:]
             for row in try database.rows("SELECT \"model\", \"id\" FROM \(DeleteSet.table) WHERE \"round\" > 0") {
                 guard let model = row[0].string, let id = row[1].string else { continue }
                 if let o = loadedObject(model, id: id), o.state == .persisted, o.readValues == nil, o.linkChanges.isEmpty {
@@ -108,7 +109,9 @@ extension ModelContext {
         let perStatement = max(1, 400 / width)  // well under SQLite 3.15's 999 variables
         var start = 0
         while start < rows.count {
-            let count = min(perStatement, rows.count - start)
+            // Full chunks share one statement, the rest goes one row each: two cached statements per
+            // table, whatever the counts.
+            let count = rows.count - start >= perStatement ? perStatement : 1
             let statement = try database.cachedStatement(sql + " VALUES " + Array(repeating: rowSQL, count: count).joined(separator: ", "))
             defer { statement.reset() }
             var index = 1
