@@ -76,7 +76,9 @@ func measureLayouts() throws {
     }
     for encrypted in [true, false] {
         let variant = encrypted ? "encrypted" : "plaintext"
-        for withoutRowID in [false, true] {
+        // VEIN_BENCH_LAYOUTS_REVERSED=1 measures WITHOUT ROWID first (a change of load then biases the other way).
+        let reversed = ProcessInfo.processInfo.environment["VEIN_BENCH_LAYOUTS_REVERSED"] != nil
+        for withoutRowID in reversed ? [true, false] : [false, true] {
             let layout = withoutRowID ? "without-rowid" : "rowid"
             // The bench rows: 50,000 inserted in one save, 200,000 fetched into a fresh context.
             var times: [Double] = []
