@@ -39,6 +39,128 @@ func insertRows(_ context: ModelContext, count: Int) throws {
     try context.save()
 }
 
+// Issue 11, item 6: the two table layouts a model can have, measured through the context
+// (`VEIN_BENCH_LAYOUTS=1` runs only this): "rowid" (a rowid table and the unique index its `id TEXT
+// PRIMARY KEY` implies) and "without-rowid" (the same table `WITHOUT ROWID`: the rows live in the primary
+// key's b-tree, in id order). A store is made as `StoreCreator` makes it, then, for the second layout,
+// its empty model tables are created again with `WITHOUT ROWID` appended (and their indexes with them).
+// Prints `vein layout <operation> <variant> <layout> <median ms>`.
+func rebuildWithoutRowID(_ store: Store) throws {
+    let db = store.database
+    for model in store.manifest.models {
+        let table = SQL.quoteIdentifier(model.name)
+        guard let create = try db.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(model.name)])?.string else { continue }
+        let indexes = try db.rows("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+                                  [.text(model.name)]).compactMap { $0[0].string }
+        try db.execute("DROP TABLE \(table)")
+        try db.execute(create + " WITHOUT ROWID")
+        for index in indexes { try db.execute(index) }
+    }
+}
+
+func measureLayouts() throws {
+    let blogManifest = try ManifestParser.parse(String(contentsOfFile: "examples/blog.json5", encoding: .utf8), file: "blog.json5")
+    let content = String(repeating: "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", count: 6).prefix(300)
+    let blob = Data((0..<102_400).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+    let posts = 20_000 / scale, attachments = 1_000 / scale
+    func layoutStore(_ name: String, _ manifest: SchemaManifest, encrypted: Bool, withoutRowID: Bool) throws -> Store {
+        let path = directory + "/" + name
+        FileSystem.removeDatabaseFiles(path)
+        _ = try StoreCreator.create(at: path, manifest: manifest, protection: encrypted ? .encrypted(keys) : .plaintext)
+        let store = try Store.open(path, keys: keys)
+        if withoutRowID { try rebuildWithoutRowID(store) }
+        return store
+    }
+    func report(_ operation: String, _ variant: String, _ layout: String, _ times: [Double]) {
+        print("vein layout \(operation) \(variant) \(layout) \(String(format: "%.1f", median(times)))")
+    }
+    for encrypted in [true, false] {
+        let variant = encrypted ? "encrypted" : "plaintext"
+        // VEIN_BENCH_LAYOUTS_REVERSED=1 measures WITHOUT ROWID first (a change of load then biases the other way).
+        let reversed = ProcessInfo.processInfo.environment["VEIN_BENCH_LAYOUTS_REVERSED"] != nil
+        for withoutRowID in reversed ? [true, false] : [false, true] {
+            let layout = withoutRowID ? "without-rowid" : "rowid"
+            // The bench rows: 50,000 inserted in one save, 200,000 fetched into a fresh context.
+            var times: [Double] = []
+            for r in 0..<repetitions {
+                let store = try layoutStore("layout-insert-\(variant)-\(layout)-\(r).vein", manifest, encrypted: encrypted, withoutRowID: withoutRowID)
+                let context = ModelContext(store: store)
+                times.append(try milliseconds { try insertRows(context, count: 50_000 / scale) })
+                FileSystem.removeDatabaseFiles(store.path)
+            }
+            report("rows-insert", variant, layout, times)
+            let rows = try layoutStore("layout-fetch-\(variant)-\(layout).vein", manifest, encrypted: encrypted, withoutRowID: withoutRowID)
+            try insertRows(ModelContext(store: rows), count: 200_000 / scale)
+            times = try (0..<repetitions).map { _ in
+                let context = ModelContext(store: rows)
+                var count = 0
+                let ms = try milliseconds { count = try context.fetch(FetchDescriptor(model: "Row")).count }
+                precondition(count == 200_000 / scale)
+                return ms
+            }
+            report("rows-fetch", variant, layout, times)
+            FileSystem.removeDatabaseFiles(rows.path)
+
+            // The blog models: posts of 300 characters, attachments of 100 KB in the lazy `data` field.
+            let blog = try layoutStore("layout-blog-\(variant)-\(layout).vein", blogManifest, encrypted: encrypted, withoutRowID: withoutRowID)
+            var postIDs: [String] = []
+            let setup = ModelContext(store: blog)
+            let insertPosts = try milliseconds {
+                for n in 0..<posts {
+                    postIDs.append(try setup.insert("Post", ["title": .string("post \(n)"), "content": .string(String(content))]).id)
+                }
+                try setup.save()
+            }
+            report("blog-insert-posts", variant, layout, [insertPosts])
+            let insertAttachments = try milliseconds {
+                for n in 0..<attachments {
+                    try setup.insert("Attachment", ["name": .string("a\(n).png"), "fileType": .string("png"), "sizeMiB": .double(0.1),
+                                                    "data": .data(blob), "post": .string(postIDs[n * (posts / attachments)])])
+                }
+                try setup.save()
+            }
+            report("blog-insert-blobs", variant, layout, [insertAttachments])
+            times = try (0..<repetitions).map { _ in
+                let context = ModelContext(store: blog)
+                var count = 0
+                let ms = try milliseconds { count = try context.fetch(FetchDescriptor(model: "Post")).count }
+                precondition(count == posts)
+                return ms
+            }
+            report("blog-fetch-posts", variant, layout, times)
+            times = try (0..<repetitions).map { _ in
+                let context = ModelContext(store: blog)
+                var count = 0
+                let ms = try milliseconds { count = try context.fetch(FetchDescriptor(model: "Attachment")).count }
+                precondition(count == attachments)
+                return ms
+            }
+            report("blog-fetch-lazy", variant, layout, times)
+            times = try (0..<repetitions).map { _ in
+                let context = ModelContext(store: blog)
+                let fetched = try context.fetch(FetchDescriptor(model: "Attachment"))
+                return try milliseconds {
+                    for object in fetched { guard case .data(let d) = try object["data"], d.count == blob.count else { fatalError("blob") } }
+                }
+            }
+            report("blog-read-blobs", variant, layout, times)
+            times = try (0..<repetitions).map { _ in
+                let context = ModelContext(store: blog)
+                return try milliseconds {
+                    for id in postIDs.prefix(attachments) { _ = try context.object("Post", id: id) }
+                }
+            }
+            report("blog-get-by-id", variant, layout, times)
+            FileSystem.removeDatabaseFiles(blog.path)
+        }
+    }
+}
+
+if ProcessInfo.processInfo.environment["VEIN_BENCH_LAYOUTS"] != nil {
+    try measureLayouts()
+    exit(0)
+}
+
 let onlyRelationships = ProcessInfo.processInfo.environment["VEIN_BENCH_ONLY_RELATIONSHIPS"] != nil
 for encrypted in [true, false] where !onlyRelationships {
     let variant = encrypted ? "encrypted" : "plaintext"
@@ -133,9 +255,15 @@ do {
 
     // delete: the first tenth of them, with their inverse upkeep (the post's list), one save.
     let deleter = ModelContext(store: store)
+    var phases: [Double] = []
     let deleteTime = try milliseconds {
-        for object in try deleter.fetch(FetchDescriptor(model: "Attachment", fetchLimit: linkRows / 10)) { try deleter.delete(object) }
-        try deleter.save()
+        var objects: [ModelObject] = []
+        phases.append(try milliseconds { objects = try deleter.fetch(FetchDescriptor(model: "Attachment", fetchLimit: linkRows / 10)) })
+        phases.append(try milliseconds { for object in objects { try deleter.delete(object) } })
+        phases.append(try milliseconds { try deleter.save() })
+    }
+    if ProcessInfo.processInfo.environment["VEIN_BENCH_PHASES"] != nil {
+        FileHandle.standardError.write("delete phases (fetch, delete calls, save) ms: \(phases.map { String(format: "%.1f", $0) })\n".data(using: .utf8)!)
     }
     print("vein delete encrypted \(String(format: "%.1f", deleteTime))")
 }

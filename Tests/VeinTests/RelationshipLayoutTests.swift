@@ -57,20 +57,21 @@ import Testing
     @Test func queryPlansUseIndexes() throws {
         let f = try Fixture()
         let db = try f.store().database
-        try db.execute(#"CREATE TEMP TABLE "_vein_deleted" ("id" TEXT PRIMARY KEY NOT NULL)"#)
-        let set = #"(SELECT "id" FROM temp."_vein_deleted")"#
+        try db.execute(DeleteSet.createSQL)
+        try db.execute(#"CREATE TEMP TABLE "_vein_checked" ("id" TEXT PRIMARY KEY NOT NULL)"#)
         var checked = 0
         func plan(_ sql: String) throws -> [String] {
             try db.rows("EXPLAIN QUERY PLAN " + sql.replacingOccurrences(of: "?1", with: "?")).compactMap { $0[3].string }
         }
         func expectIndexed(_ sql: String, _ what: String) throws {
             let lines = try plan(sql)
-            let scans = lines.filter { $0.hasPrefix("SCAN TABLE") && !$0.contains("_vein_deleted") }
+            let scans = lines.filter { $0.hasPrefix("SCAN TABLE") && !$0.contains("_vein_deleted") && !$0.contains("_vein_checked") }
             #expect(scans.isEmpty, "\(what): \(lines)\n\(sql)")
             checked += 1
         }
         for storage in RelationshipStorage.all(in: f.manifest) {
             let name = "\(storage.model).\(storage.name)"
+            let set = DeleteSet.ids(of: storage.target)
             // Traversal, both directions: each side is a storage of its own.
             try expectIndexed(storage.membersSQL, "\(name) members")
             try expectIndexed("SELECT * FROM \(SQL.quoteIdentifier(storage.target)) WHERE \"id\" IN (\(storage.membersSQL(owner: "?")))",
@@ -81,12 +82,22 @@ import Testing
             try expectIndexed(storage.membersSQL(ownersIn: set), "\(name) members of a set")
             try expectIndexed(storage.danglingSQL(ownersIn: set), "\(name) dangling")
             if let clear = storage.clearSQL(targetsIn: set) { try expectIndexed(clear, "\(name) nullify") }
-            if let clear = storage.clearSQL(ownersIn: set) { try expectIndexed(clear, "\(name) links of deleted owners") }
+            if let clear = storage.clearSQL(ownersIn: DeleteSet.ids(of: storage.model)) { try expectIndexed(clear, "\(name) links of deleted owners") }
+            // Delete rules at save: a cascade round and a deny check, one statement each per relationship.
+            try expectIndexed(storage.cascadeSQL, "\(name) cascade")
+            try expectIndexed(storage.deniedSQL, "\(name) deny")
             if storage.writesLinks {
                 try expectIndexed(storage.maxPositionSQL, "\(name) next position")
                 try expectIndexed(storage.placeSQL, "\(name) place")
                 try expectIndexed(storage.removeSQL, "\(name) remove")
             }
+        }
+        // The rows of a save's deletes, and the conflict check of rows read earlier: one statement per model.
+        for model in f.manifest.models {
+            let table = SQL.quoteIdentifier(model.name)
+            try expectIndexed("DELETE FROM \(table) WHERE \"id\" IN \(DeleteSet.ids(of: model.name))", "\(model.name) delete")
+            try expectIndexed("SELECT * FROM \(table) WHERE \"id\" IN (SELECT \"id\" FROM temp.\"_vein_checked\")", "\(model.name) conflict check")
+            try expectIndexed("SELECT * FROM \(table) WHERE \"id\" IN \(DeleteSet.ids(of: model.name))", "\(model.name) conflict check of deletes")
         }
         // The members in order come straight from the (owner, position) index: no sort step.
         let ordered = RelationshipStorage.all(in: f.manifest).filter { $0.isToMany && $0.isCanonical }
@@ -232,7 +243,10 @@ import Testing
         // Deny: a tag listing a post refuses; cascade: deleting p1 deletes a2; nullify: p1 leaves p2's
         // inverse-less `related` list of nobody, and the link row goes.
         let deleter = try f.context()
-        #expect(throws: ContextError.self) { try deleter.delete(try deleter.object("Tag", id: tag.id)!) }
+        // (The deleter holds no post: the tag's list is not read, the store's deny refuses at save.)
+        try deleter.delete(try deleter.object("Tag", id: tag.id)!)
+        #expect(throws: ContextError.deleteDenied(model: "Tag", id: tag.id, relationship: "posts", count: 1)) { try deleter.save() }
+        deleter.rollback()
         try deleter.delete(try deleter.object("Post", id: p2.id)!)
         try deleter.save()
         let after = try f.context()

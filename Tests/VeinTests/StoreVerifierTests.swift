@@ -80,6 +80,51 @@ import Testing
         #expect(try !f.verify().isClean)
     }
 
+    /// List positions the context never writes are damage: a member of an existing owner without a
+    /// whole-number position from 1, two members of one owner at one position, a position on a row in
+    /// no list; on a to-many kept through its inverse's column and on a link table.
+    @Test func positionsTheContextNeverWrites() throws {
+        let f = try Fixture()
+        func place(_ id: String, _ position: DatabaseValue) throws {
+            try f.db.execute(#"UPDATE "Attachment" SET "_vein_pos_attachments" = ? WHERE "id" = ?"#, [position, .text(id)])
+        }
+        let p1 = try f.post(), p2 = try f.post(), p3 = try f.post(), p4 = try f.post()
+        let a1 = try f.attachment(post: p1), a2 = try f.attachment(post: p1)
+        try place(a1, 1)
+        try place(a2, 3)  // a gap an unlink leaves: fine
+        try f.attachment(post: p2)  // no position
+        try place(try f.attachment(post: p3), 0)
+        try place(try f.attachment(post: p3), .text("2"))
+        let b1 = try f.attachment(post: p4), b2 = try f.attachment(post: p4)
+        try place(b1, 2)
+        try place(b2, 2)
+        let stray = try f.attachment()
+        try place(stray, 5)
+        #expect(try f.problems() == [
+            "relationships: Post.attachments: 2 rows list members without a position (_vein_pos_attachments NULL or not a whole number from 1) (\(p2), \(p3))",
+            "relationships: Post.attachments: 1 rows list two members at one position (\(p4))",
+            "relationships: Attachment.post: 1 rows hold a position in Post.attachments but are in no list (\(stray))",
+        ])
+
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let manifest = try ManifestParser.parse(ManifestTests.manifest("""
+            Person: { fields: { name: 'string' }, relationships: { tags: '[Tag]' } },
+            Tag: { fields: { n: 'string' } },
+            """), file: "m")
+        _ = try StoreCreator.create(at: dir.path("l.vein"), manifest: manifest, protection: .plaintext)
+        let store = try Store.open(dir.path("l.vein"), keys: StoreTests.keys())
+        let p = ULID.make().description, q = ULID.make().description, t1 = ULID.make().description, t2 = ULID.make().description
+        try store.database.execute(#"INSERT INTO "Person" ("id", "name") VALUES (?, 'p'), (?, 'q')"#, [.text(p), .text(q)])
+        try store.database.execute(#"INSERT INTO "Tag" ("id", "n") VALUES (?, 'a'), (?, 'b')"#, [.text(t1), .text(t2)])
+        try store.database.execute(#"INSERT INTO "_vein_link_Person_tags" VALUES (?, ?, 1), (?, ?, 4), (?, ?, -1)"#,
+                                   [.text(p), .text(t1), .text(p), .text(t2), .text(q), .text(t1)])
+        #expect(try StoreVerifier.verify(store).checks.flatMap(\.problems) == ["Person.tags: 1 rows list members without a position (not a whole number from 1) (\(q))"])
+        try store.database.execute(#"UPDATE "_vein_link_Person_tags" SET "position" = 1 WHERE "owner" = ?"#, [.text(p)])
+        try store.database.execute(#"UPDATE "_vein_link_Person_tags" SET "position" = 1 WHERE "owner" = ?"#, [.text(q)])
+        #expect(try StoreVerifier.verify(store).checks.flatMap(\.problems) == ["Person.tags: 1 rows list two members at one position (\(p))"])
+    }
+
     /// Store format 2: a link table (many-to-many, one-way to-many) naming a row that is gone, and a
     /// to-one pair whose sides disagree. (A to-many kept through its inverse's column, and the two sides
     /// of a many-to-many, share one storage: they cannot disagree, list an id twice or hold malformed JSON.)

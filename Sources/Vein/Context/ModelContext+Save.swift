@@ -17,13 +17,21 @@ extension ModelContext {
                 try saveFailureInjection?(written)
                 written += 1
             }
+            var heldObjectUpdates = HeldObjectUpdates()
             do {
                 try database.transaction(.immediate) {
                     try requireSchemaUnchanged()
                     // All checked before anything is written: this save's own writes (nullified
                     // references) must not look like another process's.
-                    for object in updated.values where !object.changed.isEmpty { try requireUnchangedSinceRead(object) }
-                    for object in deleted.values { try requireUnchangedSinceRead(object) }
+                    let changed = updated.values.filter { !$0.changed.isEmpty }
+                    if !changed.isEmpty {
+                        let ids = try idSet("_vein_checked", changed.map(\.id))
+                        try requireUnchangedSinceRead(changed, in: { _ in ids })
+                    }
+                    if !deleted.isEmpty {
+                        try startDeleteSet()
+                        try requireUnchangedSinceRead(Array(deleted.values), in: { DeleteSet.ids(of: $0) })
+                    }
                     let storedLists = try storedListsOfReplacedLinks()
                     // One statement lookup per model, not per row (the cache key is the whole SQL text).
                     var insertStatements: [ObjectIdentifier: Statement] = [:]
@@ -53,8 +61,9 @@ extension ModelContext {
                     }
                     try writeLinks(storedLists: storedLists)
                     for _ in deleted.values { try step() }
-                    try deleteRows()
-                    try checkReferences()
+                    let deletedModels = try deleteRows()
+                    try checkReferences(deletedModels: deletedModels)
+                    heldObjectUpdates = try heldObjectsFollowing(deletesOf: deletedModels)
                 }
             } catch let error as DatabaseError where error.isConstraintViolation {
                 throw ContextError.constraintViolation(error.message)
@@ -71,21 +80,34 @@ extension ModelContext {
             inserted = []
             updated = [:]
             deleted = [:]
+            deletedByRule = [:]
+            heldObjectUpdates.apply()
         }
     }
 
-    /// Inside the save transaction: the stored row still holds every value this context read of it.
-    private func requireUnchangedSinceRead(_ object: ModelObject) throws {
-        guard let read = object.readValues else { return }
-        let layout = object.layout
-        let columns = read.indices.filter { read[$0] != nil }
-        let list = (["\"id\""] + columns.map { SQL.quoteIdentifier(layout.columns[$0]) }).joined(separator: ", ")
-        let statement = try database.cachedStatement("SELECT \(list) FROM \(layout.table) WHERE \"id\" = ?")
-        defer { statement.reset() }
-        try statement.bind([.text(object.id)])
-        guard try statement.step() else { throw ContextError.conflict(model: object.modelName, id: object.id) }
-        for (n, i) in columns.enumerated() where try layout.read(statement, n + 1, as: i, id: object.id) != read[i] {
-            throw ContextError.conflict(model: object.modelName, id: object.id)
+    /// Inside the save transaction: each stored row still holds every value this context read of it.
+    /// Set-based: each model's rows are read with one statement through the primary key, from the
+    /// temporary id set `idSet(model)` gives (a row gone, or a value changed, is a conflict).
+    private func requireUnchangedSinceRead(_ objects: [ModelObject], in idSet: (String) -> String) throws {
+        let read = objects.filter { $0.readValues != nil }
+        guard !read.isEmpty else { return }
+        for (model, group) in Dictionary(grouping: read, by: \.modelName).sorted(by: { $0.key < $1.key }) {
+            let layout = group[0].layout
+            // Every column any of them read; each object is compared on the ones it read.
+            let columns = layout.columns.indices.filter { i in group.contains { $0.readValues![i] != nil } }
+            let list = (["\"id\""] + columns.map { SQL.quoteIdentifier(layout.columns[$0]) }).joined(separator: ", ")
+            let statement = try database.cachedStatement("SELECT \(list) FROM \(layout.table) WHERE \"id\" IN \(idSet(model))")
+            defer { statement.reset() }
+            var unmatched: [String: ModelObject] = [:]
+            for object in group { unmatched[object.id] = object }
+            while try statement.step() {
+                let id = statement.string(0)
+                guard let object = unmatched.removeValue(forKey: id), let values = object.readValues else { continue }
+                for (n, i) in columns.enumerated() where values[i] != nil {
+                    if try layout.read(statement, n + 1, as: i, id: id) != values[i] { throw ContextError.conflict(model: model, id: id) }
+                }
+            }
+            if let gone = unmatched.keys.min() { throw ContextError.conflict(model: model, id: gone) }
         }
     }
 
@@ -94,58 +116,17 @@ extension ModelContext {
         let table = "temp.\(SQL.quoteIdentifier(name))"
         try database.execute("CREATE TEMP TABLE IF NOT EXISTS \(SQL.quoteIdentifier(name)) (\"id\" TEXT PRIMARY KEY NOT NULL)")
         try database.execute("DELETE FROM \(table)")
-        let insert = try database.cachedStatement("INSERT OR IGNORE INTO \(table) (\"id\") VALUES (?)")
-        for id in ids {
-            defer { insert.reset() }
-            try insert.bind([.text(id)])
-            try insert.step()
-        }
+        try insertRows("INSERT OR IGNORE INTO \(table) (\"id\")", "(?)", ids.map { [.text($0)] })
         return "(SELECT \"id\" FROM \(table))"
-    }
-
-    private var relationshipStorages: [RelationshipStorage] {
-        layouts.values.sorted { $0.model.name < $1.model.name }.flatMap { $0.storage.compactMap { $0 } }
-    }
-
-    /// The delete rule that governs references held by `storage`: its inverse's (the deleted side's),
-    /// or `nullify` for a one-way relationship (not kept in step in memory, always cleared).
-    private func ruleForReferences(_ storage: RelationshipStorage) -> DeleteRule {
-        guard let inverse = storage.relationship.inverse,
-              let rule = manifest.model(named: storage.target)?.relationship(named: inverse)?.deleteRule else { return .nullify }
-        return rule
-    }
-
-    /// Deletes the rows of `deleted` and applies the delete rules in the store, one statement per model
-    /// and per relationship, through the indexes: references to a deleted row are cleared (the context
-    /// already did so on the objects it holds) unless the rule is `noAction`, and a deleted row's own
-    /// links go with it.
-    private func deleteRows() throws {
-        guard !deleted.isEmpty else { return }
-        let set = try idSet("_vein_deleted", deleted.keys.sorted())
-        let models = Set(deleted.values.map(\.modelName))
-        for model in models.sorted() {
-            try database.execute("DELETE FROM \(SQL.quoteIdentifier(model)) WHERE \"id\" IN \(set)")
-        }
-        for storage in relationshipStorages {
-            if models.contains(storage.model), storage.relationship.inverse == nil || storage.relationship.deleteRule != .noAction,
-               let sql = storage.clearSQL(ownersIn: set) {
-                try database.execute(sql)
-            }
-            if models.contains(storage.target), ruleForReferences(storage) != .noAction, let sql = storage.clearSQL(targetsIn: set) {
-                try database.execute(sql)
-            }
-        }
     }
 
     /// Inside the save transaction: every id written names a row that exists after the writes, and no
     /// deleted row is still named (by a relationship whose rule is `noAction`). Set-based: one statement
     /// per relationship per save, through the indexes, never a scan per object.
-    private func checkReferences() throws {
-        let deletedModels = Set(deleted.values.map(\.modelName))
+    private func checkReferences(deletedModels: Set<String>) throws {
         if !deletedModels.isEmpty {
-            let set = "(SELECT \"id\" FROM temp.\"_vein_deleted\")"
             for storage in relationshipStorages where storage.kind != .reverseColumn && deletedModels.contains(storage.target) {
-                if let row = try database.rows(storage.referencingSQL(targetsIn: set) + " LIMIT 1").first {
+                if let row = try database.rows(storage.referencingSQL(targetsIn: DeleteSet.ids(of: storage.target)) + " LIMIT 1").first {
                     throw ContextError.danglingReference(model: storage.model, field: storage.name,
                                                          id: (row[1].string ?? "") + " (still named by \(row[0].string ?? ""))")
                 }

@@ -33,13 +33,18 @@ public final class ModelContext: @unchecked Sendable {
     /// One object per row. Held strongly, and swept of objects nothing else holds whenever it has doubled
     /// since the last sweep: as weak as a weak map to anyone outside (an object nobody holds can never be
     /// observed, so it may as well be gone), without a weak reference per fetched row.
-    private var identityMap: [ObjectKey: ModelObject] = [:]
+    var identityMap: [ObjectKey: ModelObject] = [:]
+    /// Models of which this context has held an object (delete rules keep such objects in step in memory).
+    var heldModels: Set<String> = []
     private var sweepThreshold = ModelContext.minimumSweepThreshold
     static let minimumSweepThreshold = 1024
     /// Pending work, strongly held until saved or rolled back (insertion order kept).
     var inserted: [ModelObject] = []
     var updated: [String: ModelObject] = [:]
     var deleted: [String: ModelObject] = [:]
+    /// Rows the pending deletes take with them by `cascade` in the store that this context does not hold
+    /// (id → model), as `applyDeleteRules` found them; `save` finds them again.
+    var deletedByRule: [String: String] = [:]
 
     /// Test hook: called before each row written by `save`, with the number written so far.
     package var saveFailureInjection: (@Sendable (Int) throws -> Void)?
@@ -413,6 +418,7 @@ public final class ModelContext: @unchecked Sendable {
     private func register(_ object: ModelObject, _ key: ObjectKey) {
         if identityMap.count >= sweepThreshold { sweepIdentityMap() }
         identityMap[key] = object
+        heldModels.insert(object.modelName)
     }
 
     /// Drops the objects only the map holds. Safe under the lock: an object whose one reference is the
@@ -432,58 +438,6 @@ public final class ModelContext: @unchecked Sendable {
 
     /// Objects in the identity map (tests: the map must not keep unreferenced objects for long).
     var registeredObjectCount: Int { lock.withLock { identityMap.count } }
-
-    // MARK: Deleting
-
-    /// Deletes an object, applying each relationship's delete rule: `nullify` removes it from the other
-    /// side, `cascade` deletes what it points to, `deny` refuses while it points to anything, `noAction`
-    /// leaves the other side alone (a save then fails if that leaves an id naming no row).
-    public func delete(_ object: ModelObject) throws {
-        try lock.withLock {
-            guard object.state != .deleted else { return }
-            // Collect the whole cascade first, so a `deny` anywhere refuses before anything changes.
-            var doomed: [ModelObject] = []
-            var seen = Set<String>()
-            func collect(_ o: ModelObject) throws {
-                guard seen.insert(o.id).inserted else { return }
-                doomed.append(o)
-                for (i, rel) in o.layout.relationships.enumerated() {
-                    guard let rel else { continue }
-                    if o.unloaded.contains(i) { try loadLazy(o, i) }
-                    let targets = ids(in: o.values[i])
-                    switch rel.deleteRule {
-                    case .deny where !targets.isEmpty:
-                        throw ContextError.deleteDenied(model: o.modelName, id: o.id, relationship: rel.name, count: targets.count)
-                    case .cascade:
-                        if targets.count > 1, o.state == .persisted { try prefetchMembers(o, i) }
-                        for id in targets { if let t = try self.object(rel.target, id: id) { try collect(t) } }
-                    default: break
-                    }
-                }
-            }
-            try collect(object)
-            // Inverse sides are kept in step here only on objects this context holds; `save` clears the
-            // references in the store with one statement per relationship (`RelationshipStorage.clearSQL`).
-            for o in doomed {
-                for (i, rel) in o.layout.relationships.enumerated() {
-                    guard let rel, rel.deleteRule != .noAction, let inverse = rel.inverse else { continue }
-                    for id in ids(in: o.values[i]) where !seen.contains(id) {
-                        if let t = loadedObject(rel.target, id: id) { try unlink(t, inverse, o.id) }
-                    }
-                }
-            }
-            for o in doomed {
-                if o.state == .inserted {
-                    inserted.removeAll { $0 === o }
-                } else {
-                    keepReadValues(o)
-                    updated.removeValue(forKey: o.id)
-                    deleted[o.id] = o
-                }
-                o.state = .deleted
-            }
-        }
-    }
 
     // MARK: Changes
 
@@ -506,7 +460,8 @@ public final class ModelContext: @unchecked Sendable {
                     Change(kind: .update, model: o.modelName, id: o.id,
                            fields: o.changed.union(o.linkChanges.keys).sorted().map { o.layout.columns[$0] })
                 }
-                + deleted.values.sorted { $0.id < $1.id }.map { Change(kind: .delete, model: $0.modelName, id: $0.id, fields: []) }
+                + (deleted.values.map { ($0.id, $0.modelName) } + deletedByRule.map { ($0.key, $0.value) })
+                .sorted { $0.0 < $1.0 }.map { Change(kind: .delete, model: $0.1, id: $0.0, fields: []) }
         }
     }
 
@@ -524,6 +479,7 @@ public final class ModelContext: @unchecked Sendable {
             inserted = []
             updated = [:]
             deleted = [:]
+            deletedByRule = [:]
         }
     }
 }

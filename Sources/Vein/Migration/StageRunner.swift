@@ -59,6 +59,7 @@ struct StageRunner {
             let context = ModelContext(database: database, manifest: stage.from)
             let matching = try context.fetch(FetchDescriptor(model: delete.model.name, predicate: delete.condition))
             for object in matching { try context.delete(object) }
+            try context.applyDeleteRules()  // set-based, as save: counts what cascade adds
             let removed = context.changes().filter { $0.kind == .delete }.count
             try context.save()
             report.rowsDeleted += removed

@@ -210,16 +210,33 @@ package struct RelationshipStorage: Hashable, Sendable {
         }
     }
 
-    /// The members of the owners in `idSet`, as `(owner id, member id)` pairs.
+    /// The members of the owners in `idSet`, as `(owner id, member id)` pairs named `_o` and `_m`.
     package func membersSQL(ownersIn idSet: String) -> String {
         switch kind {
         case .column:
-            return "SELECT \"id\", \(q(name)) FROM \(ownerTable) WHERE \"id\" IN \(idSet) AND \(q(name)) IS NOT NULL"
+            return "SELECT \"id\" AS \"_o\", \(q(name)) AS \"_m\" FROM \(ownerTable) WHERE \"id\" IN \(idSet) AND \(q(name)) IS NOT NULL"
         case .reverseColumn:
-            return "SELECT \(q(inverseColumn!)), \"id\" FROM \(targetTable) WHERE \(q(inverseColumn!)) IN \(idSet)"
+            return "SELECT \(q(inverseColumn!)) AS \"_o\", \"id\" AS \"_m\" FROM \(targetTable) WHERE \(q(inverseColumn!)) IN \(idSet)"
         case .linkTable:
-            return "SELECT \(q(ownerColumn)), \(q(memberColumn)) FROM \(q(linkTable!)) WHERE \(q(ownerColumn)) IN \(idSet)"
+            return "SELECT \(q(ownerColumn)) AS \"_o\", \(q(memberColumn)) AS \"_m\" FROM \(q(linkTable!)) WHERE \(q(ownerColumn)) IN \(idSet)"
         }
+    }
+
+    // MARK: Delete rules over a save's delete set (`DeleteSet`: one statement per relationship per round)
+
+    /// `cascade`: adds to the delete set, as round `?1 + 1`, the members of this side's owners that
+    /// joined it in round `?1` (found through the relationship's index; ids already in the set stay).
+    public var cascadeSQL: String {
+        "INSERT OR IGNORE INTO \(DeleteSet.table) (\"model\", \"id\", \"round\") SELECT \(SQL.quoteString(target)), \"_m\", ?1 + 1 FROM ("
+            + membersSQL(ownersIn: DeleteSet.ids(of: model, round: "?1")) + ")"
+    }
+
+    /// `deny`: an owner in the delete set whose members are not all in it too, with how many it still
+    /// names (no row when none refuses).
+    public var deniedSQL: String {
+        "SELECT \"_p\".\"_o\", count(*) FROM (\(membersSQL(ownersIn: DeleteSet.ids(of: model)))) AS \"_p\" "
+            + "WHERE NOT EXISTS (SELECT 1 FROM \(DeleteSet.table) AS \"_d\" WHERE \"_d\".\"model\" = \(SQL.quoteString(target)) "
+            + "AND \"_d\".\"id\" = \"_p\".\"_m\") GROUP BY \"_p\".\"_o\" ORDER BY \"_p\".\"_o\" LIMIT 1"
     }
 
     /// Clears every reference to the ids in `idSet` held by this relationship (the `nullify` rule, and
@@ -242,9 +259,8 @@ package struct RelationshipStorage: Hashable, Sendable {
 
     /// References from owners in `idSet` to members that do not exist: `(owner, member)` pairs.
     package func danglingSQL(ownersIn idSet: String) -> String {
-        let member = kind == .linkTable ? q(memberColumn) : kind == .column ? q(name) : "\"id\""
-        return "SELECT * FROM (\(membersSQL(ownersIn: idSet))) AS \"_ref\" "
-            + "WHERE NOT EXISTS (SELECT 1 FROM \(targetTable) AS \"_t\" WHERE \"_t\".\"id\" = \"_ref\".\(member))"
+        "SELECT * FROM (\(membersSQL(ownersIn: idSet))) AS \"_ref\" "
+            + "WHERE NOT EXISTS (SELECT 1 FROM \(targetTable) AS \"_t\" WHERE \"_t\".\"id\" = \"_ref\".\"_m\")"
     }
 
     // MARK: Layout

@@ -91,6 +91,7 @@ package struct QueryRunner {
             let (_, d) = try descriptor(s, source: source)
             let objects = try context.fetch(d)
             for object in objects { try context.delete(object) }
+            try context.applyDeleteRules()  // set-based: what cascade adds is listed, a deny refuses now
             // Everything the statement changed, cascades and inverse updates included; an object inserted
             // and not yet saved leaves no pending change behind, but the statement still deleted it.
             guard case .changes(let own) = changes(touching: objects.map(\.id)) else { return .changes([]) }

@@ -203,8 +203,9 @@ public enum StoreVerifier {
         func problem(_ placeholder: String) -> String { describe("\(placeholder) rows") }
     }
 
-    /// Ids naming no row, links of rows that are gone, and to-one pairs that disagree, over any connection
-    /// holding `manifest`'s tables (a store, or a migration before it commits). Set-based: one statement
+    /// Ids naming no row, links of rows that are gone, to-one pairs that disagree, and list positions the
+    /// context would never write (a member without one, two members at one), over any connection
+    /// holding `manifest`'s tables (a store, or a migration before it commits). Set-based: a few statements
     /// per relationship, through the indexes. A to-many kept through its inverse's column, and both sides
     /// of a many-to-many, share one storage, so they cannot disagree.
     static func relationshipFindings(_ db: Database, _ manifest: SchemaManifest) throws -> [RelationshipFinding] {
@@ -234,9 +235,34 @@ public enum StoreVerifier {
                         """) { "\($0) are not listed back by \(inverseName)" }
                 }
             case .reverseColumn:
-                continue
+                // Positions as the context writes them (MAX + 1 from 1; an unlink clears the member's):
+                // every member of an existing owner has a whole number from 1, no two members of one
+                // owner share one, and a row in no list has none. Gaps left by unlinks are fine.
+                let member = q(storage.inverseColumn!), position = q(storage.positionColumn!)
+                let inList = "\(storage.model).\(storage.name)", inverse = storage.inverseColumn!
+                try add(storage.model, storage.name, """
+                    SELECT DISTINCT "_m".\(member) FROM \(target) AS "_m" WHERE "_m".\(member) IS NOT NULL \
+                    AND ("_m".\(position) IS NULL OR typeof("_m".\(position)) <> 'integer' OR "_m".\(position) < 1) \
+                    AND EXISTS (SELECT 1 FROM \(owner) AS "_o" WHERE "_o"."id" = "_m".\(member)) ORDER BY 1
+                    """) { "\($0) list members without a position (\(storage.positionColumn!) NULL or not a whole number from 1)" }
+                try add(storage.model, storage.name, """
+                    SELECT DISTINCT "_m".\(member) FROM \(target) AS "_m" WHERE "_m".\(member) IS NOT NULL AND "_m".\(position) IS NOT NULL \
+                    AND EXISTS (SELECT 1 FROM \(target) AS "_n" WHERE "_n".\(member) = "_m".\(member) \
+                    AND "_n".\(position) = "_m".\(position) AND "_n"."id" <> "_m"."id") ORDER BY 1
+                    """) { "\($0) list two members at one position" }
+                try add(storage.target, inverse, """
+                    SELECT "id" FROM \(target) WHERE \(member) IS NULL AND \(position) IS NOT NULL ORDER BY "id"
+                    """) { "\($0) hold a position in \(inList) but are in no list" }
             case .linkTable:
                 guard storage.isCanonical, let link = storage.linkTable.map(q) else { continue }
+                // The canonical side's order, as the context writes it: whole numbers from 1, one per member.
+                try add(storage.model, storage.name, """
+                    SELECT DISTINCT "owner" FROM \(link) WHERE typeof("position") <> 'integer' OR "position" < 1 ORDER BY 1
+                    """) { "\($0) list members without a position (not a whole number from 1)" }
+                try add(storage.model, storage.name, """
+                    SELECT DISTINCT "_a"."owner" FROM \(link) AS "_a" WHERE EXISTS (SELECT 1 FROM \(link) AS "_b" \
+                    WHERE "_b"."owner" = "_a"."owner" AND "_b"."position" = "_a"."position" AND "_b"."target" <> "_a"."target") ORDER BY 1
+                    """) { "\($0) list two members at one position" }
                 try add(storage.model, storage.name, """
                     SELECT DISTINCT "owner" FROM \(link) \
                     WHERE NOT EXISTS (SELECT 1 FROM \(target) AS "_t" WHERE "_t"."id" = \(link)."target") ORDER BY "owner"

@@ -1,0 +1,240 @@
+/// Deleting (SPEC §2 delete rules). Two halves that never read a relationship list per deleted row:
+///
+/// - in memory, `delete` applies the rules to the objects this context holds, so both sides of a pair
+///   agree at once (`a.isDeleted` after its post is deleted, a held tag forgets the post);
+/// - in the store, `save` (and `applyDeleteRules`, to see a delete's effect before saving) puts the
+///   deleted ids in `DeleteSet` and runs each rule as set-based SQL through the indexes: `cascade` in
+///   rounds, one `INSERT … SELECT` per cascading relationship per round until a round adds nothing;
+///   `deny` one statement per deny relationship; the row deletes one statement per model; `nullify` and
+///   the links of deleted rows one statement per relationship.
+extension ModelContext {
+    /// Deletes an object, applying each relationship's delete rule: `nullify` removes it from the other
+    /// side, `cascade` deletes what it points to, `deny` refuses while it points to anything, `noAction`
+    /// leaves the other side alone (a save then fails if that leaves an id naming no row).
+    ///
+    /// A `deny` this context can see (a list it holds, or one it reads to keep held objects in step)
+    /// throws here; any other throws the same `deleteDenied` from `applyDeleteRules` or `save`. Rows a
+    /// cascade reaches that this context does not hold are found in the store, set-based, at save.
+    public func delete(_ object: ModelObject) throws {
+        try lock.withLock {
+            guard object.state != .deleted else { return }
+            // Collect the whole cascade first, so a `deny` anywhere refuses before anything changes.
+            var doomed: [ModelObject] = []
+            var seen = Set<String>()
+            func collect(_ o: ModelObject) throws {
+                guard seen.insert(o.id).inserted else { return }
+                doomed.append(o)
+                for (i, rel) in o.layout.relationships.enumerated() {
+                    guard let rel, let targets = try membersInMemory(o, i) else { continue }
+                    switch rel.deleteRule {
+                    case .deny where !targets.isEmpty:
+                        throw ContextError.deleteDenied(model: o.modelName, id: o.id, relationship: rel.name, count: targets.count)
+                    case .cascade:
+                        for id in targets { if let t = loadedObject(rel.target, id: id) { try collect(t) } }
+                    default: break
+                    }
+                }
+            }
+            try collect(object)
+            // Inverse sides kept in step on the objects this context holds; `save` clears the references
+            // in the store with one statement per relationship (`RelationshipStorage.clearSQL`).
+            for o in doomed {
+                for (i, rel) in o.layout.relationships.enumerated() {
+                    guard let rel, rel.deleteRule != .noAction, let inverse = rel.inverse, !o.unloaded.contains(i) else { continue }
+                    for id in ids(in: o.values[i]) where !seen.contains(id) {
+                        if let t = loadedObject(rel.target, id: id) { try unlink(t, inverse, o.id) }
+                    }
+                }
+            }
+            for o in doomed {
+                if o.state == .inserted {
+                    inserted.removeAll { $0 === o }
+                } else {
+                    keepReadValues(o)
+                    updated.removeValue(forKey: o.id)
+                    deleted[o.id] = o
+                    deletedByRule.removeValue(forKey: o.id)
+                }
+                o.state = .deleted
+            }
+        }
+    }
+
+    /// The members of `o`'s relationship `i` as far as memory needs them: the value when loaded; a
+    /// to-many list read through its index only when this context holds objects of the target model
+    /// (they must follow the delete now); nil otherwise, left to the store's set-based rules at save.
+    private func membersInMemory(_ o: ModelObject, _ i: Int) throws -> [String]? {
+        if o.unloaded.contains(i) {
+            guard o.layout.isToMany[i], o.state == .inserted || heldModels.contains(o.layout.relationships[i]!.target) else { return nil }
+            try loadLazy(o, i)
+        }
+        return ids(in: o.values[i])
+    }
+
+    /// Applies the delete rules of the pending deletes to the store's rows as `save` will, writing
+    /// nothing: a `deny` that refuses throws `ContextError.deleteDenied`, and the rows `cascade` takes
+    /// with them become pending deletes (`changes()` lists them; held objects are marked deleted). `save`
+    /// does this itself; call it to see, or refuse, a delete's whole effect first (`vein query`).
+    public func applyDeleteRules() throws {
+        try lock.withLock {
+            guard !deleted.isEmpty else { return }
+            try startDeleteSet()
+            try closeDeleteSet()
+            deletedByRule = [:]
+            for row in try database.rows("SELECT \"model\", \"id\" FROM \(DeleteSet.table) WHERE \"round\" > 0") {
+                guard let model = row[0].string, let id = row[1].string else { continue }
+                if let o = loadedObject(model, id: id), o.state == .persisted, o.readValues == nil, o.linkChanges.isEmpty {
+                    keepReadValues(o)
+                    deleted[id] = o
+                    o.state = .deleted
+                } else if deleted[id] == nil {
+                    deletedByRule[id] = model
+                }
+            }
+        }
+    }
+
+    /// Fills `DeleteSet` with the pending deletes, as round 0 (before `save` writes anything: its
+    /// conflict check of the deleted rows reads them through the set).
+    func startDeleteSet() throws {
+        try database.execute(DeleteSet.createSQL)
+        try database.execute("DELETE FROM \(DeleteSet.table)")
+        try insertRows(DeleteSet.insertSQL, DeleteSet.insertedRow, deleted.values.map { [.text($0.modelName), .text($0.id)] })
+    }
+
+    /// Inserts `rows` with the INSERT `sql` and one `rowSQL` (`(?, …)`) per row, many rows per statement:
+    /// filling a temporary id set then costs a statement per few hundred ids, not one per id.
+    func insertRows(_ sql: String, _ rowSQL: String, _ rows: [[DatabaseValue]]) throws {
+        guard let width = rows.first?.count, width > 0 else { return }
+        let perStatement = max(1, 400 / width)  // well under SQLite 3.15's 999 variables
+        var start = 0
+        while start < rows.count {
+            // Full chunks share one statement, the rest goes one row each: two cached statements per
+            // table, whatever the counts.
+            let count = rows.count - start >= perStatement ? perStatement : 1
+            let statement = try database.cachedStatement(sql + " VALUES " + Array(repeating: rowSQL, count: count).joined(separator: ", "))
+            defer { statement.reset() }
+            var index = 1
+            for row in rows[start..<(start + count)] {
+                for value in row {
+                    try statement.bind(value, at: index)
+                    index += 1
+                }
+            }
+            try statement.step()
+            start += count
+        }
+    }
+
+    /// Adds to `DeleteSet` (round 0 filled) what `cascade` adds, round by round, then checks `deny`.
+    /// Returns the models with rows in the set.
+    @discardableResult
+    func closeDeleteSet() throws -> Set<String> {
+        var models = Set(deleted.values.map(\.modelName))
+        let storages = relationshipStorages
+        // Round n's owners add round n + 1's members; a model's round is empty once nothing new joins.
+        var roundModels = models
+        var round: Int64 = 0
+        while !roundModels.isEmpty {
+            var added = Set<String>()
+            for storage in storages where storage.relationship.deleteRule == .cascade && roundModels.contains(storage.model) {
+                let statement = try database.cachedStatement(storage.cascadeSQL)
+                defer { statement.reset() }
+                try statement.bind([.integer(round)])
+                try statement.step()
+                if try database.changes > 0 { added.insert(storage.target) }
+            }
+            models.formUnion(added)
+            roundModels = added
+            round += 1
+        }
+        for storage in storages where storage.relationship.deleteRule == .deny && models.contains(storage.model) {
+            if let row = try database.rows(storage.deniedSQL).first {
+                throw ContextError.deleteDenied(model: storage.model, id: row[0].string ?? "", relationship: storage.name,
+                                                count: Int(row[1].int64 ?? 0))
+            }
+        }
+        return models
+    }
+
+    var relationshipStorages: [RelationshipStorage] {
+        layouts.values.sorted { $0.model.name < $1.model.name }.flatMap { $0.storage.compactMap { $0 } }
+    }
+
+    /// The delete rule that governs references held by `storage`: its inverse's (the deleted side's),
+    /// or `nullify` for a one-way relationship (not kept in step in memory, always cleared).
+    private func ruleForReferences(_ storage: RelationshipStorage) -> DeleteRule {
+        guard let inverse = storage.relationship.inverse,
+              let rule = manifest.model(named: storage.target)?.relationship(named: inverse)?.deleteRule else { return .nullify }
+        return rule
+    }
+
+    /// Inside the save transaction, after the other writes: deletes the rows of `deleted` and what the
+    /// delete rules add to them, one statement per model and per relationship, through the indexes:
+    /// references to a deleted row are cleared unless the rule is `noAction`, and a deleted row's own
+    /// links go with it. Returns the models with deleted rows.
+    func deleteRows() throws -> Set<String> {
+        guard !deleted.isEmpty else { return [] }
+        let models = try closeDeleteSet()
+        for model in models.sorted() {
+            try database.execute("DELETE FROM \(SQL.quoteIdentifier(model)) WHERE \"id\" IN \(DeleteSet.ids(of: model))")
+        }
+        for storage in relationshipStorages {
+            if models.contains(storage.model), storage.relationship.inverse == nil || storage.relationship.deleteRule != .noAction,
+               let sql = storage.clearSQL(ownersIn: DeleteSet.ids(of: storage.model)) {
+                try database.execute(sql)
+            }
+            if models.contains(storage.target), ruleForReferences(storage) != .noAction,
+               let sql = storage.clearSQL(targetsIn: DeleteSet.ids(of: storage.target)) {
+                try database.execute(sql)
+            }
+        }
+        return models
+    }
+
+    /// Inside the save transaction, after `deleteRows`: how the held objects must follow the store once
+    /// it commits. Objects whose rows the rules deleted are to be marked deleted, and held relationship
+    /// values naming a deleted row drop it (the store cleared them already). Reads only the deleted ids
+    /// of models the context holds objects of, or names in a held value.
+    func heldObjectsFollowing(deletesOf models: Set<String>) throws -> HeldObjectUpdates {
+        var updates = HeldObjectUpdates()
+        guard !models.isEmpty else { return updates }
+        var idsByModel: [String: Set<String>] = [:]
+        func deletedIDs(_ model: String) throws -> Set<String> {
+            if let known = idsByModel[model] { return known }
+            let ids = Set(try database.rows("SELECT \"id\" FROM \(DeleteSet.table) WHERE \"model\" = ?", [.text(model)]).compactMap { $0[0].string })
+            idsByModel[model] = ids
+            return ids
+        }
+        for object in identityMap.values where object.state != .deleted {
+            if models.contains(object.modelName), try deletedIDs(object.modelName).contains(object.id) {
+                updates.deleted.append(object)
+                continue
+            }
+            for (i, rel) in object.layout.relationships.enumerated() {
+                guard let rel, models.contains(rel.target), !object.unloaded.contains(i) else { continue }
+                switch object.values[i] {
+                case .string(let id) where try deletedIDs(rel.target).contains(id):
+                    updates.values.append((object, i, .null))
+                case .array(let items) where !items.isEmpty:
+                    let gone = try deletedIDs(rel.target)
+                    let kept = items.filter { !gone.contains($0.stringValue ?? "") }
+                    if kept.count != items.count { updates.values.append((object, i, .array(kept))) }
+                default: break
+                }
+            }
+        }
+        return updates
+    }
+
+    /// What a committed save changes on held objects (`heldObjectsFollowing`).
+    struct HeldObjectUpdates {
+        var deleted: [ModelObject] = []
+        var values: [(ModelObject, Int, Value)] = []
+
+        func apply() {
+            for object in deleted { object.state = .deleted }
+            for (object, i, value) in values { object.values[i] = value }
+        }
+    }
+}
