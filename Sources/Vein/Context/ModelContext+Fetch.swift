@@ -110,9 +110,14 @@ extension ModelContext {
             || deleted.values.contains { $0.modelName == model }
     }
 
-    /// Reads columns of an object for the evaluator, following one to-one hop.
+    /// Reads columns of an object for the evaluator, following one to-one hop, and the members of its
+    /// to-manys (as this context sees them, pending changes included) for closures over them.
     func evaluator(for object: ModelObject) -> Evaluator {
-        Evaluator { [unowned self] path in
+        Evaluator(evaluationScope(for: object))
+    }
+
+    private func evaluationScope(for object: ModelObject) -> Evaluator.Scope {
+        Evaluator.Scope(read: { [unowned self] path in
             var source = object
             if let hop = path.hop {
                 guard case .string(let id) = try self.value(of: object, hop.name),
@@ -120,7 +125,12 @@ extension ModelContext {
                 source = target
             }
             return try self.value(of: source, path.column)
-        }
+        }, members: { [unowned self] path in
+            guard case .toMany(let target) = path.storedType else { return [] }
+            return try self.ids(in: try self.value(of: object, path.column)).compactMap { id in
+                try self.object(target, id: id).map { self.evaluationScope(for: $0) }
+            }
+        })
     }
 
     /// Swift's `SortDescriptor` order: nil before any value, strings by Swift's `<`; stable, so ties keep

@@ -169,7 +169,7 @@ extension TypeChecker {
     /// Checks a parsed condition: it must be a Bool.
     public func checkCondition(_ expression: ParsedExpression) throws(ExpressionError) -> TypedExpression {
         let typed = try check(expression)
-        guard typed.type == .bool else { throw error("a condition must be a Bool, not \(typed.type)", expression.column) }
+        guard typed.type == .bool else { throw notBool("a condition must be a Bool", typed.type, expression.column) }
         return typed
     }
 }

@@ -98,13 +98,21 @@ public enum Value: Equatable, Sendable {
 
 /// A type-checked expression over one model: every name resolved, every operand's type known.
 public indirect enum TypedExpression: Equatable, Sendable {
-    /// Where a column lives: the model in scope, or the target of a to-one relationship (one hop).
+    /// Where a column lives: the object in scope, or the target of its to-one relationship (one hop).
     public struct ColumnPath: Equatable, Sendable {
         /// The to-one relationship crossed first, if any.
         public let hop: RelationshipSchema?
         public let column: String
         /// The stored type of the column (the id column is `.id`, a to-many `.toMany`).
         public let storedType: ValueType
+        /// Whose column: 0 for the object tested, n for the parameter of the n-th closure it is inside
+        /// (`attachments.contains { $0.sizeMiB > 1 }` reads `sizeMiB` at scope 1).
+        public var scope = 0
+    }
+
+    /// What a closure over a to-many's members asks: `contains(where:)`, `allSatisfy`.
+    public enum Quantifier: Equatable, Sendable {
+        case any, all
     }
 
     case literal(Value, ValueType)
@@ -130,14 +138,21 @@ public indirect enum TypedExpression: Equatable, Sendable {
     /// to-many `count`, `isEmpty`, `contains(#id(…))`
     case toManyCount(TypedExpression)
     case toManyContains(TypedExpression, TypedExpression)
+    /// `list.contains { … }` / `list.allSatisfy { … }`: the predicate reads the member at the next scope.
+    case toManyQuantifier(Quantifier, TypedExpression, TypedExpression)
+    /// `list.filter { … }`, a to-many of the members the predicate accepts (for `.count`, `.isEmpty`, …).
+    case toManyFilter(TypedExpression, TypedExpression)
+    /// `(lower...upper).contains(x)` (`closed`) and `(lower..<upper).contains(x)`.
+    case rangeContains(TypedExpression, TypedExpression, closed: Bool, TypedExpression)
 
     public var type: ValueType {
         switch self {
         case .literal(_, let t), .column(_, let t), .negate(_, let t), .arithmetic(_, _, _, let t), .coalesce(_, _, let t),
              .forceUnwrap(_, let t), .conditional(_, _, _, let t), .stringMethod(_, _, _, let t):
             return t
-        case .not, .compare, .and, .or, .inList, .toManyContains: return .bool
+        case .not, .compare, .and, .or, .inList, .toManyContains, .toManyQuantifier, .rangeContains: return .bool
         case .toManyCount: return .int
+        case .toManyFilter(let list, _): return list.type
         }
     }
 }
