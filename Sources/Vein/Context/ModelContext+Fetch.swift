@@ -7,7 +7,7 @@ extension ModelContext {
             let layout = try layout(descriptor.model)
             let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition($0) }
             let exactInSQL = descriptor.predicate == nil || (compiled?.isExact ?? false)
-            let pending = descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model)
+            let pending = descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model, readBy: descriptor.predicate)
             let orderKeptFromList = descriptor.restrictedTo != nil && descriptor.sortBy.isEmpty
             // Everything in SQL: condition, order, window. Not the window when the condition can fail: SQLite
             // would stop reading at the limit, and Swift's filter meets an error on any row.
@@ -29,7 +29,9 @@ extension ModelContext {
                 conditions.append("\(layout.table).\(SQL.quoteIdentifier(owner.column)) = ?")
                 arguments.append(.text(owner.id))
             }
-            if let compiled {
+            // With pending changes the store's rows are not the context's: a row changed (or whose members
+            // changed) in the context may match where its stored form does not, so memory decides.
+            if let compiled, !pending {
                 // A condition that can fail is evaluated only on rows in scope (a relationship's), as Swift
                 // evaluates it only on those objects: SQLite may test the terms of a WHERE in any order.
                 let scoped = compiled.canFail && !conditions.isEmpty
@@ -90,7 +92,7 @@ extension ModelContext {
             let layout = try layout(descriptor.model)
             let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition($0) }
             if (descriptor.predicate == nil || compiled?.isExact == true), descriptor.restrictedTo == nil, descriptor.owner == nil,
-               !(descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model)) {
+               !(descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model, readBy: descriptor.predicate)) {
                 var sql = "SELECT count(*) FROM \(layout.table)"
                 if let compiled { sql += " WHERE \(compiled.sql)" }
                 let total = Int(try database.scalar(sql, compiled?.arguments ?? [])?.int64 ?? 0)
@@ -103,6 +105,13 @@ extension ModelContext {
 
     public func fetchIdentifiers(_ descriptor: FetchDescriptor) throws -> [String] {
         try fetch(descriptor).map(\.id)
+    }
+
+    /// Pending changes the store does not show yet that could change which `model` rows the predicate
+    /// selects: the model's own, or any when the predicate reads other objects (a hop, a to-many's members).
+    func hasPendingChanges(for model: String, readBy predicate: TypedExpression?) -> Bool {
+        if predicate?.readsOtherObjects == true { return !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
+        return hasPendingChanges(for: model)
     }
 
     func hasPendingChanges(for model: String) -> Bool {

@@ -156,3 +156,25 @@ public indirect enum TypedExpression: Equatable, Sendable {
         }
     }
 }
+
+extension TypedExpression {
+    /// Whether evaluating it reads objects other than the one tested: a to-one hop, a to-many.
+    var readsOtherObjects: Bool {
+        switch self {
+        case .literal: return false
+        case .column(let path, _):
+            if case .toMany = path.storedType { return true }
+            return path.hop != nil
+        case .toManyQuantifier, .toManyFilter: return true
+        case .not(let a), .negate(let a, _), .forceUnwrap(let a, _), .toManyCount(let a): return a.readsOtherObjects
+        case .compare(_, let a, let b), .and(let a, let b), .or(let a, let b), .arithmetic(_, let a, let b, _), .coalesce(let a, let b, _),
+             .toManyContains(let a, let b):
+            return a.readsOtherObjects || b.readsOtherObjects
+        case .conditional(let c, let a, let b, _): return c.readsOtherObjects || a.readsOtherObjects || b.readsOtherObjects
+        case .stringMethod(_, let base, let argument, _): return base.readsOtherObjects || (argument?.readsOtherObjects ?? false)
+        case .inList(let items, let needle): return needle.readsOtherObjects || items.contains { $0.readsOtherObjects }
+        case .rangeContains(let lower, let upper, _, let needle):
+            return lower.readsOtherObjects || upper.readsOtherObjects || needle.readsOtherObjects
+        }
+    }
+}
