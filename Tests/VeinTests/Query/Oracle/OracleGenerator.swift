@@ -104,7 +104,42 @@ struct OracleGenerator {
 
     private mutating func leaf() -> Piece {
         func both(_ text: String) -> Piece { Piece(vein: text.replacingOccurrences(of: "§.", with: ""), swift: text) }
-        switch Int.random(in: 0..<30, using: &rng) {
+        switch Int.random(in: 0..<36, using: &rng) {
+        case 30, 31:
+            // Ranges on every Comparable type; bounds that do not form one trap in Swift and are left out.
+            let closed = chance(2), op = closed ? "..." : "..<"
+            switch Int.random(in: 0..<5, using: &rng) {
+            case 0:
+                // Mostly bounds in order: the rest trap on every row, and only show that Vein traps too.
+                var bounds = [intValue(), intValue()]
+                if !chance(4) { bounds.sort() }
+                let pieces = bounds.map { Piece(vein: "\($0)", swift: constant("Int", "\($0)")) }
+                return range(pieces[0], pieces[1], op, Piece(vein: "i", swift: "§.i"))
+            case 1:
+                let fallback = double()
+                return range(double(), double(), op, chance(2) ? Piece(vein: "d", swift: "§.d")
+                                                                : Piece(vein: "(dopt ?? \(fallback.vein))", swift: "(§.dopt ?? \(fallback.swift))"))
+            case 2: return range(string(), string(), op, Piece(vein: "s", swift: "§.s"))
+            case 3: return range(date(), date(), op, Piece(vein: "dt", swift: "§.dt"))
+            default:
+                let a = small(), b = small(), c = small(), arith = pick(["+", "-", "*"])
+                return Piece(vein: "(\(a.vein)\(spaced(op, b.vein))\(b.vein)).contains(k \(arith) \(c.vein))",
+                             swift: "(\(a.swift)\(op)\(b.swift)).contains(§.k \(arith) \(c.swift))")
+            }
+        case 32, 33:
+            // Optional chains: nil where the chain meets nil.
+            switch Int.random(in: 0..<5, using: &rng) {
+            case 0: return both("§.so?.count \(equality()) \(pick(["nil", "0", "1", "2"]))")
+            case 1: return both("§.so?.isEmpty \(equality()) \(pick(["nil", "true", "false"]))")
+            case 2:
+                let lit = string(), op = equality()
+                return Piece(vein: "so?.contains(\(lit.vein)) \(op) true", swift: "§.so?.contains(\(lit.swift)) \(op) true", usesContains: true)
+            case 3:
+                let a = small(), b = small(), op = comparison()
+                return Piece(vein: "(so?.count ?? \(a.vein)) \(op) \(b.vein)", swift: "(§.so?.count ?? \(a.swift)) \(op) \(b.swift)")
+            default:
+                return both("(§.so?.isEmpty ?? \(pick(["true", "false"]))) \(equality()) \(pick(["true", "false"]))")
+            }
         case 0, 1:
             let lit = string(), op = comparison()
             return Piece(vein: "s \(op) \(lit.vein)", swift: "§.s \(op) \(lit.swift)")
@@ -183,6 +218,15 @@ struct OracleGenerator {
             return Piece(vein: "(dto ?? \(a.vein)) \(op) \(b.vein)", swift: "(§.dto ?? \(a.swift)) \(op) \(b.swift)")
         }
     }
+
+    /// `(a...b).contains(value)` or with `..<`.
+    private func range(_ a: Piece, _ b: Piece, _ op: String, _ value: Piece) -> Piece {
+        Piece(vein: "(\(a.vein)\(spaced(op, b.vein))\(b.vein)).contains(\(value.vein))", swift: "(\(a.swift)\(op)\(b.swift)).contains(\(value.swift))")
+    }
+
+    /// A range operator as Vein's text writes it: spaced before a negative bound, which Swift's lexer would
+    /// otherwise read as one operator (`1...-3` is `...-`).
+    private func spaced(_ op: String, _ upper: String) -> String { upper.hasPrefix("-") ? " \(op) " : op }
 
     // MARK: Swift source
 
