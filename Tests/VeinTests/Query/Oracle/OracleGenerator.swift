@@ -3,8 +3,8 @@ import Foundation
 
 /// Writes random predicates over `OracleRow` twice: as Vein expression text and as Swift source for
 /// Foundation (`#Predicate`, or a plain closure for `hasPrefix`, `hasSuffix`, `lowercased()`,
-/// `uppercased()`, which `#Predicate` lacks on Linux). Swift text names the row `§`, replaced by `$0` or
-/// the closure's parameter when written out. Deterministic for a seed.
+/// `uppercased()`, which `#Predicate` lacks on Linux). Swift text names the row `§`, replaced by `r` when
+/// written out (both forms name their parameter, so a closure inside may use `$0`). Deterministic for a seed.
 struct OracleGenerator {
     struct Piece {
         var vein: String
@@ -104,7 +104,32 @@ struct OracleGenerator {
 
     private mutating func leaf() -> Piece {
         func both(_ text: String) -> Piece { Piece(vein: text.replacingOccurrences(of: "§.", with: ""), swift: text) }
-        switch Int.random(in: 0..<36, using: &rng) {
+        switch Int.random(in: 0..<39, using: &rng) {
+        case 36, 37, 38:
+            // Closures over the to-many `kids`, the outer row's names beside the member's.
+            switch Int.random(in: 0..<7, using: &rng) {
+            case 0:
+                let c = small(), op = comparison()
+                return Piece(vein: "kids.contains { $0.v \(op) \(c.vein) }", swift: "§.kids.contains { $0.v \(op) \(c.swift) }")
+            case 1:
+                let lit = string(), op = equality()
+                return Piece(vein: "kids.contains(where: { q in q.t \(op) \(lit.vein) })", swift: "§.kids.contains(where: { q in q.t \(op) \(lit.swift) })")
+            case 2:
+                let c = small(), op = comparison()
+                return Piece(vein: "kids.allSatisfy { $0.v \(op) \(c.vein) }", swift: "§.kids.allSatisfy { $0.v \(op) \(c.swift) }")
+            case 3:
+                let lit = string(), op = equality()
+                return Piece(vein: "kids.allSatisfy { $0.t \(op) \(lit.vein) }", swift: "§.kids.allSatisfy { $0.t \(op) \(lit.swift) }")
+            case 4:
+                let c = small(), op = comparison(), count = Int.random(in: 0...2, using: &rng)
+                return Piece(vein: "kids.filter { $0.v \(op) \(c.vein) }.count == \(count)", swift: "§.kids.filter { $0.v \(op) \(c.swift) }.count == \(count)")
+            case 5:
+                return both(pick(["§.kids.contains { q in q.v == §.k }", "§.kids.allSatisfy { q in q.t?.isEmpty == false }",
+                                  "§.kids.contains { q in q.t == §.so }", "§.kids.isEmpty", "§.kids.count \(comparison()) 2"]))
+            default:
+                let c = small()
+                return Piece(vein: "kids.allSatisfy { $0.t != nil && $0.v > \(c.vein) }", swift: "§.kids.allSatisfy { $0.t != nil && $0.v > \(c.swift) }")
+            }
         case 30, 31:
             // Ranges on every Comparable type; bounds that do not form one trap in Swift and are left out.
             let closed = chance(2), op = closed ? "..." : "..<"
@@ -250,7 +275,8 @@ struct OracleGenerator {
             if piece.plain {
                 out += "        OracleCase(\"\(vein)\", closure: { r in \(piece.swift.replacingOccurrences(of: "§", with: "r")) }),\n"
             } else {
-                out += "        OracleCase(\"\(vein)\", #Predicate<OracleRow> { \(piece.swift.replacingOccurrences(of: "§", with: "$0")) }),\n"
+                // Named, so a closure inside may use `$0` and still reach the row.
+                out += "        OracleCase(\"\(vein)\", #Predicate<OracleRow> { r in \(piece.swift.replacingOccurrences(of: "§", with: "r")) }),\n"
             }
         }
         return out + "    ]\n}\n"
