@@ -90,9 +90,8 @@ public struct QueryRunner {
             var evaluated: [String: Value] = [:]
             for (field, expression, column) in values {
                 let typed = try assignment(field, expression, column: column, checker: checker)
-                evaluated[field] = try Evaluator { _ in
-                    throw ExpressionError("an inserted value cannot read a field", column: expression.column, source: source)
-                }.evaluate(typed)
+                let noRow = ExpressionError("an inserted value cannot read a field", column: expression.column, source: source)
+                evaluated[field] = try Evaluator(Evaluator.Scope(read: { _ in throw noRow }, members: { _ in throw noRow })).evaluate(typed)
             }
             _ = try context.insert(m.name, evaluated)
             return .changes(context.changes())

@@ -75,7 +75,9 @@ public struct SQLCompiler {
         return RelationshipStorage(model: model, relationship: rel, in: manifest)
     }
 
-    private func model(ofScope scope: Int) -> ModelSchema? { scope == 0 ? model : scopeModels[scope - 1] }
+    private func model(ofScope scope: Int) -> ModelSchema? {
+        scope == 0 ? model : scopeModels.indices.contains(scope - 1) ? scopeModels[scope - 1] : nil
+    }
 
     /// The table (or alias) holding the row of a scope: the query's own for 0, a closure's member row else.
     private func alias(_ scope: Int) -> String { scope == 0 ? table : SQL.quoteIdentifier("_m\(scope)") }
