@@ -301,6 +301,23 @@ public struct ExpressionParser {
         return .literal(.id(id.description), column: column)
     }
 
+    /// Parentheses end an optional chain (the tree keeps no parentheses, so this is decided here): Swift
+    /// refuses `(post?.title).count`, whose base is optional, and takes `(post?.title)?.count`. Out of
+    /// line, and called after the parenthesized expression is parsed (see `primary`).
+    @inline(never)
+    private func requireChainUnwrapped(_ inner: ParsedExpression) throws(ExpressionError) {
+        guard isSymbol(".") else { return }
+        var next = inner
+        while true {
+            switch next {
+            case .optionalChain:
+                throw error("the parentheses end the optional chain, so the value is optional: continue it with ?. or give a default with ??")
+            case .member(let base?, _, _), .call(let base, _, _, _): next = base
+            default: return
+            }
+        }
+    }
+
     /// A name inside a closure: its parameter (`$0`, `a`), or a field of the object tested. Out of line, as
     /// `primary` is on the path every nesting level takes.
     @inline(never)
@@ -384,6 +401,7 @@ public struct ExpressionParser {
             position += 1
             let inner = try parseExpression()
             try expect(")")
+            try requireChainUnwrapped(inner)
             return inner
         case .symbol("["):
             position += 1

@@ -278,6 +278,9 @@ public struct TypeChecker {
             return .toManyFilter(list, try closureBody(closure, target))
         case ("contains", _?, _):
             throw error("use contains(where: { … }) or a trailing closure: contains { … }", column)
+        case ("contains", nil, "where"), ("allSatisfy", nil, _), ("filter", nil, _):
+            let call = name == "contains" ? "contains(where: { $0.… })" : "\(name) { $0.… }"
+            throw error("\(name) on a relationship takes a closure over its members: \(call)", column)
         default:
             throw error("[\(target)] has no method '\(name)'" + Suggestion.hint(for: name, in: ["contains", "allSatisfy", "filter", "count", "isEmpty"], quote: "'"), column)
         }

@@ -62,6 +62,13 @@ import Testing
               legacyCode? == nil
                         ^
             """)
+        // Parentheses end the chain, as in Swift: `?.` continues it.
+        #expect(failure("(legacyCode?.lowercased()).count == 2") == """
+            the parentheses end the optional chain, so the value is optional: continue it with ?. or give a default with ??
+              (legacyCode?.lowercased()).count == 2
+                                        ^
+            """)
+        #expect(failure("(legacyCode?.lowercased())?.count == 2") == nil)
         #expect(failure("title?.isEmpty == true") == """
             cannot use optional chaining on non-optional value of type String
               title?.isEmpty == true

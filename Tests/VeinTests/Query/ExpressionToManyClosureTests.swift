@@ -122,6 +122,10 @@ import Testing
                 == "[Attachment] has no method 'first'\n  attachments.first { $0.sizeMiB > 1 } == nil\n              ^")
         #expect(failure("attachments.contains { $0.post?.title.contains(\"x\") }")
                 == "a closure's body must be a Bool, not Bool?; write (…) == true to take nil as false, as Swift requires\n  attachments.contains { $0.post?.title.contains(\"x\") }\n                                        ^")
+        #expect(failure("attachments.allSatisfy(true)")
+                == "allSatisfy on a relationship takes a closure over its members: allSatisfy { $0.… }\n  attachments.allSatisfy(true)\n              ^")
+        #expect(failure("attachments.contains(where: true)")
+                == "contains on a relationship takes a closure over its members: contains(where: { $0.… })\n  attachments.contains(where: true)\n              ^")
         #expect(failure("{ $0.views > 1 }") == "expected a value, found '{'\n  { $0.views > 1 }\n  ^")
     }
 
