@@ -29,9 +29,8 @@ extension ModelContext {
                 conditions.append("\(layout.table).\(SQL.quoteIdentifier(owner.column)) = ?")
                 arguments.append(.text(owner.id))
             }
-            // With pending changes the store's rows are not the context's: a row changed (or whose members
-            // changed) in the context may match where its stored form does not, so memory decides.
-            if let compiled, !pending {
+            if var compiled, let narrowing = pending ? narrowingWithPendingChanges(compiled, descriptor: descriptor, layout: layout) : compiled {
+                compiled = narrowing
                 // A condition that can fail is evaluated only on rows in scope (a relationship's), as Swift
                 // evaluates it only on those objects: SQLite may test the terms of a WHERE in any order.
                 let scoped = compiled.canFail && !conditions.isEmpty
@@ -105,6 +104,19 @@ extension ModelContext {
 
     public func fetchIdentifiers(_ descriptor: FetchDescriptor) throws -> [String] {
         try fetch(descriptor).map(\.id)
+    }
+
+    /// The condition as a filter on stored rows while the context has pending changes, whose rows the store
+    /// does not show: the rows it selects, plus the ones changed in the context (they are then evaluated in
+    /// memory as the context has them). Nil, so memory decides on every row, where that cannot be said in
+    /// SQL: a condition reading other objects (changed members, hop targets), one that could trap on a
+    /// stored row the context has changed, too many changed rows to bind.
+    private func narrowingWithPendingChanges(_ compiled: SQLCompiler.Fragment, descriptor: FetchDescriptor, layout: ModelLayout) -> SQLCompiler.Fragment? {
+        let changed = updated.values.filter { $0.modelName == descriptor.model }.map(\.id)
+        guard descriptor.predicate?.readsOtherObjects != true, !compiled.canFail, changed.count <= SQLCompiler.maxArguments else { return nil }
+        guard !changed.isEmpty else { return SQLCompiler.Fragment(sql: compiled.sql, arguments: compiled.arguments, isExact: false) }
+        return SQLCompiler.Fragment(sql: "(\(compiled.sql) OR \(layout.table).\"id\" IN (\(changed.map { _ in "?" }.joined(separator: ", "))))",
+                                    arguments: compiled.arguments + changed.map { .text($0) }, isExact: false)
     }
 
     /// Pending changes the store does not show yet that could change which `model` rows the predicate

@@ -103,6 +103,12 @@ import Testing
         try p0.set("views", .int(99))
         let changed = try TypeChecker.checkPredicate("views == 99", model: f.post, manifest: f.manifest)
         #expect(try f.context.fetch(FetchDescriptor(model: "Post", predicate: changed)).map(\.id) == [p0.id])
+        // Its stored form matches, the object no longer does.
+        let stored = try TypeChecker.checkPredicate("views == 0", model: f.post, manifest: f.manifest)
+        #expect(try f.context.fetch(FetchDescriptor(model: "Post", predicate: stored)).isEmpty)
+        // The stored row (views 0) would trap where the object (views 99) does not: Swift's answer, no error.
+        let trapsOnStored = try TypeChecker.checkPredicate("100 / views == 1", model: f.post, manifest: f.manifest)
+        #expect(try f.context.fetch(FetchDescriptor(model: "Post", predicate: trapsOnStored)).map(\.id) == [p0.id])
     }
 
     @Test func errorsSayWhatSwiftWants() {
