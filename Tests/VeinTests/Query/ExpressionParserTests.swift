@@ -129,9 +129,11 @@ import Testing
         var rng = SplitMix64(seed: 42)
         let pieces = ["title", "views", "$0.", ".", "(", ")", "[", "]", "==", "!=", "<", "&&", "||", "!", "-", "+", "*", "/",
                       "%", "??", "\"x\"", "\"", "\\", "1", "2.5", "1e", "nil", "true", "#date(", "#id(", ",", ":", "with:",
-                      "contains", "count", "post", "attachments", "#", "$", "é", " ", "9223372036854775808", "\\u{"]
+                      "contains", "count", "post", "attachments", "#", "$", "é", " ", "9223372036854775808", "\\u{",
+                      "{", "}", " in ", "a", "$0", "...", "..<", "?.", "?", "allSatisfy", "filter", "where:"]
         let seeds = ["title.contains(\"Vein\") && views > 10", "[1, 2].contains(views) || publishedAt == nil",
-                     "(views ?? 0) + 1 > 2", "post?.title == \"x\""]
+                     "(views ?? 0) + 1 > 2", "post?.title == \"x\"", "attachments.contains { a in a.sizeMiB > 1 } && (1...5).contains(views)",
+                     "attachments.filter { $0.post?.title.isEmpty == true }.count > 1"]
         var outcomes = 0
         for round in 0..<3000 {
             var source: String
