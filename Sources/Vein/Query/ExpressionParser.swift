@@ -382,7 +382,7 @@ public struct ExpressionParser {
         case .identifier("true"): position += 1; return .literal(.bool(true), column: column)
         case .identifier("false"): position += 1; return .literal(.bool(false), column: column)
         case .identifier("nil"): position += 1; return .literal(.null, column: column)
-        case .identifier, .dollarZero where !closureParameters.isEmpty:
+        case .identifier where !closureParameters.isEmpty, .dollarZero where !closureParameters.isEmpty:
             return try closureName()
         case .identifier(let name):
             position += 1

@@ -270,7 +270,9 @@ public struct TypeChecker {
             let needle = try check(arguments[0].value)
             guard needle.type.unwrapped == .id else { throw error("contains on a relationship takes an id: #id(\"…\")", arguments[0].value.column) }
             return .toManyContains(list, needle)
-        case ("contains", let closure?, "where"), ("contains", let closure?, nil) where arguments[0].isTrailingClosure:
+        case ("contains", let closure?, "where"):
+            return .toManyQuantifier(.any, list, try closureBody(closure, target))
+        case ("contains", let closure?, nil) where arguments[0].isTrailingClosure:
             return .toManyQuantifier(.any, list, try closureBody(closure, target))
         case ("allSatisfy", let closure?, nil):
             return .toManyQuantifier(.all, list, try closureBody(closure, target))
