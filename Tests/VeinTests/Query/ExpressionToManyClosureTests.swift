@@ -132,6 +132,10 @@ import Testing
                 == "allSatisfy on a relationship takes a closure over its members: allSatisfy { $0.… }\n  attachments.allSatisfy(true)\n              ^")
         #expect(failure("attachments.contains(where: true)")
                 == "contains on a relationship takes a closure over its members: contains(where: { $0.… })\n  attachments.contains(where: true)\n              ^")
+        #expect(failure("attachments.contains { a in a == nil }")
+                == "a is an object: compare one of its fields (a.name)\n  attachments.contains { a in a == nil }\n                              ^")
+        #expect(failure("title.contains({ $0.views > 1 })")
+                == "a closure can only be the argument of contains(where:), allSatisfy or filter on a to-many relationship\n  title.contains({ $0.views > 1 })\n                 ^")
         #expect(failure("{ $0.views > 1 }") == "expected a value, found '{'\n  { $0.views > 1 }\n  ^")
     }
 
