@@ -77,6 +77,8 @@ import Testing
             try expectIndexed("SELECT * FROM \(SQL.quoteIdentifier(storage.target)) WHERE \"id\" IN (\(storage.membersSQL(owner: "?")))",
                               "\(name) traversal fetch")
             try expectIndexed("SELECT \(storage.countSQL(owner: "?")), \(storage.containsSQL(owner: "?"))", "\(name) count, contains")
+            // The member rows a closure (`contains { … }`, `allSatisfy`, `filter { … }.count`) reads.
+            try expectIndexed("SELECT \"_m1\".\"id\" \(storage.memberRowsSQL(owner: "?", alias: "_m1"))", "\(name) member rows")
             // Delete rules and reference checks: one statement per relationship over the set of ids.
             try expectIndexed(storage.referencingSQL(targetsIn: set), "\(name) referencing")
             try expectIndexed(storage.membersSQL(ownersIn: set), "\(name) members of a set")

@@ -62,7 +62,7 @@ extension ModelContext {
     func fetchPlan(_ descriptor: FetchDescriptor, layout: ModelLayout) throws -> FetchPlan {
         let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition($0) }
         let exactInSQL = descriptor.predicate == nil || (compiled?.isExact ?? false)
-        let pending = descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model)
+        let pending = descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model, readBy: descriptor.predicate)
         let orderKeptFromList = descriptor.restrictedTo != nil && descriptor.sortBy.isEmpty
         // Everything in SQL: condition, order, window. Not the window when the condition can fail: SQLite
         // would stop reading at the limit, and Swift's filter meets an error on any row.
@@ -84,7 +84,8 @@ extension ModelContext {
             conditions.append("\(layout.table).\(SQL.quoteIdentifier(owner.column)) = ?")
             arguments.append(.text(owner.id))
         }
-        if let compiled {
+        if var compiled, let narrowing = pending ? narrowingWithPendingChanges(compiled, descriptor: descriptor, layout: layout) : compiled {
+            compiled = narrowing
             // A condition that can fail is evaluated only on rows in scope (a relationship's), as Swift
             // evaluates it only on those objects: SQLite may test the terms of a WHERE in any order.
             let scoped = compiled.canFail && !conditions.isEmpty
@@ -131,7 +132,7 @@ extension ModelContext {
             let layout = try layout(descriptor.model)
             let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition($0) }
             if (descriptor.predicate == nil || compiled?.isExact == true), descriptor.restrictedTo == nil, descriptor.owner == nil,
-               !(descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model)) {
+               !(descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model, readBy: descriptor.predicate)) {
                 var sql = "SELECT count(*) FROM \(layout.table)"
                 if let compiled { sql += " WHERE \(compiled.sql)" }
                 let total = Int(try database.scalar(sql, compiled?.arguments ?? [])?.int64 ?? 0)
@@ -146,14 +147,39 @@ extension ModelContext {
         try fetch(descriptor).map(\.id)
     }
 
+    /// The condition as a filter on stored rows while the context has pending changes, whose rows the store
+    /// does not show: the rows it selects, plus the ones changed in the context (they are then evaluated in
+    /// memory as the context has them). Nil, so memory decides on every row, where that cannot be said in
+    /// SQL: a condition reading other objects (changed members, hop targets), one that could trap on a
+    /// stored row the context has changed, too many changed rows to bind.
+    private func narrowingWithPendingChanges(_ compiled: SQLCompiler.Fragment, descriptor: FetchDescriptor, layout: ModelLayout) -> SQLCompiler.Fragment? {
+        let changed = updated.values.filter { $0.modelName == descriptor.model }.map(\.id)
+        guard descriptor.predicate?.readsOtherObjects != true, !compiled.canFail, changed.count <= SQLCompiler.maxArguments else { return nil }
+        guard !changed.isEmpty else { return SQLCompiler.Fragment(sql: compiled.sql, arguments: compiled.arguments, isExact: false) }
+        return SQLCompiler.Fragment(sql: "(\(compiled.sql) OR \(layout.table).\"id\" IN (\(changed.map { _ in "?" }.joined(separator: ", "))))",
+                                    arguments: compiled.arguments + changed.map { .text($0) }, isExact: false)
+    }
+
+    /// Pending changes the store does not show yet that could change which `model` rows the predicate
+    /// selects: the model's own, or any when the predicate reads other objects (a hop, a to-many's members).
+    func hasPendingChanges(for model: String, readBy predicate: TypedExpression?) -> Bool {
+        if predicate?.readsOtherObjects == true { return !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
+        return hasPendingChanges(for: model)
+    }
+
     func hasPendingChanges(for model: String) -> Bool {
         inserted.contains { $0.modelName == model } || updated.values.contains { $0.modelName == model }
             || deleted.values.contains { $0.modelName == model }
     }
 
-    /// Reads columns of an object for the evaluator, following one to-one hop.
+    /// Reads columns of an object for the evaluator, following one to-one hop, and the members of its
+    /// to-manys (as this context sees them, pending changes included) for closures over them.
     func evaluator(for object: ModelObject) -> Evaluator {
-        Evaluator { [unowned self] path in
+        Evaluator(evaluationScope(for: object))
+    }
+
+    private func evaluationScope(for object: ModelObject) -> Evaluator.Scope {
+        Evaluator.Scope(read: { [unowned self] path in
             var source = object
             if let hop = path.hop {
                 guard case .string(let id) = try self.value(of: object, hop.name),
@@ -161,7 +187,12 @@ extension ModelContext {
                 source = target
             }
             return try self.value(of: source, path.column)
-        }
+        }, members: { [unowned self] path in
+            guard case .toMany(let target) = path.storedType else { return [] }
+            return try self.ids(in: try self.value(of: object, path.column)).compactMap { id in
+                try self.object(target, id: id).map { self.evaluationScope(for: $0) }
+            }
+        })
     }
 
     /// Swift's `SortDescriptor` order: nil before any value, strings by Swift's `<`; stable, so ties keep

@@ -8,6 +8,10 @@ public enum EvaluationError: Error, Equatable, Sendable, CustomStringConvertible
     case nestedTooDeeply
     /// `x!` on a nil.
     case unexpectedNil
+    /// A closure over a to-many evaluated where the caller gave no way to read the members (a bug).
+    case membersUnavailable(String)
+    /// `(a...b)` or `(a..<b)` with `a > b` (or a NaN bound).
+    case invalidRange
 
     public var description: String {
         switch self {
@@ -15,6 +19,8 @@ public enum EvaluationError: Error, Equatable, Sendable, CustomStringConvertible
         case .arithmeticOverflow(let what): return "arithmetic overflow in \(what)"
         case .nestedTooDeeply: return "the expression is nested too deeply for this thread's stack"
         case .unexpectedNil: return "unexpectedly found nil while unwrapping an Optional value"
+        case .invalidRange: return "Range requires lowerBound <= upperBound"
+        case .membersUnavailable(let name): return "the members of \(name) cannot be read here"
         }
     }
 }
@@ -27,10 +33,54 @@ public struct Evaluator {
     /// Reads a column of the row under test (through a hop when the path has one).
     public typealias ColumnReader = (TypedExpression.ColumnPath) throws -> Value
 
-    let read: ColumnReader
+    /// One object an expression reads: its columns, and the members of its to-manys (in the
+    /// relationship's order), for closures (`attachments.contains { $0.sizeMiB > 1 }`).
+    public struct Scope {
+        public let read: ColumnReader
+        public let members: (TypedExpression.ColumnPath) throws -> [Scope]
+
+        public init(read: @escaping ColumnReader, members: @escaping (TypedExpression.ColumnPath) throws -> [Scope] = Scope.noMembers) {
+            self.read = read
+            self.members = members
+        }
+
+        /// For callers that evaluate no closure over a to-many (inserted values, tests).
+        public static func noMembers(_ path: TypedExpression.ColumnPath) throws -> [Scope] {
+            throw EvaluationError.membersUnavailable(path.column)
+        }
+    }
+
+    /// The object tested (scope 0), then the parameter of each closure being evaluated.
+    let scopes: [Scope]
 
     public init(read: @escaping ColumnReader) {
-        self.read = read
+        self.scopes = [Scope(read: read)]
+    }
+
+    public init(_ scope: Scope) {
+        self.scopes = [scope]
+    }
+
+    private init(scopes: [Scope]) {
+        self.scopes = scopes
+    }
+
+    private func read(_ path: TypedExpression.ColumnPath) throws -> Value {
+        try scopes[path.scope].read(path)
+    }
+
+    /// The members of a to-many (`list`), as scopes, filters applied.
+    private func members(_ list: TypedExpression) throws -> [Scope] {
+        switch list {
+        case .column(let path, _): return try scopes[path.scope].members(path)
+        case .toManyFilter(let inner, let predicate): return try members(inner).filter { try inClosure($0).test(predicate) }
+        default: return []
+        }
+    }
+
+    /// Evaluates a closure's body with `member` as its parameter.
+    private func inClosure(_ member: Scope) -> Evaluator {
+        Evaluator(scopes: scopes + [member])
     }
 
     /// Evaluates a predicate; a non-Bool result is false.
@@ -76,6 +126,8 @@ public struct Evaluator {
             let elements = try items.map { try evaluate($0) }
             let value = try evaluate(needle)
             return .bool(elements.contains { Self.compare("==", value, $0) })
+        case .toManyCount(.toManyFilter(let list, let predicate)):
+            return .int(Int64(try members(.toManyFilter(list, predicate)).count))
         case .toManyCount(let a):
             guard case .array(let ids) = try evaluate(a) else { return .int(0) }
             return .int(Int64(ids.count))
@@ -83,6 +135,25 @@ public struct Evaluator {
             guard case .array(let ids) = try evaluate(a) else { return .bool(false) }
             let value = try evaluate(needle)
             return .bool(value != .null && ids.contains(value))
+        case .toManyFilter:
+            // The members' ids, as a to-many's value is.
+            let idPath = TypedExpression.ColumnPath(hop: nil, column: "id", storedType: .id, scope: scopes.count)
+            return .array(try members(e).map { try $0.read(idPath) })
+        case .toManyQuantifier(let quantifier, let list, let predicate):
+            // In the relationship's order, stopping at the first member that decides, as Swift's
+            // `contains(where:)` and `allSatisfy` do (a later member's error is never met).
+            for member in try members(list) {
+                let answer = try inClosure(member).test(predicate)
+                if quantifier == .any && answer { return .bool(true) }
+                if quantifier == .all && !answer { return .bool(false) }
+            }
+            return .bool(quantifier == .all)
+        case .rangeContains(let lower, let upper, let closed, let needle):
+            // As Swift: the range is formed (and checked) before the argument is evaluated.
+            let low = try evaluate(lower), high = try evaluate(upper)
+            guard Self.compare("<=", low, high) else { throw EvaluationError.invalidRange }
+            let value = try evaluate(needle)
+            return .bool(Self.compare("<=", low, value) && Self.compare(closed ? "<=" : "<", value, high))
         }
     }
 

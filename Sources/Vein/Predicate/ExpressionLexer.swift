@@ -9,7 +9,7 @@ public struct Token: Equatable, Sendable {
         case string(String)
         /// `#date`, `#id`
         case hashIdentifier(String)
-        /// Operators and punctuation: `== != < <= > >= && || ! + - * / % ?? ?. . , ( ) [ ] :`
+        /// Operators and punctuation: `== != < <= > >= && || ! + - * / % ?? ?. . , ( ) [ ] { } : ... ..<`
         case symbol(String)
         case end
     }
@@ -59,8 +59,10 @@ public struct ExpressionLexer {
         self.characterOffsets = offsets
     }
 
+    private static let symbols3: Set<String> = ["...", "..<"]
     private static let symbols2: Set<String> = ["==", "!=", "<=", ">=", "&&", "||", "??", "?."]
-    private static let symbols1: Set<Unicode.Scalar> = ["?", "<", ">", "!", "+", "-", "*", "/", "%", ".", ",", "(", ")", "[", "]", ":"]
+    private static let symbols1: Set<Unicode.Scalar> = ["?", "<", ">", "!", "+", "-", "*", "/", "%", ".", ",", "(", ")", "[", "]", "{", "}", ":"]
+
 
     private func error(_ message: String, at scalarIndex: Int, kind: ExpressionError.Kind = .wrong) -> ExpressionError {
         ExpressionError(message, column: characterOffsets[min(max(scalarIndex, 0), scalars.count)], source: source, kind: kind)
@@ -108,6 +110,13 @@ public struct ExpressionLexer {
         }
         if Self.isDigit(c) { return try number(start) }
         if c == "\"" { return token(.string(try string(start)), at: start) }
+        if i + 2 < scalars.count {
+            let triple = String(String.UnicodeScalarView(scalars[i..<i + 3]))
+            if ExpressionLexer.symbols3.contains(triple) {
+                i += 3
+                return token(.symbol(triple), at: start)
+            }
+        }
         if i + 1 < scalars.count {
             let pair = String(String.UnicodeScalarView([c, scalars[i + 1]]))
             if ExpressionLexer.symbols2.contains(pair) {

@@ -1,6 +1,8 @@
-/// Parses the expression language with Swift's precedence: multiplicative > additive > `??` (right
-/// associative) > comparison (non-associative) > `&&` > `||`, prefix `!` and `-`, postfix member access
-/// and calls (`.` and `?.`). One parser serves the REPL, `vein query`, `--where` and migration plans.
+/// Parses the expression language with Swift's precedence: multiplicative > additive > range formation
+/// (`...`, `..<`, non-associative) > `??` (right associative) > comparison (non-associative) > `&&` > `||`
+/// > `? :`, prefix `!` and `-`, postfix member access, calls and closures (`.`, `?.`, `{ … }`), and
+/// Swift's whitespace rules for `!` and `?`. One parser serves the REPL, `vein query`, `--where` and
+/// migration plans.
 ///
 /// Nesting (parentheses, brackets, arguments, prefix operators, `??`, arithmetic chains) is limited to
 /// `maxDepth`, so hostile input cannot exhaust the stack of this parser or of the passes that walk the
@@ -13,6 +15,10 @@ public struct ExpressionParser {
     private let source: String
     private var position = 0
     private var depth = 0
+    /// The parameters of the closures being parsed, innermost last (`$0` for an anonymous one).
+    private var closureParameters: [String] = []
+    /// The source's Characters (token columns count them), for Swift's whitespace rules around `!` and `?`.
+    private let characters: [Character]
 
     /// Parses a whole expression; anything left over is an error.
     public static func parse(_ source: String) throws(ExpressionError) -> ParsedExpression {
@@ -34,6 +40,20 @@ public struct ExpressionParser {
     init(tokens: [Token], source: String) {
         self.tokens = tokens
         self.source = source
+        self.characters = Array(source)
+    }
+
+    /// Whitespace (or the start) right before the current token: Swift reads `!` and `?` there as not
+    /// postfix (The Swift Programming Language, "Operators").
+    private var spaceBefore: Bool {
+        let column = current.column
+        return column == 0 || column > characters.count || characters[column - 1].isWhitespace
+    }
+
+    /// Whitespace (or the end) right after the current one-character operator.
+    private var spaceAfter: Bool {
+        let column = current.column + 1
+        return column >= characters.count || characters[column].isWhitespace
     }
 
     private var current: Token { tokens[min(position, tokens.count - 1)] }
@@ -75,6 +95,10 @@ public struct ExpressionParser {
     private mutating func conditional(_ condition: ParsedExpression) throws(ExpressionError) -> ParsedExpression {
         guard isSymbol("?") else { return condition }
         let column = current.column
+        // Swift reads a `?` right after a value as optional chaining, never as the conditional operator.
+        guard spaceBefore else {
+            throw error("the conditional operator needs a space before '?', as in Swift (c ? a : b); a '?' right after a value is optional chaining")
+        }
         position += 1
         let then = try parseExpression()
         try expect(":")
@@ -146,13 +170,30 @@ public struct ExpressionParser {
     }
 
     private mutating func coalesce() throws(ExpressionError) -> ParsedExpression {
-        let left = try additive()
+        let left = try rangeFormation(after: try additive())
         guard isSymbol("??") else { return left }
         let column = current.column
         try enter()
         defer { depth -= 1 }
         position += 1
         return .binary(op: "??", left: left, right: try coalesce(), column: column)
+    }
+
+    private static let rangeOperators: Set<String> = ["...", "..<"]
+
+    /// `a...b`, `a..<b` when a range operator follows `left`: Swift's RangeFormationPrecedence, below `+`
+    /// and above `??`, non-associative. Out of line and after `additive` returns, as `conditional` is, so
+    /// the path every nesting level takes gets no frame deeper.
+    @inline(never)
+    private mutating func rangeFormation(after left: ParsedExpression) throws(ExpressionError) -> ParsedExpression {
+        guard case .symbol(let op) = current.kind, Self.rangeOperators.contains(op) else { return left }
+        let column = current.column
+        position += 1
+        let right = try additive()
+        if case .symbol(let next) = current.kind, Self.rangeOperators.contains(next) {
+            throw error("range operators cannot be chained, as in Swift")
+        }
+        return .binary(op: op, left: left, right: right, column: column)
     }
 
     private mutating func additive() throws(ExpressionError) -> ParsedExpression {
@@ -166,6 +207,7 @@ public struct ExpressionParser {
     private mutating func prefix() throws(ExpressionError) -> ParsedExpression {
         if case .symbol(let op) = current.kind, op == "!" || op == "-" {
             let column = current.column
+            try requireNoSpaceAfterPrefixOperator()
             try enter()
             defer { depth -= 1 }
             position += 1
@@ -187,6 +229,12 @@ public struct ExpressionParser {
         return try postfix()
     }
 
+    /// Swift's rule for a prefix operator: nothing between it and its operand. Out of line (see `postfix`).
+    @inline(never)
+    private func requireNoSpaceAfterPrefixOperator() throws(ExpressionError) {
+        if spaceAfter { throw error("unary operator cannot be separated from its operand, as in Swift") }
+    }
+
     private mutating func postfix() throws(ExpressionError) -> ParsedExpression {
         var base = try primary()
         let outer = depth
@@ -198,10 +246,18 @@ public struct ExpressionParser {
         return base
     }
 
-    /// One `.name`, `.name(…)`, `?.name` or postfix `!` (after an operand, '!' can only be Swift's force
-    /// unwrap). Out of line: `postfix` is on the path every nesting level takes, so its frame stays small.
+    /// One `.name`, `.name(…)`, `.name { … }`, `?.name` or postfix `!` (after an operand, '!' can only be
+    /// Swift's force unwrap). Out of line: `postfix` is on the path every nesting level takes, so its frame
+    /// stays small.
     @inline(never)
     private mutating func postfixOperation(_ operand: ParsedExpression) throws(ExpressionError) -> ParsedExpression {
+        // Swift's rule: `!` and `?` with whitespace before them are not postfix operators.
+        if spaceBefore, isSymbol("!") {
+            throw error("'!' after a space is not a postfix operator, as in Swift: to force unwrap, write it right after the value (x!)")
+        }
+        if spaceBefore, isSymbol("?.") {
+            throw error("'?.' after a space is not optional chaining, as in Swift: write it right after the value (post?.title)")
+        }
         if isSymbol("!") {
             let column = current.column
             position += 1
@@ -214,8 +270,88 @@ public struct ExpressionParser {
         }
         let column = current.column
         position += 1
-        if isSymbol("(") { return .call(base: base, name: name, arguments: try arguments(), column: column) }
+        var arguments: [ParsedExpression.Argument]?
+        if isSymbol("(") { arguments = try self.arguments() }
+        // A trailing closure: `attachments.contains { $0.sizeMiB > 1 }`.
+        if isSymbol("{") { arguments = (arguments ?? []) + [ParsedExpression.Argument(label: nil, value: try closure(), isTrailingClosure: true)] }
+        if let arguments { return .call(base: base, name: name, arguments: arguments, column: column) }
         return .member(base: base, name: name, column: column)
+    }
+
+    /// `#date("…")`, `#id("…")`. Out of line: `primary` is on the path every nesting level takes.
+    @inline(never)
+    private mutating func hashLiteral(_ name: String) throws(ExpressionError) -> ParsedExpression {
+        let column = current.column
+        position += 1
+        guard name == "date" || name == "id" else { throw error("unknown #\(name) (expected #date or #id)", at: column) }
+        try expect("(")
+        guard case .string(let text) = current.kind else {
+            throw error("#\(name) takes a string: #\(name)(\"\(name == "date" ? "2026-01-31T12:00:00Z" : "01J…")\")")
+        }
+        let textColumn = current.column
+        position += 1
+        try expect(")")
+        if name == "date" {
+            guard let seconds = ISODate.parse(text) else {
+                throw error("\"\(text)\" is not an ISO 8601 date such as \"2026-01-31T12:00:00Z\"", at: textColumn)
+            }
+            return .literal(.date(seconds), column: column)
+        }
+        guard let id = ULID(text) else { throw error("\"\(text)\" is not an id (26 characters of Crockford base32)", at: textColumn) }
+        return .literal(.id(id.description), column: column)
+    }
+
+    /// Parentheses end an optional chain (the tree keeps no parentheses, so this is decided here): Swift
+    /// refuses `(post?.title).count`, whose base is optional, and takes `(post?.title)?.count`. Out of
+    /// line, and called after the parenthesized expression is parsed (see `primary`).
+    @inline(never)
+    private func requireChainUnwrapped(_ inner: ParsedExpression) throws(ExpressionError) {
+        guard isSymbol(".") else { return }
+        var next = inner
+        while true {
+            switch next {
+            case .optionalChain:
+                throw error("the parentheses end the optional chain, so the value is optional: continue it with ?. or give a default with ??")
+            case .member(let base?, _, _), .call(let base, _, _, _): next = base
+            default: return
+            }
+        }
+    }
+
+    /// A name inside a closure: its parameter (`$0`, `a`), or a field of the object tested. Out of line, as
+    /// `primary` is on the path every nesting level takes.
+    @inline(never)
+    private mutating func closureName() throws(ExpressionError) -> ParsedExpression {
+        let column = current.column
+        if case .identifier(let name) = current.kind {
+            position += 1
+            return closureParameters.contains(name) ? .parameter(name, column: column) : .member(base: nil, name: name, column: column)
+        }
+        guard closureParameters.last == "$0" else {
+            throw error("anonymous closure arguments cannot be used inside a closure that has explicit arguments, as in Swift")
+        }
+        position += 1
+        return .parameter("$0", column: column)
+    }
+
+    /// `{ body }` with `$0`, or `{ a in body }`, `{ (a) in body }`.
+    private mutating func closure() throws(ExpressionError) -> ParsedExpression {
+        let column = current.column
+        try expect("{")
+        var parameter = "$0"
+        if case .identifier(let name) = current.kind, tokens[position + 1].kind == .identifier("in") {
+            parameter = name
+            position += 2
+        } else if isSymbol("("), case .identifier(let name) = tokens[position + 1].kind, tokens[position + 2].kind == .symbol(")"),
+                  tokens[position + 3].kind == .identifier("in") {
+            parameter = name
+            position += 4
+        }
+        closureParameters.append(parameter)
+        defer { closureParameters.removeLast() }
+        let body = try parseExpression()
+        try expect("}")
+        return .closure(parameter: parameter, body: body, column: column)
     }
 
     private mutating func arguments() throws(ExpressionError) -> [ParsedExpression.Argument] {
@@ -227,7 +363,7 @@ public struct ExpressionParser {
                 label = name
                 position += 2
             }
-            result.append(ParsedExpression.Argument(label: label, value: try parseExpression()))
+            result.append(ParsedExpression.Argument(label: label, value: isSymbol("{") ? try closure() : try parseExpression()))
             guard isSymbol(",") else { break }
             position += 1
         }
@@ -246,6 +382,8 @@ public struct ExpressionParser {
         case .identifier("true"): position += 1; return .literal(.bool(true), column: column)
         case .identifier("false"): position += 1; return .literal(.bool(false), column: column)
         case .identifier("nil"): position += 1; return .literal(.null, column: column)
+        case .identifier where !closureParameters.isEmpty, .dollarZero where !closureParameters.isEmpty:
+            return try closureName()
         case .identifier(let name):
             position += 1
             return .member(base: nil, name: name, column: column)
@@ -258,27 +396,12 @@ public struct ExpressionParser {
             position += 1
             return .member(base: nil, name: name, column: nameColumn)
         case .hashIdentifier(let name):
-            position += 1
-            guard name == "date" || name == "id" else { throw error("unknown #\(name) (expected #date or #id)", at: column) }
-            try expect("(")
-            guard case .string(let text) = current.kind else {
-                throw error("#\(name) takes a string: #\(name)(\"\(name == "date" ? "2026-01-31T12:00:00Z" : "01J…")\")")
-            }
-            let textColumn = current.column
-            position += 1
-            try expect(")")
-            if name == "date" {
-                guard let seconds = ISODate.parse(text) else {
-                    throw error("\"\(text)\" is not an ISO 8601 date such as \"2026-01-31T12:00:00Z\"", at: textColumn)
-                }
-                return .literal(.date(seconds), column: column)
-            }
-            guard let id = ULID(text) else { throw error("\"\(text)\" is not an id (26 characters of Crockford base32)", at: textColumn) }
-            return .literal(.id(id.description), column: column)
+            return try hashLiteral(name)
         case .symbol("("):
             position += 1
             let inner = try parseExpression()
             try expect(")")
+            try requireChainUnwrapped(inner)
             return inner
         case .symbol("["):
             position += 1

@@ -16,6 +16,8 @@ public indirect enum ParsedExpression: Equatable, Sendable {
     public struct Argument: Equatable, Sendable {
         public let label: String?
         public let value: ParsedExpression
+        /// Written after the parentheses (`contains { … }`), where Swift drops the label (`where:`).
+        public var isTrailingClosure = false
     }
 
     case literal(Literal, column: Int)
@@ -32,15 +34,22 @@ public indirect enum ParsedExpression: Equatable, Sendable {
     /// A method call: `title.contains("x")`, `title.lowercased()`.
     case call(base: ParsedExpression, name: String, arguments: [Argument], column: Int)
     case unary(op: String, operand: ParsedExpression, column: Int)
+    /// Also the range operators `...` and `..<`, whose only use is `(a...b).contains(x)`.
     case binary(op: String, left: ParsedExpression, right: ParsedExpression, column: Int)
     case array([ParsedExpression], column: Int)
     /// `.png`
     case enumCase(String, column: Int)
+    /// `{ $0.sizeMiB > 1 }` or `{ a in a.sizeMiB > 1 }`: the argument of `contains(where:)`, `allSatisfy`
+    /// and `filter` on a to-many. `parameter` is `$0` for an anonymous one; `column` is the `{`'s.
+    case closure(parameter: String, body: ParsedExpression, column: Int)
+    /// A closure's parameter (`$0`, `a`) where the closure's body names it; the outer object's `$0` stays
+    /// a bare member.
+    case parameter(String, column: Int)
 
     public var column: Int {
         switch self {
         case .literal(_, let c), .member(_, _, let c), .optionalChain(_, let c), .forceUnwrap(_, let c), .conditional(_, _, _, let c), .call(_, _, _, let c), .unary(_, _, let c),
-             .binary(_, _, _, let c), .array(_, let c), .enumCase(_, let c):
+             .binary(_, _, _, let c), .array(_, let c), .enumCase(_, let c), .closure(_, _, let c), .parameter(_, let c):
             return c
         }
     }

@@ -58,6 +58,9 @@ package struct SQLCompiler {
     /// Writes integer literals into the SQL text instead of binding them (used when there are too many
     /// literals to bind).
     private var inlinesIntegers = false
+    /// The member models of the closures being compiled, innermost last: scope n reads `scopeModels[n - 1]`,
+    /// from a subquery whose table is aliased `"_m<n>"` (see `alias(_:)`).
+    private var scopeModels: [ModelSchema] = []
 
     package init(table: String, model: ModelSchema? = nil, manifest: SchemaManifest? = nil) {
         self.table = table
@@ -65,11 +68,37 @@ package struct SQLCompiler {
         self.manifest = manifest
     }
 
-    /// How a to-many the expression reads on the table's own row is stored (nil for anything else).
+    /// How a to-many the expression reads on the row of its scope is stored (nil for anything else).
     private func toManyStorage(_ e: TypedExpression) -> RelationshipStorage? {
-        guard case .column(let path, _) = e, path.hop == nil, let model, let manifest,
+        guard case .column(let path, _) = e, path.hop == nil, let model = self.model(ofScope: path.scope), let manifest,
               let rel = model.relationship(named: path.column), rel.isToMany else { return nil }
         return RelationshipStorage(model: model, relationship: rel, in: manifest)
+    }
+
+    private func model(ofScope scope: Int) -> ModelSchema? {
+        scope == 0 ? model : scopeModels.indices.contains(scope - 1) ? scopeModels[scope - 1] : nil
+    }
+
+    /// The table (or alias) holding the row of a scope: the query's own for 0, a closure's member row else.
+    private func alias(_ scope: Int) -> String { scope == 0 ? table : SQL.quoteIdentifier("_m\(scope)") }
+
+    /// The member rows of a to-many (`FROM … WHERE …`, filters applied, members aliased for the next
+    /// scope), and the compiler for a closure over them. Nil unless every filter is exact in SQL.
+    private func memberRows(_ list: TypedExpression) -> (rows: Fragment, closure: SQLCompiler)? {
+        switch list {
+        case .column(let path, _):
+            guard let storage = toManyStorage(list), let target = manifest?.model(named: storage.target) else { return nil }
+            var closure = self
+            closure.scopeModels.append(target)
+            let sql = storage.memberRowsSQL(owner: "\(alias(path.scope)).\"id\"", alias: "_m\(closure.scopeModels.count)")
+            return (Fragment(sql: sql, arguments: [], isExact: true), closure)
+        case .toManyFilter(let inner, let predicate):
+            guard let (rows, closure) = memberRows(inner), let condition = closure.compileCondition(predicate), condition.isExact else { return nil }
+            return (Fragment(sql: "\(rows.sql) AND (\(condition.sql))", arguments: rows.arguments + condition.arguments, isExact: true,
+                             canFail: rows.canFail || condition.canFail), closure)
+        default:
+            return nil
+        }
     }
 
     /// A WHERE condition for the predicate, or nil when SQL cannot narrow it at all.
@@ -161,8 +190,20 @@ package struct SQLCompiler {
         case .inList(let items, let needle):
             return inList(items, needle)
         case .toManyContains(let list, let needle):
-            guard case .literal(.string(let id), _) = needle, let storage = toManyStorage(list) else { return nil }
-            return Fragment(sql: storage.containsSQL(owner: "\(table).\"id\""), arguments: [.text(id)], isExact: true)
+            guard case .literal(.string(let id), _) = needle, case .column(let path, _) = list, let storage = toManyStorage(list) else { return nil }
+            return Fragment(sql: storage.containsSQL(owner: "\(alias(path.scope)).\"id\""), arguments: [.text(id)], isExact: true)
+        case .toManyQuantifier(let quantifier, let list, let predicate):
+            // Swift stops at the first member that decides, in the relationship's order, which SQL does not
+            // keep: a closure that can fail is left to memory.
+            guard let (rows, closure) = memberRows(list), !rows.canFail, let p = closure.compileCondition(predicate), !p.canFail else { return nil }
+            if quantifier == .any {
+                return Fragment(sql: "EXISTS (SELECT 1 \(rows.sql) AND (\(p.sql)))", arguments: rows.arguments + p.arguments, isExact: p.isExact)
+            }
+            // No member for which the body is not true (a NULL, which WHERE takes as false, counts as false).
+            guard p.isExact else { return nil }
+            return Fragment(sql: "NOT EXISTS (SELECT 1 \(rows.sql) AND NOT COALESCE(\(p.sql), 0))", arguments: rows.arguments + p.arguments, isExact: true)
+        case .rangeContains(let lower, let upper, let closed, let needle):
+            return rangeContains(lower, upper, closed: closed, needle)
         case .stringMethod(let name, let base, let argument, _):
             guard let b = value(base) else { return nil }
             if name == "isEmpty" { return Fragment(sql: "(\(b.sql) = '')", arguments: b.arguments, isExact: true) }
@@ -231,6 +272,23 @@ package struct SQLCompiler {
         return join(0..<parts.count)
     }
 
+    /// `(lower...upper).contains(x)` as `BETWEEN`, `(lower..<upper).contains(x)` as `>= AND <`. Bounds that
+    /// are not literals known to form a range are checked first with `vein_range`, which traps as Swift does.
+    private func rangeContains(_ lower: TypedExpression, _ upper: TypedExpression, closed: Bool, _ needle: TypedExpression) -> Fragment? {
+        guard let lo = compileValue(lower), let hi = compileValue(upper), let x = compileValue(needle) else { return nil }
+        var sql = closed ? "(\(x.sql) BETWEEN \(lo.sql) AND \(hi.sql))" : "(\(x.sql) >= \(lo.sql) AND \(x.sql) < \(hi.sql))"
+        var arguments = closed ? x.arguments + lo.arguments + hi.arguments : x.arguments + lo.arguments + x.arguments + hi.arguments
+        // A NaN value (NULL in SQLite) is in no range: false, as Swift answers.
+        if needle.mayBeNaN { sql = "COALESCE(\(sql), 0)" }
+        var canFail = x.canFail
+        if !TypedExpression.isValidLiteralRange(lower, upper) {
+            sql = "(CASE WHEN \(SQLFunctions.rangeName)(\(lo.sql), \(hi.sql)) THEN \(sql) ELSE 0 END)"
+            arguments = lo.arguments + hi.arguments + arguments
+            canFail = true
+        }
+        return Fragment(sql: sql, arguments: arguments, isExact: true, canFail: canFail)
+    }
+
     /// A literal: bound, or written inline (integers, when there are too many to bind).
     private func literal(_ v: Value) -> Fragment {
         switch v {
@@ -261,10 +319,10 @@ package struct SQLCompiler {
         case .column(let path, _):
             // A to-many has no column (store format 2): only `count`, `isEmpty` and `contains` compile.
             if case .toMany = path.storedType { return nil }
-            let column = SQL.quoteIdentifier(path.column)
-            guard let hop = path.hop else { return Fragment(sql: "\(table).\(column)", arguments: [], isExact: true) }
+            let column = SQL.quoteIdentifier(path.column), row = alias(path.scope)
+            guard let hop = path.hop else { return Fragment(sql: "\(row).\(column)", arguments: [], isExact: true) }
             // Aliased: the target may be the same table (a self-relationship), which would shadow the outer row.
-            return Fragment(sql: "(SELECT \"_hop\".\(column) FROM \(SQL.quoteIdentifier(hop.target)) AS \"_hop\" WHERE \"_hop\".\"id\" = \(table).\(SQL.quoteIdentifier(hop.name)))",
+            return Fragment(sql: "(SELECT \"_hop\".\(column) FROM \(SQL.quoteIdentifier(hop.target)) AS \"_hop\" WHERE \"_hop\".\"id\" = \(row).\(SQL.quoteIdentifier(hop.name)))",
                             arguments: [], isExact: true)
         case .negate(let a, let type):
             guard let x = compileValue(a) else { return nil }
@@ -298,18 +356,29 @@ package struct SQLCompiler {
             guard let x = compileValue(a), let y = compileValue(b) else { return nil }
             return Fragment(sql: "COALESCE(\(x.sql), \(y.sql))", arguments: x.arguments + y.arguments, isExact: true,
                             canFail: x.canFail || y.canFail)
+        case .toManyCount(.toManyFilter(let list, let predicate)):
+            // Swift's filter evaluates the closure on every member, as the count's WHERE does.
+            guard let (rows, _) = memberRows(.toManyFilter(list, predicate)) else { return nil }
+            return Fragment(sql: "(SELECT count(*) \(rows.sql))", arguments: rows.arguments, isExact: true, canFail: rows.canFail)
         case .toManyCount(let a):
-            guard let storage = toManyStorage(a) else { return nil }
-            return Fragment(sql: storage.countSQL(owner: "\(table).\"id\""), arguments: [], isExact: true)
+            guard case .column(let path, _) = a, let storage = toManyStorage(a) else { return nil }
+            return Fragment(sql: storage.countSQL(owner: "\(alias(path.scope)).\"id\""), arguments: [], isExact: true)
         default:
-            // A Bool-valued expression used as a value (`(a == b) == true`).
-            guard e.type == .bool, let c = compileCondition(e), c.isExact else { return nil }
+            // A Bool-valued expression used as a value (`(a == b) == true`), or a Bool? one from an optional
+            // chain (`legacyCode?.isEmpty`, NULL when the chain meets nil).
+            guard e.type.unwrapped == .bool, let c = compileCondition(e), c.isExact else { return nil }
             return c
         }
     }
 }
 
 extension TypedExpression {
+    /// Whether `lower...upper` are literals that form a range (`lower <= upper`), so it cannot trap.
+    static func isValidLiteralRange(_ lower: TypedExpression, _ upper: TypedExpression) -> Bool {
+        guard case .literal(let a, _) = lower, case .literal(let b, _) = upper else { return false }
+        return Evaluator.compare("<=", a, b)
+    }
+
     /// Whether its value can be a Double NaN (infinity minus infinity, zero times infinity), which SQLite
     /// cannot hold; only Double arithmetic makes one.
     var mayBeNaN: Bool {
@@ -334,6 +403,9 @@ extension TypedExpression {
         case .forceUnwrap: return true
         case .conditional(let c, let a, let b, _): return c.canFail || a.canFail || b.canFail
         case .not(let a), .toManyCount(let a): return a.canFail
+        case .toManyQuantifier(_, let a, let b), .toManyFilter(let a, let b): return a.canFail || b.canFail
+        case .rangeContains(let lower, let upper, _, let needle):
+            return !TypedExpression.isValidLiteralRange(lower, upper) || lower.canFail || upper.canFail || needle.canFail
         case .compare(_, let a, let b), .and(let a, let b), .or(let a, let b), .coalesce(let a, let b, _), .toManyContains(let a, let b):
             return a.canFail || b.canFail
         case .stringMethod(_, let base, let argument, _): return base.canFail || (argument?.canFail ?? false)

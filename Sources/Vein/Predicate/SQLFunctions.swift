@@ -17,6 +17,9 @@ enum SQLFunctions: SQLFunctionGroup {
     static let negateName = "vein_neg"
     /// `x!`: the value, or the evaluator's error on NULL.
     static let unwrapName = "vein_unwrap"
+    /// `vein_range(lower, upper)`: 1 when `lower...upper` can be formed, else Swift's trap (a NULL bound
+    /// is a NaN, which SQLite cannot hold).
+    static let rangeName = "vein_range"
 
     private typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
 
@@ -29,6 +32,7 @@ enum SQLFunctions: SQLFunctionGroup {
             ("vein_mod", 2, { c, _, v in SQLFunctions.binary("%", c, v) }),
             ("vein_neg", 1, { c, _, v in SQLFunctions.negate(c, v) }),
             ("vein_unwrap", 1, { c, _, v in SQLFunctions.unwrap(c, v) }),
+            ("vein_range", 2, { c, _, v in SQLFunctions.range(c, v) }),
         ]
         for (name, arity, function) in functions {
             sqlite3_create_function_v2(handle, name, arity, SQLITE_UTF8, nil, function, nil, nil, nil)
@@ -70,6 +74,27 @@ enum SQLFunctions: SQLFunctionGroup {
         sqlite3_result_value(context, a)
     }
 
+    private static func range(_ context: OpaquePointer?, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
+        guard let values, let a = values[0], let b = values[1] else { return }
+        func value(_ v: OpaquePointer) -> Value {
+            switch sqlite3_value_type(v) {
+            case SQLITE_INTEGER: return .int(sqlite3_value_int64(v))
+            case SQLITE_FLOAT: return .double(sqlite3_value_double(v))
+            case SQLITE_TEXT:
+                // By its length: text may hold a NUL.
+                let count = Int(sqlite3_value_bytes(v))
+                return .string(sqlite3_value_text(v).map { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) } ?? "")
+            default: return .null
+            }
+        }
+        let low = value(a), high = value(b)
+        guard low != .null, high != .null, Evaluator.compare("<=", low, high) else {
+            fail(context, EvaluationError.invalidRange)
+            return
+        }
+        sqlite3_result_int64(context, 1)
+    }
+
     private static func fail(_ context: OpaquePointer?, _ error: Error) {
         let message = errorMarker + ((error as? EvaluationError)?.encoded ?? "\(error)")
         sqlite3_result_error(context, message, -1)
@@ -88,6 +113,8 @@ extension EvaluationError {
         case .arithmeticOverflow(let what): return "overflow:" + what
         case .nestedTooDeeply: return "nestedTooDeeply"
         case .unexpectedNil: return "unexpectedNil"
+        case .invalidRange: return "invalidRange"
+        case .membersUnavailable(let name): return "membersUnavailable:" + name
         }
     }
 
@@ -98,6 +125,7 @@ extension EvaluationError {
         if body == "divisionByZero" { self = .divisionByZero; return }
         if body == "nestedTooDeeply" { self = .nestedTooDeeply; return }
         if body == "unexpectedNil" { self = .unexpectedNil; return }
+        if body == "invalidRange" { self = .invalidRange; return }
         guard body.hasPrefix("overflow:") else { return nil }
         self = .arithmeticOverflow(String(body.dropFirst("overflow:".count)))
     }

@@ -6,6 +6,9 @@ public struct TypeChecker {
     let source: String
     /// Set while checking integer-literal arithmetic in a Double context (`check(_:context:)`).
     private var integerLiteralsAreDouble = false
+    /// The closures being checked, innermost last: each parameter's name and model. The parameter of the
+    /// n-th is read at scope n (`TypedExpression.ColumnPath.scope`); the object tested is scope 0.
+    private var closureScopes: [(parameter: String, model: ModelSchema)] = []
 
     public init(manifest: SchemaManifest, model: ModelSchema, source: String) {
         self.manifest = manifest
@@ -17,11 +20,13 @@ public struct TypeChecker {
     public static func checkPredicate(_ source: String, model: ModelSchema, manifest: SchemaManifest) throws(ExpressionError) -> TypedExpression {
         let expression = try ExpressionParser.parse(source)
         let checker = TypeChecker(manifest: manifest, model: model, source: source)
-        let typed = try checker.check(expression)
-        guard typed.type == .bool else {
-            throw checker.error("a condition must be a Bool, not \(typed.type)", expression.column)
-        }
-        return typed
+        return try checker.checkCondition(expression)
+    }
+
+    /// "… must be a Bool, not T", and for a `Bool?` (an optional chain, a hop) what Swift wants instead.
+    func notBool(_ what: String, _ type: ValueType, _ column: Int) -> ExpressionError {
+        let hint = type == .optional(.bool) ? "; write (…) == true to take nil as false, as Swift requires" : ""
+        return error("\(what), not \(type)\(hint)", column)
     }
 
     func error(_ message: String, _ column: Int) -> ExpressionError {
@@ -41,6 +46,10 @@ public struct TypeChecker {
             throw error("an array literal can only be used with .contains(…)", column)
         case .member(let base, let name, let column): return try member(base, name, column)
         case .optionalChain(let base, let column): throw try unsupportedChain(base, column)
+        case .closure(_, _, let column):
+            throw error("a closure can only be the argument of contains(where:), allSatisfy or filter on a to-many relationship", column)
+        case .parameter(let name, let column):
+            throw error("\(name) is an object: compare one of its fields (\(name).name)", column)
         case .conditional(let condition, let then, let otherwise, let column):
             return try conditional(condition, then, otherwise, column)
         case .forceUnwrap(let operand, let column):
@@ -54,7 +63,7 @@ public struct TypeChecker {
         case .unary(let op, let operand, let column):
             let typed = try check(operand)
             if op == "!" {
-                guard typed.type == .bool else { throw error("'!' needs a Bool, not \(typed.type)", column) }
+                guard typed.type == .bool else { throw notBool("'!' needs a Bool", typed.type, column) }
                 return .not(typed)
             }
             guard typed.type == .int || typed.type == .double else { throw error("'-' needs a number, not \(typed.type)", column) }
@@ -103,62 +112,101 @@ public struct TypeChecker {
 
     // MARK: Names
 
-    private func resolve(_ name: String, in model: ModelSchema, column: Int, hop: RelationshipSchema?) throws(ExpressionError) -> TypedExpression {
+    private func resolve(_ name: String, in model: ModelSchema, column: Int, hop: RelationshipSchema?, scope: Int) throws(ExpressionError) -> TypedExpression {
         if name == "id" {
-            let path = TypedExpression.ColumnPath(hop: hop, column: "id", storedType: .id)
+            let path = TypedExpression.ColumnPath(hop: hop, column: "id", storedType: .id, scope: scope)
             return .column(path, hop == nil ? .id : .optional(.id))
         }
         if let field = model.field(named: name) {
             let type = ValueType.of(field)
-            return .column(TypedExpression.ColumnPath(hop: hop, column: name, storedType: type), hop == nil ? type : type.optionalized)
+            return .column(TypedExpression.ColumnPath(hop: hop, column: name, storedType: type, scope: scope), hop == nil ? type : type.optionalized)
         }
         if let rel = model.relationship(named: name) {
             if rel.isToMany {
                 guard hop == nil else { throw error("only one relationship hop is allowed", column) }
-                return .column(TypedExpression.ColumnPath(hop: nil, column: name, storedType: .toMany(rel.target)), .toMany(rel.target))
+                return .column(TypedExpression.ColumnPath(hop: nil, column: name, storedType: .toMany(rel.target), scope: scope), .toMany(rel.target))
             }
-            return .column(TypedExpression.ColumnPath(hop: hop, column: name, storedType: .optional(.id)), .optional(.id))
+            return .column(TypedExpression.ColumnPath(hop: hop, column: name, storedType: .optional(.id), scope: scope), .optional(.id))
         }
-        throw error("no field '\(name)' in \(model.name)" + Suggestion.hint(for: name, in: ["id"] + model.columnNames, quote: "'"), column)
+        var hint = Suggestion.hint(for: name, in: ["id"] + model.columnNames, quote: "'")
+        // A bare name in a closure is the outer object's, as `title` is; the member's needs its parameter.
+        if scope == 0, hop == nil, let inner = closureScopes.last, inner.model.field(named: name) != nil || inner.model.relationship(named: name) != nil {
+            hint = " (inside the closure, write \(inner.parameter).\(name))"
+        }
+        throw error("no field '\(name)' in \(model.name)" + hint, column)
+    }
+
+    /// The object a name is looked up in: the one tested for a bare name, a closure's parameter for
+    /// `$0.name` or `a.name` inside the closure; nil when `base` is a value.
+    private func object(_ base: ParsedExpression?) throws(ExpressionError) -> (model: ModelSchema, scope: Int)? {
+        guard let base else { return (model, 0) }
+        guard case .parameter(let name, let column) = base else { return nil }
+        guard let index = closureScopes.lastIndex(where: { $0.parameter == name }) else {
+            throw error("\(name) is not a closure parameter here", column)
+        }
+        return (closureScopes[index].model, index + 1)
     }
 
     private func member(_ base: ParsedExpression?, _ name: String, _ column: Int) throws(ExpressionError) -> TypedExpression {
-        guard let base else { return try resolve(name, in: model, column: column, hop: nil) }
+        if let (owner, scope) = try object(base) { return try resolve(name, in: owner, column: column, hop: nil, scope: scope) }
+        guard let base else { return try resolve(name, in: model, column: column, hop: nil, scope: 0) }
         // One hop through a to-one relationship, which is optional as in Swift: `post?.title`, whose type
         // is optional (flattened: `post?.rating` is `Int?` whether `rating` is `Int` or `Int?`).
-        if case .optionalChain(.member(nil, let relName, _), _) = base, let target = toOneTarget(relName) {
-            return try resolve(name, in: target, column: column, hop: model.relationship(named: relName))
+        if case .optionalChain(.member(let ownerBase, let relName, _), _) = base, let (owner, scope) = try object(ownerBase),
+           let rel = owner.relationship(named: relName), !rel.isToMany, let target = manifest.model(named: rel.target) {
+            return try resolve(name, in: target, column: column, hop: rel, scope: scope)
         }
-        if case .member(nil, let relName, let relColumn) = base, toOneTarget(relName) != nil {
+        if case .member(let ownerBase, let relName, let relColumn) = base, let (owner, _) = try object(ownerBase),
+           let rel = owner.relationship(named: relName), !rel.isToMany {
             throw error("\(relName) is optional: write \(relName)?.\(name)", relColumn)
         }
-        if case .optionalChain(let inner, let chainColumn) = base { throw try unsupportedChain(inner, chainColumn) }
-        let typed = try check(base)
-        switch (typed.type, name) {
+        let (typed, chained) = try chainBase(base)
+        // In an optional chain (`legacyCode?.count`, `post?.title.count`) the member is the wrapped
+        // value's, and the result is optional: nil when the chain meets nil, as in Swift.
+        let resultType = { (type: ValueType) in chained ? type.optionalized : type }
+        switch (chained ? typed.type.unwrapped : typed.type, name) {
         case (.toMany, "count"): return .toManyCount(typed)
         case (.toMany, "isEmpty"): return .compare("==", .toManyCount(typed), .literal(.int(0), .int))
-        case (.string, "count"): return .stringMethod("count", typed, nil, .int)
-        case (.string, "isEmpty"): return .stringMethod("isEmpty", typed, nil, .bool)
+        case (.string, "count"): return .stringMethod("count", typed, nil, resultType(.int))
+        case (.string, "isEmpty"): return .stringMethod("isEmpty", typed, nil, resultType(.bool))
         case (.optional(let inner), _):
-            throw error("value of optional type \(inner)? must be unwrapped to use '\(name)' (use ?? to give a default)", column)
-        default:
-            throw error("\(typed.type) has no member '\(name)'", column)
+            throw error("value of optional type \(inner)? must be unwrapped to use '\(name)' (use ?? to give a default, or ?. to chain)", column)
+        case (let type, _):
+            throw error("\(type) has no member '\(name)'", column)
         }
     }
 
-    /// The model a to-one relationship of the model in scope leads to.
-    private func toOneTarget(_ name: String) -> ModelSchema? {
-        guard let rel = model.relationship(named: name), !rel.isToMany else { return nil }
-        return manifest.model(named: rel.target)
+    /// The value a member or method applies to, and whether it is in an optional chain: `x?.…` itself, or
+    /// a chain continuing after one (`post?.title.count`: the chain started at `post?`).
+    private func chainBase(_ base: ParsedExpression) throws(ExpressionError) -> (TypedExpression, chained: Bool) {
+        if case .optionalChain(let inner, let column) = base {
+            let typed = try check(inner)
+            guard typed.type.isOptional, typed.type != .null else {
+                throw error("cannot use optional chaining on non-optional value of type \(typed.type)", column)
+            }
+            return (typed, true)
+        }
+        return (try check(base), Self.continuesChain(base))
     }
 
-    /// `x?` anywhere but the one relationship hop: Swift's error on a non-optional, else what is supported.
+    private static func continuesChain(_ e: ParsedExpression) -> Bool {
+        var next = e
+        while true {
+            switch next {
+            case .optionalChain: return true
+            case .member(let base?, _, _), .call(let base, _, _, _): next = base
+            default: return false
+            }
+        }
+    }
+
+    /// `x?` not followed by a member: Swift's error on a non-optional, else what it must be followed by.
     private func unsupportedChain(_ base: ParsedExpression, _ column: Int) throws(ExpressionError) -> ExpressionError {
         let typed = try check(base)
         guard typed.type.isOptional else {
             return error("cannot use optional chaining on non-optional value of type \(typed.type)", column)
         }
-        return error("optional chaining is supported only through a to-one relationship (post?.title); use ?? to give a default", column)
+        return error("'?' must be followed by a member, as in x?.count; use ?? to give a default", column)
     }
 
     private static let stringPredicates: Set<String> = ["contains", "hasPrefix", "hasSuffix", "starts", "localizedStandardContains"]
@@ -178,21 +226,22 @@ public struct TypeChecker {
             }
             return .inList(typedItems, needle)
         }
-        if case .optionalChain(let inner, let chainColumn) = base { throw try unsupportedChain(inner, chainColumn) }
-        let typedBase = try check(base)
-        if case .toMany(let target) = typedBase.type {
-            guard name == "contains", arguments.count == 1 else { throw error("[\(target)] has no method '\(name)'", column) }
-            let needle = try check(arguments[0].value)
-            guard needle.type.unwrapped == .id else { throw error("contains on a relationship takes an id: #id(\"…\")", arguments[0].value.column) }
-            return .toManyContains(typedBase, needle)
+        if case .binary(let op, let lower, let upper, let rangeColumn) = base, op == "..." || op == "..<" {
+            return try rangeContains(lower, upper, closed: op == "...", rangeColumn, name, arguments, column)
         }
-        if case .optional(let inner) = typedBase.type {
-            throw error("value of optional type \(inner)? must be unwrapped to call '\(name)' (use ?? to give a default)", column)
+        let (typedBase, chained) = try chainBase(base)
+        let baseType = chained ? typedBase.type.unwrapped : typedBase.type
+        let resultType = { (type: ValueType) in chained ? type.optionalized : type }
+        if case .toMany(let target) = baseType {
+            return try toManyCall(typedBase, target, name, arguments, column)
         }
-        guard typedBase.type == .string else { throw error("\(typedBase.type) has no method '\(name)'", column) }
+        if case .optional(let inner) = baseType {
+            throw error("value of optional type \(inner)? must be unwrapped to call '\(name)' (use ?? to give a default, or ?. to chain)", column)
+        }
+        guard baseType == .string else { throw error("\(baseType) has no method '\(name)'", column) }
         if name == "lowercased" || name == "uppercased" {
             guard arguments.isEmpty else { throw error("\(name)() takes no arguments", column) }
-            return .stringMethod(name, typedBase, nil, .string)
+            return .stringMethod(name, typedBase, nil, resultType(.string))
         }
         guard Self.stringPredicates.contains(name) else {
             let known = Array(Self.stringPredicates) + ["lowercased", "uppercased", "count", "isEmpty"]
@@ -206,7 +255,77 @@ public struct TypeChecker {
         guard argument.type == .string else {
             throw error("\(name) needs a String argument, not \(argument.type)", arguments[0].value.column)
         }
-        return .stringMethod(name == "starts" ? "hasPrefix" : name, typedBase, argument, .bool)
+        return .stringMethod(name == "starts" ? "hasPrefix" : name, typedBase, argument, resultType(.bool))
+    }
+
+    // MARK: To-many relationships
+
+    /// `contains(#id(…))`, and the closures Swift's sequences take: `contains(where:)` (or a trailing
+    /// `contains { … }`), `allSatisfy { … }`, `filter { … }` (a to-many again, for `.count`, `.isEmpty`, …).
+    private func toManyCall(_ list: TypedExpression, _ target: String, _ name: String, _ arguments: [ParsedExpression.Argument], _ column: Int) throws(ExpressionError) -> TypedExpression {
+        let closure: (parameter: String, body: ParsedExpression)?
+        if arguments.count == 1, case .closure(let parameter, let body, _) = arguments[0].value { closure = (parameter, body) } else { closure = nil }
+        switch (name, closure, arguments.first?.label) {
+        case ("contains", nil, nil) where arguments.count == 1:
+            let needle = try check(arguments[0].value)
+            guard needle.type.unwrapped == .id else { throw error("contains on a relationship takes an id: #id(\"…\")", arguments[0].value.column) }
+            return .toManyContains(list, needle)
+        case ("contains", let closure?, "where"):
+            return .toManyQuantifier(.any, list, try closureBody(closure, target))
+        case ("contains", let closure?, nil) where arguments[0].isTrailingClosure:
+            return .toManyQuantifier(.any, list, try closureBody(closure, target))
+        case ("allSatisfy", let closure?, nil):
+            return .toManyQuantifier(.all, list, try closureBody(closure, target))
+        case ("filter", let closure?, nil):
+            return .toManyFilter(list, try closureBody(closure, target))
+        case ("contains", _?, _):
+            throw error("use contains(where: { … }) or a trailing closure: contains { … }", column)
+        case ("contains", nil, "where"), ("allSatisfy", nil, _), ("filter", nil, _):
+            let call = name == "contains" ? "contains(where: { $0.… })" : "\(name) { $0.… }"
+            throw error("\(name) on a relationship takes a closure over its members: \(call)", column)
+        default:
+            throw error("[\(target)] has no method '\(name)'" + Suggestion.hint(for: name, in: ["contains", "allSatisfy", "filter", "count", "isEmpty"], quote: "'"), column)
+        }
+    }
+
+    /// A closure's body, checked as a Bool over the member model with the parameter in scope.
+    private func closureBody(_ closure: (parameter: String, body: ParsedExpression), _ target: String) throws(ExpressionError) -> TypedExpression {
+        guard let targetModel = manifest.model(named: target) else { throw error("no model '\(target)'", closure.body.column) }
+        var inner = self
+        inner.closureScopes.append((closure.parameter, targetModel))
+        let typed = try inner.check(closure.body)
+        guard typed.type == .bool else { throw notBool("a closure's body must be a Bool", typed.type, closure.body.column) }
+        return typed
+    }
+
+    // MARK: Ranges
+
+    /// `(lower...upper).contains(x)`, `(lower..<upper).contains(x)`: one Comparable type for the bounds and
+    /// the value, as Swift infers it (integer literals become Double next to a Double).
+    private func rangeContains(_ lower: ParsedExpression, _ upper: ParsedExpression, closed: Bool, _ rangeColumn: Int, _ name: String,
+                               _ arguments: [ParsedExpression.Argument], _ column: Int) throws(ExpressionError) -> TypedExpression {
+        guard name == "contains" else { throw error("a range has no method '\(name)' here; use (a...b).contains(x)", column) }
+        guard arguments.count == 1, arguments[0].label == nil else { throw error("contains on a range takes one value: (a...b).contains(x)", column) }
+        let needleExpression = arguments[0].value
+        var needle = try check(needleExpression)
+        var low = try check(lower, context: needle.type), high = try check(upper, context: needle.type)
+        if [low.type, high.type].contains(.double) {
+            low = try check(lower, context: .double)
+            high = try check(upper, context: .double)
+            needle = try check(needleExpression, context: .double)
+        }
+        for (bound, expression) in [(low, lower), (high, upper)] where bound.type.isOptional {
+            throw error("the bounds of a range cannot be optional (\(bound.type)), as in Swift; unwrap with ?? first", expression.column)
+        }
+        guard low.type == high.type else { throw error("the bounds of a range must have one type, not \(low.type) and \(high.type)", rangeColumn) }
+        guard low.type.isComparable, low.type != .id else {
+            throw error("\(low.type) values cannot form a range (Swift needs Comparable bounds: Int, Double, String, Date)", rangeColumn)
+        }
+        guard needle.type == low.type else {
+            let hint = needle.type.unwrapped == low.type ? "; unwrap with ?? first" : ""
+            throw error("a range of \(low.type) cannot contain a value of type \(needle.type)\(hint)", needleExpression.column)
+        }
+        return .rangeContains(low, high, closed: closed, needle)
     }
 
     // MARK: Enums
@@ -275,7 +394,7 @@ public struct TypeChecker {
     /// other branch's type, `nil` makes it optional).
     private func conditional(_ condition: ParsedExpression, _ then: ParsedExpression, _ otherwise: ParsedExpression, _ column: Int) throws(ExpressionError) -> TypedExpression {
         let c = try check(condition)
-        guard c.type == .bool else { throw error("the condition of '? :' must be a Bool, not \(c.type)", condition.column) }
+        guard c.type == .bool else { throw notBool("the condition of '? :' must be a Bool", c.type, condition.column) }
         var a: TypedExpression, b: TypedExpression
         if case .enumCase(let name, let enumColumn) = then {
             b = try check(otherwise)
@@ -299,10 +418,12 @@ public struct TypeChecker {
 
     private func binary(_ op: String, _ left: ParsedExpression, _ right: ParsedExpression, _ column: Int) throws(ExpressionError) -> TypedExpression {
         switch op {
+        case "...", "..<":
+            throw error("a range can only be used with .contains(…), as in (1...5).contains(views)", column)
         case "&&", "||":
             let a = try check(left), b = try check(right)
-            guard a.type == .bool else { throw error("'\(op)' needs Bool operands, not \(a.type)", left.column) }
-            guard b.type == .bool else { throw error("'\(op)' needs Bool operands, not \(b.type)", right.column) }
+            guard a.type == .bool else { throw notBool("'\(op)' needs Bool operands", a.type, left.column) }
+            guard b.type == .bool else { throw notBool("'\(op)' needs Bool operands", b.type, right.column) }
             return op == "&&" ? .and(a, b) : .or(a, b)
         case "==", "!=":
             let (a, b) = try unify(left, right, allowOptional: true, column: column, op: op)

@@ -74,13 +74,21 @@ public indirect enum ValueType: Equatable, Sendable, CustomStringConvertible {
 
 /// A type-checked expression over one model: every name resolved, every operand's type known.
 public indirect enum TypedExpression: Equatable, Sendable {
-    /// Where a column lives: the model in scope, or the target of a to-one relationship (one hop).
+    /// Where a column lives: the object in scope, or the target of its to-one relationship (one hop).
     public struct ColumnPath: Equatable, Sendable {
         /// The to-one relationship crossed first, if any.
         public let hop: RelationshipSchema?
         public let column: String
         /// The stored type of the column (the id column is `.id`, a to-many `.toMany`).
         public let storedType: ValueType
+        /// Whose column: 0 for the object tested, n for the parameter of the n-th closure it is inside
+        /// (`attachments.contains { $0.sizeMiB > 1 }` reads `sizeMiB` at scope 1).
+        public var scope = 0
+    }
+
+    /// What a closure over a to-many's members asks: `contains(where:)`, `allSatisfy`.
+    public enum Quantifier: Equatable, Sendable {
+        case any, all
     }
 
     case literal(Value, ValueType)
@@ -106,14 +114,43 @@ public indirect enum TypedExpression: Equatable, Sendable {
     /// to-many `count`, `isEmpty`, `contains(#id(…))`
     case toManyCount(TypedExpression)
     case toManyContains(TypedExpression, TypedExpression)
+    /// `list.contains { … }` / `list.allSatisfy { … }`: the predicate reads the member at the next scope.
+    case toManyQuantifier(Quantifier, TypedExpression, TypedExpression)
+    /// `list.filter { … }`, a to-many of the members the predicate accepts (for `.count`, `.isEmpty`, …).
+    case toManyFilter(TypedExpression, TypedExpression)
+    /// `(lower...upper).contains(x)` (`closed`) and `(lower..<upper).contains(x)`.
+    case rangeContains(TypedExpression, TypedExpression, closed: Bool, TypedExpression)
 
     public var type: ValueType {
         switch self {
         case .literal(_, let t), .column(_, let t), .negate(_, let t), .arithmetic(_, _, _, let t), .coalesce(_, _, let t),
              .forceUnwrap(_, let t), .conditional(_, _, _, let t), .stringMethod(_, _, _, let t):
             return t
-        case .not, .compare, .and, .or, .inList, .toManyContains: return .bool
+        case .not, .compare, .and, .or, .inList, .toManyContains, .toManyQuantifier, .rangeContains: return .bool
         case .toManyCount: return .int
+        case .toManyFilter(let list, _): return list.type
+        }
+    }
+}
+
+extension TypedExpression {
+    /// Whether evaluating it reads objects other than the one tested: a to-one hop, a to-many.
+    var readsOtherObjects: Bool {
+        switch self {
+        case .literal: return false
+        case .column(let path, _):
+            if case .toMany = path.storedType { return true }
+            return path.hop != nil
+        case .toManyQuantifier, .toManyFilter: return true
+        case .not(let a), .negate(let a, _), .forceUnwrap(let a, _), .toManyCount(let a): return a.readsOtherObjects
+        case .compare(_, let a, let b), .and(let a, let b), .or(let a, let b), .arithmetic(_, let a, let b, _), .coalesce(let a, let b, _),
+             .toManyContains(let a, let b):
+            return a.readsOtherObjects || b.readsOtherObjects
+        case .conditional(let c, let a, let b, _): return c.readsOtherObjects || a.readsOtherObjects || b.readsOtherObjects
+        case .stringMethod(_, let base, let argument, _): return base.readsOtherObjects || (argument?.readsOtherObjects ?? false)
+        case .inList(let items, let needle): return needle.readsOtherObjects || items.contains { $0.readsOtherObjects }
+        case .rangeContains(let lower, let upper, _, let needle):
+            return lower.readsOtherObjects || upper.readsOtherObjects || needle.readsOtherObjects
         }
     }
 }

@@ -146,6 +146,24 @@ package struct RelationshipStorage: Hashable, Sendable {
         }
     }
 
+    /// `FROM … WHERE …` selecting the member rows of the owner whose id is the SQL expression `owner`,
+    /// the target table aliased `alias` (so a condition on the members can follow with `AND`), reached
+    /// through the inverse column's index or the link table's key: the correlated subqueries of
+    /// `contains { … }`, `allSatisfy { … }` and `filter { … }.count`.
+    public func memberRowsSQL(owner: String, alias: String) -> String {
+        let a = q(alias)
+        switch kind {
+        case .column:
+            return "FROM \(targetTable) AS \(a) WHERE \(a).\"id\" = (SELECT \"_o\".\(q(name)) FROM \(ownerTable) AS \"_o\" WHERE \"_o\".\"id\" = \(owner))"
+        case .reverseColumn:
+            return "FROM \(targetTable) AS \(a) WHERE \(a).\(q(inverseColumn!)) = \(owner)"
+        case .linkTable:
+            let link = q(alias + "_link")
+            return "FROM \(q(linkTable!)) AS \(link) JOIN \(targetTable) AS \(a) ON \(a).\"id\" = \(link).\(q(memberColumn)) "
+                + "WHERE \(link).\(q(ownerColumn)) = \(owner)"
+        }
+    }
+
     /// An SQL condition: the owner (SQL expression `owner`) has the member bound as the next `?`.
     package func containsSQL(owner: String) -> String {
         switch kind {

@@ -58,9 +58,8 @@ package struct QueryRunner {
             var evaluated: [String: Value] = [:]
             for (field, expression, column) in values {
                 let typed = try assignment(field, expression, column: column, checker: checker)
-                evaluated[field] = try Evaluator { _ in
-                    throw ExpressionError("an inserted value cannot read a field", column: expression.column, source: source)
-                }.evaluate(typed)
+                let noRow = ExpressionError("an inserted value cannot read a field", column: expression.column, source: source)
+                evaluated[field] = try Evaluator(Evaluator.Scope(read: { _ in throw noRow }, members: { _ in throw noRow })).evaluate(typed)
             }
             let inserted = try context.insert(m.name, evaluated)
             // The objects it links to change too (their inverse), though a change of theirs may be pending.
@@ -213,7 +212,7 @@ extension TypeChecker {
     /// Checks a parsed condition: it must be a Bool.
     package func checkCondition(_ expression: ParsedExpression) throws(ExpressionError) -> TypedExpression {
         let typed = try check(expression)
-        guard typed.type == .bool else { throw error("a condition must be a Bool, not \(typed.type)", expression.column) }
+        guard typed.type == .bool else { throw notBool("a condition must be a Bool", typed.type, expression.column) }
         return typed
     }
 }

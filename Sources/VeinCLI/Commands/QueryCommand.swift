@@ -6,11 +6,13 @@ enum QueryCommand {
         abstract: "Run one statement: fetch, count, get, traverse, insert, update or delete",
         discussion: """
             Runs one statement of the REPL language against STORE. Conditions are the body of a Swift \
-            #Predicate: fields bare or as $0.field, Swift's operators and string methods, one relationship hop. \
+            #Predicate: fields bare or as $0.field, Swift's operators and string methods, ranges, optional \
+            chaining, one relationship hop, closures over a to-many's members. \
             A write is saved when it succeeds; with --dry-run it is shown and discarded.
 
               Post where title.contains("Vein") && views > 10 sort publishedAt desc, title limit 20 offset 40
               count Post where publishedAt == nil
+              count Post where (1...100).contains(views) && attachments.contains { $0.sizeMiB > 1 }
               get #id("01J…")
               Post(#id("01J…")).attachments where sizeMiB > 1 sort name
               insert Post(title: "How to use Vein?", content: "It's very easy.")

@@ -22,6 +22,13 @@ import Testing
         #expect(try failure("update Post where views == 99 set publishedAt = nil, views = views + 1, title = title + \"!\"") == nil)
     }
 
+    /// An inserted value has no row to read, its members included (a closure over a to-many).
+    @Test func anInsertedValueReadsNoRowNorItsMembers() throws {
+        let statement = #"insert Post(title: "x", content: "c", views: attachments.filter { $0.sizeMiB > 1 }.count)"#
+        let caret = statement.distance(from: statement.startIndex, to: statement.range(of: "count)")!.lowerBound)
+        #expect(try failure(statement) == "an inserted value cannot read a field\n  \(statement)\n  \(String(repeating: " ", count: caret))^")
+    }
+
     @Test func anEnumCaseOutsideTheEnumListsItsValues() throws {
         #expect(try failure(#"insert Attachment(name: "a", fileType: .bmp, sizeMiB: 1)"#) == """
             .bmp is not one of the enum's values: .png, .jpg, .gif, .swift

@@ -102,7 +102,29 @@ import Testing
             default: return "!(\(a))"
             }
         }
-        switch Int.random(in: 0..<38, using: &rng) {
+        switch Int.random(in: 0..<44, using: &rng) {
+        // Ranges: bounds that may not form one (Swift traps), bounds read from the row, every bound type.
+        case 38: return ["(\(int())...\(int())).contains(i)", "(\(int())..<\(int())).contains(io ?? \(int()))", "(\(dbl())...\(dbl())).contains(d)",
+                         "(\(dbl())..<\(dbl())).contains(dopt ?? 0)", "(\(str())...\(str())).contains(s)", "(\(str())..<\(str())).contains(so ?? \(str()))",
+                         "(i...\(int())).contains(\(int()))", "(-3...3).contains(i % 5)", "(\(Int.random(in: -3...3, using: &rng))...3).contains(d)",
+                         "(#date(\"1970-01-01T00:00:00Z\")..<#date(\"2030-01-01T00:00:00Z\")).contains(dt)"].randomElement(using: &rng)!
+        // Closures over the to-many's members, with the outer object's names beside the member's.
+        case 39: return ["children.contains { $0.i \(cmp) \(int()) }", "children.contains(where: { c in c.so \(eq) \(str()) })",
+                         "children.allSatisfy { $0.so \(eq) \(Bool.random(using: &rng) ? "nil" : str()) }", "children.allSatisfy { $0.bo \(eq) true }",
+                         "children.filter { $0.b }.count \(cmp) \(Int.random(in: 0...2, using: &rng))", "children.filter { $0.io == nil }.isEmpty",
+                         "children.contains { $0.i == i }", "children.allSatisfy { $0.children.isEmpty }",
+                         "children.contains { c in c.children.contains { $0.s \(cmp) \(str()) } }"].randomElement(using: &rng)!
+        // Closures that may trap: Swift stops at the first member that decides (contains, allSatisfy) or
+        // evaluates them all (filter).
+        case 40: return ["children.contains { $0.i + \(int()) \(cmp) \(int()) }", "children.allSatisfy { \(int()) / $0.i \(cmp) 0 }",
+                         "children.filter { $0.io! > 0 }.count > 0", "children.contains { $0.io! \(cmp) \(int()) }"].randomElement(using: &rng)!
+        // Optional chains: nil where the chain meets nil.
+        case 41: return ["so?.count \(eq) \(Bool.random(using: &rng) ? "nil" : String(Int.random(in: 0...3, using: &rng)))",
+                         "so?.hasPrefix(\(str())) == \(Bool.random(using: &rng))", "so?.isEmpty \(eq) \(["nil", "true", "false"].randomElement(using: &rng)!)",
+                         "(so?.lowercased() ?? \(str())) \(eq) \(str())", "so?.contains(\(str())) != true"].randomElement(using: &rng)!
+        case 42: return ["parent?.s.contains(\(str())) == true", "parent?.so?.count \(eq) \(Bool.random(using: &rng) ? "nil" : "1")",
+                         "parent?.s.isEmpty \(eq) \(["nil", "true", "false"].randomElement(using: &rng)!)", "(parent?.s.count ?? -1) \(cmp) 1"].randomElement(using: &rng)!
+        case 43: return "(so?.count ?? \(Int.random(in: -1...2, using: &rng))) \(cmp) \(Int.random(in: 0...3, using: &rng))"
         // Doubles that overflow to infinity, and NaN from infinity minus infinity or times zero.
         case 30: return "\(["!", ""].randomElement(using: &rng)!)(d * 1e300 * 1e300 \(["-", "*"].randomElement(using: &rng)!) (d * 1e300 * 1e300 \(["+", "*"].randomElement(using: &rng)!) \(dbl())) \(cmp) \(dbl()))"
         case 31: return "d * 1e300 * 1e300 - d * 1e300 * 1e300 \(eq) \(["nil", "0.0", "d"].randomElement(using: &rng)!)"
@@ -155,14 +177,22 @@ import Testing
     }
 
     func evaluator(_ f: Fixture, row: [String: DatabaseValue]) -> Evaluator {
-        Evaluator { path in
+        Evaluator(scope(f, row: row))
+    }
+
+    /// A row's columns, through the hop, and its children (in their order) for closures.
+    func scope(_ f: Fixture, row: [String: DatabaseValue]) -> Evaluator.Scope {
+        Evaluator.Scope(read: { path in
             var source = row
             if let hop = path.hop {
                 guard let target = row[hop.name]?.string, let targetRow = f.rows[target] else { return .null }
                 source = targetRow
             }
             return Value(source[path.column] ?? .null, type: path.storedType)
-        }
+        }, members: { path in
+            guard case .array(let ids) = Value(row[path.column] ?? .null, type: path.storedType) else { return [] }
+            return ids.compactMap { $0.stringValue.flatMap { f.rows[$0] }.map { scope(f, row: $0) } }
+        })
     }
 
     func run(seed: UInt64, cases: Int, rows: Int) throws {

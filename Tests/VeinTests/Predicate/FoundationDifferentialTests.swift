@@ -20,7 +20,9 @@ import Testing
     static let manifestText = """
         { vein: 1, app: "test.oracle", version: "1.0.0", models: {
             Row: { fields: { n: "int", s: "string", so: "string?", i: "int", io: "int?", k: "int", d: "double", dopt: "double?",
-                             b: "bool", bo: "bool?", dt: "date", dto: "date?" } } } }
+                             b: "bool", bo: "bool?", dt: "date", dto: "date?" },
+                   relationships: { kids: { to: "Kid", many: true, inverse: "row" } } },
+            Kid: { fields: { v: "int", t: "string?" }, relationships: { row: { to: "Row", inverse: "kids" } } } } }
         """
 
     static var oracleFolder: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Oracle") }
@@ -49,7 +51,12 @@ import Testing
             model = manifest.model(named: "Row")!
             store = try dir.plaintextStore("oracle.vein", manifest: manifest)
             let writer = ModelContext(store: store)
-            for row in OracleData.rows { _ = try writer.insert("Row", FoundationDifferentialTests.values(row)) }
+            for row in OracleData.rows {
+                let object = try writer.insert("Row", FoundationDifferentialTests.values(row))
+                for kid in row.kids {
+                    _ = try writer.insert("Kid", ["v": .int(Int64(kid.v)), "t": kid.t.map(Value.string) ?? .null, "row": .string(object.id)])
+                }
+            }
             try writer.save()
             context = ModelContext(store: store)
             objects = try context.fetch(FetchDescriptor(model: "Row"))
@@ -68,13 +75,23 @@ import Testing
         init(_ description: String) { self.description = description }
     }
 
-    /// Vein's in-memory answer on the rows as written (no store): nil when Swift would trap on a row.
+    /// Whether Vein's in-memory evaluation traps on one of the rows as written (no store), as Swift would.
     static func veinTraps(_ typed: TypedExpression) -> Bool {
         for row in OracleData.rows {
-            let values = values(row)
-            do { _ = try Evaluator { values[$0.column] ?? .null }.test(typed) } catch { return true }
+            do { _ = try Evaluator(scope(row)).test(typed) } catch { return true }
         }
         return false
+    }
+
+    /// A row's values and its kids, for the evaluator.
+    static func scope(_ row: OracleRow) -> Evaluator.Scope {
+        let values = values(row)
+        return Evaluator.Scope(read: { values[$0.column] ?? .null }, members: { _ in
+            row.kids.map { kid in
+                let kidValues: [String: Value] = ["v": .int(Int64(kid.v)), "t": kid.t.map(Value.string) ?? .null]
+                return Evaluator.Scope(read: { kidValues[$0.column] ?? .null })
+            }
+        })
     }
 
     /// `count` predicates on which Vein's evaluator does not trap (Foundation would), deterministic for `seed`.
@@ -107,7 +124,7 @@ import Testing
         if fetched != expected { problems.append("fetch gives \(fetched)") }
         let inMemory = try f.rowNumbers(try f.objects.filter { try f.context.evaluator(for: $0).test(typed) })
         if inMemory != expected { problems.append("in-memory evaluation gives \(inMemory)") }
-        if let fragment = SQLCompiler(table: "\"Row\"").condition(typed) {
+        if let fragment = SQLCompiler(table: "\"Row\"", model: f.model, manifest: f.manifest).condition(typed) {
             let sql = try f.context.database.rows("SELECT n FROM \"Row\" WHERE \(fragment.sql) ORDER BY n", fragment.arguments).map { Int($0[0].int64!) }
             if fragment.isExact {
                 tally.exactSQL += 1

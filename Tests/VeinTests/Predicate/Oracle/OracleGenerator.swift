@@ -3,8 +3,8 @@ import Foundation
 
 /// Writes random predicates over `OracleRow` twice: as Vein expression text and as Swift source for
 /// Foundation (`#Predicate`, or a plain closure for `hasPrefix`, `hasSuffix`, `lowercased()`,
-/// `uppercased()`, which `#Predicate` lacks on Linux). Swift text names the row `§`, replaced by `$0` or
-/// the closure's parameter when written out. Deterministic for a seed.
+/// `uppercased()`, which `#Predicate` lacks on Linux). Swift text names the row `§`, replaced by `r` when
+/// written out (both forms name their parameter, so a closure inside may use `$0`). Deterministic for a seed.
 struct OracleGenerator {
     struct Piece {
         var vein: String
@@ -104,7 +104,67 @@ struct OracleGenerator {
 
     private mutating func leaf() -> Piece {
         func both(_ text: String) -> Piece { Piece(vein: text.replacingOccurrences(of: "§.", with: ""), swift: text) }
-        switch Int.random(in: 0..<30, using: &rng) {
+        switch Int.random(in: 0..<39, using: &rng) {
+        case 36, 37, 38:
+            // Closures over the to-many `kids`, the outer row's names beside the member's.
+            switch Int.random(in: 0..<7, using: &rng) {
+            case 0:
+                let c = small(), op = comparison()
+                return Piece(vein: "kids.contains { $0.v \(op) \(c.vein) }", swift: "§.kids.contains { $0.v \(op) \(c.swift) }")
+            case 1:
+                let lit = string(), op = equality()
+                return Piece(vein: "kids.contains(where: { q in q.t \(op) \(lit.vein) })", swift: "§.kids.contains(where: { q in q.t \(op) \(lit.swift) })")
+            case 2:
+                let c = small(), op = comparison()
+                return Piece(vein: "kids.allSatisfy { $0.v \(op) \(c.vein) }", swift: "§.kids.allSatisfy { $0.v \(op) \(c.swift) }")
+            case 3:
+                let lit = string(), op = equality()
+                return Piece(vein: "kids.allSatisfy { $0.t \(op) \(lit.vein) }", swift: "§.kids.allSatisfy { $0.t \(op) \(lit.swift) }")
+            case 4:
+                let c = small(), op = comparison(), count = Int.random(in: 0...2, using: &rng)
+                return Piece(vein: "kids.filter { $0.v \(op) \(c.vein) }.count == \(count)", swift: "§.kids.filter { $0.v \(op) \(c.swift) }.count == \(count)")
+            case 5:
+                return both(pick(["§.kids.contains { q in q.v == §.k }", "§.kids.allSatisfy { q in q.t?.isEmpty == false }",
+                                  "§.kids.contains { q in q.t == §.so }", "§.kids.isEmpty", "§.kids.count \(comparison()) 2"]))
+            default:
+                let c = small()
+                return Piece(vein: "kids.allSatisfy { $0.t != nil && $0.v > \(c.vein) }", swift: "§.kids.allSatisfy { $0.t != nil && $0.v > \(c.swift) }")
+            }
+        case 30, 31:
+            // Ranges on every Comparable type; bounds that do not form one trap in Swift and are left out.
+            let closed = chance(2), op = closed ? "..." : "..<"
+            switch Int.random(in: 0..<5, using: &rng) {
+            case 0:
+                // Mostly bounds in order: the rest trap on every row, and only show that Vein traps too.
+                var bounds = [intValue(), intValue()]
+                if !chance(4) { bounds.sort() }
+                let pieces = bounds.map { Piece(vein: "\($0)", swift: constant("Int", "\($0)")) }
+                return range(pieces[0], pieces[1], op, Piece(vein: "i", swift: "§.i"))
+            case 1:
+                let fallback = double()
+                return range(double(), double(), op, chance(2) ? Piece(vein: "d", swift: "§.d")
+                                                                : Piece(vein: "(dopt ?? \(fallback.vein))", swift: "(§.dopt ?? \(fallback.swift))"))
+            case 2: return range(string(), string(), op, Piece(vein: "s", swift: "§.s"))
+            case 3: return range(date(), date(), op, Piece(vein: "dt", swift: "§.dt"))
+            default:
+                let a = small(), b = small(), c = small(), arith = pick(["+", "-", "*"])
+                return Piece(vein: "(\(a.vein)\(spaced(op, b.vein))\(b.vein)).contains(k \(arith) \(c.vein))",
+                             swift: "(\(a.swift)\(op)\(b.swift)).contains(§.k \(arith) \(c.swift))")
+            }
+        case 32, 33:
+            // Optional chains: nil where the chain meets nil.
+            switch Int.random(in: 0..<5, using: &rng) {
+            case 0: return both("§.so?.count \(equality()) \(pick(["nil", "0", "1", "2"]))")
+            case 1: return both("§.so?.isEmpty \(equality()) \(pick(["nil", "true", "false"]))")
+            case 2:
+                let lit = string(), op = equality()
+                return Piece(vein: "so?.contains(\(lit.vein)) \(op) true", swift: "§.so?.contains(\(lit.swift)) \(op) true", usesContains: true)
+            case 3:
+                let a = small(), b = small(), op = comparison()
+                return Piece(vein: "(so?.count ?? \(a.vein)) \(op) \(b.vein)", swift: "(§.so?.count ?? \(a.swift)) \(op) \(b.swift)")
+            default:
+                return both("(§.so?.isEmpty ?? \(pick(["true", "false"]))) \(equality()) \(pick(["true", "false"]))")
+            }
         case 0, 1:
             let lit = string(), op = comparison()
             return Piece(vein: "s \(op) \(lit.vein)", swift: "§.s \(op) \(lit.swift)")
@@ -184,6 +244,15 @@ struct OracleGenerator {
         }
     }
 
+    /// `(a...b).contains(value)` or with `..<`.
+    private func range(_ a: Piece, _ b: Piece, _ op: String, _ value: Piece) -> Piece {
+        Piece(vein: "(\(a.vein)\(spaced(op, b.vein))\(b.vein)).contains(\(value.vein))", swift: "(\(a.swift)\(op)\(b.swift)).contains(\(value.swift))")
+    }
+
+    /// A range operator as Vein's text writes it: spaced before a negative bound, which Swift's lexer would
+    /// otherwise read as one operator (`1...-3` is `...-`).
+    private func spaced(_ op: String, _ upper: String) -> String { upper.hasPrefix("-") ? " \(op) " : op }
+
     // MARK: Swift source
 
     /// `cases` as a Swift file defining `OraclePredicates.cases` (and its date constants).
@@ -206,7 +275,8 @@ struct OracleGenerator {
             if piece.plain {
                 out += "        OracleCase(\"\(vein)\", closure: { r in \(piece.swift.replacingOccurrences(of: "§", with: "r")) }),\n"
             } else {
-                out += "        OracleCase(\"\(vein)\", #Predicate<OracleRow> { \(piece.swift.replacingOccurrences(of: "§", with: "$0")) }),\n"
+                // Named, so a closure inside may use `$0` and still reach the row.
+                out += "        OracleCase(\"\(vein)\", #Predicate<OracleRow> { r in \(piece.swift.replacingOccurrences(of: "§", with: "r")) }),\n"
             }
         }
         return out + "    ]\n}\n"

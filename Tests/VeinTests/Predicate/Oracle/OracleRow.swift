@@ -19,6 +19,14 @@ struct OracleRow: Sendable {
     var bo: Bool?
     var dt: Date
     var dto: Date?
+    /// A to-many, in order: `Row.kids` with inverse `Kid.row` in the store.
+    var kids: [OracleKid] = []
+}
+
+/// A member of `OracleRow.kids`, mirroring the model `Kid`.
+struct OracleKid: Sendable {
+    var v: Int
+    var t: String?
 }
 
 extension OracleRow {
@@ -77,8 +85,12 @@ enum OracleData {
     static let rows: [OracleRow] = (0..<48).map { n in
         func pick<T>(_ list: [T], _ step: Int) -> T { list[(n * step + n / list.count) % list.count] }
         func maybe<T>(_ list: [T], _ step: Int) -> T? { (n + step) % 4 == 0 ? nil : pick(list, step) }
+        // 0 to 3 kids, their values cycled at other paces.
+        let kids = (0..<(n % 4)).map { j in
+            OracleKid(v: smallInts[(n * 3 + j * 5) % smallInts.count], t: (n + j) % 3 == 0 ? nil : strings[(n * 7 + j * 11) % strings.count])
+        }
         return OracleRow(n: n, s: pick(strings, 1), so: maybe(strings, 5), i: pick(ints, 1), io: maybe(ints, 7), k: pick(smallInts, 5),
                          d: pick(doubles, 1), dopt: maybe(doubles, 3), b: n % 2 == 0, bo: n % 3 == 0 ? nil : n % 3 == 1,
-                         dt: Date(timeIntervalSince1970: pick(dates, 1)), dto: maybe(dates, 11).map { Date(timeIntervalSince1970: $0) })
+                         dt: Date(timeIntervalSince1970: pick(dates, 1)), dto: maybe(dates, 11).map { Date(timeIntervalSince1970: $0) }, kids: kids)
     }
 }
