@@ -207,12 +207,3 @@ package struct QueryRunner {
         return typed
     }
 }
-
-extension TypeChecker {
-    /// Checks a parsed condition: it must be a Bool.
-    package func checkCondition(_ expression: ParsedExpression) throws(ExpressionError) -> TypedExpression {
-        let typed = try check(expression)
-        guard typed.type == .bool else { throw notBool("a condition must be a Bool", typed.type, expression.column) }
-        return typed
-    }
-}

@@ -16,12 +16,15 @@ import Testing
 
     @Test func incompleteInputIsToldFromWrongInput() {
         for source in ["Post where (views > 1", "Post where views > 1 &&", "insert Post(title: \"a\",", "Post where title == \"abc",
-                       "Post where [1, 2", "Post where", "update Post set views =", "Post where views >", "count Post where !",
-                       "Post where title.", "Post sort title,", "insert Post(title:"] {
+                       "Post where [1, 2", "Post where", "update Post set views =", "Post where views >",
+                       "Post where title.", "Post sort title,", "insert Post(title:",
+                       "Post where attachments.contains { $0.sizeMiB > 1", "Post where attachments.allSatisfy {"] {
             #expect(kind(source) == .incomplete, "\(source)")
         }
         for source in ["Post where views > 1)", "Post wher views > 1", "Post where views = 1", "insert Post(title: 'a')",
-                       "Post where (views > 1))", "Post where views > 1 junk", "Post limit x"] {
+                       "Post where (views > 1))", "Post where views > 1 junk", "Post limit x",
+                       // Swift allows nothing, not even a line break, between a prefix operator and its operand.
+                       "count Post where !"] {
             #expect(kind(source) == .wrong, "\(source)")
         }
         #expect(kind("Post where (views > 1\n && views < 5)") == nil)
