@@ -150,7 +150,7 @@ package struct RelationshipStorage: Hashable, Sendable {
     /// the target table aliased `alias` (so a condition on the members can follow with `AND`), reached
     /// through the inverse column's index or the link table's key: the correlated subqueries of
     /// `contains { … }`, `allSatisfy { … }` and `filter { … }.count`.
-    public func memberRowsSQL(owner: String, alias: String) -> String {
+    package func memberRowsSQL(owner: String, alias: String) -> String {
         let a = q(alias)
         switch kind {
         case .column:
@@ -244,14 +244,14 @@ package struct RelationshipStorage: Hashable, Sendable {
 
     /// `cascade`: adds to the delete set, as round `?1 + 1`, the members of this side's owners that
     /// joined it in round `?1` (found through the relationship's index; ids already in the set stay).
-    public var cascadeSQL: String {
+    package var cascadeSQL: String {
         "INSERT OR IGNORE INTO \(DeleteSet.table) (\"model\", \"id\", \"round\") SELECT \(SQL.quoteString(target)), \"_m\", ?1 + 1 FROM ("
             + membersSQL(ownersIn: DeleteSet.ids(of: model, round: "?1")) + ")"
     }
 
     /// `deny`: an owner in the delete set whose members are not all in it too, with how many it still
     /// names (no row when none refuses).
-    public var deniedSQL: String {
+    package var deniedSQL: String {
         "SELECT \"_p\".\"_o\", count(*) FROM (\(membersSQL(ownersIn: DeleteSet.ids(of: model)))) AS \"_p\" "
             + "WHERE NOT EXISTS (SELECT 1 FROM \(DeleteSet.table) AS \"_d\" WHERE \"_d\".\"model\" = \(SQL.quoteString(target)) "
             + "AND \"_d\".\"id\" = \"_p\".\"_m\") GROUP BY \"_p\".\"_o\" ORDER BY \"_p\".\"_o\" LIMIT 1"
