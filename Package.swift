@@ -81,6 +81,6 @@ let package = Package(
         .testTarget(name: "VeinAppTests", dependencies: ["Vein"]),
         .testTarget(name: "VeinMacroTests", dependencies: ["VeinMacroSupport"],
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
-        .testTarget(name: "VeinCoreTests", dependencies: ["VeinCore"]),
+        .testTarget(name: "VeinCoreTests", dependencies: ["VeinCore", "Vein"]),
     ]
 )

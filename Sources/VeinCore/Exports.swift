@@ -9,6 +9,7 @@
 @_exported import enum Vein.ContextError
 @_exported import enum Vein.FieldType
 @_exported import enum Vein.Value
+@_exported import class Vein.Store
 import Vein
 
 /// A schema version (`ModelVersion(0, 0, 1)`), as the announcement writes it.

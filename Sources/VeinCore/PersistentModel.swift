@@ -4,6 +4,9 @@ import Vein
 public protocol PersistentModel: AnyObject, Sendable {
     /// Where the values live: pending values, then the engine's object once inserted or fetched.
     var _$backing: ModelBacking { get }
+    /// The model's name (the class's), a literal: the tables of two models that point to each other name
+    /// each other through it, so it must not depend on either table.
+    static var _$modelName: String { get }
     /// The model's field and relationship table: its part of the schema manifest.
     static var _$schema: ModelDescription { get }
     /// The instance for a row a context fetched.
@@ -12,7 +15,7 @@ public protocol PersistentModel: AnyObject, Sendable {
 
 extension PersistentModel {
     /// The model's name in the manifest and its table's name: the class's name.
-    public static var modelName: String { _$schema.name }
+    public static var modelName: String { _$modelName }
 
     /// The row's id (a ULID), once the object is in a context; nil before.
     public var id: String? { _$backing.object?.id }

@@ -8,7 +8,7 @@ import SwiftSyntaxMacros
 ///   `ModelObject` in its context;
 /// - an accessor pair on each persisted property (through `@_PersistedProperty`) that reads and writes
 ///   through the backing (lazy fields are read from the store on first access by the engine);
-/// - `_$schema`, the model's field and relationship table, which is its part of the schema manifest;
+/// - `_$modelName` and `_$schema`, the model's field and relationship table, which is its part of the schema manifest;
 /// - `init(_$object:)`, the initializer for rows a context fetches;
 /// - the `PersistentModel` and `Sendable` conformances.
 public enum ModelMacro {}
@@ -24,6 +24,7 @@ extension ModelMacro: MemberMacro {
         let table = entries.isEmpty ? "[]" : "[\n" + entries.map { "    \($0)," }.joined(separator: "\n") + "\n]"
         return [
             "\(raw: access)let _$backing = VeinCore.ModelBacking()",
+            "\(raw: access)static var _$modelName: String { \(literal: name) }",
             "\(raw: access)static let _$schema = VeinCore.ModelDescription(name: \(literal: name), properties: \(raw: table))",
             """
             /// A row a context fetched: its values stay in the engine's object.

@@ -8,7 +8,7 @@ import VeinMacroSupport
 /// Expands Vein's macros in a source text in process, with the toolchain's SwiftSyntax (the compiler runs
 /// the same implementations through the VeinMacros plugin).
 struct MacroExpansion {
-    static let macros: [String: Macro.Type] = [
+    nonisolated(unsafe) static let macros: [String: Macro.Type] = [
         "Model": ModelMacro.self,
         "_PersistedProperty": PersistedPropertyMacro.self,
         "Field": MarkerMacro.self,
@@ -25,7 +25,7 @@ struct MacroExpansion {
     init(_ text: String) {
         source = Parser.parse(source: text)
         let context = BasicMacroExpansionContext(sourceFiles: [source: .init(moduleName: "App", fullFilePath: "App.swift")])
-        expanded = source.expand(macros: Self.macros, in: context, indentationWidth: .spaces(4)).description
+        expanded = source.expand(macros: Self.macros, contextGenerator: { _ in context }, indentationWidth: .spaces(4)).description
         diagnostics = context.diagnostics
     }
 
