@@ -44,6 +44,3 @@ struct ModelFixIt: FixItMessage {
     let message: String
     var fixItID: MessageID { MessageID(domain: "VeinMacros", id: message) }
 }
-
-/// Thrown to stop an expansion after its diagnostics were emitted.
-struct DiagnosticsEmitted: Error {}

@@ -16,8 +16,8 @@ public enum ModelMacro {}
 extension ModelMacro: MemberMacro {
     public static func expansion(of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
                                  conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext) throws -> [DeclSyntax] {
-        guard let model = try validatedClass(declaration, node: node, context: context, report: true) else { return [] }
-        let properties = try persistedProperties(of: model, context: context)
+        guard let model = try validatedClass(declaration, node: node, context: context, report: true),
+              let properties = persistedProperties(of: model, context: context) else { return [] }
         let access = model.modifiers.contains { ["public", "open"].contains($0.name.text) } ? "public " : ""
         let name = model.name.text
         let entries = properties.map { schemaEntry($0, modelName: name) }
@@ -94,8 +94,8 @@ extension ModelMacro: MemberMacro {
     }
 
     /// The persisted properties in declaration order (their order is the column order), after checking
-    /// what the syntax alone can tell; a misuse is reported and stops the expansion.
-    static func persistedProperties(of model: ClassDeclSyntax, context: some MacroExpansionContext) throws -> [PropertyInfo] {
+    /// what the syntax alone can tell; nil when a misuse was reported (then nothing is generated).
+    static func persistedProperties(of model: ClassDeclSyntax, context: some MacroExpansionContext) -> [PropertyInfo]? {
         var properties: [PropertyInfo] = []
         var failed = false
         for member in model.memberBlock.members {
@@ -114,8 +114,7 @@ extension ModelMacro: MemberMacro {
             }
             properties.append(property)
         }
-        if failed { throw DiagnosticsEmitted() }
-        return properties
+        return failed ? nil : properties
     }
 
     static func problem(with property: PropertyInfo) -> Diagnostic? {
@@ -124,7 +123,7 @@ extension ModelMacro: MemberMacro {
             if FieldTypeSyntax.isPlainFieldType(property.type) {
                 return Diagnostic(node: property.type, message: ModelDiagnostic.relationshipToFieldType(property: property.name, type: typeText),
                                   fixIts: [FixIt(message: ModelFixIt(message: "remove @Relationship"),
-                                                 changes: [.replaceText(range: relationship.position..<relationship.endPosition, with: "",
+                                                 changes: [.replaceText(range: relationship.positionAfterSkippingLeadingTrivia..<relationship.endPosition, with: "",
                                                                         in: Syntax(relationship))])])
             }
             if let inverse = relationship.argument(labeled: "inverse"), !inverse.is(KeyPathExprSyntax.self) {
@@ -135,6 +134,7 @@ extension ModelMacro: MemberMacro {
                     return Diagnostic(node: property.type, message: ModelDiagnostic.relationshipNotAModelType(property: property.name, type: typeText))
                 }
                 let optional = TypeSyntax(OptionalTypeSyntax(wrappedType: property.type.trimmed))
+                    .with(\.leadingTrivia, property.type.leadingTrivia).with(\.trailingTrivia, property.type.trailingTrivia)
                 return Diagnostic(node: property.type, message: ModelDiagnostic.toOneNotOptional(property: property.name, type: typeText),
                                   fixIts: [FixIt(message: ModelFixIt(message: "make it '\(typeText)?'"),
                                                  changes: [.replace(oldNode: Syntax(property.type), newNode: Syntax(optional))])])

@@ -29,7 +29,8 @@ struct PropertyInfo {
         else { return nil }
         guard let type = binding.typeAnnotation?.type else { return nil }
         self.name = pattern.identifier.text
-        self.type = type.trimmed
+        // Not trimmed: a trimmed copy is a new tree, and diagnostics and fix-its must point into the source.
+        self.type = type
         self.isLazy = declaration.attribute(named: "LazyField") != nil
         self.isUnique = declaration.attribute(named: "Unique") != nil
         self.originalName = declaration.attribute(named: "Attribute")?.stringArgument(labeled: "originalName")
