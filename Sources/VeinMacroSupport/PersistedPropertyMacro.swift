@@ -45,7 +45,8 @@ public enum MarkerMacro: PeerMacro {
 
 /// The macros the plugin serves, by the type name VeinCore's declarations give.
 public enum VeinMacroTable {
-    public static let macros: [String: Macro.Type] = [
+    // Immutable after initialization; metatypes of macros are not Sendable, so the compiler cannot tell.
+    nonisolated(unsafe) public static let macros: [String: Macro.Type] = [
         "ModelMacro": ModelMacro.self,
         "PersistedPropertyMacro": PersistedPropertyMacro.self,
         "MarkerMacro": MarkerMacro.self,
