@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(name: "vein-bench", dependencies: ["Vein"]),
 
         .testTarget(name: "VeinTests", dependencies: ["Vein", "CSQLCipher"]),
-        .testTarget(name: "VeinCLITests", dependencies: ["VeinCLI", "Vein"]),
+        .testTarget(name: "VeinCLITests", dependencies: ["VeinCLI", "Vein", "VeinCore"]),
         // Vein as an app uses it: `import Vein` only (Tests/VeinAppTests type-checks itself from outside the package).
         .testTarget(name: "VeinAppTests", dependencies: ["Vein"]),
         .testTarget(name: "VeinMacroTests", dependencies: ["VeinMacroSupport"],
