@@ -9,7 +9,8 @@ enum Insertion {
         var batch: [Pending] = []
         var seen = Set<ObjectIdentifier>()
         var stack: [any PersistentModel] = [root]
-        try ModelBacking.instanceLock.withLock {
+        // The engine's lock first, then the instance lock (the order everywhere both are held).
+        try context.lock.withLock { try ModelBacking.instanceLock.withLock {
             while let model = stack.popLast() {
                 guard model._$backing.object == nil, seen.insert(ObjectIdentifier(model)).inserted else { continue }
                 let taken = model._$backing.takePending()
@@ -35,6 +36,6 @@ enum Insertion {
                 for pending in batch { pending.model._$backing.restorePending(pending.values, pending.links) }
                 throw error
             }
-        }
+        } }
     }
 }

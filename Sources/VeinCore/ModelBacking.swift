@@ -27,32 +27,37 @@ public final class ModelBacking: @unchecked Sendable {
     }
 
     // MARK: Fields
+    // The instance lock is never held while the engine runs: the engine's context lock comes first
+    // wherever both are taken (a body inside `transaction` that reads a model, `Insertion`), so the
+    // opposite order here could deadlock.
 
     public func field<T: FieldValue>(_ name: String, as type: T.Type) -> T {
-        let value: Value = Self.instanceLock.withLock {
-            if let attached { return Self.orFail { try attached[name] } }
-            guard let value = pending[name] else {
-                preconditionFailure("Vein: '\(name)' was read before it was given a value")
-            }
-            return value
+        let value: Value
+        switch Self.instanceLock.withLock({ attached.map(Either.object) ?? pending[name].map(Either.value) }) {
+        case .object(let object)?: value = Self.orFail { try object[name] }
+        case .value(let pendingValue)?: value = pendingValue
+        case nil: preconditionFailure("Vein: '\(name)' was read before it was given a value")
         }
         return Self.orFail { try T(fieldValue: value) }
     }
 
     public func setField<T: FieldValue>(_ name: String, _ newValue: T) {
         let value = newValue.fieldValue
-        Self.instanceLock.withLock {
-            if let attached { Self.orFail { try attached.set(name, value) } } else { pending[name] = value }
+        let object: ModelObject? = Self.instanceLock.withLock {
+            if attached == nil { pending[name] = value }
+            return attached
         }
+        if let object { Self.orFail { try object.set(name, value) } }
     }
+
+    private enum Either { case object(ModelObject), value(Value) }
 
     // MARK: Relationships
 
     public func toOne<T: PersistentModel>(_ name: String, as type: T.Type) -> T? {
-        Self.instanceLock.withLock {
-            guard let attached else { return pendingLinks[name]?.first as? T }
-            return Self.orFail { try attached.related(name) }.first.map(T.instance)
-        }
+        let (object, links) = Self.instanceLock.withLock { (attached, pendingLinks[name]) }
+        guard let object else { return links?.first as? T }
+        return Self.orFail { try object.related(name) }.first.map(T.instance)
     }
 
     public func setToOne<T: PersistentModel>(_ name: String, _ target: T?) {
@@ -60,10 +65,9 @@ public final class ModelBacking: @unchecked Sendable {
     }
 
     public func toMany<T: PersistentModel>(_ name: String, as type: T.Type) -> [T] {
-        Self.instanceLock.withLock {
-            guard let attached else { return (pendingLinks[name] ?? []).compactMap { $0 as? T } }
-            return Self.orFail { try attached.related(name) }.map(T.instance)
-        }
+        let (object, links) = Self.instanceLock.withLock { (attached, pendingLinks[name]) }
+        guard let object else { return (links ?? []).compactMap { $0 as? T } }
+        return Self.orFail { try object.related(name) }.map(T.instance)
     }
 
     public func setToMany<T: PersistentModel>(_ name: String, _ targets: [T]) {
@@ -73,14 +77,16 @@ public final class ModelBacking: @unchecked Sendable {
     /// Links to targets not in a context yet insert them into this object's context first (as inserting
     /// a model inserts what it points to).
     private func setLinks(_ name: String, _ targets: [any PersistentModel], many: Bool) {
-        Self.instanceLock.withLock {
-            guard let attached else { pendingLinks[name] = targets; return }
-            Self.orFail {
-                let context = try attached.context
-                for target in targets where target._$backing.object == nil { try Insertion.insert(target, into: context) }
-                let ids = targets.map { Value.string($0._$backing.object!.id) }
-                try attached.set(name, many ? .array(ids) : (ids.first ?? .null))
-            }
+        let object: ModelObject? = Self.instanceLock.withLock {
+            if attached == nil { pendingLinks[name] = targets }
+            return attached
+        }
+        guard let object else { return }
+        Self.orFail {
+            let context = try object.context
+            for target in targets where target._$backing.object == nil { try Insertion.insert(target, into: context) }
+            let ids = targets.map { Value.string($0._$backing.object!.id) }
+            try object.set(name, many ? .array(ids) : (ids.first ?? .null))
         }
     }
 
