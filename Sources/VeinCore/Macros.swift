@@ -39,3 +39,8 @@ public macro Relationship<Target: PersistentModel, Inverse>(inverse: KeyPath<Tar
 /// The accessors of a persisted property; @Model adds it, apps do not write it.
 @attached(accessor, names: named(init), named(get), named(set))
 public macro _PersistedProperty() = #externalMacro(module: "VeinMacros", type: "PersistedPropertyMacro")
+
+/// A property @Model leaves alone: not stored, not in the manifest. The model stays `Sendable`, so a
+/// transient property must be a `let` of a Sendable type (a `var` is a compile-time error there).
+@attached(peer)
+public macro Transient() = #externalMacro(module: "VeinMacros", type: "MarkerMacro")

@@ -79,6 +79,7 @@ import VeinCore
             try ModelContainer(for: V0_0_2.self, at: path, appID: "com.example.blog", keyProvider: Self.keys(folder))
         }
         #expect(error.description == "\(path) is at schema 0.0.1, the app declares 0.0.2: migration is not built yet")
+        #expect(try V0_0_2.manifest(appID: "a").model(named: "Note")?.columnNames == ["slug"], "@Transient is not stored")
     }
 }
 
@@ -87,6 +88,7 @@ enum V0_0_2: VersionedSchema {
     static let models: [any PersistentModel.Type] = [Note.self]
     @Model final class Note {
         @Unique var slug: String
+        @Transient let label = "note"
         init(slug: String) { self.slug = slug }
     }
 }
