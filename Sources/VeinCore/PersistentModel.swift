@@ -9,6 +9,8 @@ public protocol PersistentModel: AnyObject, Sendable {
     static var _$modelName: String { get }
     /// The model's field and relationship table: its part of the schema manifest.
     static var _$schema: ModelDescription { get }
+    /// Each persisted property's key path and its name in the manifest.
+    static var _$propertyNames: [PartialKeyPath<Self>: String] { get }
     /// The instance for a row a context fetched.
     init(_$object: ModelObject)
 }
@@ -16,6 +18,10 @@ public protocol PersistentModel: AnyObject, Sendable {
 extension PersistentModel {
     /// The model's name in the manifest and its table's name: the class's name.
     public static var modelName: String { _$modelName }
+
+    /// The manifest's name of the field or relationship `keyPath` names; nil for any other key path
+    /// (a computed property, a path through another value).
+    public static func propertyName(for keyPath: PartialKeyPath<Self>) -> String? { _$propertyNames[keyPath] }
 
     /// The row's id (a ULID), once the object is in a context; nil before.
     public var id: String? { _$backing.object?.id }

@@ -9,6 +9,8 @@ import SwiftSyntaxMacros
 /// - an accessor pair on each persisted property (through `@_PersistedProperty`) that reads and writes
 ///   through the backing (lazy fields are read from the store on first access by the engine);
 /// - `_$modelName` and `_$schema`, the model's field and relationship table, which is its part of the schema manifest;
+/// - `_$propertyNames`, each persisted property's key path and name (sorts and predicates on key paths
+///   are translated through it, without reflection);
 /// - `init(_$object:)`, the initializer for rows a context fetches;
 /// - the `PersistentModel` and `Sendable` conformances.
 public enum ModelMacro {}
@@ -22,10 +24,14 @@ extension ModelMacro: MemberMacro {
         let name = model.name.text
         let entries = properties.map { schemaEntry($0, modelName: name) }
         let table = entries.isEmpty ? "[]" : "[\n" + entries.map { "    \($0)," }.joined(separator: "\n") + "\n]"
+        let keyPaths = properties.isEmpty ? "[:]"
+            : "[\n" + properties.map { "    \\\(name).\($0.name): \"\($0.name)\"," }.joined(separator: "\n") + "\n]"
         return [
             "\(raw: access)let _$backing = VeinCore.ModelBacking()",
             "\(raw: access)static var _$modelName: String { \(literal: name) }",
             "\(raw: access)static let _$schema = VeinCore.ModelDescription(name: \(literal: name), properties: \(raw: table))",
+            // Computed: key paths are not Sendable, so a stored static table would not be concurrency-safe.
+            "\(raw: access)static var _$propertyNames: [PartialKeyPath<\(raw: name)>: String] { \(raw: keyPaths) }",
             """
             /// A row a context fetched: its values stay in the engine's object.
             \(raw: access)init(_$object object: VeinCore.ModelObject) {

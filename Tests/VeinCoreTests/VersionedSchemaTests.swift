@@ -27,6 +27,14 @@ import VeinCore
         #expect(Data((declared.canonicalText + "\n").utf8) == (try Self.fixture("blog-0.0.1.canonical.json")))
     }
 
+    /// Key paths name fields without reflection (what sorts and predicates on key paths translate through).
+    @Test func keyPathsNameTheirProperties() {
+        #expect(Post.propertyName(for: \Post.title) == "title")
+        #expect(Post.propertyName(for: \Post.attachments) == "attachments")
+        #expect(Attachment.propertyName(for: \Attachment.data) == "data")
+        #expect(Post.propertyName(for: \Post.id) == nil, "not a persisted property")
+    }
+
     @Test func theManifestReadsAsTheCLIReadsIt() throws {
         let manifest = try V0_0_1.manifest(appID: "com.example.blog")
         let post = try #require(manifest.model(named: "Post"))

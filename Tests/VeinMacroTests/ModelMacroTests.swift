@@ -34,6 +34,12 @@ import Testing
                     .field("title", (String).self),
                     ])
 
+                static var _$propertyNames: [PartialKeyPath<Note>: String] {
+                    [
+                        \\Note.title: "title",
+                    ]
+                }
+
                 /// A row a context fetched: its values stay in the engine's object.
                 init(_$object object: VeinCore.ModelObject) {
                     _$backing.attach(object)
