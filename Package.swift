@@ -1,5 +1,34 @@
 // swift-tools-version:6.0
 import PackageDescription
+import CompilerPluginSupport
+import Foundation
+
+/// The toolchain's own SwiftSyntax (`<toolchain>/usr/lib/swift/host`) serves the macros: no package outside
+/// the toolchain can be fetched (SPEC §1). The toolchain is VEIN_SWIFT_TOOLCHAIN (the folder holding
+/// `usr/`) when set, otherwise the one whose `swiftc` comes first on PATH, symlinks resolved.
+func swiftSyntaxHostFolder() -> String {
+    let environment = ProcessInfo.processInfo.environment
+    if let toolchain = environment["VEIN_SWIFT_TOOLCHAIN"], !toolchain.isEmpty {
+        return URL(fileURLWithPath: toolchain).appendingPathComponent("usr/lib/swift/host").path
+    }
+    for folder in (environment["PATH"] ?? "").split(separator: ":") {
+        let swiftc = URL(fileURLWithPath: String(folder)).appendingPathComponent("swiftc")
+        guard FileManager.default.isExecutableFile(atPath: swiftc.path) else { continue }
+        // …/usr/bin/swiftc → …/usr/lib/swift/host
+        let usr = swiftc.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+        return usr.appendingPathComponent("lib/swift/host").path
+    }
+    return "/usr/lib/swift/host"  // no swiftc on PATH: the build fails naming this folder
+}
+let swiftSyntaxHost = swiftSyntaxHostFolder()
+let swiftSyntaxSettings: [SwiftSetting] = [.unsafeFlags(["-I", swiftSyntaxHost])]
+let swiftSyntaxLinking: [LinkerSetting] = [
+    .unsafeFlags(["-L", swiftSyntaxHost, "-Xlinker", "-rpath", "-Xlinker", swiftSyntaxHost]),
+    .linkedLibrary("SwiftSyntax"), .linkedLibrary("SwiftSyntaxBuilder"), .linkedLibrary("SwiftSyntaxMacros"),
+    .linkedLibrary("SwiftDiagnostics"), .linkedLibrary("SwiftParser"), .linkedLibrary("SwiftBasicFormat"),
+    .linkedLibrary("SwiftParserDiagnostics"), .linkedLibrary("SwiftOperators"),
+    .linkedLibrary("SwiftSyntaxMacroExpansion"), .linkedLibrary("SwiftCompilerPluginMessageHandling"),
+]
 
 // Arrows point one way: vein (main) → VeinCLI → Vein → C modules. Each folder is one concern.
 let package = Package(
@@ -7,6 +36,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "Vein", targets: ["Vein"]),
+        .library(name: "VeinCore", targets: ["VeinCore"]),
         .executable(name: "vein", targets: ["vein"]),
     ],
     targets: [
@@ -27,6 +57,15 @@ let package = Package(
         // The engine: storage, schema, keys, store lifecycle. Knows nothing of the CLI.
         .target(name: "Vein", dependencies: ["CSQLCipher", "CCrypto", "CVeinSecret", "CVeinMemory"]),
 
+        // The typed Swift surface (SPEC §10): @Model classes, versioned schemas, a container. Apps import
+        // this only; it re-exports what they need of the engine.
+        .target(name: "VeinCore", dependencies: ["Vein", "VeinMacros"]),
+        // The macro implementations, a library so that tests expand them in process (VeinMacroTests).
+        .target(name: "VeinMacroSupport", swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
+        // The compiler plugin: a main that serves VeinMacroSupport's macros to the compiler.
+        .macro(name: "VeinMacros", dependencies: ["VeinMacroSupport"],
+               swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
+
         // The command layer: a declarative command table, one file per command.
         .target(name: "VeinCLI", dependencies: ["Vein", "CReadline"]),
         .executableTarget(name: "vein", dependencies: ["VeinCLI"]),
@@ -37,8 +76,11 @@ let package = Package(
         .executableTarget(name: "vein-bench", dependencies: ["Vein"]),
 
         .testTarget(name: "VeinTests", dependencies: ["Vein", "CSQLCipher"]),
-        .testTarget(name: "VeinCLITests", dependencies: ["VeinCLI", "Vein"]),
+        .testTarget(name: "VeinCLITests", dependencies: ["VeinCLI", "Vein", "VeinCore"]),
         // Vein as an app uses it: `import Vein` only (Tests/VeinAppTests type-checks itself from outside the package).
         .testTarget(name: "VeinAppTests", dependencies: ["Vein"]),
+        .testTarget(name: "VeinMacroTests", dependencies: ["VeinMacroSupport"],
+                    swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
+        .testTarget(name: "VeinCoreTests", dependencies: ["VeinCore", "Vein"]),
     ]
 )

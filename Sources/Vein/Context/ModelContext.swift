@@ -15,7 +15,7 @@ import Foundation
 ///   for one thread at a time), and several of them work on one store file as separate processes would.
 public final class ModelContext: @unchecked Sendable {
     public let manifest: SchemaManifest
-    let lock = NSRecursiveLock()
+    package let lock = NSRecursiveLock()
     /// The connection, once opened (`database`).
     private var connection: Database? {
         didSet { interruptTarget = connection }

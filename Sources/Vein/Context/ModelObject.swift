@@ -14,7 +14,7 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     private let handle: ContextHandle
     var owner: ModelContext? { handle.context }
 
-    var context: ModelContext {
+    package var context: ModelContext {
         get throws(ContextError) {
             guard let owner else { throw ContextError.contextClosed(model: layout.model.name, id: id) }
             return owner
@@ -38,6 +38,9 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     var readValues: [Value?]?
     /// The context's `transactionCount` when the values were read (see `ModelContext.isStale`).
     var readInTransaction: Int
+    /// The typed instance over this object (VeinCore's `@Model` class), held weakly: one instance per row
+    /// per context while the app holds it. Guarded by VeinCore (`ModelBacking.instanceLock`).
+    package weak var typedModel: AnyObject?
 
     init(id: String, layout: ModelLayout, handle: ContextHandle, values: [Value], unloaded: Set<Int>, state: State,
          readInTransaction: Int) {

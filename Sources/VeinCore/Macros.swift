@@ -1,0 +1,46 @@
+import Vein
+
+/// Makes a final class a persistent model (SPEC §10): its stored `var`s become fields and relationships
+/// read and written through the object's context, its field and relationship table becomes its part of
+/// the schema manifest, and it conforms to `PersistentModel` and `Sendable`. No reflection: everything
+/// is generated at compile time, and misuse (a struct, a non-final class, a type Vein does not store, a
+/// relationship to a field type) is a compile-time error.
+@attached(member, names: named(_$backing), named(_$modelName), named(_$schema), named(_$propertyNames), named(init(_$object:)))
+@attached(memberAttribute)
+@attached(extension, conformances: PersistentModel, Sendable)
+public macro Model() = #externalMacro(module: "VeinMacros", type: "ModelMacro")
+
+/// A field, loaded with its object (the default for a stored `var`; writing it only says so).
+@attached(peer)
+public macro Field() = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
+
+/// A field left out of fetches and read from the store on first access (SPEC §2 `lazy`).
+@attached(peer)
+public macro LazyField() = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
+
+/// A field whose values are unique across the model's rows (a SQLite UNIQUE constraint).
+@attached(peer)
+public macro Unique() = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
+
+/// A field or relationship renamed from `originalName` in the previous schema version (the manifest's
+/// `renamedFrom`), so a lightweight migration keeps its values.
+@attached(peer)
+public macro Attribute(originalName: String) = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
+
+/// A relationship to another model: `Model?` is a to-one, `[Model]` a to-many (in the order given).
+@attached(peer)
+public macro Relationship(deleteRule: DeleteRule = .nullify) = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
+
+/// A relationship with its inverse on the target model, which the context keeps in step.
+@attached(peer)
+public macro Relationship<Target: PersistentModel, Inverse>(inverse: KeyPath<Target, Inverse>, deleteRule: DeleteRule = .nullify)
+    = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
+
+/// The accessors of a persisted property; @Model adds it, apps do not write it.
+@attached(accessor, names: named(init), named(get), named(set))
+public macro _PersistedProperty() = #externalMacro(module: "VeinMacros", type: "PersistedPropertyMacro")
+
+/// A property @Model leaves alone: not stored, not in the manifest. The model stays `Sendable`, so a
+/// transient property must be a `let` of a Sendable type (a `var` is a compile-time error there).
+@attached(peer)
+public macro Transient() = #externalMacro(module: "VeinMacros", type: "MarkerMacro")

@@ -1,0 +1,127 @@
+import Foundation
+import Vein
+
+/// Where a model instance's values live. Before the instance is inserted, its values wait here
+/// (`pending`); once inserted or fetched, every read and write goes to the engine's `ModelObject` and so
+/// through its context (which holds the lock, keeps inverses in step, records changes until save, and
+/// reads lazy fields on first access).
+///
+/// Accessors cannot throw, so a failure there (the context is gone, the object was deleted, a stored
+/// value does not fit the declared type) stops the program with the engine's message, as Vein 1.0 and
+/// SwiftData do: failing fast rather than returning a wrong value. Throwing variants are not built yet.
+public final class ModelBacking: @unchecked Sendable {
+    /// Guards `object`, `pending`, `pendingLinks` and every `ModelObject.typedModel`.
+    static let instanceLock = NSRecursiveLock()
+    private var attached: ModelObject?
+    private var pending: [String: Value] = [:]
+    private var pendingLinks: [String: [any PersistentModel]] = [:]
+
+    public init() {}
+
+    /// The engine's object, once the instance is in a context.
+    public var object: ModelObject? { Self.instanceLock.withLock { attached } }
+
+    /// Makes the instance the view of `object` (a fetched row).
+    public func attach(_ object: ModelObject) {
+        Self.instanceLock.withLock { attached = object }
+    }
+
+    // MARK: Fields
+    // The instance lock is never held while the engine runs: the engine's context lock comes first
+    // wherever both are taken (a body inside `transaction` that reads a model, `Insertion`), so the
+    // opposite order here could deadlock.
+
+    public func field<T: FieldValue>(_ name: String, as type: T.Type) -> T {
+        let value: Value
+        switch Self.instanceLock.withLock({ attached.map(Either.object) ?? pending[name].map(Either.value) }) {
+        case .object(let object)?: value = Self.orFail { try object[name] }
+        case .value(let pendingValue)?: value = pendingValue
+        case nil: preconditionFailure("Vein: '\(name)' was read before it was given a value")
+        }
+        return Self.orFail { try T(fieldValue: value) }
+    }
+
+    public func setField<T: FieldValue>(_ name: String, _ newValue: T) {
+        let value = newValue.fieldValue
+        let object: ModelObject? = Self.instanceLock.withLock {
+            if attached == nil { pending[name] = value }
+            return attached
+        }
+        if let object { Self.orFail { try object.set(name, value) } }
+    }
+
+    private enum Either { case object(ModelObject), value(Value) }
+
+    // MARK: Relationships
+
+    public func toOne<T: PersistentModel>(_ name: String, as type: T.Type) -> T? {
+        let (object, links) = Self.instanceLock.withLock { (attached, pendingLinks[name]) }
+        guard let object else { return links?.first as? T }
+        return Self.orFail { try object.related(name) }.first.map(T.instance)
+    }
+
+    public func setToOne<T: PersistentModel>(_ name: String, _ target: T?) {
+        setLinks(name, target.map { [$0] } ?? [], many: false)
+    }
+
+    public func toMany<T: PersistentModel>(_ name: String, as type: T.Type) -> [T] {
+        let (object, links) = Self.instanceLock.withLock { (attached, pendingLinks[name]) }
+        guard let object else { return (links ?? []).compactMap { $0 as? T } }
+        return Self.orFail { try object.related(name) }.map(T.instance)
+    }
+
+    public func setToMany<T: PersistentModel>(_ name: String, _ targets: [T]) {
+        setLinks(name, targets, many: true)
+    }
+
+    /// Links to targets not in a context yet insert them into this object's context first (as inserting
+    /// a model inserts what it points to).
+    private func setLinks(_ name: String, _ targets: [any PersistentModel], many: Bool) {
+        let object: ModelObject? = Self.instanceLock.withLock {
+            if attached == nil { pendingLinks[name] = targets }
+            return attached
+        }
+        guard let object else { return }
+        Self.orFail {
+            let context = try object.context
+            for target in targets where target._$backing.object == nil { try Insertion.insert(target, into: context) }
+            let ids = targets.map { Value.string($0._$backing.object!.id) }
+            try object.set(name, many ? .array(ids) : (ids.first ?? .null))
+        }
+    }
+
+    // MARK: Insertion (ModelContext.insert)
+
+    /// The pending values, taken for the insert.
+    func takePending() -> (values: [String: Value], links: [String: [any PersistentModel]]) {
+        Self.instanceLock.withLock {
+            defer { pending = [:]; pendingLinks = [:] }
+            return (pending, pendingLinks)
+        }
+    }
+
+    /// Puts back what `takePending` took, when the insert failed before the instance was attached.
+    func restorePending(_ values: [String: Value], _ links: [String: [any PersistentModel]]) {
+        Self.instanceLock.withLock {
+            guard attached == nil else { return }
+            pending = values
+            pendingLinks = links
+        }
+    }
+
+    static func orFail<T>(_ body: () throws -> T) -> T {
+        do { return try body() } catch { preconditionFailure("Vein: \(error)") }
+    }
+}
+
+extension PersistentModel {
+    /// The one instance over `object` in its context while anyone holds it; a new one otherwise.
+    static func instance(_ object: ModelObject) -> Self {
+        ModelBacking.instanceLock.withLock {
+            if let existing = object.typedModel as? Self { return existing }
+            let made = Self(_$object: object)
+            object.typedModel = made
+            return made
+        }
+    }
+}

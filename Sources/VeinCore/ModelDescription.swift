@@ -1,0 +1,88 @@
+import Vein
+
+/// A model's field and relationship table, as @Model writes it from the class declaration: the model's
+/// part of the schema manifest (`schema`), in declaration order (which is the column order).
+public struct ModelDescription: Sendable {
+    public let name: String
+    public let properties: [PropertyDescription]
+
+    public init(name: String, properties: [PropertyDescription]) {
+        self.name = name
+        self.properties = properties
+    }
+
+    /// The model as the manifest describes it. Inverses are named on this side only when the class
+    /// names them; `VersionedSchema.manifest` completes the other side.
+    public var schema: ModelSchema {
+        var fields: [FieldSchema] = [], relationships: [RelationshipSchema] = []
+        for property in properties {
+            switch property {
+            case .field(let field): fields.append(field)
+            case .relationship(let relationship): relationships.append(relationship)
+            }
+        }
+        return ModelSchema(name: name, fields: fields, relationships: relationships)
+    }
+}
+
+/// One entry of the table.
+public enum PropertyDescription: Sendable {
+    case field(FieldSchema)
+    case relationship(RelationshipSchema)
+
+    public static func field<T: FieldValue>(_ name: String, _ type: T.Type, lazy: Bool = false, unique: Bool = false,
+                                            originalName: String? = nil, default initial: T? = nil) -> PropertyDescription {
+        let kind = T.fieldKind
+        return .field(FieldSchema(name: name, type: kind.type, isOptional: kind.isOptional, isLazy: lazy, isUnique: unique,
+                                  defaultValue: initial.flatMap { ManifestDefault.json($0.fieldValue, kind: kind) },
+                                  enumValues: kind.enumValues, renamedFrom: originalName))
+    }
+
+    public static func toOne<T: PersistentModel>(_ name: String, _ target: T.Type, inverse: String? = nil,
+                                                 deleteRule: DeleteRule = .nullify, originalName: String? = nil) -> PropertyDescription {
+        .relationship(RelationshipSchema(name: name, target: T.modelName, isToMany: false, inverse: inverse,
+                                         deleteRule: deleteRule, renamedFrom: originalName))
+    }
+
+    public static func toMany<T: PersistentModel>(_ name: String, _ target: T.Type, inverse: String? = nil,
+                                                  deleteRule: DeleteRule = .nullify, originalName: String? = nil) -> PropertyDescription {
+        .relationship(RelationshipSchema(name: name, target: T.modelName, isToMany: true, inverse: inverse,
+                                         deleteRule: deleteRule, renamedFrom: originalName))
+    }
+}
+
+/// The name of an inverse relationship (@Model passes the key path's last component as written), with
+/// its key path type-checked: only a relationship back to the owning model (`Owner?` or `[Owner]`) is
+/// accepted; any other is a compile-time error with the message below.
+public enum Inverse {
+    public static func named<Target: PersistentModel, Owner: PersistentModel>(_ name: String, _ path: KeyPath<Target, Owner?>,
+                                                                         from owner: Owner.Type) -> String {
+        name
+    }
+
+    public static func named<Target: PersistentModel, Owner: PersistentModel>(_ name: String, _ path: KeyPath<Target, [Owner]>,
+                                                                         from owner: Owner.Type) -> String {
+        name
+    }
+
+    @available(*, unavailable, message: "the inverse must be a relationship of the target model back to this model ('Model?' or '[Model]')")
+    public static func named<Target, Property, Owner>(_ name: String, _ path: KeyPath<Target, Property>,
+                                                     from owner: Owner.Type) -> String {
+        fatalError()
+    }
+}
+
+/// A Swift default value as the manifest's `default` (JSON). Date, data and json defaults are not
+/// written to the manifest yet (the object still gets its initial value when it is inserted).
+enum ManifestDefault {
+    static func json(_ value: Value, kind: FieldKind) -> JSONValue? {
+        switch value {
+        case .null: return nil
+        case .string(let s) where kind.type != .json: return .string(s)
+        case .int(let i): return .int(i)
+        case .double(let d): return .double(d)
+        case .bool(let b): return .bool(b)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Vein
+
+/// One version of an app's schema: its version number and its model classes (SPEC §10). Its manifest is
+/// the canonical manifest the CLI reads (SPEC §3), so `vein create` and `vein migrate check` work on
+/// what the app declares.
+///
+/// Not built yet: `SchemaMigrationPlan` and migration stages (issue 13 item 8).
+public protocol VersionedSchema {
+    static var version: ModelVersion { get }
+    static var models: [any PersistentModel.Type] { get }
+}
+
+extension VersionedSchema {
+    /// The schema manifest for app `appID`, validated as the CLI validates a manifest file (it is
+    /// parsed back from its canonical text, so an app cannot declare what the CLI would refuse).
+    /// An inverse named on one side only is named on both.
+    public static func manifest(appID: String) throws -> SchemaManifest {
+        var models = self.models.map { $0._$schema.schema }
+        for model in models {
+            for relationship in model.relationships {
+                guard let inverse = relationship.inverse,
+                      let t = models.firstIndex(where: { $0.name == relationship.target }),
+                      let r = models[t].relationships.firstIndex(where: { $0.name == inverse }),
+                      models[t].relationships[r].inverse == nil else { continue }
+                models[t].relationships[r].inverse = relationship.name
+            }
+        }
+        let built = SchemaManifest(app: appID, version: version, models: models)
+        return try ManifestParser.parse(built.canonicalText, file: "\(Self.self)")
+    }
+}

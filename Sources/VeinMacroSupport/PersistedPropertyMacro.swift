@@ -1,0 +1,54 @@
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// The accessors of one persisted property (@Model puts this attribute on each): every read and write
+/// goes through the object's backing, that is through its context once it has one. A property written
+/// with an initial value also gets an `init` accessor, so that the value is the object's pending value.
+public enum PersistedPropertyMacro: AccessorMacro {
+    public static func expansion(of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [AccessorDeclSyntax] {
+        guard let variable = declaration.as(VariableDeclSyntax.self), let property = PropertyInfo(variable) else { return [] }
+        let name = property.name
+        if property.relationship != nil {
+            if let element = FieldTypeSyntax.elementOfArray(property.type) {
+                return [
+                    "get { _$backing.toMany(\(literal: name), as: \(element.trimmed).self) }",
+                    "set { _$backing.setToMany(\(literal: name), newValue) }",
+                ]
+            }
+            let target = FieldTypeSyntax.wrappedOfOptional(property.type) ?? property.type
+            return [
+                "get { _$backing.toOne(\(literal: name), as: \(target.trimmed).self) }",
+                "set { _$backing.setToOne(\(literal: name), newValue) }",
+            ]
+        }
+        var accessors: [AccessorDeclSyntax] = []
+        if property.initializer != nil {
+            accessors.append("""
+                @storageRestrictions(accesses: _$backing)
+                init(initialValue) { _$backing.setField(\(literal: name), initialValue) }
+                """)
+        }
+        accessors.append("get { _$backing.field(\(literal: name), as: (\(property.type.trimmed)).self) }")
+        accessors.append("set { _$backing.setField(\(literal: name), newValue) }")
+        return accessors
+    }
+}
+
+/// `@Field`, `@LazyField`, `@Unique`, `@Attribute(originalName:)` and `@Relationship(…)`: markers that
+/// @Model reads from the declaration; by themselves they add nothing.
+public enum MarkerMacro: PeerMacro {
+    public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [DeclSyntax] { [] }
+}
+
+/// The macros the plugin serves, by the type name VeinCore's declarations give.
+public enum VeinMacroTable {
+    // Immutable after initialization; metatypes of macros are not Sendable, so the compiler cannot tell.
+    nonisolated(unsafe) public static let macros: [String: Macro.Type] = [
+        "ModelMacro": ModelMacro.self,
+        "PersistedPropertyMacro": PersistedPropertyMacro.self,
+        "MarkerMacro": MarkerMacro.self,
+    ]
+}

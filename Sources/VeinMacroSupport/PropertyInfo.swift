@@ -1,0 +1,78 @@
+import SwiftSyntax
+
+/// What @Model reads from one persisted property's declaration: its name, its written type and the
+/// marker attributes on it. Only syntax: the macro never sees other declarations' types, so whatever
+/// needs them (is `Post` a model, is `Address` Codable) is left to the type checker through the code
+/// the macro generates.
+struct PropertyInfo {
+    let name: String
+    let type: TypeSyntax
+    let isLazy: Bool
+    let isUnique: Bool
+    let originalName: String?
+    /// The `@Relationship` attribute, when the property is a relationship.
+    let relationship: AttributeSyntax?
+    let initializer: InitializerClauseSyntax?
+    let binding: PatternBindingSyntax
+    let declaration: VariableDeclSyntax
+
+    /// The stored `var` properties @Model persists: not static, not `let`, no accessors of their own,
+    /// no `@Transient`. Nil for any other declaration.
+    init?(_ declaration: VariableDeclSyntax) {
+        guard declaration.bindingSpecifier.tokenKind == .keyword(.var),
+              !declaration.modifiers.contains(where: { ["static", "class", "lazy"].contains($0.name.text) }),
+              declaration.bindings.count == 1, let binding = declaration.bindings.first,
+              binding.accessorBlock == nil,
+              let pattern = binding.pattern.as(IdentifierPatternSyntax.self),
+              !pattern.identifier.text.hasPrefix("_$"),
+              declaration.attribute(named: "Transient") == nil
+        else { return nil }
+        guard let type = binding.typeAnnotation?.type else { return nil }
+        self.name = pattern.identifier.text
+        // Not trimmed: a trimmed copy is a new tree, and diagnostics and fix-its must point into the source.
+        self.type = type
+        self.isLazy = declaration.attribute(named: "LazyField") != nil
+        self.isUnique = declaration.attribute(named: "Unique") != nil
+        self.originalName = declaration.attribute(named: "Attribute")?.stringArgument(labeled: "originalName")
+        self.relationship = declaration.attribute(named: "Relationship")
+        self.initializer = binding.initializer
+        self.binding = binding
+        self.declaration = declaration
+    }
+
+    /// A stored `var` @Model cannot persist because its type is not written out (`var n = 0`).
+    static func lacksTypeAnnotation(_ declaration: VariableDeclSyntax) -> PatternBindingSyntax? {
+        guard declaration.bindingSpecifier.tokenKind == .keyword(.var),
+              !declaration.modifiers.contains(where: { ["static", "class", "lazy"].contains($0.name.text) }),
+              declaration.attribute(named: "Transient") == nil
+        else { return nil }
+        return declaration.bindings.first { $0.accessorBlock == nil && $0.typeAnnotation == nil }
+    }
+}
+
+extension VariableDeclSyntax {
+    func attribute(named name: String) -> AttributeSyntax? {
+        for element in attributes {
+            guard let attribute = element.as(AttributeSyntax.self) else { continue }
+            let written = attribute.attributeName.trimmedDescription
+            if written == name || written == "VeinCore.\(name)" { return attribute }
+        }
+        return nil
+    }
+}
+
+extension AttributeSyntax {
+    var labeledArguments: LabeledExprListSyntax? { arguments?.as(LabeledExprListSyntax.self) }
+
+    func argument(labeled label: String) -> ExprSyntax? {
+        labeledArguments?.first { $0.label?.text == label }?.expression
+    }
+
+    /// The text of a string-literal argument without interpolation.
+    func stringArgument(labeled label: String) -> String? {
+        guard let literal = argument(labeled: label)?.as(StringLiteralExprSyntax.self),
+              literal.segments.count == 1,
+              let segment = literal.segments.first?.as(StringSegmentSyntax.self) else { return nil }
+        return segment.content.text
+    }
+}

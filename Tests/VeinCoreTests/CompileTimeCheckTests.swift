@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// The misuses of @Model that only the type checker can see, since the macro reads one declaration and
+/// not the types it names: the generated code makes them compile-time errors. Each case is compiled as an
+/// app would compile it (scripts/typecheck-app: the built VeinCore and the built VeinMacros plugin).
+@Suite struct CompileTimeCheckTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let swiftcFound = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
+        FileManager.default.isExecutableFile(atPath: "\($0)/swiftc")
+    }
+
+    /// The compiler's error lines for `source` (an app file importing VeinCore), and its exit status.
+    static func typecheck(_ source: String) throws -> (errors: [String], status: Int32) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vein-app-\(UUID().uuidString).swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [root.appendingPathComponent("scripts/typecheck-app").path, file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // Each error appears twice (the summary line and the annotated source); the summary lines start
+        // with a location.
+        let errors = output.split(separator: "\n").filter { !$0.hasPrefix(" ") && $0.contains("error: ") }
+            .map { String($0[$0.range(of: "error: ")!.upperBound...]) }
+        return (errors, process.terminationStatus)
+    }
+
+    static let comment = """
+        @Model final class Comment {
+            var text: String
+            @Relationship var post: Post?
+            init(text: String) { self.text = text }
+        }
+        """
+
+    @Test(.enabled(if: swiftcFound, "swiftc is not on PATH"))
+    func aCorrectInverseCompiles() throws {
+        let result = try Self.typecheck("""
+            import VeinCore
+            @Model final class Post {
+                @Relationship(inverse: \\Comment.post) var comments: [Comment]
+                init() {}
+            }
+            \(Self.comment)
+            """)
+        #expect(result.errors == [])
+        #expect(result.status == 0)
+    }
+
+    @Test(.enabled(if: swiftcFound, "swiftc is not on PATH"))
+    func anInverseNamingAFieldOfTheWrongType() throws {
+        let result = try Self.typecheck("""
+            import VeinCore
+            @Model final class Post {
+                @Relationship(inverse: \\Comment.text) var comments: [Comment]
+                init() {}
+            }
+            \(Self.comment)
+            """)
+        #expect(result.errors == ["'named(_:_:from:)' is unavailable: the inverse must be a relationship of the target model back to "
+                                  + "this model ('Model?' or '[Model]')"])
+        #expect(result.status != 0)
+    }
+
+    @Test(.enabled(if: swiftcFound, "swiftc is not on PATH"))
+    func aRelationshipToAClassThatIsNotAModel() throws {
+        let result = try Self.typecheck("""
+            import VeinCore
+            final class Plain {}
+            @Model final class Post {
+                @Relationship var plain: Plain?
+                init() {}
+            }
+            """)
+        #expect(result.errors.first == "static method 'toOne(_:_:inverse:deleteRule:originalName:)' requires that 'Plain' conform to 'PersistentModel'")
+        #expect(result.status != 0)
+    }
+
+    @Test(.enabled(if: swiftcFound, "swiftc is not on PATH"))
+    func aFieldOfATypeVeinDoesNotStore() throws {
+        let result = try Self.typecheck("""
+            import VeinCore
+            struct Point { var x = 0.0 }
+            @Model final class Shape {
+                var origin: Point
+                init() { origin = Point() }
+            }
+            """)
+        #expect(result.errors.first == "static method 'field(_:_:lazy:unique:originalName:default:)' requires that 'Point' conform to 'FieldValue'")
+        #expect(result.status != 0)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+/// What @Model generates for each attribute (the compiler runs these same implementations through the
+/// VeinMacros plugin; VeinCoreTests compiles and runs the result).
+@Suite struct ModelMacroTests {
+    @Test func aPlainFieldGetsAccessorsATableEntryTheFetchInitAndTheConformances() {
+        let expansion = MacroExpansion("""
+            @Model final class Note {
+                var title: String
+                init(title: String) { self.title = title }
+            }
+            """)
+        #expect(expansion.messages == [])
+        #expect(expansion.expanded == """
+            final class Note {
+                var title: String {
+                    get {
+                        _$backing.field("title", as: (String).self)
+                    }
+                    set {
+                        _$backing.setField("title", newValue)
+                    }
+                }
+                init(title: String) { self.title = title }
+
+                let _$backing = VeinCore.ModelBacking()
+
+                static var _$modelName: String {
+                    "Note"
+                }
+
+                static let _$schema = VeinCore.ModelDescription(name: "Note", properties: [
+                    .field("title", (String).self),
+                    ])
+
+                static var _$propertyNames: [PartialKeyPath<Note>: String] {
+                    [
+                        \\Note.title: "title",
+                    ]
+                }
+
+                /// A row a context fetched: its values stay in the engine's object.
+                init(_$object object: VeinCore.ModelObject) {
+                    _$backing.attach(object)
+                }
+            }
+
+            extension Note: VeinCore.PersistentModel, Sendable {
+            }
+            """)
+    }
+
+    /// A line of the generated table for `declaration` inside a model.
+    static func tableEntry(_ declaration: String) -> String? {
+        let expansion = MacroExpansion("@Model final class M {\n    \(declaration)\n}")
+        #expect(expansion.messages == [])
+        return expansion.expanded.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix(".field(") || $0.hasPrefix(".toOne(") || $0.hasPrefix(".toMany(") }
+    }
+
+    @Test func fieldIsTheDefaultSaidOutLoud() {
+        #expect(Self.tableEntry("@Field var name: String") == #".field("name", (String).self),"#)
+        #expect(Self.tableEntry("var name: String") == #".field("name", (String).self),"#)
+    }
+
+    @Test func lazyField() {
+        #expect(Self.tableEntry("@LazyField var data: Data?") == #".field("data", (Data?).self, lazy: true),"#)
+    }
+
+    @Test func unique() {
+        #expect(Self.tableEntry("@Unique var slug: String") == #".field("slug", (String).self, unique: true),"#)
+    }
+
+    @Test func attributeOriginalNameIsTheRename() {
+        #expect(Self.tableEntry(#"@Attribute(originalName: "headline") var title: String"#)
+                == #".field("title", (String).self, originalName: "headline"),"#)
+    }
+
+    @Test func anInitialValueIsTheDefaultAndGoesThroughAnInitAccessor() {
+        #expect(Self.tableEntry("var views: Int = 0") == #".field("views", (Int).self, default: 0),"#)
+        let expansion = MacroExpansion("@Model final class M {\n    var views: Int = 0\n}")
+        #expect(expansion.expanded.contains("""
+                    @storageRestrictions(accesses: _$backing)
+                    init(initialValue) {
+                        _$backing.setField("views", initialValue)
+                    }
+            """))
+    }
+
+    @Test func relationships() {
+        #expect(Self.tableEntry("@Relationship var post: Post?") == #".toOne("post", Post.self),"#)
+        #expect(Self.tableEntry(#"@Relationship(inverse: \Attachment.post, deleteRule: .cascade) var attachments: [Attachment]"#)
+                == #".toMany("attachments", Attachment.self, inverse: VeinCore.Inverse.named("post", \Attachment.post, from: M.self), deleteRule: .cascade),"#)
+        #expect(Self.tableEntry(#"@Relationship(deleteRule: .deny) @Attribute(originalName: "owner") var author: Author?"#)
+                == #".toOne("author", Author.self, deleteRule: .deny, originalName: "owner"),"#)
+        let expansion = MacroExpansion("@Model final class M {\n    @Relationship var tags: [Tag]\n}")
+        #expect(expansion.expanded.contains(#"_$backing.toMany("tags", as: Tag.self)"#))
+        #expect(expansion.expanded.contains(#"_$backing.setToMany("tags", newValue)"#))
+    }
+
+    @Test func whatIsNotPersistedIsLeftAlone() {
+        let expansion = MacroExpansion("""
+            @Model final class M {
+                static var shared = 0
+                let fixed: Int = 1
+                var computed: Int { 2 }
+                @Transient var scratch: Int = 0
+            }
+            """)
+        #expect(expansion.messages == [])
+        #expect(expansion.expanded.contains("ModelDescription(name: \"M\", properties: [])"))
+        #expect(!expansion.expanded.contains("_$backing.field"))
+    }
+
+    @Test func aPublicModelHasPublicRequirements() {
+        let expansion = MacroExpansion("@Model public final class M {\n    public var name: String\n}")
+        #expect(expansion.expanded.contains("public let _$backing = VeinCore.ModelBacking()"))
+        #expect(expansion.expanded.contains("public static let _$schema"))
+        #expect(expansion.expanded.contains("public init(_$object object: VeinCore.ModelObject)"))
+    }
+}
