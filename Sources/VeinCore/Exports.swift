@@ -16,3 +16,9 @@ import Vein
 public typealias ModelVersion = SchemaVersion
 /// The engine's object under a model instance (generated code names it through VeinCore).
 public typealias ModelObject = Vein.ModelObject
+// Key providers and migration: what the container's errors and custom providers name.
+@_exported import protocol Vein.Keyring
+@_exported import struct Vein.SecretServiceKeyring
+@_exported import enum Vein.KeyError
+@_exported import enum Vein.MigrationError
+@_exported import struct Vein.MigrationReport

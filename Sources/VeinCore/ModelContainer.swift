@@ -1,47 +1,127 @@
 import Foundation
 import Vein
 
-/// A store opened for an app's schema (SPEC §10): creates the store at the first run, opens it after.
+/// A store opened for an app's schema (SPEC §10): creates the store at the first run, opens it after, and
+/// migrates it along the app's `SchemaMigrationPlan` when it is at an older version.
 ///
-/// Built so far: a store at a path, created from `V`'s manifest or opened when it holds exactly that
-/// schema; the main `context` and `newContext()`. Not built yet (issue 13 item 4): in-memory stores
-/// (`at: nil`), `migration:` plans and `migrate()` (a store at another schema version is refused with
-/// `ModelContainerError.schemaMismatch`), and `DatabaseKeyProvider` (keys come from the engine's
-/// `KeyOptions`: by default a new random key kept in the Secret Service item the CLI looks up).
-public final class ModelContainer: @unchecked Sendable {
-    public let store: Store
-    /// The main context.
-    public let context: ModelContext
+/// `ModelContainer(V0_0_2.self, migration: Plan.self, at: path, appID:)` opens a store at any version of
+/// the plan; `migrate()` brings it to `V0_0_2`. Call `migrate()` before using `context` (a store not yet
+/// migrated holds another schema than the app's models). `at: nil` is an in-memory store: a plaintext
+/// store in a private temporary folder (mode 0700), removed when the container goes away.
+public final class ModelContainer: @unchecked Sendable {  // mutable state behind `lock`
+    private let lock = NSLock()
+    private var _store: Store
+    private var _context: ModelContext
+    private let manifest: SchemaManifest
+    private let plan: (any SchemaMigrationPlan.Type)?
+    private let keys: KeyOptions
+    /// The folder of an in-memory store, removed with the container.
+    private let temporaryFolder: String?
 
-    public init<V: VersionedSchema>(for schema: V.Type, at path: String, appID: String,
-                                    keyProvider: KeyOptions = KeyOptions()) throws {
-        let manifest = try V.manifest(appID: appID)
-        if !FileManager.default.fileExists(atPath: path) {
-            _ = try StoreCreator.create(at: path, manifest: manifest, protection: .encrypted(keyProvider))
+    public var store: Store { lock.withLock { _store } }
+    /// The main context.
+    public var context: ModelContext { lock.withLock { _context } }
+    /// Whether the store is at an older version of the plan than the app's schema (see `migrate()`).
+    public var needsMigration: Bool { lock.withLock { _store.manifest.sha256 != manifest.sha256 } }
+
+    /// A container for schema `V`, the last version of `migration`. `path` nil: in memory.
+    public convenience init<V: VersionedSchema, P: SchemaMigrationPlan>(
+        _ schema: V.Type, migration: P.Type, at path: String?, appID: String,
+        keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()
+    ) throws {
+        guard let last = P.schemas.last, ObjectIdentifier(last) == ObjectIdentifier(V.self) else {
+            throw ModelContainerError.schemaNotLastInPlan(schema: "\(V.self)", plan: "\(P.self)")
         }
-        store = try Store.open(path, keys: keyProvider)
-        guard store.manifest.sha256 == manifest.sha256 else {
-            throw ModelContainerError.schemaMismatch(path: path, store: store.manifest.version, app: manifest.version)
+        try self.init(manifest: try V.manifest(appID: appID), plan: P.self, at: path, keys: keyProvider.keyOptions)
+    }
+
+    /// A container for schema `V` without a plan: a store at another schema is refused.
+    public convenience init<V: VersionedSchema>(for schema: V.Type, at path: String?, appID: String,
+                                                keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()) throws {
+        try self.init(manifest: try V.manifest(appID: appID), plan: nil, at: path, keys: keyProvider.keyOptions)
+    }
+
+    private init(manifest: SchemaManifest, plan: (any SchemaMigrationPlan.Type)?, at path: String?, keys: KeyOptions) throws {
+        self.manifest = manifest
+        self.plan = plan
+        self.keys = keys
+        let storePath: String
+        if let path {
+            temporaryFolder = nil
+            storePath = path
+            if !FileManager.default.fileExists(atPath: path) {
+                _ = try StoreCreator.create(at: path, manifest: manifest, protection: .encrypted(keys))
+            }
+        } else {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vein-memory-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false,
+                                                    attributes: [.posixPermissions: 0o700])
+            temporaryFolder = folder
+            storePath = folder + "/store.vein"
+            do {
+                _ = try StoreCreator.create(at: storePath, manifest: manifest, protection: .plaintext, mode: 0o600)
+            } catch {
+                try? FileManager.default.removeItem(atPath: folder)
+                throw error
+            }
         }
-        context = ModelContext(Vein.ModelContext(store: store))
+        let store = try Store.open(storePath, keys: keys)
+        if store.manifest.sha256 != manifest.sha256 {
+            guard let plan, plan.schemas.contains(where: { $0.version == store.manifest.version }) else {
+                throw ModelContainerError.schemaMismatch(path: storePath, store: store.manifest.version, app: manifest.version,
+                                                         hasPlan: plan != nil)
+            }
+        }
+        _store = store
+        _context = ModelContext(Vein.ModelContext(store: store))
+    }
+
+    deinit {
+        if let temporaryFolder { try? FileManager.default.removeItem(atPath: temporaryFolder) }
     }
 
     /// A context of its own (its own connection), for another thread.
     public func newContext() -> ModelContext {
         ModelContext(Vein.ModelContext(store: store))
     }
+
+    /// Brings the store to the app's schema along the plan, in one transaction with the engine's migrator:
+    /// all pending stages or none, data a stage would lose fails it (`MigrationError.unhandledData`), and
+    /// `_vein_history` records each stage. Nothing to do when the store is at the app's version. Afterwards
+    /// `store` and `context` are new, at the app's schema; contexts taken before are not.
+    @discardableResult
+    public func migrate() throws -> MigrationReport {
+        try lock.withLock {
+            let version = _store.manifest.version.description
+            guard _store.manifest.sha256 != manifest.sha256 else {
+                return MigrationReport(upToDate: version)
+            }
+            guard let plan else {
+                throw ModelContainerError.schemaMismatch(path: _store.path, store: _store.manifest.version, app: manifest.version, hasPlan: false)
+            }
+            let report = try Migrator(plan: try plan.enginePlan(appID: manifest.app)).run(on: _store)
+            let migrated = try Store.open(_store.path, keys: keys)
+            _store = migrated
+            _context = ModelContext(Vein.ModelContext(store: migrated))
+            return report
+        }
+    }
 }
 
 public enum ModelContainerError: Error, Equatable, CustomStringConvertible {
-    /// The store holds another schema than the app declares (and migration is not built yet).
-    case schemaMismatch(path: String, store: SchemaVersion, app: SchemaVersion)
+    /// The store holds another schema than the app declares, and no plan (or not this plan) leads from it.
+    case schemaMismatch(path: String, store: SchemaVersion, app: SchemaVersion, hasPlan: Bool)
+    /// The container's schema is not the plan's newest: the app would run at a version the plan goes past.
+    case schemaNotLastInPlan(schema: String, plan: String)
 
     public var description: String {
         switch self {
-        case .schemaMismatch(let path, let store, let app):
-            return store == app
-                ? "\(path) holds a different schema \(store) than the app declares for the same version"
-                : "\(path) is at schema \(store), the app declares \(app): migration is not built yet"
+        case .schemaMismatch(let path, let store, let app, let hasPlan):
+            if store == app { return "\(path) holds a different schema \(store) than the app declares for the same version" }
+            return "\(path) is at schema \(store), the app declares \(app): "
+                + (hasPlan ? "the migration plan does not list \(store)" : "open it with a migration plan (migration:) and call migrate()")
+        case .schemaNotLastInPlan(let schema, let plan):
+            return "\(schema) is not the last schema of \(plan): a container opens the plan's newest version"
         }
     }
 }

@@ -78,7 +78,7 @@ import VeinCore
         let error = try #require(throws: ModelContainerError.self) {
             try ModelContainer(for: V0_0_2.self, at: path, appID: "com.example.blog", keyProvider: Self.keys(folder))
         }
-        #expect(error.description == "\(path) is at schema 0.0.1, the app declares 0.0.2: migration is not built yet")
+        #expect(error.description == "\(path) is at schema 0.0.1, the app declares 0.0.2: open it with a migration plan (migration:) and call migrate()")
         #expect(try V0_0_2.manifest(appID: "a").model(named: "Note")?.columnNames == ["slug"], "@Transient is not stored")
     }
 }

@@ -29,3 +29,10 @@ public struct MigrationReport: Equatable, Sendable {
     public var matchesTarget: Bool?
     public var dryRun = false
 }
+
+extension MigrationReport {
+    /// The report of a run with nothing to do: the store is at `version` already.
+    package init(upToDate version: String) {
+        self.init(fromVersion: version, toVersion: version, stages: [])
+    }
+}
