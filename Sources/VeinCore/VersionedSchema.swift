@@ -3,8 +3,7 @@ import Vein
 /// One version of an app's schema: its version number and its model classes (SPEC §10). Its manifest is
 /// the canonical manifest the CLI reads (SPEC §3), so `vein create` and `vein migrate check` work on
 /// what the app declares.
-///
-/// Not built yet: `SchemaMigrationPlan` and migration stages (issue 13 item 8).
+/// A `SchemaMigrationPlan` lists the versions in order with a stage between each pair.
 public protocol VersionedSchema {
     static var version: ModelVersion { get }
     static var models: [any PersistentModel.Type] { get }
