@@ -37,6 +37,7 @@ let package = Package(
     products: [
         .library(name: "Vein", targets: ["Vein"]),
         .library(name: "VeinCore", targets: ["VeinCore"]),
+        .library(name: "VeinTesting", targets: ["VeinTesting"]),
         .executable(name: "vein", targets: ["vein"]),
     ],
     targets: [
@@ -60,6 +61,8 @@ let package = Package(
         // The typed Swift surface (SPEC §10): @Model classes, versioned schemas, a container. Apps import
         // this only; it re-exports what they need of the engine.
         .target(name: "VeinCore", dependencies: ["Vein", "VeinMacros"]),
+        // Tools for an app's own tests (MigrationTester); apps' test targets import it with VeinCore.
+        .target(name: "VeinTesting", dependencies: ["VeinCore", "Vein"]),
         // The macro implementations, a library so that tests expand them in process (VeinMacroTests).
         .target(name: "VeinMacroSupport", swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         // The compiler plugin: a main that serves VeinMacroSupport's macros to the compiler.
@@ -81,6 +84,6 @@ let package = Package(
         .testTarget(name: "VeinAppTests", dependencies: ["Vein"]),
         .testTarget(name: "VeinMacroTests", dependencies: ["VeinMacroSupport"],
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
-        .testTarget(name: "VeinCoreTests", dependencies: ["VeinCore", "Vein"]),
+        .testTarget(name: "VeinCoreTests", dependencies: ["VeinCore", "Vein", "VeinTesting"]),
     ]
 )

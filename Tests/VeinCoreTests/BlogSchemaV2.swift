@@ -84,3 +84,9 @@ enum NotesOnly: SchemaMigrationPlan {
     static let schemas: [any VersionedSchema.Type] = [V0_0_2.self]
     static let stages: [MigrationStage] = []
 }
+
+/// Versions listed newest first, and a stage that names the wrong pair.
+enum BackwardsBlogMigration: SchemaMigrationPlan {
+    static let schemas: [any VersionedSchema.Type] = [BlogV0_0_2.self, V0_0_1.self]
+    static let stages: [MigrationStage] = [.lightweight(from: V0_0_1.self, to: V0_0_2.self)]
+}
