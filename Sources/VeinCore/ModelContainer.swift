@@ -99,12 +99,31 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
             guard let plan else {
                 throw ModelContainerError.schemaMismatch(path: _store.path, store: _store.manifest.version, app: manifest.version, hasPlan: false)
             }
-            let report = try Migrator(plan: try plan.enginePlan(appID: manifest.app)).run(on: _store)
+            var migrator = Migrator(plan: try plan.enginePlan(appID: manifest.app))
+            let stages = plan.stages
+            migrator.willRunStage = { stage, database in
+                try Self.runHook(stages.first { $0.from.version == stage.from.version }?.willMigrate, database, stage.from)
+            }
+            migrator.didRunStage = { stage, database in
+                try Self.runHook(stages.first { $0.from.version == stage.from.version }?.didMigrate, database, stage.to)
+            }
+            let report = try migrator.run(on: _store)
             let migrated = try Store.open(_store.path, keys: keys)
             _store = migrated
             _context = ModelContext(Vein.ModelContext(store: migrated))
             return report
         }
+    }
+}
+
+extension ModelContainer {
+    /// A stage's `willMigrate`/`didMigrate` on the migration's connection, with a context at `schema`.
+    private static func runHook(_ hook: (@Sendable (ModelContext) throws -> Void)?, _ database: Database,
+                                _ schema: SchemaManifest) throws {
+        guard let hook else { return }
+        let context = ModelContext(Vein.ModelContext(database: database, manifest: schema))
+        try hook(context)
+        if context.hasChanges { try context.save() }
     }
 }
 

@@ -43,23 +43,30 @@ extension SchemaMigrationPlan {
 
 /// What changes between two adjacent schema versions, and what to do with data the automatic mapping
 /// cannot carry (SPEC §5). A stage with data left unhandled fails the whole migration, with nothing changed.
-public struct MigrationStage: @unchecked Sendable {  // metatypes and strings only: immutable
+public struct MigrationStage: @unchecked Sendable {  // metatypes, steps and @Sendable closures: immutable
     public let from: any VersionedSchema.Type
     public let to: any VersionedSchema.Type
     public let steps: [MigrationStep]
+    /// Runs inside the migration's transaction before the stage changes the tables, with a context at the
+    /// `from` schema; `didMigrate` after, at the `to` schema. Changes left unsaved are saved after each; a
+    /// throw rolls the whole migration back. Swift only: the plan file the CLI runs carries the steps.
+    public let willMigrate: (@Sendable (ModelContext) throws -> Void)?
+    public let didMigrate: (@Sendable (ModelContext) throws -> Void)?
 
     /// A stage the automatic mapping covers: fields kept by name (or `@Attribute(originalName:)`), new
     /// optional or defaulted fields, widened types. Anything it would lose fails the migration.
     public static func lightweight(from: any VersionedSchema.Type, to: any VersionedSchema.Type) -> MigrationStage {
-        MigrationStage(from: from, to: to, steps: [])
+        MigrationStage(from: from, to: to, steps: [], willMigrate: nil, didMigrate: nil)
     }
 
     /// A stage with steps saying what to do with the data the automatic mapping cannot carry:
-    /// `.map(Post.self, ["title": "upper(title)"])`, `.delete(Post.self, where: "views < 0")`,
-    /// `.drop(Post.self, "views")`, `.dropModel(Note.self)`.
+    /// `.map(Post.self, ["slug": "title.lowercased()"])`, `.delete(Post.self, where: "views < 0")`,
+    /// `.drop(Post.self, "views")`, `.dropModel(Note.self)`; and Swift code before and after it.
     public static func custom(from: any VersionedSchema.Type, to: any VersionedSchema.Type,
-                              steps: [MigrationStep]) -> MigrationStage {
-        MigrationStage(from: from, to: to, steps: steps)
+                              steps: [MigrationStep] = [],
+                              willMigrate: (@Sendable (ModelContext) throws -> Void)? = nil,
+                              didMigrate: (@Sendable (ModelContext) throws -> Void)? = nil) -> MigrationStage {
+        MigrationStage(from: from, to: to, steps: steps, willMigrate: willMigrate, didMigrate: didMigrate)
     }
 }
 

@@ -90,3 +90,34 @@ enum BackwardsBlogMigration: SchemaMigrationPlan {
     static let schemas: [any VersionedSchema.Type] = [BlogV0_0_2.self, V0_0_1.self]
     static let stages: [MigrationStage] = [.lightweight(from: V0_0_1.self, to: V0_0_2.self)]
 }
+
+/// Swift code around the stage: spam deleted through typed old objects, summaries finished on new ones.
+enum HookedBlogMigration: SchemaMigrationPlan {
+    static let schemas: [any VersionedSchema.Type] = [V0_0_1.self, BlogV0_0_2.self]
+    static let stages: [MigrationStage] = [
+        .custom(from: V0_0_1.self, to: BlogV0_0_2.self,
+                steps: [.map(BlogV0_0_2.Post.self, ["summary": "title"]), .drop(V0_0_1.Post.self, "views")],
+                willMigrate: { context in
+                    for post in try context.fetch(V0_0_1.Post.self) where post.title == "spam" { try context.delete(post) }
+                },
+                didMigrate: { context in
+                    for post in try context.fetch(BlogV0_0_2.Post.self) { post.summary += " (\(post.attachments.count) attachment)" }
+                }),
+    ]
+}
+
+struct HookFailure: Error {}
+
+/// A didMigrate that writes and then throws: the whole migration rolls back.
+enum FailingHookBlogMigration: SchemaMigrationPlan {
+    static let schemas: [any VersionedSchema.Type] = [V0_0_1.self, BlogV0_0_2.self]
+    static let stages: [MigrationStage] = [
+        .custom(from: V0_0_1.self, to: BlogV0_0_2.self,
+                steps: [.map(BlogV0_0_2.Post.self, ["summary": "title"]), .drop(V0_0_1.Post.self, "views")],
+                didMigrate: { context in
+                    for post in try context.fetch(BlogV0_0_2.Post.self) { try context.delete(post) }
+                    try context.save()
+                    throw HookFailure()
+                }),
+    ]
+}

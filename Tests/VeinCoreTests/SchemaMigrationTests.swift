@@ -108,4 +108,27 @@ import VeinCore
         }
         #expect(error.description == "\(path) is at schema 0.0.1, the app declares 0.0.2: the migration plan does not list 0.0.1")
     }
+
+    @Test func willMigrateAndDidMigrateRunInTheMigrationsTransaction() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try Self.storeAtFirstVersion(folder)
+        let container = try VeinCore.ModelContainer(BlogV0_0_2.self, migration: HookedBlogMigration.self, at: path,
+                                                    appID: Self.app, keyProvider: .keyFile("\(folder)/blog.key"))
+        try container.migrate()
+        let posts = try container.context.fetch(BlogV0_0_2.Post.self)
+        #expect(posts.map(\.summary) == ["How to use Vein? (1 attachment)"])
+    }
+
+    @Test func aThrowingDidMigrateRollsEverythingBack() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try Self.storeAtFirstVersion(folder)
+        let keys = KeyFileKeyProvider(path: "\(folder)/blog.key")
+        let container = try VeinCore.ModelContainer(BlogV0_0_2.self, migration: FailingHookBlogMigration.self, at: path,
+                                                    appID: Self.app, keyProvider: keys)
+        #expect(throws: HookFailure.self) { try container.migrate() }
+        let old = try VeinCore.ModelContainer(for: V0_0_1.self, at: path, appID: Self.app, keyProvider: keys)
+        #expect(try old.context.fetch(Post.self).map(\.title) == ["How to use Vein?", "spam"])
+    }
 }

@@ -10,6 +10,11 @@ public struct Migrator: Sendable {
     public let plan: MigrationPlan
     /// Called as each stage moves from phase to phase.
     public var progress: ProgressHandler?
+    /// Called inside the run's transaction just before a stage changes the tables (the database at the
+    /// stage's `from` schema) and just after (at its `to` schema): the Swift API's `willMigrate` and
+    /// `didMigrate`. What they write commits or rolls back with the run.
+    package var willRunStage: (@Sendable (MigrationStage, Database) throws -> Void)?
+    package var didRunStage: (@Sendable (MigrationStage, Database) throws -> Void)?
 
     public init(plan: MigrationPlan) {
         self.plan = plan
@@ -83,7 +88,9 @@ public struct Migrator: Sendable {
                                               label: "\(stage.name): \(phase.label)"))
                     }
                 }
+                try willRunStage?(stage, database)
                 var stageReport = try runner.run()
+                try didRunStage?(stage, database)
                 stageReport.durationSeconds = Date().timeIntervalSince(stageStart)
                 try database.execute("""
                     INSERT INTO "_vein_history" ("fromVersion", "toVersion", "checksum", "appliedAt", "durationSeconds",
