@@ -87,17 +87,19 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
 
     /// Brings the store to the app's schema along the plan, in one transaction with the engine's migrator:
     /// all pending stages or none, data a stage would lose fails it (`MigrationError.unhandledData`), and
-    /// `_vein_history` records each stage. Nothing to do when the store is at the app's version. Afterwards
+    /// `_vein_history` records each stage. The plan is checked (as `vein migrate check` does) and applied stages
+    /// compared with their history also when the store is at the app's version. Afterwards
     /// `store` and `context` are new, at the app's schema; contexts taken before are not.
     @discardableResult
     public func migrate() throws -> MigrationReport {
         try lock.withLock {
-            let version = _store.manifest.version.description
-            guard _store.manifest.sha256 != manifest.sha256 else {
-                return MigrationReport(upToDate: version)
-            }
+            // With a plan, the migrator runs also when nothing is pending: a plan the CLI would refuse, or a
+            // stage edited after it ran on this store (`_vein_history`'s checksum), is found at every start.
             guard let plan else {
-                throw ModelContainerError.schemaMismatch(path: _store.path, store: _store.manifest.version, app: manifest.version, hasPlan: false)
+                guard _store.manifest.sha256 == manifest.sha256 else {
+                    throw ModelContainerError.schemaMismatch(path: _store.path, store: _store.manifest.version, app: manifest.version, hasPlan: false)
+                }
+                return MigrationReport(upToDate: _store.manifest.version.description)
             }
             var migrator = Migrator(plan: try plan.enginePlan(appID: manifest.app))
             let stages = plan.stages
@@ -108,6 +110,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
                 try Self.runHook(stages.first { $0.from.version == stage.from.version }?.didMigrate, database, stage.to)
             }
             let report = try migrator.run(on: _store)
+            guard !report.stages.isEmpty else { return report }
             let migrated = try Store.open(_store.path, keys: keys)
             _store = migrated
             _context = ModelContext(Vein.ModelContext(store: migrated))

@@ -131,4 +131,15 @@ import VeinCore
         let old = try VeinCore.ModelContainer(for: V0_0_1.self, at: path, appID: Self.app, keyProvider: keys)
         #expect(try old.context.fetch(Post.self).map(\.title) == ["How to use Vein?", "spam"])
     }
+
+    /// A new store is at the plan's last version, so nothing is pending; a plan the CLI would refuse is still
+    /// found at the first start, not at the first release that needs it.
+    @Test func aBrokenPlanIsFoundWhenNothingIsPending() throws {
+        let container = try VeinCore.ModelContainer(BlogV0_0_2.self, migration: StagelessBlogMigration.self, at: nil, appID: Self.app)
+        #expect(!container.needsMigration)
+        let error = try #require(throws: ManifestError.self) { try container.migrate() }
+        #expect(error.description.contains("expected 1 stage (one per pair of adjacent schemas), found 0"), "\(error)")
+        let fine = try VeinCore.ModelContainer(BlogV0_0_2.self, migration: BlogMigration.self, at: nil, appID: Self.app)
+        #expect(try fine.migrate().stages.isEmpty)
+    }
 }
