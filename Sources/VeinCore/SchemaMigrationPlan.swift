@@ -43,7 +43,7 @@ extension SchemaMigrationPlan {
 
 /// What changes between two adjacent schema versions, and what to do with data the automatic mapping
 /// cannot carry (SPEC §5). A stage with data left unhandled fails the whole migration, with nothing changed.
-public struct MigrationStage: @unchecked Sendable {  // metatypes, steps and @Sendable closures: immutable
+public struct MigrationStage: Sendable {
     public let from: any VersionedSchema.Type
     public let to: any VersionedSchema.Type
     public let steps: [MigrationStep]

@@ -4,7 +4,7 @@ import Vein
 /// the canonical manifest the CLI reads (SPEC §3), so `vein create` and `vein migrate check` work on
 /// what the app declares.
 /// A `SchemaMigrationPlan` lists the versions in order with a stage between each pair.
-public protocol VersionedSchema {
+public protocol VersionedSchema: Sendable {
     static var version: ModelVersion { get }
     static var models: [any PersistentModel.Type] { get }
 }
