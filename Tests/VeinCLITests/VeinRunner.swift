@@ -57,7 +57,11 @@ struct VeinRunner {
         let env = VeinRunner.isolatedEnvironment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
 
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
-        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw POSIXError(.EMFILE) }
+        // Close-on-exec: tests run in parallel, and a child spawned by another test at this moment must not
+        // inherit these ends (it would hold this child's stdin open, and neither would ever see EOF).
+        guard pipe2(&inPipe, O_CLOEXEC) == 0, pipe2(&outPipe, O_CLOEXEC) == 0, pipe2(&errPipe, O_CLOEXEC) == 0 else {
+            throw POSIXError(.EMFILE)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -14,7 +14,8 @@ final class Pager {
 
     init(command: String) throws {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw FileError.writeFailed("the pager", reason: String(cString: strerror(errno))) }
+        // Close-on-exec, so no other child (an editor, a second pager) ever holds the pager's input open.
+        guard pipe2(&fds, O_CLOEXEC) == 0 else { throw FileError.writeFailed("the pager", reason: String(cString: strerror(errno))) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
