@@ -13,9 +13,11 @@ extension ModelContext {
             let statement = try database.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind(arguments)
-            while try statement.step() {
-                let object = try materialize(statement, layout: layout)
-                if object.state != .deleted { objects.append(object) }
+            try registeringRetained {
+                while try statement.step() {
+                    let object = try materialize(statement, layout: layout)
+                    if object.state != .deleted { objects.append(object) }
+                }
             }
             if allInSQL { return objects }
 

@@ -24,8 +24,6 @@ final class ModelLayout: @unchecked Sendable {
     let fetchedColumns: [Int]
     /// The codecs of `fetchedColumns`, in that order: what a fetch calls for each cell.
     private let fetchCodecs: [any ValueCodec]
-    /// A row of `.null`s to copy: copying an array skips the type lookup that creating one costs.
-    private let emptyRow: [Value]
     /// Columns a fetch leaves unread (lazy fields, to-many): the same for every fetched row.
     let unfetchedColumns: Set<Int>
     let table: String
@@ -55,7 +53,6 @@ final class ModelLayout: @unchecked Sendable {
         fetchedColumns = fetched
         unfetchedColumns = Set(names.indices).subtracting(fetched)
         fetchCodecs = fetched.map { codecs[$0]!.type }
-        emptyRow = [Value](repeating: .null, count: names.count)
         let table = SQL.quoteIdentifier(model.name)
         self.table = table
         selectList = (["\(table).\"id\""] + fetched.map { "\(table).\(SQL.quoteIdentifier(names[$0]))" }).joined(separator: ", ")
@@ -91,18 +88,24 @@ final class ModelLayout: @unchecked Sendable {
 
     /// The current row of a `selectList` statement, each fetched column read through its codec straight
     /// into the object's value array (unfetched columns `.null`).
+    /// The array is made at its size and filled in place: copying a row of `.null`s and then writing
+    /// into it made a second array per row (the copy-on-write of the shared template).
     func readRow(_ statement: Statement, id: String) throws(DamagedValueError) -> [Value] {
-        var values = emptyRow
-        try values.withUnsafeMutableBufferPointer { (row) throws(DamagedValueError) in
+        var failure: DamagedValueError?
+        let values = [Value](unsafeUninitializedCapacity: columns.count) { row, initialized in
+            row.initialize(repeating: .null)
+            initialized = row.count
             for n in fetchCodecs.indices {
                 let i = fetchedColumns[n]
                 do throws(CellMismatch) {
                     row[i] = try fetchCodecs[n].read(statement, n + 1)
                 } catch {
-                    throw damaged(error, column: i, id: id)
+                    failure = damaged(error, column: i, id: id)
+                    return
                 }
             }
         }
+        if let failure { throw failure }
         return values
     }
 

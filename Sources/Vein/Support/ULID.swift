@@ -106,12 +106,27 @@ package struct ULID: Hashable, Comparable, Sendable, CustomStringConvertible {
         guard bytes.count == 26 else { return nil }
         var hi: UInt64 = 0, lo: UInt64 = 0
         for (i, c) in bytes.enumerated() {
-            let v = ULID.decoding[Int(c)]
-            guard v != 0xff, c < 0x61 else { return nil }  // lowercase letters decode too; not canonical
+            guard let v = ULID.canonicalDigit(c) else { return nil }
             if i == 0 && v > 7 { return nil }
             hi = (hi << 5) | (lo >> 59)
             lo = (lo << 5) | UInt64(v)
         }
         self.init(high: hi, low: lo)
+    }
+
+    /// The value of one character of the canonical alphabet (uppercase; no I, L, O, U), by ranges rather
+    /// than through `decoding`: a fetch parses every row's id, and each read of a static table goes
+    /// through its lazy initialization check.
+    @inline(__always)
+    private static func canonicalDigit(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "H"): return c - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "J")...UInt8(ascii: "K"): return c - UInt8(ascii: "J") + 18
+        case UInt8(ascii: "M")...UInt8(ascii: "N"): return c - UInt8(ascii: "M") + 20
+        case UInt8(ascii: "P")...UInt8(ascii: "T"): return c - UInt8(ascii: "P") + 22
+        case UInt8(ascii: "V")...UInt8(ascii: "Z"): return c - UInt8(ascii: "V") + 27
+        default: return nil
+        }
     }
 }

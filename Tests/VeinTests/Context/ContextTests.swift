@@ -237,6 +237,29 @@ struct ContextFixture: @unchecked Sendable {
         #expect(try context.fetchCount(FetchDescriptor(model: "Tag")) == 5 * sweep + 1)
     }
 
+    @Test func objectsAFetchRegisteredAreSweptOnceDropped() throws {
+        let f = try ContextFixture()
+        defer { f.dir.cleanUp() }
+        let sweep = ModelContext.minimumSweepThreshold
+        let writer = try f.context()
+        for n in 0..<3 * sweep { _ = try writer.insert("Tag", ["name": .string("t\(n)")]) }
+        try writer.save()
+        let context = try f.context()
+        var fetched: [ModelObject]? = try context.fetch(FetchDescriptor(model: "Tag"))
+        let kept = fetched![7]
+        // A fetch sweeps nothing it holds itself.
+        #expect(context.registeredObjectCount == 3 * sweep)
+        fetched = nil
+        // The first registration after it sweeps what nobody holds any more; the held object stays the
+        // row's one object.
+        let inserted = try context.insert("Tag", ["name": .string("new")])
+        #expect(context.registeredObjectCount == 2)
+        #expect(try context.object("Tag", id: kept.id) === kept)
+        let again = try context.fetch(FetchDescriptor(model: "Tag"))
+        #expect(again.count == 3 * sweep + 1)
+        #expect(again[7] === kept && again.last === inserted)
+    }
+
     @Test func lazyFieldsLoadOnFirstAccess() throws {
         let f = try ContextFixture()
         defer { f.dir.cleanUp() }
