@@ -13,6 +13,9 @@ struct VeinRunner {
         .deletingLastPathComponent()
 
     /// `VEIN_BINARY` when set, otherwise the debug build.
+    /// Held from making a child's pipes to closing the child's ends of them (see `run`).
+    static let spawnLock = NSLock()
+
     static let binary: String = ProcessInfo.processInfo.environment["VEIN_BINARY"]
         ?? packageRoot.appendingPathComponent(".build/debug/vein").path
 
@@ -57,11 +60,14 @@ struct VeinRunner {
         let env = VeinRunner.isolatedEnvironment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
 
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
-        // Close-on-exec: tests run in parallel, and a child spawned by another test at this moment must not
-        // inherit these ends (it would hold this child's stdin open, and neither would ever see EOF).
-        guard pipe2(&inPipe, O_CLOEXEC) == 0, pipe2(&outPipe, O_CLOEXEC) == 0, pipe2(&errPipe, O_CLOEXEC) == 0 else {
-            throw POSIXError(.EMFILE)
-        }
+        // Tests run in parallel: a child spawned by another test while these pipes are open must not inherit
+        // them (it would hold this child's stdin open, and neither child would ever see EOF — seen hanging two
+        // `vein repl` scripts). So pipes are made close-on-exec, and made and handed over under one lock.
+        VeinRunner.spawnLock.lock()
+        var spawnLocked = true
+        defer { if spawnLocked { VeinRunner.spawnLock.unlock() } }
+        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw POSIXError(.EMFILE) }
+        for fd in inPipe + outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -85,6 +91,8 @@ struct VeinRunner {
         defer { (cArgv + cEnv).forEach { free($0) } }
         let rc = posix_spawn(&pid, argv[0], &actions, &attributes, cArgv, cEnv)
         close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
+        VeinRunner.spawnLock.unlock()
+        spawnLocked = false
         guard rc == 0 else {
             close(inPipe[1]); close(outPipe[0]); close(errPipe[0])
             throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EINVAL)

@@ -14,8 +14,9 @@ final class Pager {
 
     init(command: String) throws {
         var fds: [Int32] = [0, 0]
-        // Close-on-exec, so no other child (an editor, a second pager) ever holds the pager's input open.
-        guard pipe2(&fds, O_CLOEXEC) == 0 else { throw FileError.writeFailed("the pager", reason: String(cString: strerror(errno))) }
+        guard pipe(&fds) == 0 else { throw FileError.writeFailed("the pager", reason: String(cString: strerror(errno))) }
+        // Close-on-exec, so no other child ever holds the pager's input open (the pager would never end).
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
