@@ -1,5 +1,5 @@
 #include "vein_secret.h"
-#include <libsecret/secret.h>
+#include "secret_abi.h"
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -8,27 +8,10 @@
 
 // libsecret is opened at first use, not linked: it brings GLib, GObject and GIO (a dozen libraries) whose
 // loading and symbol relocation every `vein` process paid at start, while only the keyring key source needs
-// them. The headers still give the exact prototypes, so every call is type-checked as a direct call would be.
-// Nothing here calls a libsecret or GLib function directly: the link would fail (no -lsecret-1) if it did.
-#define VEIN_SECRET_FUNCTIONS(X) \
-    X(secret_password_store_sync) \
-    X(secret_password_clear_sync) \
-    X(secret_service_get_sync) \
-    X(secret_service_search_sync) \
-    X(secret_attributes_build) \
-    X(secret_item_get_locked) \
-    X(secret_item_get_secret) \
-    X(secret_value_get_text) \
-    X(secret_value_unref) \
-    X(secret_error_get_quark) \
-    X(g_error_matches) \
-    X(g_error_free) \
-    X(g_hash_table_unref) \
-    X(g_object_unref) \
-    X(g_list_free_full)
+// them. Prototypes, constants and layouts come from secret_abi.h, checked against libsecret's headers.
 
-// Fields are prefixed so that a GLib function-like macro of the same name can never expand at a call.
-#define VEIN_SECRET_FIELD(name) __typeof__(&name) call_##name;
+// Fields are prefixed so that a GLib function-like macro of the same name could never expand at a call.
+#define VEIN_SECRET_FIELD(name, result, parameters) vein_fn_##name call_##name;
 static struct { VEIN_SECRET_FUNCTIONS(VEIN_SECRET_FIELD) } lib;
 
 static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
@@ -44,8 +27,8 @@ static void lib_load(void) {
         return;
     }
     // dlsym on the handle searches libsecret and the libraries it needs, so GLib's functions are found too.
-#define VEIN_SECRET_LOOKUP(name) \
-    lib.call_##name = (__typeof__(&name))dlsym(handle, #name); \
+#define VEIN_SECRET_LOOKUP(name, result, parameters) \
+    lib.call_##name = (vein_fn_##name)dlsym(handle, #name); \
     if (!lib.call_##name) { \
         snprintf(lib_failure, sizeof lib_failure, "no Secret Service library: libsecret-1.so.0 lacks %s", #name); \
         memset(&lib, 0, sizeof lib); \
@@ -66,11 +49,11 @@ static int lib_ready(char **error_out) {
 // items written by one version of Vein have to be found by every later one.
 static const SecretSchema *vein_schema(void) {
     static const SecretSchema schema = {
-        "org.vein.StoreKey", SECRET_SCHEMA_NONE,
+        "org.vein.StoreKey", VEIN_SECRET_SCHEMA_NONE,
         {
-            { "app", SECRET_SCHEMA_ATTRIBUTE_STRING },
-            { "store", SECRET_SCHEMA_ATTRIBUTE_STRING },
-            { "state", SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "app", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "store", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "state", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
             { NULL, 0 },
         }
     };
@@ -79,7 +62,7 @@ static const SecretSchema *vein_schema(void) {
 
 static int fail(GError *error, char **error_out) {
     // A locked collection is its own answer (SPEC §6: "the keyring is locked", never "no key").
-    int code = error && lib.call_g_error_matches(error, lib.call_secret_error_get_quark(), SECRET_ERROR_IS_LOCKED)
+    int code = error && lib.call_g_error_matches(error, lib.call_secret_error_get_quark(), VEIN_SECRET_ERROR_IS_LOCKED)
         ? VEIN_SECRET_LOCKED : -1;
     if (error_out) {
         *error_out = strdup(error && error->message ? error->message : "unknown Secret Service error");
@@ -92,7 +75,7 @@ int vein_secret_store(const char *app, const char *store_path, const char *state
                       const char *label, const char *secret, char **error_out) {
     if (lib_ready(error_out) != 0) return -1;
     GError *error = NULL;
-    gboolean ok = lib.call_secret_password_store_sync(vein_schema(), SECRET_COLLECTION_DEFAULT, label, secret,
+    gboolean ok = lib.call_secret_password_store_sync(vein_schema(), VEIN_SECRET_COLLECTION_DEFAULT, label, secret,
                                                       NULL, &error,
                                                       "app", app, "store", store_path, "state", state, NULL);
     if (!ok || error) return fail(error, error_out);
@@ -105,11 +88,11 @@ int vein_secret_lookup(const char *store_path, const char *state, char **secret_
     // or could not be shown) it returns no secret and no error, which would read as "no such item".
     // Searching for the items themselves tells "none" from "there, but locked".
     GError *error = NULL;
-    SecretService *service = lib.call_secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, NULL, &error);
+    SecretService *service = lib.call_secret_service_get_sync(VEIN_SECRET_SERVICE_OPEN_SESSION, NULL, &error);
     if (!service) return fail(error, error_out);
     GHashTable *attributes = lib.call_secret_attributes_build(vein_schema(), "store", store_path, "state", state, NULL);
     GList *items = lib.call_secret_service_search_sync(service, vein_schema(), attributes,
-                                                       SECRET_SEARCH_ALL | SECRET_SEARCH_UNLOCK | SECRET_SEARCH_LOAD_SECRETS,
+                                                       VEIN_SECRET_SEARCH_ALL | VEIN_SECRET_SEARCH_UNLOCK | VEIN_SECRET_SEARCH_LOAD_SECRETS,
                                                        NULL, &error);
     lib.call_g_hash_table_unref(attributes);
     lib.call_g_object_unref(service);
