@@ -29,8 +29,10 @@ let package = Package(
         // The command layer: a declarative command table, one file per command.
         .target(name: "VeinCLI", dependencies: ["Vein", "CReadline"]),
         // Release builds link the Swift runtime and Foundation statically: resolving their symbols at every
-        // start was most of `vein --version`'s time (bench/README.md, "REPL start-up").
+        // start was most of `vein --version`'s time (bench/README.md, "REPL start-up"). main.swift is compiled
+        // against the static Foundation too, for the libraries it needs (CoreFoundation, ICU) to be linked.
         .executableTarget(name: "vein", dependencies: ["VeinCLI"],
+                          swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
         // Writes man/ and completions/ from the command table (`make docs`).
         .executableTarget(name: "vein-docgen", dependencies: ["VeinCLI"]),
