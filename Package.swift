@@ -46,12 +46,11 @@ let package = Package(
                        providers: [.apt(["libsqlcipher-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1",
-                       providers: [.apt(["libsecret-1-dev"])]),
         .systemLibrary(name: "CReadline", pkgConfig: "readline",
                        providers: [.apt(["libreadline-dev"])]),
-        // libsecret's API is variadic; this shim gives Swift fixed-arity calls.
-        .target(name: "CVeinSecret", dependencies: ["CSecret"]),
+        // libsecret's API is variadic; this shim gives Swift fixed-arity calls. It opens libsecret at first
+        // use (dlopen) rather than linking it, so GLib & co. load only when a keyring is used.
+        .target(name: "CVeinSecret"),
         // prctl (variadic) and explicit_bzero, to keep keys out of core dumps.
         .target(name: "CVeinMemory"),
 
@@ -71,7 +70,12 @@ let package = Package(
 
         // The command layer: a declarative command table, one file per command.
         .target(name: "VeinCLI", dependencies: ["Vein", "CReadline"]),
-        .executableTarget(name: "vein", dependencies: ["VeinCLI"]),
+        // Release builds link the Swift runtime and Foundation statically: resolving their symbols at every
+        // start was most of `vein --version`'s time (bench/README.md, "REPL start-up"). main.swift is compiled
+        // against the static Foundation too, for the libraries it needs (CoreFoundation, ICU) to be linked.
+        .executableTarget(name: "vein", dependencies: ["VeinCLI"],
+                          swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
         // Writes man/ and completions/ from the command table (`make docs`).
         .executableTarget(name: "vein-docgen", dependencies: ["VeinCLI"]),
 

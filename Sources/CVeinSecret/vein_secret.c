@@ -1,16 +1,59 @@
 #include "vein_secret.h"
-#include <libsecret/secret.h>
+#include "secret_abi.h"
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+// libsecret is opened at first use, not linked: it brings GLib, GObject and GIO (a dozen libraries) whose
+// loading and symbol relocation every `vein` process paid at start, while only the keyring key source needs
+// them. Prototypes, constants and layouts come from secret_abi.h, checked against libsecret's headers.
+
+// Fields are prefixed so that a GLib function-like macro of the same name could never expand at a call.
+#define VEIN_SECRET_FIELD(name, result, parameters) vein_fn_##name call_##name;
+static struct { VEIN_SECRET_FUNCTIONS(VEIN_SECRET_FIELD) } lib;
+
+static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
+// Empty once every function was found; otherwise why not. Read only after pthread_once, never changed after.
+static char lib_failure[512];
+
+static void lib_load(void) {
+    // Never dlclosed: GLib registers types and threads that cannot be unloaded.
+    void *handle = dlopen("libsecret-1.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char *why = dlerror();
+        snprintf(lib_failure, sizeof lib_failure, "no Secret Service library: %s", why ? why : "libsecret-1.so.0 not found");
+        return;
+    }
+    // dlsym on the handle searches libsecret and the libraries it needs, so GLib's functions are found too.
+#define VEIN_SECRET_LOOKUP(name, result, parameters) \
+    lib.call_##name = (vein_fn_##name)dlsym(handle, #name); \
+    if (!lib.call_##name) { \
+        snprintf(lib_failure, sizeof lib_failure, "no Secret Service library: libsecret-1.so.0 lacks %s", #name); \
+        memset(&lib, 0, sizeof lib); \
+        return; \
+    }
+    VEIN_SECRET_FUNCTIONS(VEIN_SECRET_LOOKUP)
+}
+
+/// 0 when libsecret is usable; otherwise -1 with the reason in *error_out (the "unavailable" path, like a missing bus).
+static int lib_ready(char **error_out) {
+    pthread_once(&lib_once, lib_load);
+    if (lib_failure[0] == '\0') return 0;
+    if (error_out) *error_out = strdup(lib_failure);
+    return -1;
+}
 
 // The schema name is part of every item's attributes (xdg:schema), so it must never change:
 // items written by one version of Vein have to be found by every later one.
 static const SecretSchema *vein_schema(void) {
     static const SecretSchema schema = {
-        "org.vein.StoreKey", SECRET_SCHEMA_NONE,
+        "org.vein.StoreKey", VEIN_SECRET_SCHEMA_NONE,
         {
-            { "app", SECRET_SCHEMA_ATTRIBUTE_STRING },
-            { "store", SECRET_SCHEMA_ATTRIBUTE_STRING },
-            { "state", SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "app", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "store", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "state", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
             { NULL, 0 },
         }
     };
@@ -19,62 +62,67 @@ static const SecretSchema *vein_schema(void) {
 
 static int fail(GError *error, char **error_out) {
     // A locked collection is its own answer (SPEC §6: "the keyring is locked", never "no key").
-    int code = error && g_error_matches(error, SECRET_ERROR, SECRET_ERROR_IS_LOCKED) ? VEIN_SECRET_LOCKED : -1;
+    int code = error && lib.call_g_error_matches(error, lib.call_secret_error_get_quark(), VEIN_SECRET_ERROR_IS_LOCKED)
+        ? VEIN_SECRET_LOCKED : -1;
     if (error_out) {
-        *error_out = g_strdup(error && error->message ? error->message : "unknown Secret Service error");
+        *error_out = strdup(error && error->message ? error->message : "unknown Secret Service error");
     }
-    if (error) g_error_free(error);
+    if (error) lib.call_g_error_free(error);
     return code;
 }
 
 int vein_secret_store(const char *app, const char *store_path, const char *state,
                       const char *label, const char *secret, char **error_out) {
+    if (lib_ready(error_out) != 0) return -1;
     GError *error = NULL;
-    gboolean ok = secret_password_store_sync(vein_schema(), SECRET_COLLECTION_DEFAULT, label, secret,
-                                             NULL, &error,
-                                             "app", app, "store", store_path, "state", state, NULL);
+    gboolean ok = lib.call_secret_password_store_sync(vein_schema(), VEIN_SECRET_COLLECTION_DEFAULT, label, secret,
+                                                      NULL, &error,
+                                                      "app", app, "store", store_path, "state", state, NULL);
     if (!ok || error) return fail(error, error_out);
     return 0;
 }
 
 int vein_secret_lookup(const char *store_path, const char *state, char **secret_out, char **error_out) {
+    if (lib_ready(error_out) != 0) return -1;
     // Not secret_password_lookup_sync: when the collection stays locked (the unlock prompt was dismissed
     // or could not be shown) it returns no secret and no error, which would read as "no such item".
     // Searching for the items themselves tells "none" from "there, but locked".
     GError *error = NULL;
-    SecretService *service = secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, NULL, &error);
+    SecretService *service = lib.call_secret_service_get_sync(VEIN_SECRET_SERVICE_OPEN_SESSION, NULL, &error);
     if (!service) return fail(error, error_out);
-    GHashTable *attributes = secret_attributes_build(vein_schema(), "store", store_path, "state", state, NULL);
-    GList *items = secret_service_search_sync(service, vein_schema(), attributes,
-                                              SECRET_SEARCH_ALL | SECRET_SEARCH_UNLOCK | SECRET_SEARCH_LOAD_SECRETS,
-                                              NULL, &error);
-    g_hash_table_unref(attributes);
-    g_object_unref(service);
+    GHashTable *attributes = lib.call_secret_attributes_build(vein_schema(), "store", store_path, "state", state, NULL);
+    GList *items = lib.call_secret_service_search_sync(service, vein_schema(), attributes,
+                                                       VEIN_SECRET_SEARCH_ALL | VEIN_SECRET_SEARCH_UNLOCK | VEIN_SECRET_SEARCH_LOAD_SECRETS,
+                                                       NULL, &error);
+    lib.call_g_hash_table_unref(attributes);
+    lib.call_g_object_unref(service);
     if (error) {
-        g_list_free_full(items, g_object_unref);
+        lib.call_g_list_free_full(items, lib.call_g_object_unref);
         return fail(error, error_out);
     }
     int result = 0;
-    for (GList *l = items; l && result != 1; l = l->next) {
+    for (GList *l = items; l && result != 1 && result != -1; l = l->next) {
         SecretItem *item = l->data;
-        if (secret_item_get_locked(item)) { result = VEIN_SECRET_LOCKED; continue; }
-        SecretValue *value = secret_item_get_secret(item);
-        const gchar *text = value ? secret_value_get_text(value) : NULL;
+        if (lib.call_secret_item_get_locked(item)) { result = VEIN_SECRET_LOCKED; continue; }
+        SecretValue *value = lib.call_secret_item_get_secret(item);
+        const gchar *text = value ? lib.call_secret_value_get_text(value) : NULL;
         if (text) {
-            *secret_out = g_strdup(text);  // wiped by vein_secret_free_secret
-            result = 1;
+            *secret_out = strdup(text);  // wiped by vein_secret_free_secret
+            result = *secret_out ? 1 : -1;
         }
-        if (value) secret_value_unref(value);
+        if (value) lib.call_secret_value_unref(value);
     }
-    g_list_free_full(items, g_object_unref);
-    if (result == VEIN_SECRET_LOCKED && error_out) *error_out = g_strdup("the collection holding the key is locked");
+    lib.call_g_list_free_full(items, lib.call_g_object_unref);
+    if (result == -1 && error_out) *error_out = strdup("out of memory copying the key");
+    if (result == VEIN_SECRET_LOCKED && error_out) *error_out = strdup("the collection holding the key is locked");
     return result;
 }
 
 int vein_secret_clear(const char *store_path, const char *state, char **error_out) {
+    if (lib_ready(error_out) != 0) return -1;
     GError *error = NULL;
-    gboolean removed = secret_password_clear_sync(vein_schema(), NULL, &error,
-                                                  "store", store_path, "state", state, NULL);
+    gboolean removed = lib.call_secret_password_clear_sync(vein_schema(), NULL, &error,
+                                                           "store", store_path, "state", state, NULL);
     if (error) return fail(error, error_out);
     return removed ? 1 : 0;
 }
@@ -82,9 +130,9 @@ int vein_secret_clear(const char *store_path, const char *state, char **error_ou
 void vein_secret_free_secret(char *secret) {
     if (!secret) return;
     explicit_bzero(secret, strlen(secret));
-    g_free(secret);
+    free(secret);
 }
 
 void vein_secret_free_message(char *message) {
-    g_free(message);
+    free(message);
 }
