@@ -5,9 +5,9 @@ import Vein
 /// One instance per row while the app holds it.
 ///
 /// Built so far: insert, delete, save, rollback, hasChanges, fetch and fetchCount of a whole model or
-/// with a condition in Vein's expression language (SPEC §4). Not built yet (issue 13 items 5–6): the
-/// typed `FetchDescriptor<T>` with `#Predicate`, `SortDescriptor`, limits and offsets, `fetchIdentifiers`,
-/// and the per-model conveniences (`Post.fetch(where:sort:in:)`, `upsert`, `post.delete()`).
+/// with a condition in Vein's expression language (SPEC §4), and fetch, fetchCount and fetchIdentifiers
+/// with a typed `FetchDescriptor<T>` (Fetch/ModelContext+TypedFetch.swift). Not built yet: the per-model
+/// conveniences (`Post.fetch(where:sort:in:)`, `upsert`, `post.delete()`).
 public final class ModelContext: @unchecked Sendable {
     /// The engine's context, for what the typed surface does not offer yet.
     public let engine: Vein.ModelContext

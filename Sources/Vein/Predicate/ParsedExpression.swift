@@ -18,6 +18,13 @@ public indirect enum ParsedExpression: Equatable, Sendable {
         public let value: ParsedExpression
         /// Written after the parentheses (`contains { … }`), where Swift drops the label (`where:`).
         public var isTrailingClosure = false
+
+        /// For trees built in code rather than parsed (VeinCore's `#Predicate` translation).
+        package init(label: String?, value: ParsedExpression, isTrailingClosure: Bool = false) {
+            self.label = label
+            self.value = value
+            self.isTrailingClosure = isTrailingClosure
+        }
     }
 
     case literal(Literal, column: Int)

@@ -1,0 +1,75 @@
+import Foundation
+import Vein
+
+/// How a typed fetch runs: the engine's descriptor (condition, sort keys, window in SQL where they
+/// translate) and what is left to memory, with Foundation's semantics deciding.
+struct TypedFetchPlan<T: PersistentModel> {
+    var engine: Vein.FetchDescriptor
+    /// The predicate did not translate: Foundation's `evaluate` filters the fetched instances.
+    var filterInMemory: Predicate<T>?
+    /// A sort key did not translate: Foundation's `SortDescriptor` comparison orders the instances.
+    var sortInMemory: [SortDescriptor<T>]?
+    var window: (offset: Int, limit: Int?)
+
+    var isAllInEngine: Bool { filterInMemory == nil && sortInMemory == nil }
+
+    init(_ descriptor: FetchDescriptor<T>, context: Vein.ModelContext) throws {
+        engine = Vein.FetchDescriptor(model: T.modelName, includePendingChanges: descriptor.includePendingChanges)
+        window = (max(0, descriptor.fetchOffset ?? 0), descriptor.fetchLimit.map { max(0, $0) })
+        if let predicate = descriptor.predicate {
+            if let typed = PredicateTranslation.typedExpression(predicate, manifest: context.manifest) {
+                engine.predicate = typed
+            } else {
+                filterInMemory = predicate
+            }
+        }
+        let keys = descriptor.sortBy.map(Self.sortKey)
+        if keys.allSatisfy({ $0 != nil }) {
+            engine.sortBy = keys.compactMap { $0 }
+        } else {
+            sortInMemory = descriptor.sortBy
+        }
+        if isAllInEngine {
+            engine.fetchLimit = window.limit
+            engine.fetchOffset = window.offset
+        }
+    }
+
+    /// A sort key the engine orders exactly as Foundation does: a stored field's key path compared with
+    /// `<` (the engine sorts nil first and strings by Swift's `<`, as `SortDescriptor` does). A string
+    /// comparator (`.localizedStandard`, …) is Foundation's to apply.
+    static func sortKey(_ descriptor: SortDescriptor<T>) -> Vein.FetchDescriptor.SortKey? {
+        guard descriptor.stringComparator == nil, let keyPath = descriptor.keyPath,
+              let name = T.propertyName(for: keyPath), T._$schema.isField(name) else { return nil }
+        return Vein.FetchDescriptor.SortKey(name, ascending: descriptor.order == .forward)
+    }
+
+    /// The engine's objects as instances, with what the engine did not do applied here.
+    func finish(_ objects: [ModelObject]) throws -> [T] {
+        var models = objects.map(T.instance)
+        if let predicate = filterInMemory { models = try models.filter { try predicate.evaluate($0) } }
+        if let sort = sortInMemory, !sort.isEmpty {
+            // Stable: ties keep the engine's order (id, creation order), as SQL's last sort key does.
+            models = models.enumerated().sorted { a, b in
+                for key in sort {
+                    switch key.compare(a.element, b.element) {
+                    case .orderedAscending: return true
+                    case .orderedDescending: return false
+                    case .orderedSame: continue
+                    }
+                }
+                return a.offset < b.offset
+            }.map(\.element)
+        }
+        if isAllInEngine { return models }
+        let start = min(window.offset, models.count)
+        let end = window.limit.map { min(models.count, start + $0) } ?? models.count
+        return Array(models[start..<end])
+    }
+}
+
+extension ModelDescription {
+    func isField(_ name: String) -> Bool {
+        properties.contains { if case .field(let field) = $0 { return field.name == name } else { return false } }
+    }
+}
