@@ -75,10 +75,10 @@ extension ModelContext {
     /// before any row is written (a reverse-column list changes as its members' rows are written).
     func storedListsOfReplacedLinks() throws -> [ObjectIdentifier: [Int: [String]]] {
         var result: [ObjectIdentifier: [Int: [String]]] = [:]
-        for object in inserted + Array(updated.values) {
+        for object in inserted + Array(updated.values) + Array(deleted.values) {
             for (i, change) in object.linkChanges where change.replaced && object.layout.storage[i]!.writesLinks {
                 var stored: [String] = []
-                if object.state == .persisted {
+                if object.state == .persisted || deleted[object.id] === object {
                     let statement = try database.cachedStatement(object.layout.storage[i]!.membersSQL)
                     defer { statement.reset() }
                     try statement.bind([.text(object.id)])
@@ -95,8 +95,12 @@ extension ModelContext {
     /// the (owner, position) index, so a link costs the same in a list of 200,000 as in an empty one.
     /// A list set as a whole keeps its longest prefix that is in stored order and rewrites the positions
     /// from there.
+    ///
+    /// An owner deleted in this save has its unlinks written too (not its links: its rows go): the cascade
+    /// that follows (`closeDeleteSet`) reads the store's links, and must not reach a member the owner let go.
     func writeLinks(storedLists: [ObjectIdentifier: [Int: [String]]]) throws {
-        let objects = (inserted + Array(updated.values)).filter { !$0.linkChanges.isEmpty && $0.state != .deleted }
+        let live = (inserted + Array(updated.values)).filter { $0.state != .deleted }
+        let objects = (live + Array(deleted.values)).filter { !$0.linkChanges.isEmpty }
         var placements: [(RelationshipStorage, String, [String])] = []
         for object in objects {
             for (i, change) in object.linkChanges.sorted(by: { $0.key < $1.key }) {
@@ -122,7 +126,7 @@ extension ModelContext {
                         try statement.step()
                     }
                 }
-                if !appended.isEmpty { placements.append((storage, object.id, appended)) }
+                if !appended.isEmpty, object.state != .deleted { placements.append((storage, object.id, appended)) }
             }
         }
         for (storage, owner, appended) in placements {

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import Vein
+
+/// A member an owner let go of in memory is not reached by that owner's cascade when both happen in one
+/// save: the cascade follows the store's links, so the owner's unlinks are written before it runs.
+@Suite struct DeletedOwnerUnlinkTests {
+    static let manifest = """
+        { vein: 1, app: "test.unlink", version: "1.0.0", models: {
+            Folder: { fields: { name: "string" },
+                      relationships: { items: { to: "Item", many: true, deleteRule: "cascade" } } },
+            Item: { fields: { name: "string" } } } }
+        """
+
+    @Test func aMemberMovedOutOfADeletedOwnerSurvivesItsCascade() throws {
+        let dir = try TempDir()
+        let store = try dir.plaintextStore("u.vein", manifest: try ManifestParser.parse(Self.manifest, file: "u.json5"))
+        let setup = ModelContext(store: store)
+        let item = try setup.insert("Item", ["name": .string("x")])
+        let doomed = try setup.insert("Folder", ["name": .string("old"), "items": .array([.string(item.id)])])
+        let keeper = try setup.insert("Folder", ["name": .string("new")])
+        try setup.save()
+
+        let context = ModelContext(store: store)
+        let old = try #require(try context.object("Folder", id: doomed.id))
+        let new = try #require(try context.object("Folder", id: keeper.id))
+        try new.set("items", .array([.string(item.id)]))
+        try old.set("items", .array([]))
+        try context.delete(old)
+        try context.save()
+
+        let check = ModelContext(store: store)
+        #expect(try check.object("Item", id: item.id) != nil)
+        #expect(try check.object("Folder", id: keeper.id)?.related("items").map(\.id) == [item.id])
+        #expect(try check.object("Folder", id: doomed.id) == nil)
+    }
+}
