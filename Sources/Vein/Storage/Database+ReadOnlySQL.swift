@@ -2,27 +2,57 @@ import CSQLCipher
 
 /// Raw SQL that only reads, for what the expression language cannot say (the REPL's `.sql`).
 public enum ReadOnlySQLError: Error, Equatable, Sendable {
-    /// Not a SELECT, WITH, VALUES or EXPLAIN, or SQLite says the statement writes.
+    /// Not a SELECT, WITH or VALUES, or the statement does more than read.
     case writes(String)
     /// More than one statement in the text.
     case severalStatements
 }
 
 extension Database {
-    /// Statements that may be prepared at all. SQLCipher runs `PRAGMA key`/`rekey` while it prepares them, so
-    /// the first word is checked before SQLite sees the text; `sqlite3_stmt_readonly` then checks the rest.
-    static let readingKeywords: Set<String> = ["select", "with", "values", "explain"]
+    /// Statements that may be prepared at all. SQLCipher runs `PRAGMA key`/`rekey` while it prepares them
+    /// (also behind `EXPLAIN`, which is therefore not among them), so the first word is checked before SQLite
+    /// sees the text; while it prepares, `readingOnly` refuses every action but reading; and
+    /// `sqlite3_stmt_readonly` then checks the whole.
+    static let readingKeywords: Set<String> = ["select", "with", "values"]
+
+    /// The authorizer of a raw read: reading tables and calling functions, nothing else — no PRAGMA (key,
+    /// rekey), ATTACH, temp tables, writes — and none of SQLCipher's own functions (`sqlcipher_export`
+    /// writes a copy of every table, which `sqlite3_stmt_readonly` does not see).
+    private static let readingOnly: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?,
+                                                    UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32 = {
+        refused, action, _, function, _, _ in
+        let allowed: Bool
+        switch action {
+        case SQLITE_SELECT, SQLITE_READ, SQLITE_RECURSIVE: allowed = true
+        case SQLITE_FUNCTION:
+            let name = function.map { String(cString: $0).lowercased() } ?? ""
+            allowed = !name.hasPrefix("sqlcipher") && name != "load_extension"
+        default: allowed = false
+        }
+        // Noted, so the refusal is told as "this writes" whatever error text SQLite gives it.
+        if !allowed { refused?.assumingMemoryBound(to: Int32.self).pointee = 1 }
+        return allowed ? SQLITE_OK : SQLITE_DENY
+    }
 
     /// Runs one statement that reads, returning its column names and rows.
     public func readOnlyQuery(_ sql: String) throws -> (columns: [String], rows: [[DatabaseValue]]) {
         let first = sql.drop { $0.isWhitespace }.prefix { $0.isLetter }.lowercased()
         guard Self.readingKeywords.contains(first) else { throw ReadOnlySQLError.writes(sql) }
+        let refused = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        refused.initialize(to: 0)
+        defer { refused.deallocate() }
+        sqlite3_set_authorizer(handle, Self.readingOnly, refused)
+        defer { sqlite3_set_authorizer(handle, nil, nil) }
         var prepared: OpaquePointer?, rest = ""
         let rc = sql.withCString { text in
             var tail: UnsafePointer<CChar>?
             let rc = sqlite3_prepare_v2(handle, text, -1, &prepared, &tail)
             rest = tail.map { String(cString: $0) } ?? ""  // it points into `text`, valid only here
             return rc
+        }
+        if refused.pointee != 0 || rc == SQLITE_AUTH {
+            sqlite3_finalize(prepared)
+            throw ReadOnlySQLError.writes(sql)
         }
         guard rc == SQLITE_OK, let prepared else { throw lastError(rc, sql: sql) }
         let readOnly = sqlite3_stmt_readonly(prepared) != 0

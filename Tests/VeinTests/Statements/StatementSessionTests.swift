@@ -91,6 +91,14 @@ import Testing
         for sql in [#"DELETE FROM "Post""#, "PRAGMA rekey = 'x'", "ATTACH 'x' AS y", "BEGIN", "  insert into Post values (1)", #"WITH x(n) AS (VALUES (1)) DELETE FROM "Post""#] {
             #expect(throws: ReadOnlySQLError.writes(sql)) { try store.database.readOnlyQuery(sql) }
         }
+        // Behind EXPLAIN, SQLCipher would still run key and rekey while preparing; sqlcipher_export writes
+        // every table into the temp schema (later unqualified names would read the copy); neither may run.
+        for sql in ["EXPLAIN PRAGMA key = 'y'", "EXPLAIN PRAGMA rekey = 'x'", "explain query plan PRAGMA key = 'y'",
+                    "SELECT sqlcipher_export('temp')", "SELECT load_extension('x')", #"SELECT * FROM "Post", (SELECT sqlcipher_export('temp'))"#] {
+            #expect(throws: ReadOnlySQLError.writes(sql)) { try store.database.readOnlyQuery(sql) }
+        }
+        #expect(try store.database.readOnlyQuery(#"SELECT count(*) FROM "Post""#).rows == [[.integer(0)]])
+        #expect(try store.database.readOnlyQuery("SELECT count(*) FROM sqlite_temp_master").rows == [[.integer(0)]])
         #expect(throws: ReadOnlySQLError.severalStatements) { try store.database.readOnlyQuery("SELECT 1; DELETE FROM \"Post\"") }
         #expect(try store.database.readOnlyQuery("SELECT 1;").rows == [[.integer(1)]])
     }
