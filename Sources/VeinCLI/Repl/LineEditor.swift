@@ -99,8 +99,12 @@ final class LineEditor {
     func saveHistory(_ path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw FileError.cannotWrite(path, reason: String(cString: strerror(errno))) }
-        fchmod(descriptor, 0o600)
-        close(descriptor)
+        // Only a regular file is made 0600: `--history /dev/null` (as root) must leave the device as it is.
+        var status = stat()
+        let isRegular = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        let modeSet = !isRegular || fchmod(descriptor, 0o600) == 0
+        let reason = String(cString: strerror(errno))
+        guard close(descriptor) == 0, modeSet else { throw FileError.writeFailed(path, reason: reason) }
         let rc = write_history(path)
         guard rc == 0 else { throw FileError.writeFailed(path, reason: String(cString: strerror(rc))) }
     }

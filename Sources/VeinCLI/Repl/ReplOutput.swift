@@ -22,8 +22,13 @@ final class ReplOutput {
 
     /// `.output FILE`: results go to FILE (made 0600 when new: results hold data); nil goes back to stdout.
     func redirect(to path: String?) throws {
-        if let file { close(file.descriptor) }
-        file = nil
+        if let previous = file {
+            file = nil
+            // A write the system reports only at close is a failed write, never a silent loss.
+            guard close(previous.descriptor) == 0 else {
+                throw FileError.writeFailed(previous.path, reason: String(cString: strerror(errno)))
+            }
+        }
         guard let path else { return }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw FileError.cannotWrite(path, reason: String(cString: strerror(errno))) }

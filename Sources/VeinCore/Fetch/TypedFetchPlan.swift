@@ -63,7 +63,8 @@ struct TypedFetchPlan<T: PersistentModel> {
         }
         if isAllInEngine { return models }
         let start = min(window.offset, models.count)
-        let end = window.limit.map { min(models.count, start + $0) } ?? models.count
+        // Clamped, not added: a limit of Int.max with an offset must not overflow.
+        let end = window.limit.map { start + max(0, min(models.count - start, $0)) } ?? models.count
         return Array(models[start..<end])
     }
 }
