@@ -99,6 +99,23 @@ import Testing
         try tmux.waitFor("200000\nb.vein> ")
     }
 
+    /// Raw SQL too: Ctrl-C stops it in SQLite (a cross join of 200,000 rows would run for hours).
+    @Test func ctrlCStopsALongRawSQLRead() throws {
+        let r = try Self.bigStore()
+        defer { r.cleanUp() }
+        let tmux = try TmuxSession(r, ["repl", "b.vein"], environment: ["VEIN_HISTORY": ""])
+        defer { tmux.kill() }
+        try tmux.waitFor(Self.prompt)
+        try tmux.type(#".sql SELECT count(*) FROM "Post" a, "Post" b"#)
+        try tmux.press("Enter")
+        usleep(300_000)
+        try tmux.press("C-c")
+        try tmux.waitFor("interrupted\nb.vein> ", timeout: 20)
+        try tmux.type("count Post")
+        try tmux.press("Enter")
+        try tmux.waitFor("200000\nb.vein> ")
+    }
+
     /// 200,000 rows go to the pager a line at a time: a pager that reads three lines and quits ends the
     /// output, and in less, Ctrl-C stops it; either way the session goes on.
     @Test func aLongResultStreamsToThePager() throws {

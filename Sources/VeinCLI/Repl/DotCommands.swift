@@ -55,7 +55,8 @@ enum DotCommands {
         },
         DotCommand(name: ".sql", usage: ".sql SELECT …", help: "Run read-only SQL for what the language cannot say; anything that writes is refused.") { session, _, rest in
             guard !rest.isEmpty else { throw usage(".sql needs a SELECT statement", ".sql SELECT …") }
-            let (columns, rows) = try session.store.database.readOnlyQuery(rest)
+            let database = session.store.database
+            let (columns, rows) = try Interrupt.whileRunning(on: database) { try database.readOnlyQuery(rest) }
             try session.output.write(paged: true) { emit in
                 try ResultFormatter.write(columns: columns, rows: rows, format: session.format, style: session.style, emit: emit, note: session.console.note)
             }

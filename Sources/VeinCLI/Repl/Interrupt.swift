@@ -7,12 +7,15 @@ import Vein
 enum Interrupt {
     nonisolated(unsafe) private static var flag: sig_atomic_t = 0
     nonisolated(unsafe) private static var running: Unmanaged<ModelContext>?
+    /// The connection a raw `.sql` read runs on (the store's own, not the context's).
+    nonisolated(unsafe) private static var runningSQL: Unmanaged<Database>?
 
     static func install() {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in
             Interrupt.flag = 1
             Interrupt.running?.takeUnretainedValue().interrupt()
+            Interrupt.runningSQL?.takeUnretainedValue().interrupt()
         }
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0  // no SA_RESTART: a blocking read or poll returns EINTR
@@ -28,6 +31,13 @@ enum Interrupt {
     }
 
     /// Runs a statement that Ctrl-C may stop.
+    static func whileRunning<T>(on database: Database, _ body: () throws -> T) throws -> T {
+        flag = 0
+        runningSQL = Unmanaged.passUnretained(database)
+        defer { runningSQL = nil }
+        return try body()
+    }
+
     static func whileRunning<T>(on context: ModelContext, _ body: () throws -> T) throws -> T {
         flag = 0
         running = Unmanaged.passUnretained(context)
