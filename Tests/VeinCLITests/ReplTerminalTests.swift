@@ -99,6 +99,18 @@ import Testing
         try tmux.waitFor("200000\nb.vein> ")
     }
 
+    /// The pager (which can run commands) does not get the key's variable.
+    @Test func thePagerDoesNotSeeTheKey() throws {
+        let r = try VeinRunner.blogStore()
+        defer { r.cleanUp() }
+        let pager = #"echo "key variables: $(env | grep -c '^VEIN_KEY=')"; cat > /dev/null"#
+        let tmux = try session(r, environment: ["VEIN_KEY": "not-the-key-but-secret", "PAGER": pager, "VEIN_HISTORY": ""])
+        defer { tmux.kill() }
+        try tmux.type("Post")
+        try tmux.press("Enter")
+        try tmux.waitFor("key variables: 0")
+    }
+
     /// Raw SQL too: Ctrl-C stops it in SQLite (a cross join of 200,000 rows would run for hours).
     @Test func ctrlCStopsALongRawSQLRead() throws {
         let r = try Self.bigStore()

@@ -75,6 +75,7 @@ enum ReplCommand {
         if interactive {
             // In a script Ctrl-C ends vein, as it ends sqlite3 running one.
             Interrupt.install()
+            if let keyEnv = invocation.arguments.value("key-env") { Pager.hiddenVariables.insert(keyEnv) }
             let history = HistoryPolicy.file(explicit: invocation.arguments.value("history"), encrypted: store.encryption.isEncrypted,
                                              environment: invocation.environment)
             try InteractiveLoop(session: session, historyFile: history).run()

@@ -9,6 +9,10 @@ final class Pager {
         return pager.trimmingCharacters(in: .whitespaces).isEmpty ? nil : pager
     }
 
+    /// Variables the pager must not see: the key's (`VEIN_KEY`, the one `--key-env` names). A pager can run
+    /// commands and editors; it needs the terminal's variables, never the key. Set once, before any pager.
+    nonisolated(unsafe) static var hiddenVariables: Set<String> = [KeyOptions.environmentVariable]
+
     private let pid: pid_t
     private let input: Int32
 
@@ -25,9 +29,11 @@ final class Pager {
         posix_spawn_file_actions_addclose(&actions, fds[1])
         let argv = ["/bin/sh", "-c", command]
         let cArgv = argv.map { strdup($0) } + [nil]
-        defer { cArgv.forEach { free($0) } }
+        let environment = ProcessInfo.processInfo.environment.filter { !Self.hiddenVariables.contains($0.key) }
+        let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (cArgv + cEnv).forEach { free($0) } }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, "/bin/sh", &actions, nil, cArgv, environ)
+        let rc = posix_spawn(&pid, "/bin/sh", &actions, nil, cArgv, cEnv)
         close(fds[0])
         guard rc == 0 else {
             close(fds[1])
