@@ -17,10 +17,14 @@ extension ModelContext {
     /// cascade reaches that this context does not hold are found in the store, set-based, at save.
     public func delete(_ object: ModelObject) throws {
         try lock.withLock {
-            guard object.state != .deleted else { return }
+            guard object.state != .deleted else {
+                cascadedThroughLinks.removeValue(forKey: object.id)  // named by the caller now: deleted whatever links say
+                return
+            }
             // Collect the whole cascade first, so a `deny` anywhere refuses before anything changes.
             var doomed: [ModelObject] = []
             var seen = Set<String>()
+            var throughLinks: [String: (owner: ModelObject, relationship: Int)] = [:]
             func collect(_ o: ModelObject) throws {
                 guard seen.insert(o.id).inserted else { return }
                 doomed.append(o)
@@ -30,7 +34,11 @@ extension ModelContext {
                     case .deny where !targets.isEmpty:
                         throw ContextError.deleteDenied(model: o.modelName, id: o.id, relationship: rel.name, count: targets.count)
                     case .cascade:
-                        for id in targets { if let t = loadedObject(rel.target, id: id) { try collect(t) } }
+                        for id in targets {
+                            guard let t = loadedObject(rel.target, id: id) else { continue }
+                            if o.layout.storage[i]?.kind == .linkTable, !seen.contains(t.id) { throughLinks[t.id] = (o, i) }
+                            try collect(t)
+                        }
                     default: break
                     }
                 }
@@ -46,6 +54,7 @@ extension ModelContext {
                     }
                 }
             }
+            for (id, link) in throughLinks where id != object.id { cascadedThroughLinks[id] = link }
             for o in doomed {
                 if o.state == .inserted {
                     inserted.removeAll { $0 === o }

@@ -31,6 +31,7 @@ extension ModelContext {
                     if !deleted.isEmpty {
                         try startDeleteSet()
                         try requireUnchangedSinceRead(Array(deleted.values), in: { DeleteSet.ids(of: $0) })
+                        try requireCascadedLinksStand()
                     }
                     let storedLists = try storedListsOfReplacedLinks()
                     // One statement lookup per model, not per row (the cache key is the whole SQL text).
@@ -81,7 +82,28 @@ extension ModelContext {
             updated = [:]
             deleted = [:]
             deletedByRule = [:]
+            cascadedThroughLinks = [:]
             heldObjectUpdates.apply()
+        }
+    }
+
+    /// Inside the save transaction, before any write: each object `delete` took with an owner through a
+    /// link table is still linked to that owner in the store, or by this context's own pending change.
+    /// Another process may have unlinked it since the list was read (a link is not a column, so the
+    /// conflict check of the rows does not see it); deleting it then would delete a row the cascade no
+    /// longer reaches.
+    private func requireCascadedLinksStand() throws {
+        for (id, link) in cascadedThroughLinks.sorted(by: { $0.key < $1.key }) where deleted[id] != nil {
+            let owner = link.owner
+            guard owner.state == .deleted, deleted[owner.id] === owner else { continue }
+            if let change = owner.linkChanges[link.relationship], change.replaced || change.added.contains(id) { continue }
+            let storage = owner.layout.storage[link.relationship]!
+            let statement = try database.cachedStatement("SELECT \(storage.containsSQL(owner: "?"))")
+            defer { statement.reset() }
+            try statement.bind([.text(id), .text(owner.id)])  // member first: see containsSQL
+            guard try statement.step(), statement.int64(0) != 0 else {
+                throw ContextError.conflict(model: deleted[id]!.modelName, id: id)
+            }
         }
     }
 

@@ -50,6 +50,9 @@ public final class ModelContext: @unchecked Sendable {
     /// Rows the pending deletes take with them by `cascade` in the store that this context does not hold
     /// (id → model), as `applyDeleteRules` found them; `save` finds them again.
     var deletedByRule: [String: String] = [:]
+    /// Objects `delete` took with an owner because the owner's link-table list, as this context read it,
+    /// held them (member id → owner and relationship): `save` checks each link still stands in the store.
+    var cascadedThroughLinks: [String: (owner: ModelObject, relationship: Int)] = [:]
 
     /// Test hook: called before each row written by `save`, with the number written so far.
     package var saveFailureInjection: (@Sendable (Int) throws -> Void)?
@@ -499,6 +502,7 @@ public final class ModelContext: @unchecked Sendable {
             updated = [:]
             deleted = [:]
             deletedByRule = [:]
+            cascadedThroughLinks = [:]
         }
     }
 }

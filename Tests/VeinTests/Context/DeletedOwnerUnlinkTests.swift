@@ -34,4 +34,53 @@ import Testing
         #expect(try check.object("Folder", id: keeper.id)?.related("items").map(\.id) == [item.id])
         #expect(try check.object("Folder", id: doomed.id) == nil)
     }
+
+    /// A cascade decided from a list this context read is checked against the store at save: another
+    /// context (a process, as far as the store can tell) unlinked the member since; deleting it then would
+    /// take a row the owner no longer holds, so the save is a conflict and writes nothing.
+    @Test func aCascadeThroughALinkAnotherContextRemovedIsAConflict() throws {
+        let dir = try TempDir()
+        let store = try dir.plaintextStore("u.vein", manifest: try ManifestParser.parse(Self.manifest, file: "u.json5"))
+        let setup = ModelContext(store: store)
+        let item = try setup.insert("Item", ["name": .string("x")])
+        let folder = try setup.insert("Folder", ["name": .string("f"), "items": .array([.string(item.id)])])
+        try setup.save()
+
+        let reader = ModelContext(store: store)
+        let held = try #require(try reader.object("Folder", id: folder.id))
+        let members = try held.related("items")
+        #expect(members.map(\.id) == [item.id])
+
+        let other = ModelContext(store: store)
+        try #require(try other.object("Folder", id: folder.id)).set("items", .array([]))
+        try other.save()
+
+        try reader.delete(held)
+        #expect(throws: ContextError.conflict(model: "Item", id: item.id)) { try reader.save() }
+        let check = ModelContext(store: store)
+        #expect(try check.object("Item", id: item.id) != nil)
+        #expect(try check.object("Folder", id: folder.id) != nil)
+        _ = members
+    }
+
+    /// The same cascade with the link standing deletes the member, and one the caller also names is
+    /// deleted whatever the links say.
+    @Test func aCascadeThroughAStandingLinkDeletesTheMember() throws {
+        let dir = try TempDir()
+        let store = try dir.plaintextStore("u.vein", manifest: try ManifestParser.parse(Self.manifest, file: "u.json5"))
+        let setup = ModelContext(store: store)
+        let item = try setup.insert("Item", ["name": .string("x")])
+        let folder = try setup.insert("Folder", ["name": .string("f"), "items": .array([.string(item.id)])])
+        try setup.save()
+
+        let reader = ModelContext(store: store)
+        let held = try #require(try reader.object("Folder", id: folder.id))
+        let members = try held.related("items")
+        try reader.delete(held)
+        try reader.save()
+        let check = ModelContext(store: store)
+        #expect(try check.object("Item", id: item.id) == nil)
+        #expect(try check.object("Folder", id: folder.id) == nil)
+        _ = members
+    }
 }
