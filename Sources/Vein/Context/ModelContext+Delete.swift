@@ -90,9 +90,14 @@ extension ModelContext {
             try startDeleteSet()
             try closeDeleteSet()
             deletedByRule = [:]
+            // The store does not have this context's pending links yet: a member unlinked in memory would
+            // be found here through its stored link. A held object becomes a pending delete (which save
+            // takes as named) only when no link is pending; otherwise it is listed, and save's cascade,
+            // run after the links are written, decides.
+            let linksPending = (inserted + Array(updated.values) + Array(deleted.values)).contains { !$0.linkChanges.isEmpty }
             for row in try database.rows("SELECT \"model\", \"id\" FROM \(DeleteSet.table) WHERE \"round\" > 0") {
                 guard let model = row[0].string, let id = row[1].string else { continue }
-                if let o = loadedObject(model, id: id), o.state == .persisted, o.readValues == nil, o.linkChanges.isEmpty {
+                if !linksPending, let o = loadedObject(model, id: id), o.state == .persisted, o.readValues == nil, o.linkChanges.isEmpty {
                     keepReadValues(o)
                     deleted[id] = o
                     o.state = .deleted

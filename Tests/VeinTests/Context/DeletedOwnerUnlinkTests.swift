@@ -83,4 +83,27 @@ import Testing
         #expect(try check.object("Folder", id: folder.id) == nil)
         _ = members
     }
+
+    /// As `vein query` and the REPL run it: a pending unlink, then a delete of the owner whose rules are
+    /// applied before the save (to list what cascade takes). The member held in memory is not made a
+    /// pending delete from the store's stale link; the save's cascade, after the unlink is written, spares it.
+    @Test func aStatementDeleteAfterAPendingUnlinkSparesTheMember() throws {
+        let dir = try TempDir()
+        let store = try dir.plaintextStore("u.vein", manifest: try ManifestParser.parse(Self.manifest, file: "u.json5"))
+        let setup = ModelContext(store: store)
+        let item = try setup.insert("Item", ["name": .string("x")])
+        let folder = try setup.insert("Folder", ["name": .string("f"), "items": .array([.string(item.id)])])
+        try setup.save()
+
+        let context = ModelContext(store: store)
+        let held = try #require(try context.object("Item", id: item.id))
+        let runner = QueryRunner(context: context)
+        _ = try runner.run("update Folder set items = []")
+        _ = try runner.run("delete Folder")
+        try context.save()
+        let check = ModelContext(store: store)
+        #expect(try check.object("Item", id: item.id) != nil)
+        #expect(try check.object("Folder", id: folder.id) == nil)
+        _ = held
+    }
 }
