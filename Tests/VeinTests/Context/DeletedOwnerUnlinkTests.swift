@@ -12,6 +12,17 @@ import Testing
             Item: { fields: { name: "string" } } } }
         """
 
+    /// A store with folder "f" holding item "x", saved.
+    static func folderHoldingAnItem() throws -> (TempDir, Store, ModelObject, ModelObject) {
+        let dir = try TempDir()
+        let store = try dir.plaintextStore("u.vein", manifest: try ManifestParser.parse(manifest, file: "u.json5"))
+        let setup = ModelContext(store: store)
+        let item = try setup.insert("Item", ["name": .string("x")])
+        let folder = try setup.insert("Folder", ["name": .string("f"), "items": .array([.string(item.id)])])
+        try setup.save()
+        return (dir, store, item, folder)
+    }
+
     @Test func aMemberMovedOutOfADeletedOwnerSurvivesItsCascade() throws {
         let dir = try TempDir()
         let store = try dir.plaintextStore("u.vein", manifest: try ManifestParser.parse(Self.manifest, file: "u.json5"))
@@ -39,12 +50,8 @@ import Testing
     /// context (a process, as far as the store can tell) unlinked the member since; deleting it then would
     /// take a row the owner no longer holds, so the save is a conflict and writes nothing.
     @Test func aCascadeThroughALinkAnotherContextRemovedIsAConflict() throws {
-        let dir = try TempDir()
-        let store = try dir.plaintextStore("u.vein", manifest: try ManifestParser.parse(Self.manifest, file: "u.json5"))
-        let setup = ModelContext(store: store)
-        let item = try setup.insert("Item", ["name": .string("x")])
-        let folder = try setup.insert("Folder", ["name": .string("f"), "items": .array([.string(item.id)])])
-        try setup.save()
+        let (dir, store, item, folder) = try Self.folderHoldingAnItem()
+        _ = dir
 
         let reader = ModelContext(store: store)
         let held = try #require(try reader.object("Folder", id: folder.id))
@@ -66,12 +73,8 @@ import Testing
     /// The same cascade with the link standing deletes the member, and one the caller also names is
     /// deleted whatever the links say.
     @Test func aCascadeThroughAStandingLinkDeletesTheMember() throws {
-        let dir = try TempDir()
-        let store = try dir.plaintextStore("u.vein", manifest: try ManifestParser.parse(Self.manifest, file: "u.json5"))
-        let setup = ModelContext(store: store)
-        let item = try setup.insert("Item", ["name": .string("x")])
-        let folder = try setup.insert("Folder", ["name": .string("f"), "items": .array([.string(item.id)])])
-        try setup.save()
+        let (dir, store, item, folder) = try Self.folderHoldingAnItem()
+        _ = dir
 
         let reader = ModelContext(store: store)
         let held = try #require(try reader.object("Folder", id: folder.id))
@@ -88,12 +91,8 @@ import Testing
     /// applied before the save (to list what cascade takes). The member held in memory is not made a
     /// pending delete from the store's stale link; the save's cascade, after the unlink is written, spares it.
     @Test func aStatementDeleteAfterAPendingUnlinkSparesTheMember() throws {
-        let dir = try TempDir()
-        let store = try dir.plaintextStore("u.vein", manifest: try ManifestParser.parse(Self.manifest, file: "u.json5"))
-        let setup = ModelContext(store: store)
-        let item = try setup.insert("Item", ["name": .string("x")])
-        let folder = try setup.insert("Folder", ["name": .string("f"), "items": .array([.string(item.id)])])
-        try setup.save()
+        let (dir, store, item, folder) = try Self.folderHoldingAnItem()
+        _ = dir
 
         let context = ModelContext(store: store)
         let held = try #require(try context.object("Item", id: item.id))
