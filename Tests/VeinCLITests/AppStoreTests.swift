@@ -5,15 +5,8 @@ import VeinCore
 /// A store an app made through VeinCore is a store the CLI opens: `vein info` and `vein query` read it
 /// with the same key file, and see the schema and rows the app declared and saved.
 @Suite struct AppStoreTests {
-    enum Notes: VersionedSchema {
-        static let version = ModelVersion(0, 1, 0)
-        static let models: [any PersistentModel.Type] = [Note.self]
-        @Model final class Note {
-            var title: String
-            var words: Int = 0
-            init(title: String) { self.title = title }
-        }
-    }
+    /// The first version of the notes app (`AppMigrationPlanTests` migrates it).
+    typealias Notes = AppMigrationPlanTests.NotesV1
 
     @Test func theCLIOpensAStoreAnAppMade() throws {
         let r = try VeinRunner()

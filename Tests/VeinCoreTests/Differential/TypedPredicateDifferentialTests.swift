@@ -114,18 +114,10 @@ import VeinCore
         }
     }
 
-    /// Foundation's order: each descriptor's comparison in turn, ties in the given (creation) order.
+    /// Foundation's own order (`sorted(using:)`), not a copy of Vein's: ties stay in the given (creation)
+    /// order, as the standard library's sort keeps equal elements in place.
     static func sorted<M>(_ models: [M], by sortBy: [SortDescriptor<M>]) -> [M] {
-        models.enumerated().sorted { a, b in
-            for key in sortBy {
-                switch key.compare(a.element, b.element) {
-                case .orderedAscending: return true
-                case .orderedDescending: return false
-                case .orderedSame: continue
-                }
-            }
-            return a.offset < b.offset
-        }.map(\.element)
+        models.sorted(using: sortBy)
     }
 
     static func window<M>(_ models: [M], offset: Int?, limit: Int?) -> [M] {
