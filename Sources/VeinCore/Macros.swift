@@ -5,7 +5,8 @@ import Vein
 /// the schema manifest, and it conforms to `PersistentModel` and `Sendable`. No reflection: everything
 /// is generated at compile time, and misuse (a struct, a non-final class, a type Vein does not store, a
 /// relationship to a field type) is a compile-time error.
-@attached(member, names: named(_$backing), named(_$modelName), named(_$schema), named(_$propertyNames), named(init(_$object:)))
+// `arbitrary`: each to-many with an inverse gets a query named after it (`attachments(where:sort:)`).
+@attached(member, names: named(_$backing), named(_$modelName), named(_$schema), named(_$propertyNames), named(init(_$object:)), arbitrary)
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Sendable)
 public macro Model() = #externalMacro(module: "VeinMacros", type: "ModelMacro")

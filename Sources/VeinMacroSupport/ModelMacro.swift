@@ -12,6 +12,8 @@ import SwiftSyntaxMacros
 /// - `_$propertyNames`, each persisted property's key path and name (sorts and predicates on key paths
 ///   are translated through it, without reflection);
 /// - `init(_$object:)`, the initializer for rows a context fetches;
+/// - for each to-many with an inverse, a query of its members pushed down to SQL
+///   (`post.attachments(where:sort:)`);
 /// - the `PersistentModel` and `Sendable` conformances.
 public enum ModelMacro {}
 
@@ -38,7 +40,21 @@ extension ModelMacro: MemberMacro {
                 _$backing.attach(object)
             }
             """,
-        ]
+        ] + properties.compactMap { relatedQuery($0, modelName: name, access: access) }
+    }
+
+    /// `post.attachments(where:sort:)` for a to-many with an inverse: its members queried in SQL (see
+    /// `PersistentModel.related`). Named after the relationship, as SPEC §10 writes it.
+    static func relatedQuery(_ property: PropertyInfo, modelName: String, access: String) -> DeclSyntax? {
+        guard let relationship = property.relationship, relationship.argument(labeled: "inverse") != nil,
+              let target = FieldTypeSyntax.elementOfArray(property.type)?.trimmedDescription else { return nil }
+        return """
+            /// The members of `\(raw: property.name)` that `predicate` selects, sorted by `sort` (with none, in the
+            /// relationship's order), selected in SQL.
+            \(raw: access)func \(raw: property.name)(where predicate: VeinCore.MemberPredicate<\(raw: target)>? = nil, sort: [VeinCore.MemberSortDescriptor<\(raw: target)>] = []) throws -> [\(raw: target)] {
+                try related(\\\(raw: modelName).\(raw: property.name), where: predicate, sort: sort)
+            }
+            """
     }
 
     /// One entry of the field and relationship table.

@@ -27,6 +27,10 @@ public struct FetchDescriptor: Sendable {
     /// The members of a relationship of one owner, found in SQL through the relationship's index (with
     /// `restrictedTo` holding the same ids in the relationship's order, for the order and pending rows).
     package var members: (storage: RelationshipStorage, owner: String)?
+    /// A raw SQL condition over the model's table (VeinCore's `ModelPredicate`), with its `?` arguments.
+    /// It reads stored rows only: the fetch checks it reads (and only reads) before it runs, and it
+    /// cannot judge unsaved objects, so the caller leaves pending changes out.
+    package var sqlCondition: (sql: String, arguments: [DatabaseValue])?
 
     public init(model: String, predicate: TypedExpression? = nil, sortBy: [SortKey] = [], fetchLimit: Int? = nil,
                 fetchOffset: Int = 0, includePendingChanges: Bool = true) {

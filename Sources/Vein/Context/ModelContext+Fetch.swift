@@ -86,6 +86,13 @@ extension ModelContext {
             conditions.append("\(layout.table).\(SQL.quoteIdentifier(owner.column)) = ?")
             arguments.append(.text(owner.id))
         }
+        if let raw = descriptor.sqlCondition {
+            // On its own lines: a `--` comment in it must not swallow the closing parenthesis.
+            let condition = "(\n\(raw.sql)\n)"
+            try database.requireReadsOnly("SELECT 1 FROM \(layout.table) WHERE \(condition)", shown: raw.sql)
+            conditions.append(condition)
+            arguments += raw.arguments
+        }
         if var compiled, let narrowing = pending ? narrowingWithPendingChanges(compiled, descriptor: descriptor, layout: layout) : compiled {
             compiled = narrowing
             // A condition that can fail is evaluated only on rows in scope (a relationship's), as Swift
@@ -134,6 +141,7 @@ extension ModelContext {
             let layout = try layout(descriptor.model)
             let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition($0) }
             if (descriptor.predicate == nil || compiled?.isExact == true), descriptor.restrictedTo == nil, descriptor.owner == nil,
+               descriptor.sqlCondition == nil,
                !(descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model, readBy: descriptor.predicate)) {
                 var sql = "SELECT count(*) FROM \(layout.table)"
                 if let compiled { sql += " WHERE \(compiled.sql)" }

@@ -36,8 +36,19 @@ extension Database {
 
     /// Runs one statement that reads, returning its column names and rows.
     public func readOnlyQuery(_ sql: String) throws -> (columns: [String], rows: [[DatabaseValue]]) {
+        try requireReadsOnly(sql)
+        let statement = try makeStatement(sql)
+        let columns = (0..<statement.columnCount).map(statement.columnName)
+        var rows: [[DatabaseValue]] = []
+        while try statement.step() { rows.append((0..<columns.count).map(statement.value)) }
+        return (columns, rows)
+    }
+
+    /// Throws unless `sql` is one statement that only reads (the checks `readOnlyQuery` makes before it
+    /// runs it); a refusal names `shown` (the part the caller wrote), or else `sql`.
+    package func requireReadsOnly(_ sql: String, shown: String? = nil) throws {
         let first = sql.drop { $0.isWhitespace }.prefix { $0.isLetter }.lowercased()
-        guard Self.readingKeywords.contains(first) else { throw ReadOnlySQLError.writes(sql) }
+        guard Self.readingKeywords.contains(first) else { throw ReadOnlySQLError.writes(shown ?? sql) }
         let refused = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
         refused.initialize(to: 0)
         defer { refused.deallocate() }
@@ -52,18 +63,13 @@ extension Database {
         }
         if refused.pointee != 0 || rc == SQLITE_AUTH {
             sqlite3_finalize(prepared)
-            throw ReadOnlySQLError.writes(sql)
+            throw ReadOnlySQLError.writes(shown ?? sql)
         }
         guard rc == SQLITE_OK, let prepared else { throw lastError(rc, sql: sql) }
         let readOnly = sqlite3_stmt_readonly(prepared) != 0
         sqlite3_finalize(prepared)
         guard rest.allSatisfy({ $0.isWhitespace || $0 == ";" }) else { throw ReadOnlySQLError.severalStatements }
-        guard readOnly else { throw ReadOnlySQLError.writes(sql) }
-        let statement = try makeStatement(sql)
-        let columns = (0..<statement.columnCount).map(statement.columnName)
-        var rows: [[DatabaseValue]] = []
-        while try statement.step() { rows.append((0..<columns.count).map(statement.value)) }
-        return (columns, rows)
+        guard readOnly else { throw ReadOnlySQLError.writes(shown ?? sql) }
     }
 
     /// Stops the statement running on this connection (from a signal handler or another thread), as the

@@ -14,6 +14,8 @@ public struct FetchDescriptor<T: PersistentModel>: Sendable {
     public var fetchOffset: Int?
     /// Whether inserted, changed and deleted objects not yet saved count (SwiftData's default: yes).
     public var includePendingChanges: Bool
+    /// A `ModelPredicate`'s raw SQL condition and Swift filter (Conveniences/ModelPredicate.swift).
+    var modelPredicate: ModelPredicate<T>?
 
     public init(predicate: Predicate<T>? = nil, sortBy: [SortDescriptor<T>] = [], fetchLimit: Int? = nil,
                 fetchOffset: Int? = nil, includePendingChanges: Bool = true) {

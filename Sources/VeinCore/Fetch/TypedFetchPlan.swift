@@ -5,8 +5,9 @@ import Vein
 /// translate) and what is left to memory, with Foundation's semantics deciding.
 struct TypedFetchPlan<T: PersistentModel> {
     var engine: Vein.FetchDescriptor
-    /// The predicate did not translate: Foundation's `evaluate` filters the fetched instances.
-    var filterInMemory: Predicate<T>?
+    /// The predicate did not translate (Foundation's `evaluate`), or a `ModelPredicate`'s Swift filter:
+    /// it filters the fetched instances.
+    var filterInMemory: ((T) throws -> Bool)?
     /// A sort key did not translate: Foundation's `SortDescriptor` comparison orders the instances.
     var sortInMemory: [SortDescriptor<T>]?
     var window: (offset: Int, limit: Int?)
@@ -20,7 +21,17 @@ struct TypedFetchPlan<T: PersistentModel> {
             if let typed = PredicateTranslation.typedExpression(predicate, manifest: context.manifest) {
                 engine.predicate = typed
             } else {
-                filterInMemory = predicate
+                filterInMemory = { try predicate.evaluate($0) }
+            }
+        }
+        if let raw = descriptor.modelPredicate {
+            if let sql = raw.sql {
+                // SQL reads the store: unsaved objects cannot be judged by it (see ModelPredicate).
+                engine.sqlCondition = (sql, raw.arguments)
+                engine.includePendingChanges = false
+            }
+            if let filter = raw.filter {
+                filterInMemory = filterInMemory.map { first in { try first($0) && filter($0) } } ?? filter
             }
         }
         let keys = descriptor.sortBy.map(Self.sortKey)
@@ -47,7 +58,7 @@ struct TypedFetchPlan<T: PersistentModel> {
     /// The engine's objects as instances, with what the engine did not do applied here.
     func finish(_ objects: [ModelObject]) throws -> [T] {
         var models = objects.map(T.instance)
-        if let predicate = filterInMemory { models = try models.filter { try predicate.evaluate($0) } }
+        if let filter = filterInMemory { models = try models.filter(filter) }
         if let sort = sortInMemory, !sort.isEmpty {
             // Stable: ties keep the engine's order (id, creation order), as SQL's last sort key does.
             models = models.enumerated().sorted { a, b in

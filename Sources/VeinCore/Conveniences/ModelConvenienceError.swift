@@ -1,0 +1,29 @@
+/// Why a per-model convenience (`Post.upsert`, `post.delete()`, `post.attachments(where:sort:)`) refused.
+public enum ModelConvenienceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// An instance method that needs the instance's row, on an instance never inserted (or fetched).
+    case notInAContext(model: String, method: String)
+    /// `upsert` on a model without a `@Unique` field: nothing says which row is the same one.
+    case noUniqueField(model: String)
+    /// `upsert` of an instance that is already another context's row.
+    case inAnotherContext(model: String, id: String)
+    /// `upsert` of an instance whose unique fields name two different rows.
+    case matchesTwoRows(model: String, field: String, id: String, otherField: String, otherID: String)
+    /// A key path that is not a stored to-many relationship of the model (a computed property).
+    case notAToManyRelationship(model: String, keyPath: String)
+
+    public var description: String {
+        switch self {
+        case .notInAContext(let model, let method):
+            return "\(method): this \(model) is in no context; insert it (or fetch it) first"
+        case .noUniqueField(let model):
+            return "upsert: \(model) has no @Unique field to find the existing row by; mark the field that identifies a \(model) @Unique, or use insert"
+        case .inAnotherContext(let model, let id):
+            return "upsert: this \(model) (\(id)) belongs to another context; upsert a new instance, or fetch the row in this context"
+        case .matchesTwoRows(let model, let field, let id, let otherField, let otherID):
+            return "upsert: this \(model)'s \(field) is the one of row \(id) and its \(otherField) the one of row \(otherID); "
+                + "one instance cannot be both rows: change or delete one of them first"
+        case .notAToManyRelationship(let model, let keyPath):
+            return "\(keyPath) is not a stored to-many relationship of \(model)"
+        }
+    }
+}
