@@ -9,7 +9,7 @@ public enum ModelConvenienceError: Error, Equatable, Sendable, CustomStringConve
     /// `upsert` of an instance whose unique fields name two different rows.
     case matchesTwoRows(model: String, field: String, id: String, otherField: String, otherID: String)
     /// A key path that is not a stored to-many relationship of the model (a computed property).
-    case notAToManyRelationship(model: String, keyPath: String)
+    case notAToManyRelationship(model: String)
 
     public var description: String {
         switch self {
@@ -22,8 +22,8 @@ public enum ModelConvenienceError: Error, Equatable, Sendable, CustomStringConve
         case .matchesTwoRows(let model, let field, let id, let otherField, let otherID):
             return "upsert: this \(model)'s \(field) is the one of row \(id) and its \(otherField) the one of row \(otherID); "
                 + "one instance cannot be both rows: change or delete one of them first"
-        case .notAToManyRelationship(let model, let keyPath):
-            return "\(keyPath) is not a stored to-many relationship of \(model)"
+        case .notAToManyRelationship(let model):
+            return "related(_:where:sort:): the key path is not a stored to-many relationship of \(model)"
         }
     }
 }

@@ -12,16 +12,23 @@ extension PersistentModel {
     public func related<Target: PersistentModel>(_ keyPath: KeyPath<Self, [Target]>, where predicate: Predicate<Target>? = nil,
                                                  sort: [SortDescriptor<Target>] = []) throws -> [Target] {
         guard let name = Self.propertyName(for: keyPath), !Self._$schema.isField(name) else {
-            throw ModelConvenienceError.notAToManyRelationship(model: Self.modelName, keyPath: "\(keyPath)")
+            throw ModelConvenienceError.notAToManyRelationship(model: Self.modelName)
         }
         guard let owner = _$backing.object else {
             var members = self[keyPath: keyPath]
             if let predicate { members = try members.filter { try predicate.evaluate($0) } }
             return sort.isEmpty ? members : members.sorted(using: sort)
         }
+        let (plan, context) = try membersPlan(of: owner, name, where: predicate, sort: sort)
+        return try plan.finish(try context.fetch(plan.engine))
+    }
+
+    /// The fetch `related` runs (tests explain it).
+    func membersPlan<Target: PersistentModel>(of owner: ModelObject, _ relationship: String, where predicate: Predicate<Target>?,
+                                             sort: [SortDescriptor<Target>]) throws -> (TypedFetchPlan<Target>, Vein.ModelContext) {
         let context = try owner.context
         var plan = try TypedFetchPlan(FetchDescriptor(predicate: predicate, sortBy: sort), context: context)
-        try context.restrictToMembers(&plan.engine, of: owner, name)
-        return try plan.finish(try context.fetch(plan.engine))
+        try context.restrictToMembers(&plan.engine, of: owner, relationship)
+        return (plan, context)
     }
 }
