@@ -15,6 +15,7 @@ import VeinCore
         #expect(try context.fetch(FetchDescriptor(predicate: vein, sortBy: [SortDescriptor(\.title)], fetchLimit: 1)).map(\.title) == ["Vein 1.0"])
         #expect(try Post.fetchOne(where: vein, sort: [SortDescriptor(\.views)], in: context)?.title == "Vein on Linux")
         #expect(try context.fetchCount(FetchDescriptor(predicate: vein)) == 2)
+        #expect(try context.fetchCount(FetchDescriptor(predicate: ModelPredicate<Post>(sql: "views > 8"))) == 2, "counted in SQL with the condition")
         #expect(try context.fetchAll(ModelPredicate<Post>(filter: { $0.views == 9 })).map(\.title) == ["Hello", "Notes"])
         #expect(try context.fetchAll(ModelPredicate(#Predicate<Post> { $0.views == 0 })).map(\.title) == ["About Vein"])
     }

@@ -120,3 +120,46 @@ import Testing
         #expect(expansion.expanded.contains("public init(_$object object: VeinCore.ModelObject)"))
     }
 }
+
+/// The query @Model generates for each to-many with an inverse (`post.attachments(where:sort:)`), which
+/// runs in SQL through `PersistentModel.related`.
+@Suite struct RelationshipQueryMacroTests {
+    @Test func aToManyWithAnInverseGetsAQueryNamedAfterIt() {
+        let expansion = MacroExpansion("""
+            @Model final class Post {
+                @Relationship(inverse: \\Attachment.post, deleteRule: .cascade) var attachments: [Attachment]
+            }
+            """)
+        #expect(expansion.messages == [])
+        #expect(expansion.expanded.contains("""
+                /// A row a context fetched: its values stay in the engine's object.
+                init(_$object object: VeinCore.ModelObject) {
+                    _$backing.attach(object)
+                }
+
+                /// The members of `attachments` that `predicate` selects, sorted by `sort` (with none, in the
+                /// relationship's order), selected in SQL.
+                func attachments(where predicate: VeinCore.MemberPredicate<Attachment>? = nil, sort: [VeinCore.MemberSortDescriptor<Attachment>] = []) throws -> [Attachment] {
+                    try related(\\Post.attachments, where: predicate, sort: sort)
+                }
+            }
+            """), "\\(expansion.expanded)")
+    }
+
+    @Test func onlyAToManyWithAnInverseGetsOne() {
+        let expansion = MacroExpansion("""
+            @Model final class Post {
+                @Relationship var tags: [Tag]
+                @Relationship(inverse: \\Author.posts) var author: Author?
+                var names: [String]
+            }
+            """)
+        #expect(expansion.messages == [])
+        #expect(!expansion.expanded.contains("func "))
+    }
+
+    @Test func aPublicModelsQueryIsPublic() {
+        let expansion = MacroExpansion("@Model public final class Post {\n    @Relationship(inverse: \\Attachment.post) public var attachments: [Attachment]\n}")
+        #expect(expansion.expanded.contains("    public func attachments(where predicate: VeinCore.MemberPredicate<Attachment>? = nil"))
+    }
+}
