@@ -6,8 +6,9 @@ import Vein
 ///
 /// Built so far: insert, delete, save, rollback, hasChanges, fetch and fetchCount of a whole model or
 /// with a condition in Vein's expression language (SPEC §4), and fetch, fetchCount and fetchIdentifiers
-/// with a typed `FetchDescriptor<T>` (Fetch/ModelContext+TypedFetch.swift). Not built yet: the per-model
-/// conveniences (`Post.fetch(where:sort:in:)`, `upsert`, `post.delete()`).
+/// with a typed `FetchDescriptor<T>` (Fetch/ModelContext+TypedFetch.swift), and the per-model
+/// conveniences (Conveniences/): `Post.fetch(where:sort:in:)`, `Post.fetchOne`, `Post.upsert`,
+/// `post.delete()`, `post.attachments(where:sort:)` in SQL, `fetchAll(#Predicate)` and `ModelPredicate`.
 public final class ModelContext: @unchecked Sendable {
     /// The engine's context, for what the typed surface does not offer yet.
     public let engine: Vein.ModelContext
