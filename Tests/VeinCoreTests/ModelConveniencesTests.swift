@@ -98,6 +98,17 @@ private typealias Review = ShopSchema.Review
         #expect(try check.fetch(Product.self).map(\.name) == ["Lamp, again"])
         #expect(try check.fetchCount(Review.self) == 1)
 
+        // A member of the new instance that points back at it points at the kept row: inserting the member
+        // does not insert the new instance as a second A-1.
+        let pointing = Product(sku: "A-1", name: "Lamp, pointed at")
+        let back = Review(stars: 2)
+        back.product = pointing
+        pointing.reviews = [back]
+        let same = try Product.upsert(pointing, in: reader)
+        #expect(same === stored && back.product === stored && stored.reviews.map(\.stars) == [2])
+        try reader.save()
+        #expect(try check.fetchCount(Product.self) == 1)
+
         // A nil unique value identifies nothing; another value is another row.
         _ = try Product.upsert(Product(sku: "B-2", name: "Chair"), in: reader)
         try reader.save()

@@ -53,12 +53,29 @@ extension PersistentModel {
                 guard case .field(let field) = property, let value = given.values[field.name] else { continue }
                 try object.set(field.name, value)
             }
+            let kept = instance(object)
+            redirect(given.links.values.flatMap { $0 }, from: model, to: kept)
             for (name, targets) in given.links {
                 for target in targets where target._$backing.object == nil { try Insertion.insert(target, into: engine) }
                 let ids = targets.map { Value.string($0._$backing.object!.id) }
                 try object.set(name, object.model.relationship(named: name)?.isToMany == true ? .array(ids) : (ids.first ?? .null))
             }
-            return instance(object)
+            return kept
+        }
+    }
+
+    /// Instances not in a context yet that `targets` reach may point back at the new instance
+    /// (`review.product = newer`): they point at the kept row's instance instead, or inserting them would
+    /// insert the new instance too, a second row for its identity.
+    private static func redirect(_ targets: [any PersistentModel], from model: Self, to kept: Self) {
+        var seen = Set<ObjectIdentifier>([ObjectIdentifier(model)])
+        var stack = targets
+        while let target = stack.popLast() {
+            guard target._$backing.object == nil, seen.insert(ObjectIdentifier(target)).inserted else { continue }
+            let pending = target._$backing.takePending()
+            let links = pending.links.mapValues { $0.map { $0 === model ? kept : $0 } }
+            target._$backing.restorePending(pending.values, links)
+            for linked in links.values { stack.append(contentsOf: linked) }
         }
     }
 }
