@@ -133,14 +133,11 @@ package struct QueryRunner {
             }
             target = try self.model(rel.target, source: source)
             d = FetchDescriptor(model: target.name)
-            let ids = context.ids(in: try owner[rel.name])
-            let storage = RelationshipStorage(model: try self.model(traversal.ownerModel, source: source), relationship: rel, in: manifest)
-            if storage.kind == .reverseColumn, !s.sort.isEmpty {
-                d.owner = (storage.inverseColumn!, owner.id)  // pushed down to the inverse column and its index
+            if rel.isToMany {
+                // Not the inverse column alone, even sorted: a member this context moved is not there yet.
+                try context.restrictToMembers(&d, of: owner, rel.name)
             } else {
-                d.restrictedTo = ids  // the relationship's own order
-                // Links this context has not saved are not in the store: then the ids alone decide.
-                if rel.isToMany, owner.linkChanges.isEmpty { d.members = (storage, owner.id) }
+                d.restrictedTo = context.ids(in: try owner[rel.name])
             }
         }
         if let predicate = s.predicate {
