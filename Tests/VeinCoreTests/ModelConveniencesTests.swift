@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import Vein
 import VeinCore
 
 private typealias Product = ShopSchema.Product
@@ -43,6 +44,22 @@ private typealias Review = ShopSchema.Review
         // The instance is the context's one for its row.
         let hello = try #require(try Post.fetchOne(where: #Predicate { $0.title == "Hello" }, in: context))
         #expect(try Post.fetch(where: #Predicate { $0.views == 9 }, in: context).first === hello)
+    }
+
+    /// `fetchOne` with a predicate and sort keys SQL runs: LIMIT 1 in SQL, so one row of 2,000 is read
+    /// (fetching all and taking the first would materialize every one).
+    @Test func fetchOneReadsOneRowWhenTheWholeFetchIsInSQL() throws {
+        let container = try ModelContainer(for: V0_0_1.self, at: nil, appID: "com.example.blog")
+        for i in 0..<2_000 {
+            let post = Post(title: "p\(i)", content: "")
+            post.views = i % 7
+            try container.context.insert(post)
+        }
+        try container.context.save()
+        let reader = container.newContext()
+        let top = try Post.fetchOne(where: #Predicate { $0.views > 5 }, sort: [SortDescriptor(\.title, order: .reverse)], in: reader)
+        #expect(top?.title == "p993")
+        #expect(reader.engine.lock.withLock { reader.engine.identityMap.count } == 1)
     }
 
     /// The announcement's `context.fetchAll(#Predicate<Post> { … })`: the model from the predicate.
