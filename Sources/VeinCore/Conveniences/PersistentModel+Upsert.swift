@@ -11,6 +11,7 @@ import Vein
 /// - Its unique fields name two different rows: `ModelConvenienceError.matchesTwoRows`, nothing changed.
 /// - The model has no `@Unique` field: `ModelConvenienceError.noUniqueField`.
 /// - A nil unique value identifies nothing (SQLite's UNIQUE lets any number of rows hold NULL).
+/// - An instance already in this context is its row: returned as it is.
 ///
 /// The read that decides is this context's: another context may insert the same value meanwhile. The
 /// store's UNIQUE index then refuses the second save (`ContextError.constraintViolation`, nothing
