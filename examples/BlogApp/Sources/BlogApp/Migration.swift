@@ -1,5 +1,8 @@
 import VeinCore
 
+/// Names the app's keys in the keyring, and its manifests.
+let appID = "com.example.blog"
+
 /// The plan the first release shipped (the announcement's): one version, nothing to migrate yet.
 enum MigrationV1: SchemaMigrationPlan {
     static let schemas: [any VersionedSchema.Type] = [

@@ -8,8 +8,6 @@ import VeinCore
 //   BlogApp plan              the migration plan as a plan file, as `vein migrate check` reads it
 // The key is the default provider's: the Secret Service keeps it where `vein` finds it with no flags.
 
-let appID = "com.example.blog"
-
 /// The first release: the announcement's code, with a sorted fetch.
 func runV1(store path: String) throws {
     let existed = FileManager.default.fileExists(atPath: path)
