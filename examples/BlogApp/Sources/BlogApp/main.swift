@@ -72,11 +72,13 @@ func runV2(store path: String) throws {
         let published = post.publishedAt.map { "published \(ISO8601DateFormatter().string(from: $0))" } ?? "draft"
         print("  \(post.title) [\(post.sortTitle)], \(published): \(post.body) (\(post.attachments.count) attachments)")
     }
+    // An enum case goes into a #Predicate as a captured value: Foundation's macro does not take `.png`.
+    let png = Attachment.FileType.png
     let images = try context.fetch(FetchDescriptor(
-        predicate: #Predicate<Attachment> { $0.sizeMiB > 1 },
+        predicate: #Predicate<Attachment> { $0.fileType == png && $0.sizeMiB > 1 },
         sortBy: [SortDescriptor(\.name)]
     ))
-    print("attachments over 1 MiB: " + images.map { "\($0.name) of \($0.post?.title ?? "no post")" }.joined(separator: ", "))
+    print("PNG attachments over 1 MiB: " + images.map { "\($0.name) of \($0.post?.title ?? "no post")" }.joined(separator: ", "))
 }
 
 let usage = """
