@@ -2,8 +2,10 @@ import Foundation
 import Vein
 
 /// An enum stored by its raw value (String or Int), checked against its cases (the manifest's
-/// `values`). `CaseIterable` gives the cases; declaring this protocol synthesizes it.
-public protocol RawRepresentablePersistable: FieldValue, RawRepresentable, CaseIterable where RawValue: RawFieldValue {}
+/// `values`). `CaseIterable` gives the cases; declaring this protocol synthesizes it. So does it `Codable`
+/// (from the raw value), which a `#Predicate` needs to compare the field with a value
+/// (`$0.fileType == png`): Foundation's predicate expressions hold only Codable values.
+public protocol RawRepresentablePersistable: FieldValue, RawRepresentable, CaseIterable, Codable where RawValue: RawFieldValue {}
 
 /// The raw value types an enum field may have.
 public protocol RawFieldValue: FieldValue {

@@ -95,4 +95,32 @@ import Testing
         #expect(result.errors.first == "static method 'field(_:_:lazy:unique:originalName:default:)' requires that 'Point' conform to 'FieldValue'")
         #expect(result.status != 0)
     }
+
+    /// The announcement's enum (declared `String, RawRepresentablePersistable`, nothing more) compared in a
+    /// `#Predicate`, directly and through a to-many: Foundation's predicate expressions take only Codable
+    /// values, so the protocol brings Codable (it was "cannot convert value … to closure result type").
+    @Test(.enabled(if: swiftcFound, "swiftc is not on PATH"))
+    func anEnumFieldComparesInAPredicate() throws {
+        let result = try Self.typecheck("""
+            import Foundation
+            import VeinCore
+            @Model final class Post {
+                var title: String
+                @Relationship(inverse: \\Attachment.post) var attachments: [Attachment]
+                init(title: String) { self.title = title }
+            }
+            @Model final class Attachment {
+                @Relationship var post: Post?
+                var fileType: FileType
+                init(fileType: FileType) { self.fileType = fileType }
+                enum FileType: String, RawRepresentablePersistable { case png, jpg }
+            }
+            func predicates() -> (Predicate<Attachment>, Predicate<Post>) {
+                let png = Attachment.FileType.png
+                return (#Predicate<Attachment> { $0.fileType == png }, #Predicate<Post> { $0.attachments.contains { $0.fileType == png } })
+            }
+            """)
+        #expect(result.errors == [])
+        #expect(result.status == 0)
+    }
 }
