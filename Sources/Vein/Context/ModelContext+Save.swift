@@ -10,8 +10,12 @@ extension ModelContext {
     /// concurrency; redo the work from a fresh read: `rollback`, fetch, change, save). A store migrated
     /// since the context was made throws `StoreError.schemaChanged`.
     public func save() throws {
+        // Announced after the commit and outside the lock (a save inside a `transaction`: at its commit).
+        var committed: Set<String> = []
+        defer { announce(committed) }
         try lock.withLock {
             guard hasChanges else { return }
+            var modelsSaved: Set<String> = []
             var written = 0
             func step() throws {
                 try saveFailureInjection?(written)
@@ -65,6 +69,7 @@ extension ModelContext {
                     let deletedModels = try deleteRows()
                     try checkReferences(deletedModels: deletedModels)
                     heldObjectUpdates = try heldObjectsFollowing(deletesOf: deletedModels)
+                    modelsSaved = modelsWritten(deletedModels: deletedModels)
                 }
             } catch let error as DatabaseError where error.isConstraintViolation {
                 throw ContextError.constraintViolation(error.message)
@@ -84,6 +89,7 @@ extension ModelContext {
             deletedByRule = [:]
             cascadedThroughLinks = [:]
             heldObjectUpdates.apply()
+            if try database.isInTransaction { unannouncedModels.formUnion(modelsSaved) } else { committed = modelsSaved }
         }
     }
 
