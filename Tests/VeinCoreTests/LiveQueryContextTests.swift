@@ -32,10 +32,19 @@ import Testing
                 failures.append("\(error)")
             }
         }
+        // Then saves alone, from several threads again: only the live query's own refreshes show them.
+        DispatchQueue.concurrentPerform(iterations: writers) { worker in
+            do {
+                try F.insert(["last chore \(worker)"], into: container.newContext())
+            } catch {
+                failures.append("\(error)")
+            }
+        }
         #expect(failures.items.isEmpty)
-        #expect(F.eventually { all.results.count == writers * savesEach })
+        let total = writers * (savesEach + 1)
+        #expect(F.eventually { all.results.count == total })
         done.set()
-        #expect(Set(all.results.map(\.title)).count == writers * savesEach)
+        #expect(Set(all.results.map(\.title)).count == total)
         #expect(observed.changes >= 1)
         #expect(all.error == nil)
     }

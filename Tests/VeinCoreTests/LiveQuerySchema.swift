@@ -100,8 +100,9 @@ final class ResultsChangeCounter<T: PersistentModel>: @unchecked Sendable {  // 
         withObservationTracking { _ = query.results } onChange: { [weak self] in
             guard let self else { return }
             lock.withLock { count += 1 }
-            // onChange runs before the new value is stored: register again after this mutation.
-            DispatchQueue.global().async { self.track() }
+            // Again at once, so no change goes unseen: the registrar has already taken the observers of
+            // this change (onChange runs in its willSet), so this one waits for the next.
+            self.track()
         }
     }
 }
