@@ -9,6 +9,9 @@ extension ModelContext {
     /// changed or deleted it since, the save throws `ContextError.conflict` and writes nothing (optimistic
     /// concurrency; redo the work from a fresh read: `rollback`, fetch, change, save). A store migrated
     /// since the context was made throws `StoreError.schemaChanged`.
+    ///
+    /// Once the save has committed (inside a `transaction`: once that has), the models it wrote are
+    /// announced to the process (`StoreChangeCenter`), after the lock is released where the caller holds none.
     public func save() throws {
         // Announced after the commit and outside the lock (a save inside a `transaction`: at its commit).
         var committed: Set<String> = []
