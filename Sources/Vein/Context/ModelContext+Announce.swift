@@ -1,27 +1,12 @@
 extension ModelContext {
     /// The models the pending changes write, read inside the save transaction after its writes (see
-    /// `StoreChange.models`): the models of the rows inserted, changed and deleted (cascades included),
-    /// the targets of every relationship whose value changed (the inverse side's list reads the same
-    /// link), and, around deleted models, the models on either side of their relationships (their links
-    /// and references were cleared).
+    /// `StoreChange.models`): the models of the objects inserted, changed and deleted (a link changes both
+    /// objects: `set` keeps the inverse side in step), the rows delete rules took, and the models on either
+    /// side of a deleted model's relationships, whose links and references to it the store cleared
+    /// without this context holding their objects.
     func modelsWritten(deletedModels: Set<String>) -> Set<String> {
-        var models = deletedModels.union(deletedByRule.values)
-        for object in inserted {
-            models.insert(object.modelName)
-            for (i, relationship) in object.layout.relationships.enumerated() {
-                guard let relationship else { continue }
-                let value = object.values[i]
-                if object.linkChanges[i] != nil || (value != .null && value != .array([])) { models.insert(relationship.target) }
-            }
-        }
-        for object in updated.values {
-            models.insert(object.modelName)
-            for i in object.changed.union(object.linkChanges.keys) {
-                if let relationship = object.layout.relationships[i] { models.insert(relationship.target) }
-            }
-        }
-        for object in deleted.values { models.insert(object.modelName) }
         let deletedAll = deletedModels.union(deletedByRule.values).union(deleted.values.map(\.modelName))
+        var models = deletedAll.union(inserted.map(\.modelName)).union(updated.values.map(\.modelName))
         for storage in relationshipStorages {
             if deletedAll.contains(storage.model) { models.insert(storage.target) }
             if deletedAll.contains(storage.target) { models.insert(storage.model) }

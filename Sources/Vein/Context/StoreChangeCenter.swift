@@ -2,8 +2,9 @@ import Foundation
 
 /// What one committed save wrote: the models whose rows, or whose relationships' links, it changed.
 package struct StoreChange: Sendable, Equatable {
-    /// Model names. A link written between two models names both (each side's relationship reads it), and
-    /// a delete names every model holding a relationship to a deleted one (its references were cleared).
+    /// Model names. A link of an inverse pair names both models (each side's relationship reads it), and
+    /// a delete names the models on either side of the deleted one's relationships (their links to it
+    /// were cleared).
     package let models: Set<String>
 
     package init(models: Set<String>) {
