@@ -50,6 +50,11 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
     @ObservationIgnored private var snapshot: [RowSnapshot] = []
     /// `PRAGMA data_version` of the snapshot `_results` came from.
     @ObservationIgnored private var version: Int64?
+    /// Fetches in the order of their snapshots (taken under the context's lock, inside the read transaction)
+    /// and the newest applied: a fetch that finishes after a newer one (`refresh()` on another thread while
+    /// the queue refreshes) is dropped, never shown over newer rows.
+    @ObservationIgnored private var fetchTickets = 0
+    @ObservationIgnored private var appliedTicket = 0
     /// A refresh is queued and has not started: another request joins it.
     @ObservationIgnored private var refreshQueued = false
     /// Times `results` or `error` was set after the first fetch (tests count refreshes with it).
@@ -83,7 +88,8 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
         queue = DispatchQueue(label: "vein.live-query.\(T.modelName)")
         watchedModels = Self.reachableModels(from: T.modelName, in: context.engine.manifest)
         switch fetch() {
-        case .success(let fetched): (_results, snapshot, version) = fetched
+        case .success(let fetched):
+            (_results, snapshot, version, appliedTicket) = (fetched.models, fetched.rows, fetched.version, fetched.ticket)
         case .failure(let failure): _error = failure
         }
         startWatching()
@@ -155,25 +161,33 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
         let values: [Value]
     }
 
+    typealias Fetched = (models: [T], rows: [RowSnapshot], version: Int64, ticket: Int)
+
     /// One read transaction: the version, the objects, and their rows as read, all of one snapshot.
-    private func fetch() -> Result<(models: [T], rows: [RowSnapshot], version: Int64), any Error> {
+    private func fetch() -> Result<Fetched, any Error> {
         Result {
             try context.engine.transaction(.deferred) {
+                let ticket = lock.withLock { () -> Int in
+                    fetchTickets += 1
+                    return fetchTickets
+                }
                 let version = try context.engine.dataVersion()
                 let models = try context.fetch(descriptor)
                 let rows = models.map { model in
                     let object = model._$backing.object
                     return RowSnapshot(id: object?.id ?? "", values: object?.heldValues ?? [])
                 }
-                return (models, rows, version)
+                return (models, rows, version, ticket)
             }
         }
     }
 
-    private func publish(_ outcome: Result<(models: [T], rows: [RowSnapshot], version: Int64), any Error>, always: Bool) {
+    private func publish(_ outcome: Result<Fetched, any Error>, always: Bool) {
         switch outcome {
         case .success(let fetched):
             let (changed, hadError) = lock.withLock { () -> (Bool, Bool) in
+                guard fetched.ticket > appliedTicket else { return (false, false) }
+                appliedTicket = fetched.ticket
                 version = fetched.version
                 return (always || snapshot != fetched.rows, _error != nil)
             }
@@ -183,6 +197,7 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
             guard changed else { return }
             withMutation(keyPath: \.results) {
                 lock.withLock {
+                    guard fetched.ticket == appliedTicket else { return }  // a newer fetch came between
                     _results = fetched.models
                     snapshot = fetched.rows
                     _publishCount += 1
