@@ -87,6 +87,32 @@ import Testing
         #expect(observed.changes >= 2)
     }
 
+    @Test func aSaveDoesNotWaitForTheRefreshItCauses() throws {
+        let container = try F.container()
+        let queryContext = container.newContext()
+        let open = LiveQuery<Chore>(in: queryContext, pollInterval: nil)
+        // Another thread holds the live query's context (a long fetch or save there): its refresh must wait,
+        // the save that causes it must not.
+        let holding = DispatchSemaphore(value: 0), letGo = DispatchSemaphore(value: 0)
+        Thread {
+            queryContext.engine.lock.lock()
+            holding.signal()
+            letGo.wait()
+            queryContext.engine.lock.unlock()
+        }.start()
+        holding.wait()
+        let saved = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? F.insert(["while the query's context is busy"], into: container.newContext())
+            saved.signal()
+        }.start()
+        let savedWhileBusy = saved.wait(timeout: .now() + 20) == .success
+        letGo.signal()
+        #expect(savedWhileBusy, "the save returned while the live query's context was held")
+        if !savedWhileBusy { saved.wait() }
+        #expect(F.eventually { open.results.map(\.title) == ["while the query's context is busy"] })
+    }
+
     @Test func aSaveOfAnUnrelatedModelDoesNotRefresh() throws {
         let container = try F.container()
         try F.insert(["water plants"], into: container.context)
