@@ -9,9 +9,16 @@ extension ModelContext {
     /// changed or deleted it since, the save throws `ContextError.conflict` and writes nothing (optimistic
     /// concurrency; redo the work from a fresh read: `rollback`, fetch, change, save). A store migrated
     /// since the context was made throws `StoreError.schemaChanged`.
+    ///
+    /// Once the save has committed (inside a `transaction`: once that has), the models it wrote are
+    /// announced to the process (`StoreChangeCenter`), after the lock is released where the caller holds none.
     public func save() throws {
+        // Announced after the commit and outside the lock (a save inside a `transaction`: at its commit).
+        var committed: Set<String> = []
+        defer { announce(committed) }
         try lock.withLock {
             guard hasChanges else { return }
+            var modelsSaved: Set<String> = []
             var written = 0
             func step() throws {
                 try saveFailureInjection?(written)
@@ -65,6 +72,7 @@ extension ModelContext {
                     let deletedModels = try deleteRows()
                     try checkReferences(deletedModels: deletedModels)
                     heldObjectUpdates = try heldObjectsFollowing(deletesOf: deletedModels)
+                    modelsSaved = modelsWritten(deletedModels: deletedModels)
                 }
             } catch let error as DatabaseError where error.isConstraintViolation {
                 throw ContextError.constraintViolation(error.message)
@@ -84,6 +92,7 @@ extension ModelContext {
             deletedByRule = [:]
             cascadedThroughLinks = [:]
             heldObjectUpdates.apply()
+            if try database.isInTransaction { unannouncedModels.formUnion(modelsSaved) } else { committed = modelsSaved }
         }
     }
 

@@ -62,6 +62,11 @@ public final class ModelContext: @unchecked Sendable {
     private let openedMeta: (meta: StoreMeta, path: String)?
     /// Transactions begun by `transaction`; see `isStale`.
     private var transactionCount = 0
+    /// The store file's real path, under which saves are announced (`StoreChangeCenter`); nil for a
+    /// context over a bare connection (a migration's), whose work is announced by no one.
+    package let storeRealPath: String?
+    /// Models written by saves inside a `transaction` not yet committed: announced at its commit.
+    var unannouncedModels: Set<String> = []
 
     public init(store: Store) {
         self.manifest = store.manifest
@@ -70,6 +75,7 @@ public final class ModelContext: @unchecked Sendable {
         connect = { try store.openConnection() ?? store.database }
         path = store.path
         openedMeta = (store.meta, store.path)
+        storeRealPath = store.realPath
         for model in manifest.models { layouts[model.name] = ModelLayout(model: model, manifest: manifest) }
         handle.context = self
     }
@@ -82,6 +88,7 @@ public final class ModelContext: @unchecked Sendable {
         connect = nil
         path = database.path
         openedMeta = nil
+        storeRealPath = nil
         database.install(SQLFunctions.self)
         for model in manifest.models { layouts[model.name] = ModelLayout(model: model, manifest: manifest) }
         handle.context = self
@@ -93,15 +100,24 @@ public final class ModelContext: @unchecked Sendable {
     /// inside it: no other process can change those rows in between. If the body saved and the commit then
     /// fails, the context counts the changes as saved; discard it.
     public func transaction<T>(_ kind: Database.TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
-        try lock.withLock {
+        var committed: Set<String> = []
+        defer { announce(committed) }
+        return try lock.withLock {
             transactionCount += 1
             do {
-                return try database.transaction(kind) {
+                let result = try database.transaction(kind) {
                     try requireSchemaUnchanged()
                     return try body()
                 }
+                // The outermost transaction committed: what its saves wrote is in the store now.
+                if try !database.isInTransaction { swap(&committed, &unannouncedModels) }
+                return result
             } catch let error as DatabaseError where error.isBusy {
+                if try !database.isInTransaction { unannouncedModels = [] }
                 throw StoreError.busy(path)
+            } catch {
+                if try !database.isInTransaction { unannouncedModels = [] }
+                throw error
             }
         }
     }

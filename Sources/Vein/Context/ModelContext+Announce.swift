@@ -1,0 +1,41 @@
+extension ModelContext {
+    /// The models the pending changes write, read inside the save transaction after its writes (see
+    /// `StoreChange.models`): the models of the objects inserted, changed and deleted (a link changes both
+    /// objects: `set` keeps the inverse side in step), the rows delete rules took, and the models on either
+    /// side of a deleted model's relationships, whose links and references to it the store cleared
+    /// without this context holding their objects.
+    func modelsWritten(deletedModels: Set<String>) -> Set<String> {
+        let deletedAll = deletedModels.union(deletedByRule.values).union(deleted.values.map(\.modelName))
+        var models = deletedAll.union(inserted.map(\.modelName)).union(updated.values.map(\.modelName))
+        for storage in relationshipStorages {
+            if deletedAll.contains(storage.model) { models.insert(storage.target) }
+            if deletedAll.contains(storage.target) { models.insert(storage.model) }
+        }
+        return models
+    }
+
+    /// After a save's or a `transaction`'s commit, outside the context's lock where the caller allows:
+    /// tells the process what the committed work wrote (`StoreChangeCenter`).
+    func announce(_ models: Set<String>) {
+        guard let storeRealPath, !models.isEmpty else { return }
+        StoreChangeCenter.shared.post(StoreChange(models: models), storeAt: storeRealPath)
+    }
+
+    /// SQLite's `PRAGMA data_version` on this context's connection: it changes when another connection
+    /// (another context, another process) commits to the file, never for this connection's own commits.
+    /// Read inside a `transaction`, it names the snapshot that transaction reads.
+    package func dataVersion() throws -> Int64 {
+        try lock.withLock { try database.scalar("PRAGMA data_version")?.int64 ?? 0 }
+    }
+}
+
+extension ModelObject {
+    /// The values as this context holds them now, columns not loaded (lazy fields, to-many lists) as
+    /// null: what a live query compares to tell whether a re-read changed its rows.
+    package var heldValues: [Value] {
+        guard let owner else { return [] }
+        return owner.lock.withLock {
+            values.indices.map { unloaded.contains($0) ? .null : values[$0] }
+        }
+    }
+}
