@@ -9,6 +9,8 @@
 @_exported import enum Vein.ContextError
 @_exported import enum Vein.FieldType
 @_exported import enum Vein.Value
+@_exported import enum Vein.JSONValue
+@_exported import struct Vein.JSONObject
 @_exported import class Vein.Store
 import Vein
 

@@ -44,3 +44,8 @@ public macro _PersistedProperty() = #externalMacro(module: "VeinMacros", type: "
 /// transient property must be a `let` of a Sendable type (a `var` is a compile-time error there).
 @attached(peer)
 public macro Transient() = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
+
+/// The model's indexes (SPEC §2 `indexes`), inside an `@Model` class: each array lists the fields (or
+/// to-one relationships) of one index in key order. `#Index<Post>([\.publishedAt], [\.title, \.views])`
+@freestanding(declaration)
+public macro Index<T>(_ indexes: [PartialKeyPath<T>]...) = #externalMacro(module: "VeinMacros", type: "IndexMacro")

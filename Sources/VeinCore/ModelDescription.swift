@@ -5,10 +5,13 @@ import Vein
 public struct ModelDescription: Sendable {
     public let name: String
     public let properties: [PropertyDescription]
+    /// The model's indexes (`#Index`), each the names of its fields or to-one relationships in key order.
+    public let indexes: [[String]]
 
-    public init(name: String, properties: [PropertyDescription]) {
+    public init(name: String, properties: [PropertyDescription], indexes: [[String]] = []) {
         self.name = name
         self.properties = properties
+        self.indexes = indexes
     }
 
     /// The model as the manifest describes it. Inverses are named on this side only when the class
@@ -21,7 +24,7 @@ public struct ModelDescription: Sendable {
             case .relationship(let relationship): relationships.append(relationship)
             }
         }
-        return ModelSchema(name: name, fields: fields, relationships: relationships)
+        return ModelSchema(name: name, fields: fields, relationships: relationships, indexes: indexes)
     }
 }
 
