@@ -88,6 +88,12 @@ private struct SwiftDeclarationWriter {
     /// A name as Swift code writes it: keywords in backticks.
     static func name(_ name: String) -> String { keywords.contains(name) ? "`\(name)`" : name }
 
+    /// A model as a relationship's type. @Model reads a relationship to `Date`, `[Data]`… as a mistake
+    /// (a field type), so a model named like one is named through the schema's enum.
+    func modelType(_ model: String) -> String {
+        ["Int", "Double", "Bool", "Date", "Data", "UUID"].contains(model) ? "\(schemaName).\(model)" : Self.name(model)
+    }
+
     /// A type or attribute the declarations use, with its module when a model takes its name.
     func spell(_ name: String) -> String {
         modelNames.contains(name) ? "\(Self.modules[name] ?? "Swift").\(name)" : name
@@ -135,14 +141,19 @@ private struct SwiftDeclarationWriter {
             assignments.append("self.\(name) = \(name)")
         }
         for relationship in model.relationships {
+            if relationship.target == model.name && relationship.inverse == relationship.name {
+                throw SwiftDeclarationError(path: "models.\(model.name).relationships.\(relationship.name)",
+                                            problem: "a relationship that is its own inverse cannot be declared in Swift yet "
+                                                + "(@Relationship(inverse:) naming its own property is a circular reference to the compiler)")
+            }
             var arguments: [String] = []
             if let inverse = relationship.inverse, namesInverse(model.name, relationship) {
-                arguments.append("inverse: \\\(Self.name(relationship.target)).\(Self.name(inverse))")
+                arguments.append("inverse: \\\(modelType(relationship.target)).\(Self.name(inverse))")
             }
             if relationship.deleteRule != .nullify { arguments.append("deleteRule: .\(relationship.deleteRule.rawValue)") }
             if let renamed = relationship.renamedFrom { body.append("@\(spell("Attribute"))(originalName: \(Self.literal(renamed)))") }
             body.append("@\(spell("Relationship"))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")"))
-            let target = Self.name(relationship.target)
+            let target = modelType(relationship.target)
             body.append("var \(Self.name(relationship.name)): " + (relationship.isToMany ? "[\(target)]" : "\(target)?"))
         }
         body.append("")
@@ -226,6 +237,7 @@ private struct SwiftDeclarationWriter {
         switch (field.type, value) {
         case (.string, .string(let s)): return Self.literal(s)
         case (.int, .int(let i)): return "\(i)"
+        case (.double, .double(let d)) where d.isSubnormal: return "Double(bitPattern: 0x\(String(d.bitPattern, radix: 16)))"
         case (.double, .double(let d)): return "\(d)"
         case (.double, .int(let i)): return "\(i).0"
         case (.bool, .bool(let b)): return "\(b)"
