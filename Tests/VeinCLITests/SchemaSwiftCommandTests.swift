@@ -22,7 +22,7 @@ import Testing
         #expect(result.stderr == "")
         #expect(result.status == 0)
         #expect(result.stdout == """
-            // The schema 1.2.0 of com.example.notes as Swift declarations (vein schema --swift).
+            // The schema 1.2.0 of com.example.notes as Swift declarations.
             import Foundation
             import VeinCore
 

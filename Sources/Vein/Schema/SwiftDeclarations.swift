@@ -68,7 +68,7 @@ private struct SwiftDeclarationWriter {
             }
         }
         var lines = [
-            "// The schema \(manifest.version) of \(manifest.app) as Swift declarations (vein schema --swift).",
+            "// The schema \(manifest.version) of \(manifest.app) as Swift declarations.",
             "import Foundation",
             "import VeinCore",
             "",
