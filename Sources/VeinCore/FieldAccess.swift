@@ -46,7 +46,7 @@ public enum ModelFieldError: Error, Equatable, CustomStringConvertible {
         case .notPersisted(let model): return "the key path names no persisted field of \(model)"
         case .noValue(let model, let field): return "\(model).\(field) was read before it was given a value"
         case .doesNotFit(let model, let field, let id, let swiftType, let problem):
-            return "\(model).\(field)" + (id.map { " of \($0)" } ?? "") + " holds a value that is not a \(swiftType): \(problem)"
+            return "\(model).\(field)" + (id.map { " of \($0)" } ?? "") + " holds a value that does not fit \(swiftType): \(problem)"
         }
     }
 }

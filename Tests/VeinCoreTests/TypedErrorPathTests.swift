@@ -95,4 +95,27 @@ import VeinCore
         let error = #expect(throws: ModelFieldError.self) { try post.value(of: \.publishedAt) }
         #expect(error?.description == "Post.publishedAt was read before it was given a value")
     }
+
+    enum Labels: VersionedSchema {
+        static let version = ModelVersion(1, 0, 0)
+        static let models: [any PersistentModel.Type] = [Labelled.self]
+        @Model final class Labelled {
+            var labels: [String]
+            init(labels: [String]) { self.labels = labels }
+        }
+    }
+
+    @Test func aStoredValueThatDoesNotFitTheSwiftTypeIsAnErrorThroughValueOf() throws {
+        let container = try ModelContainer(for: Labels.self, at: nil, appID: "com.example.labels")
+        try container.context.insert(Labels.Labelled(labels: ["a"]))
+        try container.context.save()
+        // Valid JSON for the engine's json field, but not the [String] the class declares.
+        try container.store.database.execute("UPDATE Labelled SET labels = '{\"x\":1}'")
+        let context = container.newContext()
+        let labelled = try #require(try context.fetch(Labels.Labelled.self).first)
+        let id = try #require(labelled.id)
+        let error = #expect(throws: ModelFieldError.self) { try labelled.value(of: \.labels) }
+        #expect(error?.description.hasPrefix("Labelled.labels of \(id) holds a value that does not fit Array<String>: ") == true,
+                "\(String(describing: error))")
+    }
 }
