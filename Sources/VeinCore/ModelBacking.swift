@@ -83,12 +83,14 @@ public final class ModelBacking: @unchecked Sendable {
             return attached
         }
         guard let object else { return }
-        Self.orFail {
-            let context = try object.context
-            for target in targets where target._$backing.object == nil { try Insertion.insert(target, into: context) }
-            let ids = targets.map { Value.string($0._$backing.object!.id) }
-            try object.set(name, many ? .array(ids) : (ids.first ?? .null))
-        }
+        Self.orFail { try Self.link(object, name, targets, many: many) }
+    }
+
+    private static func link(_ object: ModelObject, _ name: String, _ targets: [any PersistentModel], many: Bool) throws {
+        let context = try object.context
+        for target in targets where target._$backing.object == nil { try Insertion.insert(target, into: context) }
+        let ids = targets.map { Value.string($0._$backing.object!.id) }
+        try object.set(name, many ? .array(ids) : (ids.first ?? .null))
     }
 
     // MARK: Throwing access (PersistentModel.value(of:), setValue(_:for:))
@@ -101,6 +103,23 @@ public final class ModelBacking: @unchecked Sendable {
         case .value(let pendingValue)?: return pendingValue
         case nil: return nil
         }
+    }
+
+    /// The objects a relationship points to (the pending ones before the instance is in a context),
+    /// throwing what the context throws.
+    func storedTargets<T: PersistentModel>(_ name: String, as type: T.Type) throws -> [T] {
+        let (object, links) = Self.instanceLock.withLock { (attached, pendingLinks[name]) }
+        guard let object else { return (links ?? []).compactMap { $0 as? T } }
+        return try object.related(name).map(T.instance)
+    }
+
+    /// Sets a relationship, throwing what the context throws.
+    func storeTargets(_ name: String, _ targets: [any PersistentModel], many: Bool) throws {
+        let object: ModelObject? = Self.instanceLock.withLock {
+            if attached == nil { pendingLinks[name] = targets }
+            return attached
+        }
+        if let object { try Self.link(object, name, targets, many: many) }
     }
 
     /// Sets the field, throwing what the context throws.

@@ -82,10 +82,18 @@ import VeinCore
         try post.setValue("renamed", for: \.title)
         #expect(try post.value(of: \.title) == "renamed")
         #expect(post.title == "renamed")
+        let attachment = Attachment(name: "a.png", fileType: .png, data: Data())
+        try post.setValue([attachment], for: \.attachments)
+        #expect(try post.value(of: \.attachments).map(\.name) == ["a.png"])
+        #expect(try attachment.value(of: \.post) === post, "the inverse, kept in step")
+        try attachment.setValue(nil, for: \.post)
+        #expect(try post.value(of: \.attachments).isEmpty)
         context = nil
         let expected = "Post \(id) belongs to a context that no longer exists"
         #expect((#expect(throws: ContextError.self) { try post.value(of: \.title) })?.description == expected)
         #expect((#expect(throws: ContextError.self) { try post.setValue("again", for: \.title) })?.description == expected)
+        #expect((#expect(throws: ContextError.self) { try post.value(of: \.attachments) })?.description == expected)
+        #expect((#expect(throws: ContextError.self) { try post.setValue([], for: \.attachments) })?.description == expected)
     }
 
     @Test func aFieldNeverGivenAValueIsAnErrorThroughValueOf() throws {
