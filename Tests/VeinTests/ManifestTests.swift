@@ -757,6 +757,10 @@ import Testing
         #expect(try Self.refusal("P: { fields: {}, relationships: { friends: { to: \"P\", many: true, inverse: \"friends\" } } }")
                 == "models.P.relationships.friends: a relationship that is its own inverse cannot be declared in Swift yet "
                     + "(@Relationship(inverse:) naming its own property is a circular reference to the compiler)")
+        #expect(try Self.refusal("Post: { fields: { Post: \"int\" } }")
+                == "models.Post.fields.Post: a member named Post cannot be declared in Swift (inside the class it would hide the class's own name)")
+        #expect(try Self.refusal("Post: { fields: {}, relationships: { VeinCore: \"Post\" } }")
+                == "models.Post.relationships.VeinCore: a member named VeinCore cannot be declared in Swift (inside the class it would hide the module VeinCore)")
         #expect(try Self.refusal("Data: { fields: { class: \"int\" } }") == nil, "a module prefix and backticks make these valid")
     }
 }

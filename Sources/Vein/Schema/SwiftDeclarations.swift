@@ -45,7 +45,7 @@ private struct SwiftDeclarationWriter {
         "UUID": "Foundation", "JSONValue": "VeinCore", "VersionedSchema": "VeinCore", "PersistentModel": "VeinCore",
         "ModelVersion": "VeinCore", "RawRepresentablePersistable": "VeinCore", "Model": "VeinCore",
         "Relationship": "VeinCore", "LazyField": "VeinCore", "Unique": "VeinCore", "Attribute": "VeinCore",
-        "Index": "VeinCore",
+        "Index": "VeinCore", "String": "Swift",
     ]
 
     init(_ manifest: SchemaManifest) {
@@ -90,50 +90,61 @@ private struct SwiftDeclarationWriter {
 
     /// A model as a relationship's type. @Model reads a relationship to `Date`, `[Data]`… as a mistake
     /// (a field type), so a model named like one is named through the schema's enum.
-    func modelType(_ model: String) -> String {
-        ["Int", "Double", "Bool", "Date", "Data", "UUID"].contains(model) ? "\(schemaName).\(model)" : Self.name(model)
+    /// Inside a class, a member hides a type of its name from expressions (`Tag.self`, `\Tag.post`), so
+    /// a model named like a member of the class is named through the schema's enum too.
+    func modelType(_ model: String, members: Set<String>) -> String {
+        ["Int", "Double", "Bool", "Date", "Data", "UUID"].contains(model) || members.contains(model)
+            ? "\(schemaName).\(model)" : Self.name(model)
     }
 
     /// A type or attribute the declarations use, with its module when a model takes its name.
-    func spell(_ name: String) -> String {
-        modelNames.contains(name) ? "\(Self.modules[name] ?? "Swift").\(name)" : name
+    func spell(_ name: String, members: Set<String> = []) -> String {
+        modelNames.contains(name) || members.contains(name) ? "\(Self.modules[name] ?? "Swift").\(name)" : name
     }
 
     private func declaration(of model: ModelSchema) throws(SwiftDeclarationError) -> [String] {
         let className = Self.name(model.name)
-        var lines = ["@\(spell("Model"))", "final class \(className) {"]
+        let members = Set(model.columnNames)
+        for (kind, name) in model.fields.map({ ("fields", $0.name) }) + model.relationships.map({ ("relationships", $0.name) })
+            where name == model.name || ["Swift", "Foundation", "VeinCore"].contains(name) {
+            throw SwiftDeclarationError(path: "models.\(model.name).\(kind).\(name)",
+                                        problem: "a member named \(name) cannot be declared in Swift (inside the class it would hide "
+                                            + (name == model.name ? "the class's own name" : "the module \(name)") + ")")
+        }
+        var lines = ["@\(spell("Model", members: members))", "final class \(className) {"]
         var body: [String] = []
         if !model.indexes.isEmpty {
             let lists = model.indexes.map { "[" + $0.map { "\\.\(Self.name($0))" }.joined(separator: ", ") + "]" }
-            body.append("#\(spell("Index"))<\(className)>(\(lists.joined(separator: ", ")))")
+            body.append("#\(spell("Index", members: members))<\(className)>(\(lists.joined(separator: ", ")))")
         }
         var enums: [[String]] = []
         var takenTypeNames = modelNames.union(Self.modules.keys).union(Self.unusableModelNames).union([schemaName, "String"])
+            .union(members)
         var parameters: [String] = [], assignments: [String] = []
         for field in model.fields {
             let path = "models.\(model.name).fields.\(field.name)"
             var type: String
             switch field.type {
-            case .string: type = "String"
-            case .int: type = spell("Int")
-            case .double: type = spell("Double")
-            case .bool: type = spell("Bool")
-            case .date: type = spell("Date")
-            case .data: type = spell("Data")
-            case .uuid: type = spell("UUID")
-            case .json: type = spell("JSONValue")
+            case .string: type = spell("String", members: members)
+            case .int: type = spell("Int", members: members)
+            case .double: type = spell("Double", members: members)
+            case .bool: type = spell("Bool", members: members)
+            case .date: type = spell("Date", members: members)
+            case .data: type = spell("Data", members: members)
+            case .uuid: type = spell("UUID", members: members)
+            case .json: type = spell("JSONValue", members: members)
             case .enum:
                 type = Self.typeName(for: field.name, avoiding: takenTypeNames)
                 takenTypeNames.insert(type)
-                enums.append(enumDeclaration(type, values: field.enumValues))
+                enums.append(enumDeclaration(type, values: field.enumValues, members: members))
             }
             if field.isOptional { type += "?" }
-            if let renamed = field.renamedFrom { body.append("@\(spell("Attribute"))(originalName: \(Self.literal(renamed)))") }
-            if field.isUnique { body.append("@\(spell("Unique"))") }
-            if field.isLazy { body.append("@\(spell("LazyField"))") }
+            if let renamed = field.renamedFrom { body.append("@\(spell("Attribute", members: members))(originalName: \(Self.literal(renamed)))") }
+            if field.isUnique { body.append("@\(spell("Unique", members: members))") }
+            if field.isLazy { body.append("@\(spell("LazyField", members: members))") }
             var initial = ""
             if let value = field.defaultValue {
-                initial = " = " + (try defaultExpression(value, field: field, enumType: type, path: path))
+                initial = " = " + (try defaultExpression(value, field: field, members: members, path: path))
             }
             let name = Self.name(field.name)
             body.append("var \(name): \(type)\(initial)")
@@ -148,12 +159,12 @@ private struct SwiftDeclarationWriter {
             }
             var arguments: [String] = []
             if let inverse = relationship.inverse, namesInverse(model.name, relationship) {
-                arguments.append("inverse: \\\(modelType(relationship.target)).\(Self.name(inverse))")
+                arguments.append("inverse: \\\(modelType(relationship.target, members: members)).\(Self.name(inverse))")
             }
             if relationship.deleteRule != .nullify { arguments.append("deleteRule: .\(relationship.deleteRule.rawValue)") }
-            if let renamed = relationship.renamedFrom { body.append("@\(spell("Attribute"))(originalName: \(Self.literal(renamed)))") }
-            body.append("@\(spell("Relationship"))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")"))
-            let target = modelType(relationship.target)
+            if let renamed = relationship.renamedFrom { body.append("@\(spell("Attribute", members: members))(originalName: \(Self.literal(renamed)))") }
+            body.append("@\(spell("Relationship", members: members))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")"))
+            let target = modelType(relationship.target, members: members)
             body.append("var \(Self.name(relationship.name)): " + (relationship.isToMany ? "[\(target)]" : "\(target)?"))
         }
         body.append("")
@@ -188,10 +199,11 @@ private struct SwiftDeclarationWriter {
         return name
     }
 
-    private func enumDeclaration(_ type: String, values: [JSONValue]) -> [String] {
+    private func enumDeclaration(_ type: String, values: [JSONValue], members: Set<String>) -> [String] {
         let isInt = values.first?.intValue != nil
         let cases = Self.enumCases(values).map { "    case \(Self.name($0.name))" + ($0.rawValue.map { " = \($0)" } ?? "") }
-        return ["enum \(type): \(isInt ? spell("Int") : "String"), \(spell("RawRepresentablePersistable")) {"] + cases + ["}"]
+        return ["enum \(type): \(isInt ? spell("Int", members: members) : spell("String", members: members)), "
+                + "\(spell("RawRepresentablePersistable", members: members)) {"] + cases + ["}"]
     }
 
     /// Each enum value's case name, and its raw value's literal when the name does not say it.
@@ -232,16 +244,16 @@ private struct SwiftDeclarationWriter {
     }
 
     /// The Swift expression of a manifest default, for the types whose Swift default the manifest keeps.
-    private func defaultExpression(_ value: JSONValue, field: FieldSchema, enumType: String,
+    private func defaultExpression(_ value: JSONValue, field: FieldSchema, members: Set<String>,
                                    path: String) throws(SwiftDeclarationError) -> String {
         switch (field.type, value) {
         case (.string, .string(let s)): return Self.literal(s)
         case (.int, .int(let i)): return "\(i)"
-        case (.double, .double(let d)) where d.isSubnormal: return "Double(bitPattern: 0x\(String(d.bitPattern, radix: 16)))"
+        case (.double, .double(let d)) where d.isSubnormal: return "\(spell("Double", members: members))(bitPattern: 0x\(String(d.bitPattern, radix: 16)))"
         case (.double, .double(let d)): return "\(d)"
         case (.double, .int(let i)): return "\(i).0"
         case (.bool, .bool(let b)): return "\(b)"
-        case (.uuid, .string(let s)): return "\(spell("UUID"))(uuidString: \(Self.literal(s)))!"
+        case (.uuid, .string(let s)): return "\(spell("UUID", members: members))(uuidString: \(Self.literal(s)))!"
         case (.enum, _):
             return ".\(Self.name(enumCaseName(of: value, in: field.enumValues)))"
         default:
