@@ -10,6 +10,13 @@ import Vein
 @attached(extension, conformances: PersistentModel, Sendable)
 public macro Model() = #externalMacro(module: "VeinMacros", type: "ModelMacro")
 
+/// A model renamed from `originalName` in the previous schema version (the manifest's model
+/// `renamedFrom`), so a lightweight migration keeps its rows.
+@attached(member, names: named(_$backing), named(_$modelName), named(_$schema), named(_$propertyNames), named(init(_$object:)))
+@attached(memberAttribute)
+@attached(extension, conformances: PersistentModel, Sendable)
+public macro Model(originalName: String) = #externalMacro(module: "VeinMacros", type: "ModelMacro")
+
 /// A field, loaded with its object (the default for a stored `var`; writing it only says so).
 @attached(peer)
 public macro Field() = #externalMacro(module: "VeinMacros", type: "MarkerMacro")

@@ -28,12 +28,13 @@ extension ModelMacro: MemberMacro {
         let keyPaths = properties.isEmpty ? "[:]"
             : "[\n" + properties.map { "    \\\(name).\($0.identifier): \"\($0.name)\"," }.joined(separator: "\n") + "\n]"
         let indexes = indexLists(of: model)
-        let indexArgument = indexes.isEmpty ? ""
-            : ", indexes: [" + indexes.map { "[" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }.joined(separator: ", ") + "]"
+        let tableArguments = (indexes.isEmpty ? ""
+            : ", indexes: [" + indexes.map { "[" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }.joined(separator: ", ") + "]")
+            + (node.stringArgument(labeled: "originalName").map { ", originalName: \"\($0)\"" } ?? "")
         return [
             "\(raw: access)let _$backing = VeinCore.ModelBacking()",
             "\(raw: access)static var _$modelName: String { \(literal: modelName) }",
-            "\(raw: access)static let _$schema = VeinCore.ModelDescription(name: \(literal: modelName), properties: \(raw: table)\(raw: indexArgument))",
+            "\(raw: access)static let _$schema = VeinCore.ModelDescription(name: \(literal: modelName), properties: \(raw: table)\(raw: tableArguments))",
             // Computed: key paths are not Sendable, so a stored static table would not be concurrency-safe.
             "\(raw: access)static var _$propertyNames: [PartialKeyPath<\(raw: name)>: String] { \(raw: keyPaths) }",
             """

@@ -75,6 +75,18 @@ import Testing
         #expect(lines.contains("extension `protocol`: VeinCore.PersistentModel, Sendable {"))
     }
 
+    @Test func aRenamedModelCarriesItsOriginalName() {
+        let expansion = MacroExpansion("""
+            @Model(originalName: "Note") final class Memo {
+                var text: String
+                init() { text = "" }
+            }
+            """)
+        #expect(expansion.messages == [])
+        let lines = expansion.expanded.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.contains("], originalName: \"Note\")"))
+    }
+
     /// A line of the generated table for `declaration` inside a model.
     static func tableEntry(_ declaration: String) -> String? {
         let expansion = MacroExpansion("@Model final class M {\n    \(declaration)\n}")

@@ -749,8 +749,6 @@ import Testing
                 == "models.String: a model named String cannot be declared in Swift (it would hide the Swift name String)")
         #expect(try Self.refusal("V1_0_0: { fields: { a: \"int\" } }")
                 == "models.V1_0_0: a model named V1_0_0 cannot be declared in Swift (it would hide the schema's enum)")
-        #expect(try Self.refusal("Post: { fields: { a: \"int\" }, renamedFrom: \"Note\" }")
-                == "models.Post.renamedFrom: a model renamed from Note cannot be declared in Swift yet (@Model has no originalName)")
         #expect(try Self.refusal("Post: { fields: { tags: { type: \"json\", default: [] } } }")
                 == "models.Post.fields.tags.default: a json default cannot be declared in Swift yet (@Model writes string, int, "
                     + "double, bool, uuid and enum defaults to the manifest)")

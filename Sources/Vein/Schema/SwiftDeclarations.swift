@@ -62,10 +62,6 @@ private struct SwiftDeclarationWriter {
                                             problem: "a model named \(model.name) cannot be declared in Swift "
                                                 + "(it would hide \(model.name == schemaName ? "the schema's enum" : "the Swift name \(model.name)"))")
             }
-            if let renamed = model.renamedFrom {
-                throw SwiftDeclarationError(path: "models.\(model.name).renamedFrom",
-                                            problem: "a model renamed from \(renamed) cannot be declared in Swift yet (@Model has no originalName)")
-            }
         }
         var lines = [
             "// The schema \(manifest.version) of \(manifest.app) as Swift declarations.",
@@ -111,7 +107,8 @@ private struct SwiftDeclarationWriter {
                                         problem: "a member named \(name) cannot be declared in Swift (inside the class it would hide "
                                             + (name == model.name ? "the class's own name" : "the module \(name)") + ")")
         }
-        var lines = ["@\(spell("Model", members: members))", "final class \(className) {"]
+        let renamed = model.renamedFrom.map { "(originalName: \(Self.literal($0)))" } ?? ""
+        var lines = ["@\(spell("Model", members: members))\(renamed)", "final class \(className) {"]
         var body: [String] = []
         if !model.indexes.isEmpty {
             let lists = model.indexes.map { "[" + $0.map { "\\.\(Self.name($0))" }.joined(separator: ", ") + "]" }
