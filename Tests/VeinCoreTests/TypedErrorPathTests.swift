@@ -104,6 +104,12 @@ import VeinCore
         #expect(error?.description == "Post.publishedAt was read before it was given a value")
     }
 
+    @Test func aPropertyThatIsNotPersistedIsAnErrorThroughValueOf() throws {
+        let note = V0_0_2.Note(slug: "s")
+        let error = #expect(throws: ModelFieldError.self) { try note.value(of: \.label) }
+        #expect(error?.description == "the key path names no persisted field of Note")
+    }
+
     enum Labels: VersionedSchema {
         static let version = ModelVersion(1, 0, 0)
         static let models: [any PersistentModel.Type] = [Labelled.self]
