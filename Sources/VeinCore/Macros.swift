@@ -12,7 +12,8 @@ public macro Model() = #externalMacro(module: "VeinMacros", type: "ModelMacro")
 
 /// A model renamed from `originalName` in the previous schema version (the manifest's model
 /// `renamedFrom`), so a lightweight migration keeps its rows.
-@attached(member, names: named(_$backing), named(_$modelName), named(_$schema), named(_$propertyNames), named(init(_$object:)))
+// `arbitrary` as on `Model()`: the members the macro adds are the same.
+@attached(member, names: named(_$backing), named(_$modelName), named(_$schema), named(_$propertyNames), named(init(_$object:)), arbitrary)
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Sendable)
 public macro Model(originalName: String) = #externalMacro(module: "VeinMacros", type: "ModelMacro")
