@@ -23,7 +23,7 @@ _vein() {
             positional="file"
             ;;
         "schema")
-            opts="--key-file --key-env --passphrase --json --help"
+            opts="--key-file --key-env --passphrase --json --swift --help"
             positional="file"
             ;;
         "verify")

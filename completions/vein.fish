@@ -37,6 +37,7 @@ complete -c vein -n '__fish_seen_subcommand_from schema' -l key-file -r -F -d 'R
 complete -c vein -n '__fish_seen_subcommand_from schema' -l key-env -r -d 'Read the key from the environment variable VAR.'
 complete -c vein -n '__fish_seen_subcommand_from schema' -l passphrase -d 'Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.'
 complete -c vein -n '__fish_seen_subcommand_from schema' -l json -d 'Print the result as JSON.'
+complete -c vein -n '__fish_seen_subcommand_from schema' -l swift -d 'Print the schema as Swift: a VersionedSchema enum with @Model classes.'
 complete -c vein -n '__fish_seen_subcommand_from schema' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from schema' -F
 complete -c vein -n '__fish_seen_subcommand_from verify' -l key-file -r -F -d 'Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase; surrounding whitespace is ignored). FILE must be mode 0600 or stricter.'

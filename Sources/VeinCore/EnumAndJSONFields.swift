@@ -64,3 +64,13 @@ enum JSONField {
         return try JSONDecoder().decode(T.self, from: Data(text.utf8))
     }
 }
+
+/// Any JSON value, for a `json` field with no Swift type of its own (what `vein schema --swift` declares).
+extension JSONValue: FieldValue {
+    public static var fieldKind: FieldKind { FieldKind(.json) }
+    public var fieldValue: Value { .string(JSONWriter.string(self)) }
+    public init(fieldValue: Value) throws {
+        guard case .string(let text) = fieldValue else { throw FieldValueMismatch(expected: "JSONValue", found: fieldValue) }
+        self = try JSONParser.parse(text)
+    }
+}

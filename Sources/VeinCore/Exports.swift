@@ -10,6 +10,8 @@
 @_exported import enum Vein.ReadOnlySQLError
 @_exported import enum Vein.FieldType
 @_exported import enum Vein.Value
+@_exported import enum Vein.JSONValue
+@_exported import struct Vein.JSONObject
 @_exported import class Vein.Store
 import Vein
 

@@ -11,6 +11,14 @@ import Vein
 @attached(extension, conformances: PersistentModel, Sendable)
 public macro Model() = #externalMacro(module: "VeinMacros", type: "ModelMacro")
 
+/// A model renamed from `originalName` in the previous schema version (the manifest's model
+/// `renamedFrom`), so a lightweight migration keeps its rows.
+// `arbitrary` as on `Model()`: the members the macro adds are the same.
+@attached(member, names: named(_$backing), named(_$modelName), named(_$schema), named(_$propertyNames), named(init(_$object:)), arbitrary)
+@attached(memberAttribute)
+@attached(extension, conformances: PersistentModel, Sendable)
+public macro Model(originalName: String) = #externalMacro(module: "VeinMacros", type: "ModelMacro")
+
 /// A field, loaded with its object (the default for a stored `var`; writing it only says so).
 @attached(peer)
 public macro Field() = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
@@ -45,3 +53,8 @@ public macro _PersistedProperty() = #externalMacro(module: "VeinMacros", type: "
 /// transient property must be a `let` of a Sendable type (a `var` is a compile-time error there).
 @attached(peer)
 public macro Transient() = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
+
+/// The model's indexes (SPEC §2 `indexes`), inside an `@Model` class: each array lists the fields (or
+/// to-one relationships) of one index in key order. `#Index<Post>([\.publishedAt], [\.title, \.views])`
+@freestanding(declaration)
+public macro Index<T>(_ indexes: [PartialKeyPath<T>]...) = #externalMacro(module: "VeinMacros", type: "IndexMacro")

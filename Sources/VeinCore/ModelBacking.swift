@@ -8,7 +8,8 @@ import Vein
 ///
 /// Accessors cannot throw, so a failure there (the context is gone, the object was deleted, a stored
 /// value does not fit the declared type) stops the program with the engine's message, as Vein 1.0 and
-/// SwiftData do: failing fast rather than returning a wrong value. Throwing variants are not built yet.
+/// SwiftData do: failing fast rather than returning a wrong value. `model.value(of:)` and
+/// `model.setValue(_:for:)` are the throwing way (FieldAccess.swift).
 public final class ModelBacking: @unchecked Sendable {
     /// Guards `object`, `pending`, `pendingLinks` and every `ModelObject.typedModel`.
     static let instanceLock = NSRecursiveLock()
@@ -82,12 +83,52 @@ public final class ModelBacking: @unchecked Sendable {
             return attached
         }
         guard let object else { return }
-        Self.orFail {
-            let context = try object.context
-            for target in targets where target._$backing.object == nil { try Insertion.insert(target, into: context) }
-            let ids = targets.map { Value.string($0._$backing.object!.id) }
-            try object.set(name, many ? .array(ids) : (ids.first ?? .null))
+        Self.orFail { try Self.link(object, name, targets, many: many) }
+    }
+
+    private static func link(_ object: ModelObject, _ name: String, _ targets: [any PersistentModel], many: Bool) throws {
+        let context = try object.context
+        for target in targets where target._$backing.object == nil { try Insertion.insert(target, into: context) }
+        let ids = targets.map { Value.string($0._$backing.object!.id) }
+        try object.set(name, many ? .array(ids) : (ids.first ?? .null))
+    }
+
+    // MARK: Throwing access (PersistentModel.value(of:), setValue(_:for:))
+
+    /// The field's value as the engine holds it: the pending value before the instance is in a
+    /// context (nil when none was given), the context's after. Throws what the context throws.
+    func storedValue(_ name: String) throws -> Value? {
+        switch Self.instanceLock.withLock({ attached.map(Either.object) ?? pending[name].map(Either.value) }) {
+        case .object(let object)?: return try object[name]
+        case .value(let pendingValue)?: return pendingValue
+        case nil: return nil
         }
+    }
+
+    /// The objects a relationship points to (the pending ones before the instance is in a context),
+    /// throwing what the context throws.
+    func storedTargets<T: PersistentModel>(_ name: String, as type: T.Type) throws -> [T] {
+        let (object, links) = Self.instanceLock.withLock { (attached, pendingLinks[name]) }
+        guard let object else { return (links ?? []).compactMap { $0 as? T } }
+        return try object.related(name).map(T.instance)
+    }
+
+    /// Sets a relationship, throwing what the context throws.
+    func storeTargets(_ name: String, _ targets: [any PersistentModel], many: Bool) throws {
+        let object: ModelObject? = Self.instanceLock.withLock {
+            if attached == nil { pendingLinks[name] = targets }
+            return attached
+        }
+        if let object { try Self.link(object, name, targets, many: many) }
+    }
+
+    /// Sets the field, throwing what the context throws.
+    func store(_ name: String, _ value: Value) throws {
+        let object: ModelObject? = Self.instanceLock.withLock {
+            if attached == nil { pending[name] = value }
+            return attached
+        }
+        try object?.set(name, value)
     }
 
     // MARK: Insertion (ModelContext.insert)

@@ -6,7 +6,8 @@ import Vein
 ///
 /// `ModelContainer(V0_0_2.self, migration: Plan.self, at: path, appID:)` opens a store at any version of
 /// the plan; `migrate()` brings it to `V0_0_2`. Call `migrate()` before using `context` (a store not yet
-/// migrated holds another schema than the app's models). `at: nil` is an in-memory store: a plaintext
+/// migrated holds another schema than the app's models: the contexts' first operation throws
+/// `ModelContainerError.notMigrated` until then). `at: nil` is an in-memory store: a plaintext
 /// store in a private temporary folder (mode 0700), removed when the container goes away.
 public final class ModelContainer: @unchecked Sendable {  // mutable state behind `lock`
     private let lock = NSLock()
@@ -73,7 +74,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
             }
         }
         _store = store
-        _context = ModelContext(Vein.ModelContext(store: store))
+        _context = ModelContext(Vein.ModelContext(store: store), appSchema: manifest)
     }
 
     deinit {
@@ -82,7 +83,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
 
     /// A context of its own (its own connection), for another thread.
     public func newContext() -> ModelContext {
-        ModelContext(Vein.ModelContext(store: store))
+        ModelContext(Vein.ModelContext(store: store), appSchema: manifest)
     }
 
     /// Brings the store to the app's schema along the plan, in one transaction with the engine's migrator:
@@ -113,7 +114,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
             guard !report.stages.isEmpty else { return report }
             let migrated = try Store.open(_store.path, keys: keys)
             _store = migrated
-            _context = ModelContext(Vein.ModelContext(store: migrated))
+            _context = ModelContext(Vein.ModelContext(store: migrated), appSchema: manifest)
             return report
         }
     }
@@ -135,15 +136,25 @@ public enum ModelContainerError: Error, Equatable, CustomStringConvertible {
     case schemaMismatch(path: String, store: SchemaVersion, app: SchemaVersion, hasPlan: Bool)
     /// The container's schema is not the plan's newest: the app would run at a version the plan goes past.
     case schemaNotLastInPlan(schema: String, plan: String)
+    /// A context of a store not migrated to the app's schema yet was used (a context taken before
+    /// `migrate()` stays at the store's old schema).
+    case notMigrated(store: SchemaVersion, app: SchemaVersion)
 
     public var description: String {
         switch self {
         case .schemaMismatch(let path, let store, let app, let hasPlan):
             if store == app { return "\(path) holds a different schema \(store) than the app declares for the same version" }
+            if store > app {
+                return "\(path) is at schema \(store), newer than the app's \(app): a newer version of the app migrated it; "
+                    + "open it with that version (Vein does not migrate a store back)"
+            }
             return "\(path) is at schema \(store), the app declares \(app): "
                 + (hasPlan ? "the migration plan does not list \(store)" : "open it with a migration plan (migration:) and call migrate()")
         case .schemaNotLastInPlan(let schema, let plan):
             return "\(schema) is not the last schema of \(plan): a container opens the plan's newest version"
+        case .notMigrated(let store, let app):
+            return "the store is at schema \(store) and the app's schema is \(app): call container.migrate() first, "
+                + "then use container.context (a context taken before migrate() stays at \(store))"
         }
     }
 }

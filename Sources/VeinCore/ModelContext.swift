@@ -13,21 +13,45 @@ public final class ModelContext: @unchecked Sendable {
     /// The engine's context, for what the typed surface does not offer yet.
     public let engine: Vein.ModelContext
 
+    /// Why this context cannot serve the app's models (a container's context over a store not migrated
+    /// to the app's schema yet); thrown by every operation that reads or writes the store.
+    let schemaProblem: ModelContainerError?
+
     public init(_ engine: Vein.ModelContext) {
         self.engine = engine
+        self.schemaProblem = nil
+    }
+
+    /// A context for models declared at `appSchema` (a container's): over a store at another schema,
+    /// each operation throws `ModelContainerError.notMigrated` instead of running SQL the store's
+    /// tables do not fit.
+    init(_ engine: Vein.ModelContext, appSchema: SchemaManifest) {
+        self.engine = engine
+        self.schemaProblem = engine.manifest.sha256 == appSchema.sha256 ? nil
+            : .notMigrated(store: engine.manifest.version, app: appSchema.version)
+    }
+
+    /// Throws `schemaProblem`, if any. Cheap: decided once, when the context is made.
+    func checkSchema() throws {
+        if let schemaProblem { throw schemaProblem }
     }
 
     /// Inserts `model` and the models it points to that are in no context yet.
     public func insert(_ model: some PersistentModel) throws {
+        try checkSchema()
         try Insertion.insert(model, into: engine)
     }
 
     public func delete(_ model: some PersistentModel) throws {
+        try checkSchema()
         guard let object = model._$backing.object else { return }
         try engine.delete(object)
     }
 
-    public func save() throws { try engine.save() }
+    public func save() throws {
+        try checkSchema()
+        try engine.save()
+    }
     public func rollback() { engine.rollback() }
     public var hasChanges: Bool { engine.hasChanges }
 
@@ -41,6 +65,7 @@ public final class ModelContext: @unchecked Sendable {
     }
 
     private func descriptor<T: PersistentModel>(_ type: T.Type, _ condition: String?) throws -> Vein.FetchDescriptor {
+        try checkSchema()
         var descriptor = Vein.FetchDescriptor(model: T.modelName)
         if let condition {
             guard let model = engine.manifest.model(named: T.modelName) else { throw ContextError.unknownModel(T.modelName) }

@@ -5,10 +5,16 @@ import Vein
 public struct ModelDescription: Sendable {
     public let name: String
     public let properties: [PropertyDescription]
+    /// The model's indexes (`#Index`), each the names of its fields or to-one relationships in key order.
+    public let indexes: [[String]]
+    /// The model's name in the previous schema version (`@Model(originalName:)`).
+    public let originalName: String?
 
-    public init(name: String, properties: [PropertyDescription]) {
+    public init(name: String, properties: [PropertyDescription], indexes: [[String]] = [], originalName: String? = nil) {
         self.name = name
         self.properties = properties
+        self.indexes = indexes
+        self.originalName = originalName
     }
 
     /// The model as the manifest describes it. Inverses are named on this side only when the class
@@ -21,7 +27,7 @@ public struct ModelDescription: Sendable {
             case .relationship(let relationship): relationships.append(relationship)
             }
         }
-        return ModelSchema(name: name, fields: fields, relationships: relationships)
+        return ModelSchema(name: name, fields: fields, relationships: relationships, indexes: indexes, renamedFrom: originalName)
     }
 }
 

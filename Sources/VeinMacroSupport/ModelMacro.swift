@@ -24,14 +24,19 @@ extension ModelMacro: MemberMacro {
               let properties = persistedProperties(of: model, context: context) else { return [] }
         let access = model.modifiers.contains { ["public", "open"].contains($0.name.text) } ? "public " : ""
         let name = model.name.text
+        let modelName = model.name.unquotedText
         let entries = properties.map { schemaEntry($0, modelName: name) }
         let table = entries.isEmpty ? "[]" : "[\n" + entries.map { "    \($0)," }.joined(separator: "\n") + "\n]"
         let keyPaths = properties.isEmpty ? "[:]"
-            : "[\n" + properties.map { "    \\\(name).\($0.name): \"\($0.name)\"," }.joined(separator: "\n") + "\n]"
+            : "[\n" + properties.map { "    \\\(name).\($0.identifier): \"\($0.name)\"," }.joined(separator: "\n") + "\n]"
+        let indexes = indexLists(of: model)
+        let tableArguments = (indexes.isEmpty ? ""
+            : ", indexes: [" + indexes.map { "[" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }.joined(separator: ", ") + "]")
+            + (node.stringArgument(labeled: "originalName").map { ", originalName: \"\($0)\"" } ?? "")
         return [
             "\(raw: access)let _$backing = VeinCore.ModelBacking()",
-            "\(raw: access)static var _$modelName: String { \(literal: name) }",
-            "\(raw: access)static let _$schema = VeinCore.ModelDescription(name: \(literal: name), properties: \(raw: table))",
+            "\(raw: access)static var _$modelName: String { \(literal: modelName) }",
+            "\(raw: access)static let _$schema = VeinCore.ModelDescription(name: \(literal: modelName), properties: \(raw: table)\(raw: tableArguments))",
             // Computed: key paths are not Sendable, so a stored static table would not be concurrency-safe.
             "\(raw: access)static var _$propertyNames: [PartialKeyPath<\(raw: name)>: String] { \(raw: keyPaths) }",
             """
@@ -51,10 +56,23 @@ extension ModelMacro: MemberMacro {
         return """
             /// The members of `\(raw: property.name)` that `predicate` selects, sorted by `sort` (with none, in the
             /// relationship's order), selected in SQL.
-            \(raw: access)func \(raw: property.name)(where predicate: VeinCore.MemberPredicate<\(raw: target)>? = nil, sort: [VeinCore.MemberSortDescriptor<\(raw: target)>] = []) throws -> [\(raw: target)] {
-                try related(\\\(raw: modelName).\(raw: property.name), where: predicate, sort: sort)
+            \(raw: access)func \(raw: property.identifier)(where predicate: VeinCore.MemberPredicate<\(raw: target)>? = nil, sort: [VeinCore.MemberSortDescriptor<\(raw: target)>] = []) throws -> [\(raw: target)] {
+                try related(\\\(raw: modelName).\(raw: property.identifier), where: predicate, sort: sort)
             }
             """
+    }
+
+    /// The key paths' names of each `#Index` in the class, in order.
+    static func indexLists(of model: ClassDeclSyntax) -> [[String]] {
+        model.memberBlock.members.compactMap { $0.decl.as(MacroExpansionDeclSyntax.self) }
+            .filter { ["Index", "VeinCore.Index"].contains($0.macroName.text) }
+            .flatMap { $0.arguments.compactMap { $0.expression.as(ArrayExprSyntax.self) } }
+            .map { array in
+                array.elements.compactMap { element in
+                    element.expression.as(KeyPathExprSyntax.self)?.components.last?.component
+                        .as(KeyPathPropertyComponentSyntax.self)?.declName.baseName.unquotedText
+                }
+            }
     }
 
     /// One entry of the field and relationship table.
@@ -64,7 +82,7 @@ extension ModelMacro: MemberMacro {
             let many = FieldTypeSyntax.elementOfArray(property.type)
             let target = (many ?? FieldTypeSyntax.wrappedOfOptional(property.type) ?? property.type).trimmedDescription
             if let inverse = relationship.argument(labeled: "inverse")?.as(KeyPathExprSyntax.self),
-               let inverseName = inverse.components.last?.component.as(KeyPathPropertyComponentSyntax.self)?.declName.baseName.text {
+               let inverseName = inverse.components.last?.component.as(KeyPathPropertyComponentSyntax.self)?.declName.baseName.unquotedText {
                 options.append("inverse: VeinCore.Inverse.named(\"\(inverseName)\", \(inverse.trimmedDescription), from: \(modelName).self)")
             }
             if let rule = relationship.argument(labeled: "deleteRule") { options.append("deleteRule: \(rule.trimmedDescription)") }

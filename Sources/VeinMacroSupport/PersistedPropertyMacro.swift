@@ -43,6 +43,13 @@ public enum MarkerMacro: PeerMacro {
                                  in context: some MacroExpansionContext) throws -> [DeclSyntax] { [] }
 }
 
+/// `#Index<Model>([\.a], [\.b, \.c])`: @Model reads the key paths from the declaration (the compiler has
+/// type-checked them against the model); by itself it declares nothing.
+public enum IndexMacro: DeclarationMacro {
+    public static func expansion(of node: some FreestandingMacroExpansionSyntax,
+                                 in context: some MacroExpansionContext) throws -> [DeclSyntax] { [] }
+}
+
 /// The macros the plugin serves, by the type name VeinCore's declarations give.
 public enum VeinMacroTable {
     // Immutable after initialization; metatypes of macros are not Sendable, so the compiler cannot tell.
@@ -50,5 +57,6 @@ public enum VeinMacroTable {
         "ModelMacro": ModelMacro.self,
         "PersistedPropertyMacro": PersistedPropertyMacro.self,
         "MarkerMacro": MarkerMacro.self,
+        "IndexMacro": IndexMacro.self,
     ]
 }

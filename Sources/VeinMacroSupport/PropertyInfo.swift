@@ -5,7 +5,10 @@ import SwiftSyntax
 /// needs them (is `Post` a model, is `Address` Codable) is left to the type checker through the code
 /// the macro generates.
 struct PropertyInfo {
+    /// The name in the manifest (without the backticks a keyword is written with).
     let name: String
+    /// The name as Swift code writes it (`` `default` ``).
+    let identifier: String
     let type: TypeSyntax
     let isLazy: Bool
     let isUnique: Bool
@@ -28,7 +31,8 @@ struct PropertyInfo {
               declaration.attribute(named: "Transient") == nil
         else { return nil }
         guard let type = binding.typeAnnotation?.type else { return nil }
-        self.name = pattern.identifier.text
+        self.name = pattern.identifier.unquotedText
+        self.identifier = pattern.identifier.text
         // Not trimmed: a trimmed copy is a new tree, and diagnostics and fix-its must point into the source.
         self.type = type
         self.isLazy = declaration.attribute(named: "LazyField") != nil
@@ -74,5 +78,13 @@ extension AttributeSyntax {
               literal.segments.count == 1,
               let segment = literal.segments.first?.as(StringSegmentSyntax.self) else { return nil }
         return segment.content.text
+    }
+}
+
+extension TokenSyntax {
+    /// The identifier without the backticks that let a keyword be a name.
+    var unquotedText: String {
+        let text = self.text
+        return text.count > 1 && text.hasPrefix("`") && text.hasSuffix("`") ? String(text.dropFirst().dropLast()) : text
     }
 }

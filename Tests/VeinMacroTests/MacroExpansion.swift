@@ -16,6 +16,7 @@ struct MacroExpansion {
         "Unique": MarkerMacro.self,
         "Attribute": MarkerMacro.self,
         "Relationship": MarkerMacro.self,
+        "Index": IndexMacro.self,
     ]
 
     let expanded: String

@@ -51,6 +51,42 @@ import Testing
             """)
     }
 
+    /// `#Index` becomes the table's indexes (the key paths' names, in order) and expands to nothing; a name
+    /// written in backticks (a Swift keyword) is the manifest's name without them, and keeps them in code.
+    @Test func indexesAndNamesInBackticks() {
+        let expansion = MacroExpansion("""
+            @Model final class `protocol` {
+                #Index<`protocol`>([\\.`default`], [\\.n, \\.`default`])
+                var `default`: String
+                var n: Int
+                init() {}
+            }
+            """)
+        #expect(expansion.messages == [])
+        let lines = expansion.expanded.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(!lines.contains { $0.hasPrefix("#Index") })
+        #expect(lines.contains("_$backing.field(\"default\", as: (String).self)"))
+        #expect(lines.contains("static let _$schema = VeinCore.ModelDescription(name: \"protocol\", properties: ["))
+        #expect(lines.contains(".field(\"default\", (String).self),"))
+        #expect(lines.contains("], indexes: [[\"default\"], [\"n\", \"default\"]])"))
+        #expect(lines.contains("\"protocol\""))
+        #expect(lines.contains("static var _$propertyNames: [PartialKeyPath<`protocol`>: String] {"))
+        #expect(lines.contains("\\`protocol`.`default`: \"default\","))
+        #expect(lines.contains("extension `protocol`: VeinCore.PersistentModel, Sendable {"))
+    }
+
+    @Test func aRenamedModelCarriesItsOriginalName() {
+        let expansion = MacroExpansion("""
+            @Model(originalName: "Note") final class Memo {
+                var text: String
+                init() { text = "" }
+            }
+            """)
+        #expect(expansion.messages == [])
+        let lines = expansion.expanded.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.contains("], originalName: \"Note\")"))
+    }
+
     /// A line of the generated table for `declaration` inside a model.
     static func tableEntry(_ declaration: String) -> String? {
         let expansion = MacroExpansion("@Model final class M {\n    \(declaration)\n}")

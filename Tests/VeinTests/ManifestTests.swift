@@ -734,3 +734,31 @@ import Testing
         #expect(Suggestion.distance("", "abc") == 3)
     }
 }
+
+/// What `SchemaManifest.swiftDeclarations()` refuses (the round trip of what it writes is
+/// VeinCoreTests' SwiftDeclarationsRoundTripTests, the exact text VeinCLITests' SchemaSwiftCommandTests).
+@Suite struct SwiftDeclarationRefusalTests {
+    static func refusal(_ models: String) throws -> String? {
+        let manifest = try ManifestParser.parse("{ vein: 1, app: \"a\", version: \"1.0.0\", models: { \(models) } }", file: "m")
+        do { _ = try manifest.swiftDeclarations() } catch { return error.description }
+        return nil
+    }
+
+    @Test func whatSwiftCannotDeclareIsRefusedNamingThePlace() throws {
+        #expect(try Self.refusal("String: { fields: { a: \"int\" } }")
+                == "models.String: a model named String cannot be declared in Swift (it would hide the Swift name String)")
+        #expect(try Self.refusal("V1_0_0: { fields: { a: \"int\" } }")
+                == "models.V1_0_0: a model named V1_0_0 cannot be declared in Swift (it would hide the schema's enum)")
+        #expect(try Self.refusal("Post: { fields: { tags: { type: \"json\", default: [] } } }")
+                == "models.Post.fields.tags.default: a json default cannot be declared in Swift yet (@Model writes string, int, "
+                    + "double, bool, uuid and enum defaults to the manifest)")
+        #expect(try Self.refusal("P: { fields: {}, relationships: { friends: { to: \"P\", many: true, inverse: \"friends\" } } }")
+                == "models.P.relationships.friends: a relationship that is its own inverse cannot be declared in Swift yet "
+                    + "(@Relationship(inverse:) naming its own property is a circular reference to the compiler)")
+        #expect(try Self.refusal("Post: { fields: { Post: \"int\" } }")
+                == "models.Post.fields.Post: a member named Post cannot be declared in Swift (inside the class it would hide the class's own name)")
+        #expect(try Self.refusal("Post: { fields: {}, relationships: { VeinCore: \"Post\" } }")
+                == "models.Post.relationships.VeinCore: a member named VeinCore cannot be declared in Swift (inside the class it would hide the module VeinCore)")
+        #expect(try Self.refusal("Data: { fields: { class: \"int\" } }") == nil, "a module prefix and backticks make these valid")
+    }
+}

@@ -362,6 +362,12 @@ public struct TypeChecker {
                 }
                 return .literal(.string(match), other.type.unwrapped)
             }
+            if case .literal(.string(let s), .string) = typed, other.type.unwrapped == .uuid {
+                // A UUID as its normal form (uppercase), which is the form stored: equal UUIDs are equal text,
+                // as Foundation's UUID == compares the 16 bytes.
+                guard let uuid = NormalForm.uuid(s) else { throw error("\(JSONWriter.string(.string(s))) is not a UUID", e.column) }
+                return .literal(.string(uuid), .uuid)
+            }
             if case .literal(.int(let v), .int) = typed, case .enumeration(let values) = other.type.unwrapped {
                 guard values.contains(.int(v)) else { throw notInEnum("\(v)", nil, values, e.column) }
                 return .literal(.int(v), other.type.unwrapped)
@@ -377,6 +383,7 @@ public struct TypeChecker {
             b = try adapt(right, to: a)
             if a.type == .int, b.type.unwrapped == .double { a = try check(left, context: b.type) }
             if case .literal = a, case .enumeration = b.type.unwrapped { a = try adapt(left, to: b) }
+            if case .literal(.string, _) = a, b.type.unwrapped == .uuid { a = try adapt(left, to: b) }
         }
         let ta = a.type, tb = b.type
         let compatible = ta.unwrapped == tb.unwrapped || ta == .null || tb == .null

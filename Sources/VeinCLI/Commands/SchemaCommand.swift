@@ -6,17 +6,30 @@ enum SchemaCommand {
         abstract: "Print the schema a store holds",
         discussion: """
             Prints the store's current schema: a summary of models, fields and relationships, or with --json \
-            the manifest itself in canonical form, which 'vein create --schema' accepts.
+            the manifest itself in canonical form, which 'vein create --schema' accepts, or with --swift \
+            the Swift an app declares it with: an enum conforming to VersionedSchema holding one @Model class \
+            per model, whose manifest is the store's, byte for byte.
             """,
         arguments: [SharedOptions.storeArgument],
-        options: SharedOptions.keyOptions + [SharedOptions.json],
-        examples: [("vein schema blog.vein", "A summary."), ("vein schema blog.vein --json > blog.json", "The manifest, to create another store.")],
+        options: SharedOptions.keyOptions + [SharedOptions.json, swift],
+        examples: [("vein schema blog.vein", "A summary."), ("vein schema blog.vein --json > blog.json", "The manifest, to create another store."),
+                   ("vein schema blog.vein --swift > Sources/App/Schema.swift", "The @Model declarations, for an app.")],
         run: run)
 
+    static let swift = OptionSpec("swift", help: "Print the schema as Swift: a VersionedSchema enum with @Model classes.")
+
     static func run(_ invocation: Invocation) throws {
+        let wantsSwift = invocation.arguments.flag(swift.long)
+        if wantsSwift && invocation.wantsJSON {
+            throw UsageError(message: "choose one of --json and --swift", command: invocation.commandPath)
+        }
         let store = try SharedOptions.openStore(invocation, mode: .readOnly)
         let manifest = store.manifest
         let console = invocation.console
+        if wantsSwift {
+            console.outText(try manifest.swiftDeclarations())
+            return
+        }
         if invocation.wantsJSON {
             console.outJSON(manifest.canonicalJSON)
             return

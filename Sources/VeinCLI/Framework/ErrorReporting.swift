@@ -70,6 +70,8 @@ enum ErrorReporting {
             return Report(messages: [e.description], hint: nil, exitCode: .dataError)
         case let e as ManifestError:
             return Report(messages: e.lines, hint: nil, exitCode: .dataError)
+        case let e as SwiftDeclarationError:
+            return Report(messages: [e.description], hint: "'vein schema STORE --json' prints the manifest itself", exitCode: .dataError)
         case let e as FileError:
             return file(e)
         case let e as StoreError:

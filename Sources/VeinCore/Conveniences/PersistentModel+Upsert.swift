@@ -19,6 +19,7 @@ import Vein
 extension PersistentModel {
     @discardableResult
     public static func upsert(_ model: Self, in context: ModelContext) throws -> Self {
+        try context.checkSchema()
         let engine = context.engine
         if let object = model._$backing.object {
             guard (try? object.context) === engine else { throw ModelConvenienceError.inAnotherContext(model: modelName, id: object.id) }

@@ -4,11 +4,13 @@ import Vein
 extension ModelContext {
     /// The objects `descriptor` selects, in its order (ties in creation order), within its window.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        try checkSchema()
         let plan = try TypedFetchPlan(descriptor, context: engine)
         return try plan.finish(try engine.fetch(plan.engine))
     }
 
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        try checkSchema()
         let plan = try TypedFetchPlan(descriptor, context: engine)
         if plan.isAllInEngine { return try engine.fetchCount(plan.engine) }
         return try plan.finish(try engine.fetch(plan.engine)).count
@@ -16,6 +18,7 @@ extension ModelContext {
 
     /// The ids (ULIDs) of the objects `descriptor` selects, in its order.
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [String] {
+        try checkSchema()
         let plan = try TypedFetchPlan(descriptor, context: engine)
         if plan.isAllInEngine { return try engine.fetchIdentifiers(plan.engine) }
         return try plan.finish(try engine.fetch(plan.engine)).compactMap(\.id)

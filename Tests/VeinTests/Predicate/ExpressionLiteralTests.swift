@@ -72,3 +72,34 @@ import Testing
         }
     }
 }
+
+/// A string literal compared with a uuid field is a UUID in its stored form (uppercase): any spelling
+/// Foundation reads matches; anything else is an error naming it.
+@Suite struct UUIDLiteralTests {
+    static let manifest = try! ManifestParser.parse(
+        "{ vein: 1, app: \"a\", version: \"1.0.0\", models: { T: { fields: { key: \"uuid\", other: \"uuid?\" } } } }", file: "m")
+
+    static func check(_ source: String) throws(ExpressionError) -> TypedExpression {
+        try TypeChecker.checkPredicate(source, model: manifest.model(named: "T")!, manifest: manifest)
+    }
+
+    @Test func aUUIDLiteralIsComparedInItsStoredForm() throws {
+        let typed = try Self.check("key == \"7b0c9e2a-1111-4222-8333-444455556666\"")
+        guard case .compare("==", .column(_, .uuid), .literal(let literal, .uuid)) = typed else {
+            Issue.record("\(typed)")
+            return
+        }
+        #expect(literal == .string("7B0C9E2A-1111-4222-8333-444455556666"))
+        guard case .compare("!=", .literal(.string("7B0C9E2A-1111-4222-8333-444455556666"), .uuid), _) =
+                try Self.check("\"7B0C9E2A-1111-4222-8333-444455556666\" != other") else {
+            Issue.record("a literal on the left is a UUID too")
+            return
+        }
+        do {
+            _ = try Self.check("key == \"7b0c\"")
+            Issue.record("not a UUID, accepted")
+        } catch {
+            #expect(error.message == "\"7b0c\" is not a UUID")
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import Vein
+import VeinCore
+
+/// The typed surface's error paths: a container's context used before `migrate()` (or over a store newer
+/// than the app) says what to do instead of failing in SQLite, and `value(of:)`/`setValue(_:for:)` report
+/// what the non-throwing accessors stop the program for (a closed context, a damaged cell).
+@Suite struct TypedErrorPathTests {
+    /// A store at the blog's 0.0.1 holding one post, at `folder/blog.vein`.
+    static func storeAt0_0_1(_ folder: String) throws -> String {
+        let path = "\(folder)/blog.vein"
+        let container = try ModelContainer(for: V0_0_1.self, at: path, appID: "com.example.blog",
+                                           keyProvider: ModelContainerTests.keys(folder))
+        try container.context.insert(Post(title: "first", content: "c"))
+        try container.context.save()
+        return path
+    }
+
+    @Test func theContextBeforeMigrateSaysToMigrateAtTheFirstOperation() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try Self.storeAt0_0_1(folder)
+        let container = try ModelContainer(BlogV0_0_2.self, migration: BlogMigration.self, at: path, appID: "com.example.blog",
+                                           keyProvider: ModelContainerTests.keys(folder))
+        let early = container.context
+        let expected = "the store is at schema 0.0.1 and the app's schema is 0.0.2: call container.migrate() first, "
+            + "then use container.context (a context taken before migrate() stays at 0.0.1)"
+        func message(_ body: () throws -> Void) -> String? {
+            do { try body() } catch { return "\(error)" }
+            return nil
+        }
+        #expect(message { _ = try early.fetch(FetchDescriptor<BlogV0_0_2.Post>()) } == expected)
+        #expect(message { _ = try early.fetchCount(FetchDescriptor<BlogV0_0_2.Post>()) } == expected)
+        #expect(message { _ = try early.fetch(BlogV0_0_2.Post.self) } == expected)
+        #expect(message { try early.insert(BlogV0_0_2.Post(title: "t", body: "b", summary: "s")) } == expected)
+        #expect(message { try early.save() } == expected)
+        #expect(message { _ = try container.newContext().fetchIdentifiers(FetchDescriptor<BlogV0_0_2.Post>()) } == expected)
+        #expect(!early.hasChanges, "the refused insert left nothing pending")
+
+        try container.migrate()
+        #expect(try container.context.fetch(FetchDescriptor<BlogV0_0_2.Post>()).map(\.summary) == ["first"])
+        #expect(message { _ = try early.fetch(FetchDescriptor<BlogV0_0_2.Post>()) } == expected, "taken before migrate()")
+    }
+
+    @Test func aStoreNewerThanTheAppSaysSo() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try Self.storeAt0_0_1(folder)
+        try ModelContainer(BlogV0_0_2.self, migration: BlogMigration.self, at: path, appID: "com.example.blog",
+                           keyProvider: ModelContainerTests.keys(folder)).migrate()
+        let error = #expect(throws: ModelContainerError.self) {
+            try ModelContainer(V0_0_1.self, migration: FirstBlogMigration.self, at: path, appID: "com.example.blog",
+                               keyProvider: ModelContainerTests.keys(folder))
+        }
+        #expect(error?.description == "\(path) is at schema 0.0.2, newer than the app's 0.0.1: a newer version of the app "
+                + "migrated it; open it with that version (Vein does not migrate a store back)")
+    }
+
+    @Test func aDamagedCellIsAnErrorThroughValueOf() throws {
+        let container = try ModelContainer(for: V0_0_1.self, at: nil, appID: "com.example.blog")
+        try container.context.insert(Attachment(name: "a.png", fileType: .png, data: Data([1, 2])))
+        try container.context.save()
+        try container.store.database.execute("PRAGMA ignore_check_constraints = ON; UPDATE Attachment SET data = 'abc'; "
+                                             + "PRAGMA ignore_check_constraints = OFF")
+        // Another context: the lazy field is read from the store at first access.
+        let context = container.newContext()
+        let attachment = try #require(try context.fetch(Attachment.self).first)
+        let id = try #require(attachment.id)
+        #expect(try attachment.value(of: \.name) == "a.png")
+        let error = #expect(throws: DamagedValueError.self) { try attachment.value(of: \.data) }
+        #expect(error?.description == "Attachment \(id): data holds text \"abc\", which is not a value of type data")
+    }
+
+    @Test func aClosedContextIsAnErrorThroughValueOfAndSetValue() throws {
+        let container = try ModelContainer(for: V0_0_1.self, at: nil, appID: "com.example.blog")
+        try container.context.insert(Post(title: "first", content: "c"))
+        try container.context.save()
+        var context: VeinCore.ModelContext? = container.newContext()
+        let post = try #require(try context?.fetch(Post.self).first)
+        let id = try #require(post.id)
+        try post.setValue("renamed", for: \.title)
+        #expect(try post.value(of: \.title) == "renamed")
+        #expect(post.title == "renamed")
+        let attachment = Attachment(name: "a.png", fileType: .png, data: Data())
+        try post.setValue([attachment], for: \.attachments)
+        #expect(try post.value(of: \.attachments).map(\.name) == ["a.png"])
+        #expect(try attachment.value(of: \.post) === post, "the inverse, kept in step")
+        try attachment.setValue(nil, for: \.post)
+        #expect(try post.value(of: \.attachments).isEmpty)
+        context = nil
+        let expected = "Post \(id) belongs to a context that no longer exists"
+        #expect((#expect(throws: ContextError.self) { try post.value(of: \.title) })?.description == expected)
+        #expect((#expect(throws: ContextError.self) { try post.setValue("again", for: \.title) })?.description == expected)
+        #expect((#expect(throws: ContextError.self) { try post.value(of: \.attachments) })?.description == expected)
+        #expect((#expect(throws: ContextError.self) { try post.setValue([], for: \.attachments) })?.description == expected)
+    }
+
+    @Test func aFieldNeverGivenAValueIsAnErrorThroughValueOf() throws {
+        let post = Post(title: "t", content: "c")
+        try post.setValue(3, for: \.views)
+        #expect(try post.value(of: \.views) == 3)
+        let error = #expect(throws: ModelFieldError.self) { try post.value(of: \.publishedAt) }
+        #expect(error?.description == "Post.publishedAt was read before it was given a value")
+    }
+
+    @Test func aPropertyThatIsNotPersistedIsAnErrorThroughValueOf() throws {
+        let note = V0_0_2.Note(slug: "s")
+        let error = #expect(throws: ModelFieldError.self) { try note.value(of: \.label) }
+        #expect(error?.description == "the key path names no persisted field of Note")
+    }
+
+    enum Labels: VersionedSchema {
+        static let version = ModelVersion(1, 0, 0)
+        static let models: [any PersistentModel.Type] = [Labelled.self]
+        @Model final class Labelled {
+            var labels: [String]
+            init(labels: [String]) { self.labels = labels }
+        }
+    }
+
+    @Test func aStoredValueThatDoesNotFitTheSwiftTypeIsAnErrorThroughValueOf() throws {
+        let container = try ModelContainer(for: Labels.self, at: nil, appID: "com.example.labels")
+        try container.context.insert(Labels.Labelled(labels: ["a"]))
+        try container.context.save()
+        // Valid JSON for the engine's json field, but not the [String] the class declares.
+        try container.store.database.execute("UPDATE Labelled SET labels = '{\"x\":1}'")
+        let context = container.newContext()
+        let labelled = try #require(try context.fetch(Labels.Labelled.self).first)
+        let id = try #require(labelled.id)
+        let error = #expect(throws: ModelFieldError.self) { try labelled.value(of: \.labels) }
+        #expect(error?.description.hasPrefix("Labelled.labels of \(id) holds a value that does not fit Array<String>: ") == true,
+                "\(String(describing: error))")
+    }
+}
