@@ -42,12 +42,14 @@ extension LiveQueryTests {
         #expect(try reader.fetch(Chore.self).map(\.done) == [true])
 
         // A rollback in another context, or of other models, does not refresh it.
+        open.waitForQueuedRefreshes()  // the refresh the save above queued
         let count = open.publishCount
         let other = container.newContext()
         try other.insert(Chore(title: "elsewhere, not saved"))
         other.rollback()
         try context.insert(Setting(key: "theme", value: "dark"))
         context.rollback()
+        open.waitForQueuedRefreshes()
         #expect(open.publishCount == count)
     }
 
