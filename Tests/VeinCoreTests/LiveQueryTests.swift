@@ -148,12 +148,14 @@ import Testing
         weak var released = query
         let poller = try #require(query?.poller)
         #expect(StoreChangeCenter.shared.observerCount(storeAt: realPath) == before + 1)
+        #expect(StoreChangeCenter.shared.rollbackObserverCount(of: container.context.engine) == 1)
         #expect(!poller.isCancelled)
         try F.insert(["keep it busy"], into: container.context)
         query = nil
         #expect(F.eventually { released == nil }, "nothing keeps a released live query alive")
         #expect(poller.isCancelled, "its timer is stopped")
         #expect(StoreChangeCenter.shared.observerCount(storeAt: realPath) == before)
+        #expect(StoreChangeCenter.shared.rollbackObserverCount(of: container.context.engine) == 0)
     }
 
     @Test func aFailedRefreshSetsErrorAndKeepsResults() throws {

@@ -21,6 +21,22 @@ extension ModelContext {
         StoreChangeCenter.shared.post(StoreChange(models: models), storeAt: storeRealPath)
     }
 
+    /// After `rollback`, outside the context's lock where the caller holds none: tells the observers of this
+    /// context's rollbacks which models the discarded changes were of (their objects are detached).
+    func announceRollback(_ models: Set<String>) {
+        guard !models.isEmpty else { return }
+        StoreChangeCenter.shared.postRollback(StoreChange(models: models), of: self)
+    }
+
+    /// Whether the context's connection is inside a transaction (a `transaction` body runs, on the thread
+    /// holding the lock): what it reads there is not committed and may yet be rolled back.
+    package var isInTransaction: Bool {
+        lock.withLock { interruptTarget?.isInTransaction == true }
+    }
+
+    /// The store's path as its user gave it, for messages.
+    package var storePath: String { path }
+
     /// SQLite's `PRAGMA data_version` on this context's connection: it changes when another connection
     /// (another context, another process) commits to the file, never for this connection's own commits.
     /// Read inside a `transaction`, it names the snapshot that transaction reads.

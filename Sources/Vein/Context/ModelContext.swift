@@ -504,8 +504,12 @@ public final class ModelContext: @unchecked Sendable {
     }
 
     /// Discards every pending change: inserted objects are forgotten, changed ones reloaded from the store.
+    /// Observers of this context's rollbacks are told the models discarded (`StoreChangeCenter`).
     public func rollback() {
+        var discarded: Set<String> = []
+        defer { announceRollback(discarded) }
         lock.withLock {
+            discarded = modelsWritten(deletedModels: [])
             for o in inserted {
                 o.state = .deleted
                 identityMap.removeValue(forKey: ObjectKey(o.id))

@@ -3,14 +3,24 @@ import Foundation
 import Observation
 import Vein
 
-/// The objects a `FetchDescriptor` selects, kept current: an `@Observable` result (the Observation module,
-/// no UI framework) for the UI-independent surface, what SwiftData's `@Query` is for SwiftUI.
+/// The objects a `FetchDescriptor` selects in the store, kept current: an `@Observable` result (the
+/// Observation module, no UI framework) for the UI-independent surface, what SwiftData's `@Query` is for
+/// SwiftUI.
 ///
 /// ```swift
 /// let drafts = LiveQuery(filter: #Predicate<Post> { $0.publishedAt == nil },
 ///                        sort: [SortDescriptor(\.title)], in: container.context)
 /// withObservationTracking { show(drafts.results) } onChange: { … }   // a UI framework does this for you
 /// ```
+///
+/// What it shows: the committed state. `results` are the objects whose rows the store holds and the
+/// descriptor selects, whatever `context` has not saved: an object inserted there appears once saved, one
+/// deleted there leaves once saved (the descriptor's `includePendingChanges` is set to false; otherwise
+/// whether unsaved rows showed would depend on when an unrelated save happened to refresh it). An object
+/// of `results` changed and not saved keeps its changes (a predicate Vein leaves to memory sees them).
+/// `context.rollback()` detaches the objects of the changes it discards, so a rollback of `context` that
+/// discards changes of its models refreshes it before `rollback()` returns: no rolled-back object stays in
+/// `results`.
 ///
 /// When it refreshes:
 /// - After every save in this process that writes its models, from any context of any container on the
@@ -23,20 +33,35 @@ import Vein
 ///   wrote, so such a change re-fetches, and `results` is set only when the rows differ (which rows, in
 ///   which order, or a value in them); a change another process made only to a to-many's links or a lazy
 ///   field of the same rows is seen by the objects, not announced.
-/// - On `refresh()`.
+/// - On `refresh()`, and after a rollback of `context` (above).
+///
+/// What only polling sees (with `pollInterval: nil`, never seen until the next save or `refresh()`): writes
+/// not made by a context's save or `transaction`: the migrator's (`ModelContainer.migrate()`, the plan's
+/// `willMigrate`/`didMigrate` contexts), a `Store.transaction`'s, and writes through another path to
+/// the same file (a hard link: saves are announced under the path they were made through).
+///
+/// What it cannot follow: a store file replaced by a rename (a key rotation, a restore). The context keeps
+/// reading the file it opened; each fetch first checks the path still names that file (device and inode)
+/// and otherwise fails with `LiveQueryError.storeReplaced`, so a poll (or the next refresh) sets `error`.
+/// Open the store again and make a new live query.
 ///
 /// The fetch runs on the live query's own queue in one read transaction of `context`, never on the saving
 /// thread, so a save returns without waiting for it; objects the context holds are read anew there (an
 /// object with unsaved changes keeps them). `results` are instances in `context`: change them and save
 /// there, as with SwiftData. Until the first refresh after a save, `results` is what the last fetch saw.
+/// A refresh never reads inside a `transaction` of `context` (its rows are not committed and may be rolled
+/// back): asked for there (`refresh()`, a rollback, making the live query), it runs on the queue once the
+/// transaction has ended.
 ///
-/// A fetch that fails (a store migrated under the context, a closed connection) leaves `results` as they
-/// were and sets `error`; the next successful refresh clears it. Thread-safe: the state is behind a lock,
-/// and `results`, `error` can be read, and `refresh()` called, from any thread. Released, it stops
-/// watching: no observer, timer or queue work of it is left behind. Make live queries after
-/// `ModelContainer.migrate()`, on the context it leaves.
+/// A fetch that fails (a store migrated under the context, a replaced store file, a closed connection)
+/// leaves `results` as they were and sets `error`; the next successful refresh clears it. Fetches are
+/// applied in the order of their snapshots, failures too: an older outcome never replaces a newer one.
+/// Thread-safe: the state is behind a lock, and `results`, `error` can be read, and `refresh()` called, from
+/// any thread. Released, it stops watching: no observer, timer or queue work of it is left behind. Make
+/// live queries after `ModelContainer.migrate()`, on the context it leaves.
 @Observable
 public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // mutable state behind `lock`
+    /// The descriptor as given, `includePendingChanges` false: the committed state.
     @ObservationIgnored public let descriptor: FetchDescriptor<T>
     @ObservationIgnored public let context: ModelContext
     /// How often another process's writes are looked for; nil: never.
@@ -50,9 +75,10 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
     @ObservationIgnored private var snapshot: [RowSnapshot] = []
     /// `PRAGMA data_version` of the snapshot `_results` came from.
     @ObservationIgnored private var version: Int64?
-    /// Fetches in the order of their snapshots (taken under the context's lock, inside the read transaction)
-    /// and the newest applied: a fetch that finishes after a newer one (`refresh()` on another thread while
-    /// the queue refreshes) is dropped, never shown over newer rows.
+    /// Fetches in the order of their snapshots (taken under the context's lock, before the read
+    /// transaction begins) and the newest outcome applied, rows or failure: one that finishes after a newer
+    /// one (`refresh()` on another thread while the queue refreshes, a queued refresh racing the first
+    /// fetch) is dropped, never shown over it.
     @ObservationIgnored private var fetchTickets = 0
     @ObservationIgnored private var appliedTicket = 0
     /// A refresh is queued and has not started: another request joins it.
@@ -63,9 +89,12 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
 
     @ObservationIgnored private let queue: DispatchQueue
     @ObservationIgnored private var observation: StoreObservation?
+    @ObservationIgnored private var rollbackObservation: StoreObservation?
     @ObservationIgnored private(set) var poller: DispatchSourceTimer?
     /// The models whose saves refresh it: `T` and what it reaches through relationships.
     @ObservationIgnored let watchedModels: Set<String>
+    /// The store file the context reads, as its path named it when the live query was made.
+    @ObservationIgnored private let storeFile: FileIdentity?
 
     /// The objects the descriptor selects, in its order, as of the last refresh.
     public var results: [T] {
@@ -79,20 +108,30 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
         return lock.withLock { _error }
     }
 
-    /// A live query of `descriptor` in `context`, fetched now (on the calling thread) and then kept current.
-    public init(_ descriptor: FetchDescriptor<T> = FetchDescriptor(), in context: ModelContext,
-                pollInterval: Duration? = .seconds(1)) {
-        self.descriptor = descriptor
+    /// A live query of `descriptor` in `context`, fetched now (on the calling thread; inside a `transaction`
+    /// of `context`, on its queue once that has ended) and then kept current.
+    public convenience init(_ descriptor: FetchDescriptor<T> = FetchDescriptor(), in context: ModelContext,
+                            pollInterval: Duration? = .seconds(1)) {
+        self.init(descriptor, in: context, pollInterval: pollInterval, afterFirstFetch: nil)
+    }
+
+    /// `afterFirstFetch` runs between the first fetch and its publication (tests: a save, a refresh there).
+    init(_ descriptor: FetchDescriptor<T>, in context: ModelContext, pollInterval: Duration?,
+         afterFirstFetch: ((LiveQuery<T>) -> Void)?) {
+        var committed = descriptor
+        committed.includePendingChanges = false
+        self.descriptor = committed
         self.context = context
         self.pollInterval = pollInterval
         queue = DispatchQueue(label: "vein.live-query.\(T.modelName)")
         watchedModels = Self.reachableModels(from: T.modelName, in: context.engine.manifest)
-        switch fetch() {
-        case .success(let fetched):
-            (_results, snapshot, version, appliedTicket) = (fetched.models, fetched.rows, fetched.version, fetched.ticket)
-        case .failure(let failure): _error = failure
-        }
+        storeFile = context.engine.storeRealPath.flatMap(FileIdentity.init(path:))
+        // Watching before the first fetch: a save committed after its snapshot is announced to this
+        // query and refreshes it (ticketed after it), not lost between the fetch and the registration.
         startWatching()
+        let first = fetch()
+        afterFirstFetch?(self)
+        publish(first, always: true, counted: false)
     }
 
     /// As SwiftData's `@Query(filter:sort:)`: the objects `filter` holds for, sorted by `sort`.
@@ -103,10 +142,12 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
 
     deinit {
         observation?.cancel()
+        rollbackObservation?.cancel()
         poller?.cancel()
     }
 
-    /// Fetches again now, on the calling thread, and sets `results` (and `error`).
+    /// Fetches again now, on the calling thread, and sets `results` (and `error`). Inside a `transaction` of
+    /// `context`: on the queue, once the transaction has ended.
     public func refresh() {
         publish(fetch(), always: true)
     }
@@ -114,12 +155,17 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
     // MARK: Watching
 
     private func startWatching() {
+        let watched = watchedModels
         if let realPath = context.engine.storeRealPath {
-            let watched = watchedModels
             observation = StoreChangeCenter.shared.observe(storeAt: realPath) { [weak self] change in
                 guard !change.models.isDisjoint(with: watched) else { return }
                 self?.scheduleRefresh()
             }
+        }
+        // On the thread that rolled back, so `rollback()` returns with no detached object in `results`.
+        rollbackObservation = StoreChangeCenter.shared.observeRollbacks(of: context.engine) { [weak self] change in
+            guard !change.models.isDisjoint(with: watched) else { return }
+            self?.refresh()
         }
         if let pollInterval {
             let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -146,12 +192,19 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
         }
     }
 
-    /// On the queue: another connection committed since the snapshot of `results` (the version moved), so
-    /// fetch again and publish if the rows differ. Own-process saves that wrote the query's models have
-    /// refreshed it already, at their snapshot's version.
+    /// On the queue: another connection committed since the snapshot of `results` (the version moved), or
+    /// the path names another file now, so fetch again and publish if the rows differ (or the failure).
+    /// Own-process saves that wrote the query's models have refreshed it already, at their snapshot's version.
     func pollOnce() {
-        guard let current = try? context.engine.dataVersion(), current != lock.withLock({ version }) else { return }
+        if !isStoreFileReplaced {
+            guard let current = try? context.engine.dataVersion(), current != lock.withLock({ version }) else { return }
+        }
         publish(fetch(), always: false)
+    }
+
+    private var isStoreFileReplaced: Bool {
+        guard let storeFile else { return false }
+        return FileIdentity(path: storeFile.path) != storeFile
     }
 
     // MARK: Fetching
@@ -161,56 +214,78 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
         let values: [Value]
     }
 
-    typealias Fetched = (models: [T], rows: [RowSnapshot], version: Int64, ticket: Int)
+    typealias Fetched = (models: [T], rows: [RowSnapshot], version: Int64)
 
-    /// One read transaction: the version, the objects, and their rows as read, all of one snapshot.
-    private func fetch() -> Result<Fetched, any Error> {
-        Result {
-            try context.engine.transaction(.deferred) {
-                let ticket = lock.withLock { () -> Int in
-                    fetchTickets += 1
-                    return fetchTickets
-                }
-                let version = try context.engine.dataVersion()
-                let models = try context.fetch(descriptor)
-                let rows = models.map { model in
-                    let object = model._$backing.object
-                    return RowSnapshot(id: object?.id ?? "", values: object?.heldValues ?? [])
-                }
-                return (models, rows, version, ticket)
+    /// A fetch's result or failure, with its place in snapshot order.
+    struct Outcome {
+        let ticket: Int
+        let result: Result<Fetched, any Error>
+    }
+
+    /// One read transaction: the version, the objects, and their rows as read, all of one snapshot. Nil
+    /// when `context` is inside a transaction (see the type's comment): a refresh is queued instead.
+    func fetch() -> Outcome? {
+        let engine = context.engine
+        return engine.lock.withLock { () -> Outcome? in
+            guard !engine.isInTransaction else {
+                scheduleRefresh()
+                return nil
             }
+            let ticket = lock.withLock { () -> Int in
+                fetchTickets += 1
+                return fetchTickets
+            }
+            return Outcome(ticket: ticket, result: Result {
+                if isStoreFileReplaced { throw LiveQueryError.storeReplaced(engine.storePath) }
+                return try engine.transaction(.deferred) {
+                    let version = try engine.dataVersion()
+                    let models = try context.fetch(descriptor)
+                    let rows = models.map { model in
+                        let object = model._$backing.object
+                        return RowSnapshot(id: object?.id ?? "", values: object?.heldValues ?? [])
+                    }
+                    return (models, rows, version)
+                }
+            })
         }
     }
 
-    private func publish(_ outcome: Result<Fetched, any Error>, always: Bool) {
-        switch outcome {
-        case .success(let fetched):
-            let (changed, hadError) = lock.withLock { () -> (Bool, Bool) in
-                guard fetched.ticket > appliedTicket else { return (false, false) }
-                appliedTicket = fetched.ticket
+    /// Applies `outcome` if no newer one has been: its rows (when `always`, or when they differ from the
+    /// shown ones) and no error, or its failure (when `always`, or when no error is shown: a poll that
+    /// fails again says nothing new).
+    func publish(_ outcome: Outcome?, always: Bool, counted: Bool = true) {
+        guard let outcome else { return }
+        let (setResults, setError) = lock.withLock { () -> (Bool, Bool) in
+            guard outcome.ticket > appliedTicket else { return (false, false) }
+            appliedTicket = outcome.ticket
+            switch outcome.result {
+            case .success(let fetched):
                 version = fetched.version
                 return (always || snapshot != fetched.rows, _error != nil)
+            case .failure:
+                return (false, always || _error == nil)
             }
-            if hadError {
-                withMutation(keyPath: \.error) { lock.withLock { _error = nil } }
-            }
-            guard changed else { return }
-            withMutation(keyPath: \.results) {
-                lock.withLock {
-                    guard fetched.ticket == appliedTicket else { return }  // a newer fetch came between
-                    _results = fetched.models
-                    snapshot = fetched.rows
-                    _publishCount += 1
-                }
-            }
-        case .failure(let failure):
-            // A poll that fails again says nothing new.
-            guard always || lock.withLock({ _error == nil }) else { return }
+        }
+        if setError {
             withMutation(keyPath: \.error) {
                 lock.withLock {
-                    _error = failure
-                    _publishCount += 1
+                    guard outcome.ticket == appliedTicket else { return }  // a newer outcome came between
+                    if case .failure(let failure) = outcome.result {
+                        _error = failure
+                        if counted { _publishCount += 1 }
+                    } else {
+                        _error = nil
+                    }
                 }
+            }
+        }
+        guard setResults, case .success(let fetched) = outcome.result else { return }
+        withMutation(keyPath: \.results) {
+            lock.withLock {
+                guard outcome.ticket == appliedTicket else { return }
+                _results = fetched.models
+                snapshot = fetched.rows
+                if counted { _publishCount += 1 }
             }
         }
     }

@@ -121,3 +121,27 @@ import Testing
         #expect(heard.announcements.isEmpty)
     }
 }
+
+/// A rollback tells the observers of its own context which models the discarded changes were of.
+@Suite struct RollbackAnnouncementTests {
+    @Test func aRollbackIsAnnouncedToItsContextsObserversOnly() throws {
+        let f = try ContextFixture()
+        defer { f.dir.cleanUp() }
+        let context = ModelContext(store: f.store), other = ModelContext(store: f.store)
+        let heard = SaveAnnouncementTests.Heard()
+        let observation = StoreChangeCenter.shared.observeRollbacks(of: context) { heard.append($0.models, 0) }
+        #expect(StoreChangeCenter.shared.rollbackObserverCount(of: context) == 1)
+
+        context.rollback()
+        #expect(heard.announcements.isEmpty, "nothing discarded: nothing announced")
+        try context.insert("Person", ["name": .string("Ada")])
+        context.rollback()
+        #expect(heard.announcements == [["Person"]])
+        try other.insert("Person", ["name": .string("Grace")])
+        other.rollback()
+        #expect(heard.announcements.count == 1, "another context's rollback is not this one's")
+
+        observation.cancel()
+        #expect(StoreChangeCenter.shared.rollbackObserverCount(of: context) == 0)
+    }
+}
