@@ -142,7 +142,7 @@ public final class ModelContext: @unchecked Sendable {
             // One hash per given value; everything after works by column position.
             var given = [Value?](repeating: nil, count: layout.columns.count)
             for (key, value) in values {
-                guard let i = layout.index[key] else {
+                guard let i = layout.columnIndex(key) else {
                     throw ContextError.unknownField(model: model, field: key, suggestion: Suggestion.closest(to: key, in: layout.columns))
                 }
                 given[i] = value
@@ -214,12 +214,13 @@ public final class ModelContext: @unchecked Sendable {
 
     func value(of object: ModelObject, _ key: String) throws -> Value {
         try lock.withLock {
-            if key == "id" { return .string(object.id) }
-            guard let i = object.layout.index[key] else {
+            guard let i = object.layout.columnIndex(key) else {
+                if key == "id" { return .string(object.id) }
                 throw ContextError.unknownField(model: object.modelName, field: key,
                                                 suggestion: Suggestion.closest(to: key, in: object.layout.columns))
             }
-            if object.unloaded.contains(i) { try loadLazy(object, i) }
+            // Most objects have every column loaded: no hash of `i` for them.
+            if !object.unloaded.isEmpty, object.unloaded.contains(i) { try loadLazy(object, i) }
             return object.values[i]
         }
     }
@@ -241,7 +242,7 @@ public final class ModelContext: @unchecked Sendable {
         try lock.withLock {
             guard object.state != .deleted else { throw ContextError.objectDeleted(model: object.modelName, id: object.id) }
             let layout = object.layout
-            guard let i = layout.index[key] else {
+            guard let i = layout.columnIndex(key) else {
                 throw ContextError.unknownField(model: object.modelName, field: key, suggestion: Suggestion.closest(to: key, in: layout.columns))
             }
             guard let rel = layout.relationships[i] else {
