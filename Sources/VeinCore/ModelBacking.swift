@@ -18,7 +18,10 @@ public final class ModelBacking: @unchecked Sendable {
     /// locks, the instance lock and the context's, for every field read). Written with release and read
     /// with acquire ordering, so a reader that sees it sees the object fully made.
     private let attachedObject = Atomic<UnsafeMutableRawPointer?>(nil)
-    private var pending: [String: Value] = [:]
+    /// Field values given before the instance is in a context, in the order first given: a short list
+    /// searched in order, not a dictionary (hashing each name, and growing the table, was a third of a
+    /// typed insert's own work).
+    private var pending: [(key: String, value: Value)] = []
     private var pendingLinks: [String: [any PersistentModel]] = [:]
 
     public init() {}
@@ -41,7 +44,7 @@ public final class ModelBacking: @unchecked Sendable {
             let raw = Unmanaged.passRetained(object).toOpaque()
             let (exchanged, _) = attachedObject.compareExchange(expected: nil, desired: raw, ordering: .releasing)
             if !exchanged { Unmanaged<ModelObject>.fromOpaque(raw).release() }
-            else { pending = [:]; pendingLinks = [:] }
+            else { pending = []; pendingLinks = [:] }
         }
     }
 
@@ -53,7 +56,7 @@ public final class ModelBacking: @unchecked Sendable {
     public func field<T: FieldValue>(_ name: String, as type: T.Type) -> T {
         if let object = attached { return Self.orFail { try T(fieldValue: try object[name]) } }
         let value: Value
-        switch Self.instanceLock.withLock({ attached.map(Either.object) ?? pending[name].map(Either.value) }) {
+        switch Self.instanceLock.withLock({ attached.map(Either.object) ?? pendingValue(name).map(Either.value) }) {
         case .object(let object)?: value = Self.orFail { try object[name] }
         case .value(let pendingValue)?: value = pendingValue
         case nil: preconditionFailure("Vein: '\(name)' was read before it was given a value")
@@ -65,10 +68,20 @@ public final class ModelBacking: @unchecked Sendable {
         let value = newValue.fieldValue
         if let object = attached { return Self.orFail { try object.set(name, value) } }
         let object: ModelObject? = Self.instanceLock.withLock {
-            if attached == nil { pending[name] = value }
+            if attached == nil { setPending(name, value) }
             return attached
         }
         if let object { Self.orFail { try object.set(name, value) } }
+    }
+
+    private func pendingValue(_ name: String) -> Value? {
+        pending.first { $0.key == name }?.value
+    }
+
+    private func setPending(_ name: String, _ value: Value) {
+        if let i = pending.firstIndex(where: { $0.key == name }) { pending[i].value = value; return }
+        if pending.isEmpty { pending.reserveCapacity(16) }
+        pending.append((name, value))
     }
 
     private enum Either { case object(ModelObject), value(Value) }
@@ -118,7 +131,7 @@ public final class ModelBacking: @unchecked Sendable {
     // taking and the attaching (or the putting back).
 
     /// The pending values, as the insert reads them (they stay until `attach` succeeds).
-    var pendingValues: (values: [String: Value], links: [String: [any PersistentModel]]) { (pending, pendingLinks) }
+    var pendingValues: (values: [(key: String, value: Value)], links: [String: [any PersistentModel]]) { (pending, pendingLinks) }
 
     static func orFail<T>(_ body: () throws -> T) -> T {
         do { return try body() } catch { preconditionFailure("Vein: \(error)") }

@@ -38,14 +38,16 @@ struct FetchedRow {
     var f: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)
 }
 
-func typedFetchRows(_ context: VeinCore.ModelContext) throws -> [FetchedRow] {
+/// The instances are returned too: the caller drops them after the timed block, as the C program frees
+/// its array after timing.
+func typedFetchRows(_ context: VeinCore.ModelContext) throws -> (instances: [Row], copied: [FetchedRow]) {
     let rows = try context.fetch(VeinCore.FetchDescriptor<Row>())
     var copied: [FetchedRow] = []
     copied.reserveCapacity(rows.count)
     for row in rows {
         copied.append(FetchedRow(id: row.id!, f: (row.f0, row.f1, row.f2, row.f3, row.f4, row.f5, row.f6, row.f7, row.f8, row.f9)))
     }
-    return copied
+    return (rows, copied)
 }
 
 /// Outside the timing, as the C program's `check_rows`: every row, in id order, with its values.

@@ -15,7 +15,8 @@ import Foundation
 ///   for one thread at a time), and several of them work on one store file as separate processes would.
 public final class ModelContext: @unchecked Sendable {
     public let manifest: SchemaManifest
-    package let lock = NSRecursiveLock()
+    /// Guards all of the context's state and its objects' (kept by the handle, see `ContextHandle.lock`).
+    package var lock: NSRecursiveLock { handle.lock }
     /// The connection, once opened (`database`).
     private var connection: Database? {
         didSet { interruptTarget = connection }
@@ -72,6 +73,10 @@ public final class ModelContext: @unchecked Sendable {
         openedMeta = (store.meta, store.path)
         for model in manifest.models { layouts[model.name] = ModelLayout(model: model, manifest: manifest) }
         handle.context = self
+    }
+
+    deinit {
+        handle.lock.withLock { handle.isClosed = true }
     }
 
     /// A context over any connection holding a schema (tests, migrations).
@@ -137,6 +142,16 @@ public final class ModelContext: @unchecked Sendable {
     /// with neither is an error. Relationship values are ids of existing objects.
     @discardableResult
     public func insert(_ model: String, _ values: [String: Value] = [:]) throws -> ModelObject {
+        try insert(model, givenValues: values)
+    }
+
+    /// `insert(model, values)` with the values as a list of distinct names (VeinCore's pending values).
+    @discardableResult
+    package func insert(_ model: String, fieldValues values: [(key: String, value: Value)]) throws -> ModelObject {
+        try insert(model, givenValues: values)
+    }
+
+    private func insert<Values: Sequence<(key: String, value: Value)>>(_ model: String, givenValues values: Values) throws -> ModelObject {
         try lock.withLock {
             let layout = try layout(model)
             // One hash per given value; everything after works by column position.
