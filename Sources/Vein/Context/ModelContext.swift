@@ -425,6 +425,34 @@ public final class ModelContext: @unchecked Sendable {
         return object
     }
 
+    /// Every row of `statement` as a new object, for a model this context has never held an object of
+    /// (`heldModels`): none of its rows can be in the identity map, so none is looked up, and the objects
+    /// enter the map together, its table grown once to their number. A lookup and an insert per row, in
+    /// a table that outgrows the caches and doubled some seventeen times on the way to 200,000 entries,
+    /// were about half of a fetch's own work. Caller holds the lock, inside `registeringRetained`.
+    func materializeUnheld(_ statement: Statement, layout: ModelLayout) throws -> [ModelObject] {
+        var objects: [ModelObject] = []
+        var keys: [ObjectKey] = []
+        while try statement.step() {
+            let bytes = statement.textBytes(0)
+            let key = ObjectKey(canonicalUTF8: bytes) ?? ObjectKey(statement.string(0))
+            let id = String(decoding: bytes, as: UTF8.self)
+            let (values, unloaded) = try Self.read(statement, layout: layout, id: id)
+            objects.append(ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted,
+                                       readInTransaction: transactionCount))
+            keys.append(key)
+        }
+        guard !objects.isEmpty else { return objects }
+        identityMap.reserveCapacity(identityMap.count + objects.count)
+        for (key, object) in zip(keys, objects) {
+            // The same id in another model's table (imported ids): the map keeps the object it had.
+            if let other = identityMap.updateValue(object, forKey: key) { identityMap[key] = other }
+        }
+        heldModels.insert(layout.model.name)
+        lastRegisteredLayout = layout
+        return objects
+    }
+
     /// The current row's values (lazy columns and to-many left unread).
     private static func read(_ statement: Statement, layout: ModelLayout, id: String) throws -> ([Value], Set<Int>) {
         (try layout.readRow(statement, id: id), layout.unfetchedColumns)
