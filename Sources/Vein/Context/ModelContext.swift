@@ -154,7 +154,7 @@ public final class ModelContext: @unchecked Sendable {
     private func insert<Values: Sequence<(key: String, value: Value)>>(_ model: String, givenValues values: Values) throws -> ModelObject {
         try lock.withLock {
             let layout = try layout(model)
-            // One hash per given value; everything after works by column position.
+            // One lookup per given value; everything after works by column position.
             var given = [Value?](repeating: nil, count: layout.columns.count)
             for (key, value) in values {
                 guard let i = layout.columnIndex(key) else {
