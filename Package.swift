@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(name: "vein-docgen", dependencies: ["VeinCLI"]),
 
         // The Swift side of bench/run (built in release mode by that script).
-        .executableTarget(name: "vein-bench", dependencies: ["Vein"]),
+        .executableTarget(name: "vein-bench", dependencies: ["Vein", "VeinCore"]),
 
         .testTarget(name: "VeinTests", dependencies: ["Vein", "CSQLCipher"]),
         .testTarget(name: "VeinCLITests", dependencies: ["VeinCLI", "Vein", "VeinCore"]),

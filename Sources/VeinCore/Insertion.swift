@@ -3,38 +3,61 @@ import Vein
 /// Inserting a model inserts what it points to (SPEC §10): the instances reachable through pending
 /// relationships that are in no context yet are inserted together, their fields first, then the links
 /// (through the engine, which keeps inverses in step).
+///
+/// All or nothing in the context: every link is checked before any is made (a link changes the inverse
+/// side of objects already in the context), and when a row or a check fails the rows made so far are
+/// discarded, so nothing of the batch stays pending and every instance keeps its pending values. The
+/// instances are attached only once everything succeeded.
 enum Insertion {
     static func insert(_ root: any PersistentModel, into context: Vein.ModelContext) throws {
-        typealias Pending = (model: any PersistentModel, values: [String: Value], links: [String: [any PersistentModel]])
-        var batch: [Pending] = []
-        var seen = Set<ObjectIdentifier>()
-        var stack: [any PersistentModel] = [root]
+        typealias Pending = (model: any PersistentModel, values: [(key: String, value: Value)], links: [String: [any PersistentModel]])
         // The engine's lock first, then the instance lock (the order everywhere both are held).
         try context.lock.withLock { try ModelBacking.instanceLock.withLock {
+            guard root._$backing.object == nil else { return }
+            let rootPending = root._$backing.pendingValues
+            if rootPending.links.isEmpty {
+                // One instance and no link (the common case): no batch to collect, nothing to check.
+                let object = try context.insert(type(of: root).modelName, fieldValues: rootPending.values)
+                root._$backing.attach(object)
+                object.typedModel = root
+                return
+            }
+            var batch: [Pending] = []
+            var seen = Set<ObjectIdentifier>()
+            var stack: [any PersistentModel] = [root]
             while let model = stack.popLast() {
                 guard model._$backing.object == nil, seen.insert(ObjectIdentifier(model)).inserted else { continue }
-                let taken = model._$backing.takePending()
+                let taken = model._$backing.pendingValues
                 batch.append((model, taken.values, taken.links))
                 for targets in taken.links.values { stack.append(contentsOf: targets) }
             }
+            var made: [ObjectIdentifier: ModelObject] = [:]
+            var objects: [ModelObject] = []
             do {
                 for pending in batch {
-                    let object = try context.insert(type(of: pending.model).modelName, pending.values)
-                    pending.model._$backing.attach(object)
-                    object.typedModel = pending.model
+                    let object = try context.insert(type(of: pending.model).modelName, fieldValues: pending.values)
+                    objects.append(object)
+                    made[ObjectIdentifier(pending.model)] = object
                 }
-                for pending in batch {
-                    for (name, targets) in pending.links {
-                        let ids = targets.map { Value.string($0._$backing.object!.id) }
-                        let isToMany = pending.model._$backing.object!.model.relationship(named: name)?.isToMany ?? false
-                        try pending.model._$backing.object!.set(name, isToMany ? .array(ids) : (ids.first ?? .null))
-                    }
+                func linkValue(_ object: ModelObject, _ name: String, _ targets: [any PersistentModel]) -> Value {
+                    let ids = targets.map { Value.string((made[ObjectIdentifier($0)] ?? $0._$backing.object!).id) }
+                    let isToMany = object.model.relationship(named: name)?.isToMany ?? false
+                    return isToMany ? .array(ids) : (ids.first ?? .null)
+                }
+                // Checked, all of them, before the first link changes anything.
+                for (pending, object) in zip(batch, objects) {
+                    for (name, targets) in pending.links { try context.checkSet(object, name, linkValue(object, name, targets)) }
+                }
+                for (pending, object) in zip(batch, objects) {
+                    for (name, targets) in pending.links { try object.set(name, linkValue(object, name, targets)) }
                 }
             } catch {
-                // The instances not inserted keep their values; those inserted stay pending in the context
-                // (a rollback discards them).
-                for pending in batch { pending.model._$backing.restorePending(pending.values, pending.links) }
+                context.discardInserted(objects)
                 throw error
+            }
+            for (pending, object) in zip(batch, objects) {
+                pending.model._$backing.attach(object)
+                object.typedModel = pending.model
             }
         } }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Vein
 
 /// Where a model instance's values live. Before the instance is inserted, its values wait here
@@ -11,20 +12,41 @@ import Vein
 /// SwiftData do: failing fast rather than returning a wrong value. `model.value(of:)` and
 /// `model.setValue(_:for:)` are the throwing way (FieldAccess.swift).
 public final class ModelBacking: @unchecked Sendable {
-    /// Guards `object`, `pending`, `pendingLinks` and every `ModelObject.typedModel`.
+    /// Guards `pending`, `pendingLinks`, the attaching of an instance and every `ModelObject.typedModel`.
     static let instanceLock = NSRecursiveLock()
-    private var attached: ModelObject?
-    private var pending: [String: Value] = [:]
+    /// The engine's object, an owned (+1) reference, set once and never changed after: once it is
+    /// non-nil, readers take it without the instance lock (an accessor of an attached instance was two
+    /// locks, the instance lock and the context's, for every field read). Written with release and read
+    /// with acquire ordering, so a reader that sees it sees the object fully made.
+    private let attachedObject = Atomic<UnsafeMutableRawPointer?>(nil)
+    /// Field values given before the instance is in a context, in the order first given: a short list
+    /// searched in order, not a dictionary (hashing each name, and growing the table, was a third of a
+    /// typed insert's own work).
+    private var pending: [(key: String, value: Value)] = []
     private var pendingLinks: [String: [any PersistentModel]] = [:]
 
     public init() {}
 
-    /// The engine's object, once the instance is in a context.
-    public var object: ModelObject? { Self.instanceLock.withLock { attached } }
+    deinit {
+        if let raw = attachedObject.load(ordering: .acquiring) { Unmanaged<ModelObject>.fromOpaque(raw).release() }
+    }
 
-    /// Makes the instance the view of `object` (a fetched row).
+    private var attached: ModelObject? {
+        attachedObject.load(ordering: .acquiring).map { Unmanaged<ModelObject>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// The engine's object, once the instance is in a context.
+    public var object: ModelObject? { attached }
+
+    /// Makes the instance the view of `object` (a fetched row, or the row its insert made). Once only:
+    /// an instance is the view of one row for its whole life.
     public func attach(_ object: ModelObject) {
-        Self.instanceLock.withLock { attached = object }
+        Self.instanceLock.withLock {
+            let raw = Unmanaged.passRetained(object).toOpaque()
+            let (exchanged, _) = attachedObject.compareExchange(expected: nil, desired: raw, ordering: .releasing)
+            if !exchanged { Unmanaged<ModelObject>.fromOpaque(raw).release() }
+            else { pending = []; pendingLinks = [:] }
+        }
     }
 
     // MARK: Fields
@@ -33,8 +55,9 @@ public final class ModelBacking: @unchecked Sendable {
     // opposite order here could deadlock.
 
     public func field<T: FieldValue>(_ name: String, as type: T.Type) -> T {
+        if let object = attached { return Self.orFail { try T(fieldValue: try object[name]) } }
         let value: Value
-        switch Self.instanceLock.withLock({ attached.map(Either.object) ?? pending[name].map(Either.value) }) {
+        switch Self.instanceLock.withLock({ attached.map(Either.object) ?? pendingValue(name).map(Either.value) }) {
         case .object(let object)?: value = Self.orFail { try object[name] }
         case .value(let pendingValue)?: value = pendingValue
         case nil: preconditionFailure("Vein: '\(name)' was read before it was given a value")
@@ -44,11 +67,22 @@ public final class ModelBacking: @unchecked Sendable {
 
     public func setField<T: FieldValue>(_ name: String, _ newValue: T) {
         let value = newValue.fieldValue
+        if let object = attached { return Self.orFail { try object.set(name, value) } }
         let object: ModelObject? = Self.instanceLock.withLock {
-            if attached == nil { pending[name] = value }
+            if attached == nil { setPending(name, value) }
             return attached
         }
         if let object { Self.orFail { try object.set(name, value) } }
+    }
+
+    private func pendingValue(_ name: String) -> Value? {
+        pending.first { $0.key == name }?.value
+    }
+
+    private func setPending(_ name: String, _ value: Value) {
+        if let i = pending.firstIndex(where: { $0.key == name }) { pending[i].value = value; return }
+        if pending.isEmpty { pending.reserveCapacity(16) }
+        pending.append((name, value))
     }
 
     private enum Either { case object(ModelObject), value(Value) }
@@ -56,6 +90,7 @@ public final class ModelBacking: @unchecked Sendable {
     // MARK: Relationships
 
     public func toOne<T: PersistentModel>(_ name: String, as type: T.Type) -> T? {
+        if let object = attached { return Self.orFail { try object.related(name) }.first.map(T.instance) }
         let (object, links) = Self.instanceLock.withLock { (attached, pendingLinks[name]) }
         guard let object else { return links?.first as? T }
         return Self.orFail { try object.related(name) }.first.map(T.instance)
@@ -66,9 +101,10 @@ public final class ModelBacking: @unchecked Sendable {
     }
 
     public func toMany<T: PersistentModel>(_ name: String, as type: T.Type) -> [T] {
+        if let object = attached { return T.instances(Self.orFail { try object.related(name) }) }
         let (object, links) = Self.instanceLock.withLock { (attached, pendingLinks[name]) }
         guard let object else { return (links ?? []).compactMap { $0 as? T } }
-        return Self.orFail { try object.related(name) }.map(T.instance)
+        return T.instances(Self.orFail { try object.related(name) })
     }
 
     public func setToMany<T: PersistentModel>(_ name: String, _ targets: [T]) {
@@ -132,23 +168,11 @@ public final class ModelBacking: @unchecked Sendable {
     }
 
     // MARK: Insertion (ModelContext.insert)
+    // Called by `Insertion` with the instance lock held, so no accessor sees the instance between the
+    // taking and the attaching (or the putting back).
 
-    /// The pending values, taken for the insert.
-    func takePending() -> (values: [String: Value], links: [String: [any PersistentModel]]) {
-        Self.instanceLock.withLock {
-            defer { pending = [:]; pendingLinks = [:] }
-            return (pending, pendingLinks)
-        }
-    }
-
-    /// Puts back what `takePending` took, when the insert failed before the instance was attached.
-    func restorePending(_ values: [String: Value], _ links: [String: [any PersistentModel]]) {
-        Self.instanceLock.withLock {
-            guard attached == nil else { return }
-            pending = values
-            pendingLinks = links
-        }
-    }
+    /// The pending values, as the insert reads them (they stay until `attach` succeeds).
+    var pendingValues: (values: [(key: String, value: Value)], links: [String: [any PersistentModel]]) { (pending, pendingLinks) }
 
     static func orFail<T>(_ body: () throws -> T) -> T {
         do { return try body() } catch { preconditionFailure("Vein: \(error)") }
@@ -158,11 +182,18 @@ public final class ModelBacking: @unchecked Sendable {
 extension PersistentModel {
     /// The one instance over `object` in its context while anyone holds it; a new one otherwise.
     static func instance(_ object: ModelObject) -> Self {
-        ModelBacking.instanceLock.withLock {
-            if let existing = object.typedModel as? Self { return existing }
-            let made = Self(_$object: object)
-            object.typedModel = made
-            return made
-        }
+        ModelBacking.instanceLock.withLock { instanceLocked(object) }
+    }
+
+    /// `instance` of each, under one taking of the instance lock (a fetch makes thousands).
+    static func instances(_ objects: [ModelObject]) -> [Self] {
+        ModelBacking.instanceLock.withLock { objects.map(instanceLocked) }
+    }
+
+    private static func instanceLocked(_ object: ModelObject) -> Self {
+        if let existing = object.typedModel as? Self { return existing }
+        let made = Self(_$object: object)
+        object.typedModel = made
+        return made
     }
 }

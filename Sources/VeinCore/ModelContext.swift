@@ -57,7 +57,7 @@ public final class ModelContext: @unchecked Sendable {
 
     /// The objects of model `T` in id (creation) order, or those `condition` (SPEC §4) holds for.
     public func fetch<T: PersistentModel>(_ type: T.Type, where condition: String? = nil) throws -> [T] {
-        try engine.fetch(descriptor(type, condition)).map(T.instance)
+        T.instances(try engine.fetch(descriptor(type, condition)))
     }
 
     public func fetchCount<T: PersistentModel>(_ type: T.Type, where condition: String? = nil) throws -> Int {

@@ -175,6 +175,8 @@ if ProcessInfo.processInfo.environment["VEIN_BENCH_LAYOUTS"] != nil {
 let onlyRelationships = ProcessInfo.processInfo.environment["VEIN_BENCH_ONLY_RELATIONSHIPS"] != nil
 /// VEIN_BENCH_ONLY_FETCH=1: only the fetch rows (for measuring the fetch path).
 let onlyFetch = ProcessInfo.processInfo.environment["VEIN_BENCH_ONLY_FETCH"] != nil
+/// VEIN_BENCH_SKIP_TYPED=1: leave out the typed (VeinCore) rows.
+let skipTyped = ProcessInfo.processInfo.environment["VEIN_BENCH_SKIP_TYPED"] != nil
 for encrypted in [true, false] where !onlyRelationships {
     let variant = encrypted ? "encrypted" : "plaintext"
     var insertTimes: [Double] = []
@@ -183,6 +185,13 @@ for encrypted in [true, false] where !onlyRelationships {
         insertTimes.append(try milliseconds { try insertRows(context, count: 50_000 / scale) })
     }
     if !onlyFetch { print("vein insert \(variant) \(String(format: "%.1f", median(insertTimes)))") }
+    // The same insert through VeinCore: `@Model` instances, `context.insert` each, one `save`.
+    var typedInsertTimes: [Double] = []
+    for r in 0..<(onlyFetch || skipTyped ? 0 : repetitions) {
+        let context = typedContext(try makeStore("typed-insert-\(variant)-\(r).vein", encrypted: encrypted))
+        typedInsertTimes.append(try milliseconds { try typedInsertRows(context, count: 50_000 / scale) })
+    }
+    if !onlyFetch && !skipTyped { print("vein typed-insert \(variant) \(String(format: "%.1f", median(typedInsertTimes)))") }
 
     let store = try makeStore("fetch-\(variant).vein", encrypted: encrypted)
     try insertRows(ModelContext(store: store), count: 200_000 / scale)
@@ -190,11 +199,21 @@ for encrypted in [true, false] where !onlyRelationships {
     for _ in 0..<repetitions {
         // A fresh context each time: every row is materialized, none comes from the identity map.
         let context = ModelContext(store: store)
-        var count = 0
-        fetchTimes.append(try milliseconds { count = try context.fetch(FetchDescriptor(model: "Row")).count })
-        precondition(count == 200_000 / scale)
+        // The objects are dropped after the timed block, as the C program frees its array after timing.
+        var objects: [ModelObject] = []
+        fetchTimes.append(try milliseconds { objects = try context.fetch(FetchDescriptor(model: "Row")) })
+        precondition(objects.count == 200_000 / scale)
     }
     print("vein fetch \(variant) \(String(format: "%.1f", median(fetchTimes)))")
+    // The same fetch through VeinCore, every field of every instance read (as the C program copies every column).
+    var typedFetchTimes: [Double] = []
+    for _ in 0..<(skipTyped ? 0 : repetitions) {
+        let context = typedContext(store)
+        var rows: (instances: [Row], copied: [FetchedRow]) = ([], [])
+        typedFetchTimes.append(try milliseconds { rows = try typedFetchRows(context) })
+        checkTypedRows(rows.copied, count: 200_000 / scale)
+    }
+    if !skipTyped { print("vein typed-fetch \(variant) \(String(format: "%.1f", median(typedFetchTimes)))") }
 }
 if onlyFetch { exit(0) }
 

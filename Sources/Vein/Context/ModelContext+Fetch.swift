@@ -14,6 +14,7 @@ extension ModelContext {
             defer { statement.reset() }
             try statement.bind(arguments)
             try registeringRetained {
+                if !heldModels.contains(descriptor.model) { return objects = try materializeUnheld(statement, layout: layout) }
                 while try statement.step() {
                     let object = try materialize(statement, layout: layout)
                     if object.state != .deleted { objects.append(object) }

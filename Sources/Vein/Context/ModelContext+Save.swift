@@ -166,8 +166,11 @@ extension ModelContext {
         let touched = (inserted + Array(updated.values)).filter { $0.state != .deleted }
         guard !touched.isEmpty else { return }
         let touchedModels = Set(touched.map(\.modelName))
+        // No id set (a temporary row per object) when the touched models store no reference to check.
+        let storages = relationshipStorages.filter { $0.kind != .reverseColumn && touchedModels.contains($0.model) }
+        guard !storages.isEmpty else { return }
         let set = try idSet("_vein_touched", touched.map(\.id))
-        for storage in relationshipStorages where storage.kind != .reverseColumn && touchedModels.contains(storage.model) {
+        for storage in storages {
             if let row = try database.rows(storage.danglingSQL(ownersIn: set) + " LIMIT 1").first {
                 throw ContextError.danglingReference(model: storage.model, field: storage.name, id: row[1].string ?? "")
             }

@@ -15,7 +15,8 @@ import Foundation
 ///   for one thread at a time), and several of them work on one store file as separate processes would.
 public final class ModelContext: @unchecked Sendable {
     public let manifest: SchemaManifest
-    package let lock = NSRecursiveLock()
+    /// Guards all of the context's state and its objects' (kept by the handle, see `ContextHandle.lock`).
+    package var lock: NSRecursiveLock { handle.lock }
     /// The connection, once opened (`database`).
     private var connection: Database? {
         didSet { interruptTarget = connection }
@@ -78,6 +79,10 @@ public final class ModelContext: @unchecked Sendable {
         storeRealPath = store.realPath
         for model in manifest.models { layouts[model.name] = ModelLayout(model: model, manifest: manifest) }
         handle.context = self
+    }
+
+    deinit {
+        handle.lock.withLock { handle.isClosed = true }
     }
 
     /// A context over any connection holding a schema (tests, migrations).
@@ -153,12 +158,22 @@ public final class ModelContext: @unchecked Sendable {
     /// with neither is an error. Relationship values are ids of existing objects.
     @discardableResult
     public func insert(_ model: String, _ values: [String: Value] = [:]) throws -> ModelObject {
+        try insert(model, givenValues: values)
+    }
+
+    /// `insert(model, values)` with the values as a list of distinct names (VeinCore's pending values).
+    @discardableResult
+    package func insert(_ model: String, fieldValues values: [(key: String, value: Value)]) throws -> ModelObject {
+        try insert(model, givenValues: values)
+    }
+
+    private func insert<Values: Sequence<(key: String, value: Value)>>(_ model: String, givenValues values: Values) throws -> ModelObject {
         try lock.withLock {
             let layout = try layout(model)
-            // One hash per given value; everything after works by column position.
+            // One lookup per given value; everything after works by column position.
             var given = [Value?](repeating: nil, count: layout.columns.count)
             for (key, value) in values {
-                guard let i = layout.index[key] else {
+                guard let i = layout.columnIndex(key) else {
                     throw ContextError.unknownField(model: model, field: key, suggestion: Suggestion.closest(to: key, in: layout.columns))
                 }
                 given[i] = value
@@ -230,12 +245,13 @@ public final class ModelContext: @unchecked Sendable {
 
     func value(of object: ModelObject, _ key: String) throws -> Value {
         try lock.withLock {
-            if key == "id" { return .string(object.id) }
-            guard let i = object.layout.index[key] else {
+            guard let i = object.layout.columnIndex(key) else {
+                if key == "id" { return .string(object.id) }
                 throw ContextError.unknownField(model: object.modelName, field: key,
                                                 suggestion: Suggestion.closest(to: key, in: object.layout.columns))
             }
-            if object.unloaded.contains(i) { try loadLazy(object, i) }
+            // Most objects have every column loaded: no hash of `i` for them.
+            if !object.unloaded.isEmpty, object.unloaded.contains(i) { try loadLazy(object, i) }
             return object.values[i]
         }
     }
@@ -257,7 +273,7 @@ public final class ModelContext: @unchecked Sendable {
         try lock.withLock {
             guard object.state != .deleted else { throw ContextError.objectDeleted(model: object.modelName, id: object.id) }
             let layout = object.layout
-            guard let i = layout.index[key] else {
+            guard let i = layout.columnIndex(key) else {
                 throw ContextError.unknownField(model: object.modelName, field: key, suggestion: Suggestion.closest(to: key, in: layout.columns))
             }
             guard let rel = layout.relationships[i] else {
@@ -423,6 +439,34 @@ public final class ModelContext: @unchecked Sendable {
                                  readInTransaction: transactionCount)
         register(object, key)
         return object
+    }
+
+    /// Every row of `statement` as a new object, for a model this context has never held an object of
+    /// (`heldModels`): none of its rows can be in the identity map, so none is looked up, and the objects
+    /// enter the map together, its table grown once to their number. A lookup and an insert per row, in
+    /// a table that outgrows the caches and doubled some seventeen times on the way to 200,000 entries,
+    /// were about half of a fetch's own work. Caller holds the lock, inside `registeringRetained`.
+    func materializeUnheld(_ statement: Statement, layout: ModelLayout) throws -> [ModelObject] {
+        var objects: [ModelObject] = []
+        var keys: [ObjectKey] = []
+        while try statement.step() {
+            let bytes = statement.textBytes(0)
+            let key = ObjectKey(canonicalUTF8: bytes) ?? ObjectKey(statement.string(0))
+            let id = String(decoding: bytes, as: UTF8.self)
+            let (values, unloaded) = try Self.read(statement, layout: layout, id: id)
+            objects.append(ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted,
+                                       readInTransaction: transactionCount))
+            keys.append(key)
+        }
+        guard !objects.isEmpty else { return objects }
+        identityMap.reserveCapacity(identityMap.count + objects.count)
+        for (key, object) in zip(keys, objects) {
+            // The same id in another model's table (imported ids): the map keeps the object it had.
+            if let other = identityMap.updateValue(object, forKey: key) { identityMap[key] = other }
+        }
+        heldModels.insert(layout.model.name)
+        lastRegisteredLayout = layout
+        return objects
     }
 
     /// The current row's values (lazy columns and to-many left unread).

@@ -62,6 +62,14 @@ final class ModelLayout: @unchecked Sendable {
         insertSQL = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))"
     }
 
+    /// The position of column `name`, as `index[name]`. A model of a few columns is searched in order:
+    /// short names compare as two machine words, cheaper than hashing the name (a typed accessor looks
+    /// a field up by name on every read).
+    func columnIndex(_ name: String) -> Int? {
+        columns.count <= Self.searchedInOrder ? columns.firstIndex(of: name) : index[name]
+    }
+    private static let searchedInOrder = 16
+
     /// Cached per layout: `initialValue` runs for every column of every insert.
     private(set) lazy var initialValues: [Value?] = columns.indices.map(computeInitialValue)
 

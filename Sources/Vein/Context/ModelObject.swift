@@ -65,7 +65,13 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     /// A field's or relationship's current value (a to-one as the target's id, a to-many as ids).
     /// Lazy fields are read from the store on first access.
     public subscript(key: String) -> Value {
-        get throws { try context.value(of: self, key) }
+        get throws {
+            // A loaded column of an open context: its value, under the context's lock, without the context.
+            try handle.lock.withLock {
+                if !handle.isClosed, let i = layout.columnIndex(key), unloaded.isEmpty || !unloaded.contains(i) { return values[i] }
+                return try context.value(of: self, key)
+            }
+        }
     }
 
     public func set(_ key: String, _ value: Value) throws {

@@ -57,7 +57,7 @@ struct TypedFetchPlan<T: PersistentModel> {
 
     /// The engine's objects as instances, with what the engine did not do applied here.
     func finish(_ objects: [ModelObject]) throws -> [T] {
-        var models = objects.map(T.instance)
+        var models = T.instances(objects)
         if let filter = filterInMemory { models = try models.filter(filter) }
         if let sort = sortInMemory, !sort.isEmpty {
             // Stable: ties keep the engine's order (id, creation order), as SQL's last sort key does.
