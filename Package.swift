@@ -33,7 +33,7 @@ let swiftSyntaxLinking: [LinkerSetting] = [
 // Arrows point one way: vein (main) → VeinCLI → Vein → C modules. Each folder is one concern.
 let package = Package(
     name: "Vein",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Vein", targets: ["Vein"]),
         .library(name: "VeinCore", targets: ["VeinCore"]),
