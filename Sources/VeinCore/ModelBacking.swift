@@ -134,7 +134,7 @@ public final class ModelBacking: @unchecked Sendable {
     /// The field's value as the engine holds it: the pending value before the instance is in a
     /// context (nil when none was given), the context's after. Throws what the context throws.
     func storedValue(_ name: String) throws -> Value? {
-        switch Self.instanceLock.withLock({ attached.map(Either.object) ?? pending[name].map(Either.value) }) {
+        switch Self.instanceLock.withLock({ attached.map(Either.object) ?? pendingValue(name).map(Either.value) }) {
         case .object(let object)?: return try object[name]
         case .value(let pendingValue)?: return pendingValue
         case nil: return nil
@@ -161,7 +161,7 @@ public final class ModelBacking: @unchecked Sendable {
     /// Sets the field, throwing what the context throws.
     func store(_ name: String, _ value: Value) throws {
         let object: ModelObject? = Self.instanceLock.withLock {
-            if attached == nil { pending[name] = value }
+            if attached == nil { setPending(name, value) }
             return attached
         }
         try object?.set(name, value)
@@ -173,6 +173,24 @@ public final class ModelBacking: @unchecked Sendable {
 
     /// The pending values, as the insert reads them (they stay until `attach` succeeds).
     var pendingValues: (values: [(key: String, value: Value)], links: [String: [any PersistentModel]]) { (pending, pendingLinks) }
+
+    /// The pending values and links, taken out (upsert reads what a new instance was given, then puts
+    /// them back with `restorePending`). Called with the engine's lock held, then the instance lock.
+    func takePending() -> (values: [String: Value], links: [String: [any PersistentModel]]) {
+        Self.instanceLock.withLock {
+            defer { pending = []; pendingLinks = [:] }
+            return (Dictionary(pending.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last }), pendingLinks)
+        }
+    }
+
+    /// Puts back what `takePending` took, unless the instance was attached in between.
+    func restorePending(_ values: [String: Value], _ links: [String: [any PersistentModel]]) {
+        Self.instanceLock.withLock {
+            guard attached == nil else { return }
+            pending = values.map { (key: $0.key, value: $0.value) }
+            pendingLinks = links
+        }
+    }
 
     static func orFail<T>(_ body: () throws -> T) -> T {
         do { return try body() } catch { preconditionFailure("Vein: \(error)") }
