@@ -10,7 +10,9 @@ extension ModelContext {
                 (plan.sql, plan.arguments, plan.allInSQL, plan.exactInSQL, plan.pending, plan.restrictedInMemory)
 
             var objects: [ModelObject] = []
-            let statement = try database.cachedStatement(sql)
+            // A raw condition's text is the app's: its statements are not kept (the cache would grow with
+            // every text an app builds).
+            let statement = descriptor.sqlCondition == nil ? try database.cachedStatement(sql) : try database.makeStatement(sql)
             defer { statement.reset() }
             try statement.bind(arguments)
             try registeringRetained {
@@ -87,10 +89,10 @@ extension ModelContext {
             arguments.append(.text(owner.id))
         }
         if let raw = descriptor.sqlCondition {
-            // On its own lines: a `--` comment in it must not swallow the closing parenthesis.
-            let condition = "(\n\(raw.sql)\n)"
-            try database.requireReadsOnly("SELECT 1 FROM \(layout.table) WHERE \(condition)", shown: raw.sql)
-            conditions.append(condition)
+            // Checked to stay inside its parentheses (and on its own lines: a `--` comment in it must not
+            // swallow the closing one), then prepared alone: it only reads, and its `?` match its
+            // arguments one to one, as the fetch's own arguments are bound after them.
+            conditions.append(try checkedCondition(raw, layout: layout))
             arguments += raw.arguments
         }
         if var compiled, let narrowing = pending ? narrowingWithPendingChanges(compiled, descriptor: descriptor, layout: layout) : compiled {
@@ -117,6 +119,17 @@ extension ModelContext {
                          restrictedInMemory: restrictedInMemory)
     }
 
+    /// A raw SQL condition (`FetchDescriptor.sqlCondition`) as a term of a WHERE, checked before it runs:
+    /// it stays inside its parentheses (and on its own lines: a `--` comment in it must not swallow the
+    /// closing one), only reads, and its `?` match its arguments one to one (the fetch binds its own
+    /// arguments after them).
+    func checkedCondition(_ raw: (sql: String, arguments: [DatabaseValue]), layout: ModelLayout) throws -> String {
+        try SQLConditionError.requireEnclosable(raw.sql)
+        let condition = "(\n\(raw.sql)\n)"
+        try database.requireReadsOnly("SELECT 1 FROM \(layout.table) WHERE \(condition)", shown: raw.sql, arguments: raw.arguments.count)
+        return condition
+    }
+
     /// What a fetch would do, for a person (`.explain` in the REPL): the SQL, SQLite's query plan for it,
     /// and what is evaluated in memory after it.
     public func explain(_ descriptor: FetchDescriptor) throws -> FetchExplanation {
@@ -140,12 +153,22 @@ extension ModelContext {
         try lock.withLock {
             let layout = try layout(descriptor.model)
             let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition($0) }
+            // A raw condition reads the store only, but a fetch still leaves out the rows this context
+            // deleted: counted in SQL only while the model has no unsaved change.
+            let raw = descriptor.sqlCondition
             if (descriptor.predicate == nil || compiled?.isExact == true), descriptor.restrictedTo == nil, descriptor.owner == nil,
-               descriptor.sqlCondition == nil,
-               !(descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model, readBy: descriptor.predicate)) {
-                var sql = "SELECT count(*) FROM \(layout.table)"
-                if let compiled { sql += " WHERE \(compiled.sql)" }
-                let total = Int(try database.scalar(sql, compiled?.arguments ?? [])?.int64 ?? 0)
+               !((descriptor.includePendingChanges || raw != nil) && hasPendingChanges(for: descriptor.model, readBy: descriptor.predicate)) {
+                var conditions: [String] = [], arguments: [DatabaseValue] = []
+                if let raw {
+                    conditions.append(try checkedCondition(raw, layout: layout))
+                    arguments += raw.arguments
+                }
+                if let compiled {
+                    conditions.append(compiled.sql)
+                    arguments += compiled.arguments
+                }
+                let sql = "SELECT count(*) FROM \(layout.table)" + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+                let total = Int(try database.scalar(sql, arguments)?.int64 ?? 0)
                 let afterOffset = max(0, total - descriptor.fetchOffset)
                 return descriptor.fetchLimit.map { min($0, afterOffset) } ?? afterOffset
             }

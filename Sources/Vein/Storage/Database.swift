@@ -11,6 +11,8 @@ public final class Database {
     private var statementCache: [String: Statement] = [:]
     /// The Swift-written SQL functions registered on this connection (`install`).
     var functionGroups: [any SQLFunctionGroup.Type] = []
+    /// The read-only authorizer's switch, once a raw read installed it (Database+ReadOnlySQL).
+    var readingGuard: ReadingGuard?
 
     public enum OpenMode: Sendable {
         /// Open an existing file; never create one.
