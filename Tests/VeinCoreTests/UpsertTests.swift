@@ -8,7 +8,7 @@ private typealias Review = ShopSchema.Review
 /// `Post.upsert` beyond the first steps (ModelConveniencesTests): the whole state replaces the row's,
 /// a refusal changes nothing, and what a save could not write is refused at once.
 @Suite struct UpsertTests {
-    static func stored(_ context: ModelContext) throws -> Product {
+    fileprivate static func stored(_ context: ModelContext) throws -> Product {
         let lamp = Product(sku: "A-1", name: "Lamp")
         lamp.slug = "lamp"
         lamp.note = "assigned later"
@@ -33,7 +33,8 @@ private typealias Review = ShopSchema.Review
         #expect(lamp.color == nil, "declared `= nil`")
         #expect(lamp.reviews.isEmpty)
         try context.save()
-        let check = try #require(try container.newContext().fetch(Product.self).first)
+        let reader = container.newContext()
+        let check = try #require(try reader.fetch(Product.self).first)
         #expect(check.note == nil && check.color == nil && check.reviews.isEmpty && check.name == "Desk lamp")
     }
 
@@ -49,7 +50,7 @@ private typealias Review = ShopSchema.Review
         notANumber.weight = .nan
         notANumber.reviews = [Review(stars: 1)]
         let nan = try #require(throws: ContextError.self) { try Product.upsert(notANumber, in: context) }
-        #expect(nan.description == "NOTE")
+        #expect(nan.description == "Product.weight takes a finite Double, not NaN")
         #expect(lamp.name == "Lamp" && lamp.price == 10 && lamp.note == "assigned later" && lamp.reviews.map(\.stars) == [5])
         #expect(!context.hasChanges)
 
@@ -91,7 +92,8 @@ private typealias Review = ShopSchema.Review
         try context.save()
         _ = try Product.upsert(Product(sku: "A-1", name: "Third"), in: context)
         try context.save()
-        #expect(try container.newContext().fetch(Product.self).map(\.sku).sorted() == ["A-1", "A-2"])
+        let reader = container.newContext()
+        #expect(try reader.fetch(Product.self).map(\.sku).sorted() == ["A-1", "A-2"])
     }
 
     @Test func anInstanceDeletedOrOfAContextGoneIsRefused() throws {
