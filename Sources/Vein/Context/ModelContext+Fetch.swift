@@ -23,7 +23,7 @@ extension ModelContext {
             }
             if allInSQL { return objects }
 
-            if pending || restrictedInMemory {
+            if pending || restrictedInMemory || descriptor.membersLinkedSinceSave != nil {
                 let known = Set(objects.map(\.id))
                 if pending { objects += inserted.filter { $0.modelName == descriptor.model && !known.contains($0.id) } }
                 if let ids = descriptor.restrictedTo {
@@ -72,14 +72,21 @@ extension ModelContext {
         // would stop reading at the limit, and Swift's filter meets an error on any row.
         let windowed = descriptor.fetchLimit != nil || descriptor.fetchOffset > 0
         let restrictedInMemory = descriptor.members == nil && (descriptor.restrictedTo?.count ?? 0) > SQLCompiler.maxArguments
-        let allInSQL = exactInSQL && !pending && !orderKeptFromList && !restrictedInMemory && !(windowed && compiled?.canFail == true)
+        let allInSQL = exactInSQL && !pending && !orderKeptFromList && !restrictedInMemory && descriptor.membersLinkedSinceSave == nil
+            && !(windowed && compiled?.canFail == true)
 
         var sql = "SELECT \(layout.selectList) FROM \(layout.table)"
         var conditions: [String] = [], arguments: [DatabaseValue] = []
         // Through the primary key: the members' ids from the relationship's index, or a bound list.
         if let members = descriptor.members {
-            conditions.append("\(layout.table).\"id\" IN (\(members.storage.membersSQL(owner: "?")))")
+            let stored = "\(layout.table).\"id\" IN (\(members.storage.membersSQL(owner: "?")))"
             arguments.append(.text(members.owner))
+            if let linked = descriptor.membersLinkedSinceSave, !linked.isEmpty {
+                conditions.append("(\(stored) OR \(layout.table).\"id\" IN (\(linked.map { _ in "?" }.joined(separator: ", "))))")
+                arguments += linked.map { .text($0) }
+            } else {
+                conditions.append(stored)
+            }
         } else if let ids = descriptor.restrictedTo, ids.count <= SQLCompiler.maxArguments {
             conditions.append("\(layout.table).\"id\" IN (\(ids.map { _ in "?" }.joined(separator: ", ")))")
             arguments += ids.map { .text($0) }
