@@ -10,9 +10,7 @@ extension ModelContext {
                 (plan.sql, plan.arguments, plan.allInSQL, plan.exactInSQL, plan.pending, plan.restrictedInMemory)
 
             var objects: [ModelObject] = []
-            // A raw condition's text is the app's: its statements are not kept (the cache would grow with
-            // every text an app builds).
-            let statement = descriptor.sqlCondition == nil ? try database.cachedStatement(sql) : try database.makeStatement(sql)
+            let statement = try database.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind(arguments)
             try registeringRetained {
