@@ -70,30 +70,43 @@ private typealias Review = ShopSchema.Review
         #expect(try context.fetchCount(Review.self) == 1)
     }
 
-    /// A save writes new rows before changed and deleted ones: a value a stored row still holds until
-    /// an unsaved delete or change is written cannot go to a new row in the same save. Upsert says so at
-    /// once, rather than a save that can never succeed.
-    @Test func aValueLeavingInAnUnsavedChangeIsRefusedUntilSaved() throws {
+    /// A save writes new rows before it deletes: a value a stored row holds until an unsaved delete is
+    /// written cannot go to a new row in the same save. Upsert says so at once, rather than a save that
+    /// can never succeed.
+    @Test func aValueHeldByAnUnsavedDeleteIsRefusedUntilSaved() throws {
         let container = try ModelConveniencesTests.shop()
         let context = container.context
         let lamp = try Self.stored(context)
         try lamp.delete()
         let again = try #require(throws: ModelConvenienceError.self) { try Product.upsert(Product(sku: "A-1", name: "New lamp"), in: context) }
-        #expect(again.description == "upsert: Product row \(lamp.id!) still holds this sku in the store; this context deleted or changed it "
-                + "without saving, and the store would refuse the new row before that is written: save first, then upsert")
+        #expect(again.description == "upsert: Product row \(lamp.id!) still holds this sku in the store; this context deleted it "
+                + "without saving, and a save writes new rows before deletes: save first, then upsert")
+        #expect(again == .valueHeldByUnsavedDelete(model: "Product", field: "sku", id: lamp.id!))
         try context.save()
         #expect(try Product.upsert(Product(sku: "A-1", name: "New lamp"), in: context).name == "New lamp")
         try context.save()
+        let reader = container.newContext()
+        #expect(try reader.fetch(Product.self).map(\.name) == ["New lamp"])
+    }
 
-        let renamed = try #require(try Product.fetchOne(in: context))
-        renamed.sku = "A-2"
-        let rename = try #require(throws: ModelConvenienceError.self) { try Product.upsert(Product(sku: "A-1", name: "Third"), in: context) }
-        #expect(rename == .valueLeavingUnsaved(model: "Product", field: "sku", id: renamed.id!))
+    /// A save writes changed rows before new ones: a unique value an unsaved change moved away from a row
+    /// is free for a new row (upserted or inserted) in the same save.
+    @Test func aValueMovedAwayInAnUnsavedChangeIsFreeForANewRow() throws {
+        let container = try ModelConveniencesTests.shop()
+        let context = container.context
+        let lamp = try Self.stored(context)
+        lamp.sku = "A-2"
+        let upserted = try Product.upsert(Product(sku: "A-1", name: "Upserted"), in: context)
+        #expect(upserted !== lamp)
         try context.save()
-        _ = try Product.upsert(Product(sku: "A-1", name: "Third"), in: context)
+        lamp.sku = "A-3"
+        upserted.sku = "A-4"
+        try context.insert(Product(sku: "A-3", name: "Inserted"))
+        #expect(throws: ContextError.self) { try context.save() }
+        lamp.sku = "A-5"
         try context.save()
         let reader = container.newContext()
-        #expect(try reader.fetch(Product.self).map(\.sku).sorted() == ["A-1", "A-2"])
+        #expect(try reader.fetch(Product.self).map(\.sku).sorted() == ["A-3", "A-4", "A-5"])
     }
 
     @Test func anInstanceDeletedOrOfAContextGoneIsRefused() throws {

@@ -29,14 +29,14 @@ extension ModelContext {
     }
 
     /// The ids of stored rows of `model` that `predicate` selects in the store as saved and that this
-    /// context has deleted or changed without saving: rows whose stored values a save still has to
-    /// replace (a UNIQUE value that is leaving, for instance).
-    package func storedRowsWithUnsavedChanges(_ model: String, where predicate: TypedExpression) throws -> [String] {
+    /// context has deleted without saving: rows a save deletes only after it wrote the new ones (a UNIQUE
+    /// value that is leaving is not free for a new row of the same save).
+    package func storedRowsDeletedWithoutSaving(_ model: String, where predicate: TypedExpression) throws -> [String] {
         try lock.withLock {
             let layout = try layout(model)
             guard let compiled = SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition(predicate) else { return [] }
             let ids = try database.rows("SELECT \"id\" FROM \(layout.table) WHERE \(compiled.sql)", compiled.arguments).compactMap { $0[0].string }
-            return ids.filter { deleted[$0] != nil || updated[$0]?.changed.isEmpty == false }
+            return ids.filter { deleted[$0] != nil }
         }
     }
 }

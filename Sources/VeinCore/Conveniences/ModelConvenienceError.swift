@@ -10,8 +10,8 @@ public enum ModelConvenienceError: Error, Equatable, Sendable, CustomStringConve
     case contextGone(model: String, id: String)
     /// `upsert` of an instance this context deleted.
     case deleted(model: String, id: String)
-    /// `upsert` whose unique value a stored row still holds, deleted or changed in this context and not saved.
-    case valueLeavingUnsaved(model: String, field: String, id: String)
+    /// `upsert` whose unique value a stored row still holds, deleted in this context and not saved.
+    case valueHeldByUnsavedDelete(model: String, field: String, id: String)
     /// `upsert` of an instance pointing at an object of another context, or a deleted one.
     case targetOutsideContext(model: String, relationship: String, target: String, id: String)
     /// `upsert` of an instance whose unique fields name two different rows.
@@ -31,9 +31,9 @@ public enum ModelConvenienceError: Error, Equatable, Sendable, CustomStringConve
             return "upsert: this \(model) (\(id)) belongs to a context that no longer exists; upsert a new instance, or fetch the row in this context"
         case .deleted(let model, let id):
             return "upsert: this \(model) (\(id)) is deleted in this context; upsert a new instance (or rollback to undo the delete)"
-        case .valueLeavingUnsaved(let model, let field, let id):
-            return "upsert: \(model) row \(id) still holds this \(field) in the store; this context deleted or changed it without saving, "
-                + "and the store would refuse the new row before that is written: save first, then upsert"
+        case .valueHeldByUnsavedDelete(let model, let field, let id):
+            return "upsert: \(model) row \(id) still holds this \(field) in the store; this context deleted it without saving, "
+                + "and a save writes new rows before deletes: save first, then upsert"
         case .targetOutsideContext(let model, let relationship, let target, let id):
             return "upsert: this \(model)'s \(relationship) names \(target) \(id), which is deleted or another context's; "
                 + "point it at an object of this context"

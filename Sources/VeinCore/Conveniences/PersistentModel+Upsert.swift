@@ -14,9 +14,10 @@ import Vein
 /// - Its unique fields name two different rows: `ModelConvenienceError.matchesTwoRows`, nothing changed.
 /// - The model has no `@Unique` field: `ModelConvenienceError.noUniqueField`.
 /// - A nil unique value identifies nothing (SQLite's UNIQUE lets any number of rows hold NULL).
-/// - A stored row still holds the value, and this context deleted it or changed the value without saving:
-///   `ModelConvenienceError.valueLeavingUnsaved` (save writes the new row before the old one lets the
-///   value go, so the store would refuse the save); save first, then upsert.
+/// - A stored row still holds the value and this context deleted it without saving:
+///   `ModelConvenienceError.valueHeldByUnsavedDelete` (a save writes new rows before it deletes, so the
+///   store would refuse that save); save first, then upsert. A value an unsaved change moved away from a
+///   row (A-1 renamed A-2) is free: a save writes changed rows before new ones.
 /// - An instance already in this context is its row: returned as it is; deleted in this context:
 ///   `ModelConvenienceError.deleted`.
 ///
@@ -57,8 +58,8 @@ extension PersistentModel {
             guard let object = match?.object else {
                 for field in uniqueFields {
                     guard let value = given.values[field.name], value != .null,
-                          let id = try engine.storedRowsWithUnsavedChanges(modelName, where: .fieldEquals(field, value)).first else { continue }
-                    throw ModelConvenienceError.valueLeavingUnsaved(model: modelName, field: field.name, id: id)
+                          let id = try engine.storedRowsDeletedWithoutSaving(modelName, where: .fieldEquals(field, value)).first else { continue }
+                    throw ModelConvenienceError.valueHeldByUnsavedDelete(model: modelName, field: field.name, id: id)
                 }
                 model._$backing.restorePending(given.values, given.links)
                 try Insertion.insert(model, into: engine)
