@@ -8,6 +8,7 @@
 @_exported import enum Vein.StoreError
 @_exported import enum Vein.ContextError
 @_exported import enum Vein.ReadOnlySQLError
+@_exported import enum Vein.SQLConditionError
 @_exported import enum Vein.FieldType
 @_exported import enum Vein.Value
 @_exported import enum Vein.JSONValue

@@ -45,7 +45,24 @@ extension ModelMacro: MemberMacro {
                 _$backing.attach(object)
             }
             """,
-        ] + properties.compactMap { relatedQuery($0, modelName: name, access: access) }
+        ] + properties.compactMap { property in
+            queryAccess(property, model: model).flatMap { relatedQuery(property, modelName: name, access: $0) }
+        }
+    }
+
+    /// The access of the query generated for `property`: the lower of the model's and the property's (a
+    /// public query could not name an internal member type, nor show an internal relationship); none for
+    /// a private or fileprivate property, whose members are not for code outside the model to query.
+    static func queryAccess(_ property: PropertyInfo, model: ClassDeclSyntax) -> String? {
+        func level(_ modifiers: DeclModifierListSyntax) -> Int? {
+            // `private(set)` and the like set the setter's access only.
+            let names = modifiers.filter { $0.detail == nil }.map(\.name.text)
+            if names.contains(where: { ["private", "fileprivate"].contains($0) }) { return nil }
+            if names.contains(where: { ["public", "open"].contains($0) }) { return 2 }
+            return names.contains("package") ? 1 : 0
+        }
+        guard let propertyLevel = level(property.declaration.modifiers) else { return nil }
+        return ["", "package ", "public "][min(propertyLevel, level(model.modifiers) ?? 0)]
     }
 
     /// `post.attachments(where:sort:)` for a to-many with an inverse: its members queried in SQL (see

@@ -61,4 +61,29 @@ import Testing
         #expect(result.errors == [])
         #expect(result.status == 0)
     }
+
+    /// A public model with an internal member type and a private relationship: the generated queries take
+    /// the lower access (internal, none), so the app compiles.
+    @Test(.enabled(if: CompileTimeCheckTests.swiftcFound, "swiftc is not on PATH"))
+    func aPublicModelWithAnInternalMemberTypeCompiles() throws {
+        let result = try CompileTimeCheckTests.typecheck("""
+            import VeinCore
+            @Model public final class Post {
+                @Relationship(inverse: \\Attachment.post) var attachments: [Attachment]
+                @Relationship(inverse: \\Secret.post) private var secrets: [Secret]
+                public init() {}
+            }
+            @Model final class Attachment {
+                @Relationship var post: Post?
+                init() {}
+            }
+            @Model public final class Secret {
+                @Relationship public var post: Post?
+                public init() {}
+            }
+            func members(_ post: Post) throws -> [Attachment] { try post.attachments() }
+            """)
+        #expect(result.errors == [])
+        #expect(result.status == 0)
+    }
 }

@@ -13,6 +13,8 @@ enum ShopSchema: VersionedSchema {
         var name: String
         var price: Int = 0
         var note: String?
+        var color: String? = nil
+        var weight: Double = 0
 
         @Relationship(inverse: \Review.product, deleteRule: .cascade)
         var reviews: [Review]

@@ -179,7 +179,7 @@ import Testing
                     try related(\\Post.attachments, where: predicate, sort: sort)
                 }
             }
-            """), "\\(expansion.expanded)")
+            """), "\(expansion.expanded)")
     }
 
     @Test func onlyAToManyWithAnInverseGetsOne() {
@@ -197,5 +197,41 @@ import Testing
     @Test func aPublicModelsQueryIsPublic() {
         let expansion = MacroExpansion("@Model public final class Post {\n    @Relationship(inverse: \\Attachment.post) public var attachments: [Attachment]\n}")
         #expect(expansion.expanded.contains("    public func attachments(where predicate: VeinCore.MemberPredicate<Attachment>? = nil"))
+    }
+
+    /// The lower of the model's and the property's access: a public model's internal relationship gets an
+    /// internal query (a public one could not name an internal member type); a private or fileprivate
+    /// relationship gets none; `private(set)` is the setter's access only.
+    @Test func aQueryTakesTheLowerAccessOfModelAndProperty() {
+        let expansion = MacroExpansion("""
+            @Model public final class Post {
+                @Relationship(inverse: \\Attachment.post) var attachments: [Attachment]
+                @Relationship(inverse: \\Tag.post) package var tags: [Tag]
+                @Relationship(inverse: \\Note.post) public private(set) var notes: [Note]
+                @Relationship(inverse: \\Draft.post) private var drafts: [Draft]
+                @Relationship(inverse: \\Link.post) fileprivate var links: [Link]
+            }
+            """)
+        #expect(expansion.messages == [])
+        #expect(expansion.expanded.contains("""
+                /// The members of `attachments` that `predicate` selects, sorted by `sort` (with none, in the
+                /// relationship's order), selected in SQL.
+                func attachments(where predicate: VeinCore.MemberPredicate<Attachment>? = nil, sort: [VeinCore.MemberSortDescriptor<Attachment>] = []) throws -> [Attachment] {
+                    try related(\\Post.attachments, where: predicate, sort: sort)
+                }
+            """), "\(expansion.expanded)")
+        #expect(!expansion.expanded.contains("public func attachments"))
+        #expect(expansion.expanded.contains("    package func tags(where predicate: VeinCore.MemberPredicate<Tag>? = nil"))
+        #expect(expansion.expanded.contains("    public func notes(where predicate: VeinCore.MemberPredicate<Note>? = nil"))
+        #expect(!expansion.expanded.contains("func drafts("))
+        #expect(!expansion.expanded.contains("func links("))
+
+        let internalModel = MacroExpansion("""
+            @Model final class Post {
+                @Relationship(inverse: \\Attachment.post) public var attachments: [Attachment]
+            }
+            """)
+        #expect(internalModel.expanded.contains("\n    func attachments(where predicate:"), "\(internalModel.expanded)")
+        #expect(!internalModel.expanded.contains("public func attachments"))
     }
 }

@@ -27,6 +27,9 @@ public struct FetchDescriptor: Sendable {
     /// The members of a relationship of one owner, found in SQL through the relationship's index (with
     /// `restrictedTo` holding the same ids in the relationship's order, for the order and pending rows).
     package var members: (storage: RelationshipStorage, owner: String)?
+    /// With `members`: ids linked to the owner and not saved yet (the store's members do not have them),
+    /// selected beside the stored members; `restrictedTo` then decides in memory (an unsaved unlink).
+    package var membersLinkedSinceSave: [String]?
     /// A raw SQL condition over the model's table (VeinCore's `ModelPredicate`), with its `?` arguments.
     /// It reads stored rows only: the fetch checks it reads (and only reads) before it runs, and it
     /// cannot judge unsaved objects, so the caller leaves pending changes out.

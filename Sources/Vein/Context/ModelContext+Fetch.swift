@@ -22,7 +22,7 @@ extension ModelContext {
             }
             if allInSQL { return objects }
 
-            if pending || restrictedInMemory {
+            if pending || restrictedInMemory || descriptor.membersLinkedSinceSave != nil {
                 let known = Set(objects.map(\.id))
                 if pending { objects += inserted.filter { $0.modelName == descriptor.model && !known.contains($0.id) } }
                 if let ids = descriptor.restrictedTo {
@@ -71,14 +71,21 @@ extension ModelContext {
         // would stop reading at the limit, and Swift's filter meets an error on any row.
         let windowed = descriptor.fetchLimit != nil || descriptor.fetchOffset > 0
         let restrictedInMemory = descriptor.members == nil && (descriptor.restrictedTo?.count ?? 0) > SQLCompiler.maxArguments
-        let allInSQL = exactInSQL && !pending && !orderKeptFromList && !restrictedInMemory && !(windowed && compiled?.canFail == true)
+        let allInSQL = exactInSQL && !pending && !orderKeptFromList && !restrictedInMemory && descriptor.membersLinkedSinceSave == nil
+            && !(windowed && compiled?.canFail == true)
 
         var sql = "SELECT \(layout.selectList) FROM \(layout.table)"
         var conditions: [String] = [], arguments: [DatabaseValue] = []
         // Through the primary key: the members' ids from the relationship's index, or a bound list.
         if let members = descriptor.members {
-            conditions.append("\(layout.table).\"id\" IN (\(members.storage.membersSQL(owner: "?")))")
+            let stored = "\(layout.table).\"id\" IN (\(members.storage.membersSQL(owner: "?")))"
             arguments.append(.text(members.owner))
+            if let linked = descriptor.membersLinkedSinceSave, !linked.isEmpty {
+                conditions.append("(\(stored) OR \(layout.table).\"id\" IN (\(linked.map { _ in "?" }.joined(separator: ", "))))")
+                arguments += linked.map { .text($0) }
+            } else {
+                conditions.append(stored)
+            }
         } else if let ids = descriptor.restrictedTo, ids.count <= SQLCompiler.maxArguments {
             conditions.append("\(layout.table).\"id\" IN (\(ids.map { _ in "?" }.joined(separator: ", ")))")
             arguments += ids.map { .text($0) }
@@ -88,10 +95,10 @@ extension ModelContext {
             arguments.append(.text(owner.id))
         }
         if let raw = descriptor.sqlCondition {
-            // On its own lines: a `--` comment in it must not swallow the closing parenthesis.
-            let condition = "(\n\(raw.sql)\n)"
-            try database.requireReadsOnly("SELECT 1 FROM \(layout.table) WHERE \(condition)", shown: raw.sql)
-            conditions.append(condition)
+            // Checked to stay inside its parentheses (and on its own lines: a `--` comment in it must not
+            // swallow the closing one), then prepared alone: it only reads, and its `?` match its
+            // arguments one to one, as the fetch's own arguments are bound after them.
+            conditions.append(try checkedCondition(raw, layout: layout))
             arguments += raw.arguments
         }
         if var compiled, let narrowing = pending ? narrowingWithPendingChanges(compiled, descriptor: descriptor, layout: layout) : compiled {
@@ -118,6 +125,17 @@ extension ModelContext {
                          restrictedInMemory: restrictedInMemory)
     }
 
+    /// A raw SQL condition (`FetchDescriptor.sqlCondition`) as a term of a WHERE, checked before it runs:
+    /// it stays inside its parentheses (and on its own lines: a `--` comment in it must not swallow the
+    /// closing one), only reads, and its `?` match its arguments one to one (the fetch binds its own
+    /// arguments after them).
+    func checkedCondition(_ raw: (sql: String, arguments: [DatabaseValue]), layout: ModelLayout) throws -> String {
+        try SQLConditionError.requireEnclosable(raw.sql)
+        let condition = "(\n\(raw.sql)\n)"
+        try database.requireReadsOnly("SELECT 1 FROM \(layout.table) WHERE \(condition)", shown: raw.sql, arguments: raw.arguments.count)
+        return condition
+    }
+
     /// What a fetch would do, for a person (`.explain` in the REPL): the SQL, SQLite's query plan for it,
     /// and what is evaluated in memory after it.
     public func explain(_ descriptor: FetchDescriptor) throws -> FetchExplanation {
@@ -141,12 +159,22 @@ extension ModelContext {
         try lock.withLock {
             let layout = try layout(descriptor.model)
             let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition($0) }
+            // A raw condition reads the store only, but a fetch still leaves out the rows this context
+            // deleted: counted in SQL only while the model has no unsaved change.
+            let raw = descriptor.sqlCondition
             if (descriptor.predicate == nil || compiled?.isExact == true), descriptor.restrictedTo == nil, descriptor.owner == nil,
-               descriptor.sqlCondition == nil,
-               !(descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model, readBy: descriptor.predicate)) {
-                var sql = "SELECT count(*) FROM \(layout.table)"
-                if let compiled { sql += " WHERE \(compiled.sql)" }
-                let total = Int(try database.scalar(sql, compiled?.arguments ?? [])?.int64 ?? 0)
+               !((descriptor.includePendingChanges || raw != nil) && hasPendingChanges(for: descriptor.model, readBy: descriptor.predicate)) {
+                var conditions: [String] = [], arguments: [DatabaseValue] = []
+                if let raw {
+                    conditions.append(try checkedCondition(raw, layout: layout))
+                    arguments += raw.arguments
+                }
+                if let compiled {
+                    conditions.append(compiled.sql)
+                    arguments += compiled.arguments
+                }
+                let sql = "SELECT count(*) FROM \(layout.table)" + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+                let total = Int(try database.scalar(sql, arguments)?.int64 ?? 0)
                 let afterOffset = max(0, total - descriptor.fetchOffset)
                 return descriptor.fetchLimit.map { min($0, afterOffset) } ?? afterOffset
             }

@@ -41,6 +41,21 @@ extension ModelContext {
                         try requireCascadedLinksStand()
                     }
                     let storedLists = try storedListsOfReplacedLinks()
+                    // Changed rows before new ones: a unique value an unsaved change moves away from a row
+                    // is free for a new row of the same save (rename, insert A-1). References
+                    // and links are checked after every write, so the order of rows is otherwise free.
+                    for object in updated.values where !object.changed.isEmpty {
+                        try step()
+                        let columns = object.changed.sorted()
+                        let assignments = columns.map { "\(SQL.quoteIdentifier(object.layout.columns[$0])) = ?" }.joined(separator: ", ")
+                        let statement = try database.cachedStatement("UPDATE \(object.layout.table) SET \(assignments) WHERE \"id\" = ?")
+                        defer { statement.reset() }
+                        for (n, i) in columns.enumerated() {
+                            try object.layout.codecs[i]!.bind(object.values[i], to: statement, at: n + 1)
+                        }
+                        try statement.bind(.text(object.id), at: columns.count + 1)
+                        try statement.step()
+                    }
                     // One statement lookup per model, not per row (the cache key is the whole SQL text).
                     var insertStatements: [ObjectIdentifier: Statement] = [:]
                     for object in inserted {
@@ -53,18 +68,6 @@ extension ModelContext {
                         for (n, i) in object.layout.insertedColumns.enumerated() {
                             try object.layout.codecs[i]!.bind(object.values[i], to: statement, at: n + 2)
                         }
-                        try statement.step()
-                    }
-                    for object in updated.values where !object.changed.isEmpty {
-                        try step()
-                        let columns = object.changed.sorted()
-                        let assignments = columns.map { "\(SQL.quoteIdentifier(object.layout.columns[$0])) = ?" }.joined(separator: ", ")
-                        let statement = try database.cachedStatement("UPDATE \(object.layout.table) SET \(assignments) WHERE \"id\" = ?")
-                        defer { statement.reset() }
-                        for (n, i) in columns.enumerated() {
-                            try object.layout.codecs[i]!.bind(object.values[i], to: statement, at: n + 1)
-                        }
-                        try statement.bind(.text(object.id), at: columns.count + 1)
                         try statement.step()
                     }
                     try writeLinks(storedLists: storedLists)

@@ -17,10 +17,15 @@ extension Database {
 
     /// The authorizer of a raw read: reading tables and calling functions, nothing else — no PRAGMA (key,
     /// rekey), ATTACH, temp tables, writes — and none of SQLCipher's own functions (`sqlcipher_export`
-    /// writes a copy of every table, which `sqlite3_stmt_readonly` does not see).
+    /// writes a copy of every table, which `sqlite3_stmt_readonly` does not see). Installed once per
+    /// connection and switched by `ReadingGuard.active`: each `sqlite3_set_authorizer` call expires every
+    /// prepared statement of the connection (the statement cache's too), so it is not called per read.
     private static let readingOnly: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?,
                                                     UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32 = {
-        refused, action, _, function, _, _ in
+        state, action, _, function, _, _ in
+        guard let state else { return SQLITE_OK }
+        let guarded = Unmanaged<ReadingGuard>.fromOpaque(state).takeUnretainedValue()
+        guard guarded.active else { return SQLITE_OK }
         let allowed: Bool
         switch action {
         case SQLITE_SELECT, SQLITE_READ, SQLITE_RECURSIVE: allowed = true
@@ -30,8 +35,17 @@ extension Database {
         default: allowed = false
         }
         // Noted, so the refusal is told as "this writes" whatever error text SQLite gives it.
-        if !allowed { refused?.assumingMemoryBound(to: Int32.self).pointee = 1 }
+        if !allowed { guarded.refused = true }
         return allowed ? SQLITE_OK : SQLITE_DENY
+    }
+
+    /// The read-only authorizer's switch, installed on the first raw read (`Database.readingGuard`).
+    private func installedReadingGuard() -> ReadingGuard {
+        if let installed = readingGuard { return installed }
+        let installed = ReadingGuard()
+        readingGuard = installed  // the connection holds it: the callback's pointer stays valid
+        sqlite3_set_authorizer(handle, Self.readingOnly, Unmanaged.passUnretained(installed).toOpaque())
+        return installed
     }
 
     /// Runs one statement that reads, returning its column names and rows.
@@ -46,14 +60,17 @@ extension Database {
 
     /// Throws unless `sql` is one statement that only reads (the checks `readOnlyQuery` makes before it
     /// runs it); a refusal names `shown` (the part the caller wrote), or else `sql`.
-    package func requireReadsOnly(_ sql: String, shown: String? = nil) throws {
+    ///
+    /// With `arguments`, the statement's parameters are checked against them: only plain `?` (a numbered
+    /// or named one would bind out of the caller's order), exactly `arguments` of them
+    /// (`SQLConditionError`).
+    package func requireReadsOnly(_ sql: String, shown: String? = nil, arguments: Int? = nil) throws {
         let first = sql.drop { $0.isWhitespace }.prefix { $0.isLetter }.lowercased()
         guard Self.readingKeywords.contains(first) else { throw ReadOnlySQLError.writes(shown ?? sql) }
-        let refused = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-        refused.initialize(to: 0)
-        defer { refused.deallocate() }
-        sqlite3_set_authorizer(handle, Self.readingOnly, refused)
-        defer { sqlite3_set_authorizer(handle, nil, nil) }
+        let guarded = installedReadingGuard()
+        guarded.active = true
+        guarded.refused = false
+        defer { guarded.active = false }
         var prepared: OpaquePointer?, rest = ""
         let rc = sql.withCString { text in
             var tail: UnsafePointer<CChar>?
@@ -61,13 +78,19 @@ extension Database {
             rest = tail.map { String(cString: $0) } ?? ""  // it points into `text`, valid only here
             return rc
         }
-        if refused.pointee != 0 || rc == SQLITE_AUTH {
+        if guarded.refused || rc == SQLITE_AUTH {
             sqlite3_finalize(prepared)
             throw ReadOnlySQLError.writes(shown ?? sql)
         }
         guard rc == SQLITE_OK, let prepared else { throw lastError(rc, sql: sql) }
         let readOnly = sqlite3_stmt_readonly(prepared) != 0
+        let parameters = Int(sqlite3_bind_parameter_count(prepared))
+        let named = parameters == 0 ? nil : (1...parameters).lazy.compactMap { sqlite3_bind_parameter_name(prepared, Int32($0)) }.first.map { String(cString: $0) }
         sqlite3_finalize(prepared)
+        if let arguments {
+            if let named { throw SQLConditionError.namedParameter(shown ?? sql, parameter: named) }
+            guard parameters == arguments else { throw SQLConditionError.argumentCount(shown ?? sql, parameters: parameters, arguments: arguments) }
+        }
         guard rest.allSatisfy({ $0.isWhitespace || $0 == ";" }) else { throw ReadOnlySQLError.severalStatements }
         guard readOnly else { throw ReadOnlySQLError.writes(shown ?? sql) }
     }
@@ -77,4 +100,11 @@ extension Database {
     public func interrupt() {
         sqlite3_interrupt(handle)
     }
+}
+
+/// Whether the read-only authorizer of a connection is checking a raw read now, and whether it refused
+/// an action of it. Used only under the connection's one-thread-at-a-time rule.
+final class ReadingGuard {
+    var active = false
+    var refused = false
 }

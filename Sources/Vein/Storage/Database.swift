@@ -11,6 +11,8 @@ public final class Database {
     private var statementCache: [String: Statement] = [:]
     /// The Swift-written SQL functions registered on this connection (`install`).
     var functionGroups: [any SQLFunctionGroup.Type] = []
+    /// The read-only authorizer's switch, once a raw read installed it (Database+ReadOnlySQL).
+    var readingGuard: ReadingGuard?
 
     public enum OpenMode: Sendable {
         /// Open an existing file; never create one.
@@ -158,9 +160,16 @@ public final class Database {
     package func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statementCache[sql] { return statement }
         let statement = try Statement(database: self, sql: sql)
+        // Bounded: the key is the SQL text, and an app's raw conditions (ModelPredicate) are part of it.
+        // Starting over is safe: a caller holding a statement keeps it alive until it lets it go.
+        if statementCache.count >= Self.statementCacheLimit { statementCache.removeAll(keepingCapacity: true) }
         statementCache[sql] = statement
         return statement
     }
+
+    /// How many statements the cache keeps at most before it starts over.
+    package static let statementCacheLimit = 256
+    package var cachedStatementCount: Int { statementCache.count }
 
     /// A fresh statement, not cached (for one-off SQL).
     package func makeStatement(_ sql: String) throws -> Statement {

@@ -6,6 +6,14 @@ public enum ModelConvenienceError: Error, Equatable, Sendable, CustomStringConve
     case noUniqueField(model: String)
     /// `upsert` of an instance that is already another context's row.
     case inAnotherContext(model: String, id: String)
+    /// `upsert` of an instance whose context no longer exists (closed, or released).
+    case contextGone(model: String, id: String)
+    /// `upsert` of an instance this context deleted.
+    case deleted(model: String, id: String)
+    /// `upsert` whose unique value a stored row still holds, deleted in this context and not saved.
+    case valueHeldByUnsavedDelete(model: String, field: String, id: String)
+    /// `upsert` of an instance pointing at an object of another context, or a deleted one.
+    case targetOutsideContext(model: String, relationship: String, target: String, id: String)
     /// `upsert` of an instance whose unique fields name two different rows.
     case matchesTwoRows(model: String, field: String, id: String, otherField: String, otherID: String)
     /// A key path that is not a stored to-many relationship of the model (a computed property).
@@ -19,6 +27,16 @@ public enum ModelConvenienceError: Error, Equatable, Sendable, CustomStringConve
             return "upsert: \(model) has no @Unique field to find the existing row by; mark the field that identifies a \(model) @Unique, or use insert"
         case .inAnotherContext(let model, let id):
             return "upsert: this \(model) (\(id)) belongs to another context; upsert a new instance, or fetch the row in this context"
+        case .contextGone(let model, let id):
+            return "upsert: this \(model) (\(id)) belongs to a context that no longer exists; upsert a new instance, or fetch the row in this context"
+        case .deleted(let model, let id):
+            return "upsert: this \(model) (\(id)) is deleted in this context; upsert a new instance (or rollback to undo the delete)"
+        case .valueHeldByUnsavedDelete(let model, let field, let id):
+            return "upsert: \(model) row \(id) still holds this \(field) in the store; this context deleted it without saving, "
+                + "and a save writes new rows before deletes: save first, then upsert"
+        case .targetOutsideContext(let model, let relationship, let target, let id):
+            return "upsert: this \(model)'s \(relationship) names \(target) \(id), which is deleted or another context's; "
+                + "point it at an object of this context"
         case .matchesTwoRows(let model, let field, let id, let otherField, let otherID):
             return "upsert: this \(model)'s \(field) is the one of row \(id) and its \(otherField) the one of row \(otherID); "
                 + "one instance cannot be both rows: change or delete one of them first"

@@ -18,6 +18,10 @@ import Vein
 ///   the condition is prepared alone under the read-only authorizer the REPL's `.sql` uses, so anything
 ///   that would write (a function such as `sqlcipher_export`, a second statement) is refused with
 ///   `ReadOnlySQLError`, and nothing runs.
+/// - It stays a condition: parentheses that do not balance (outside literals, quoted names and comments),
+///   a comment, literal or quoted name that does not end, or a `;` are refused, as are numbered or named
+///   parameters (`?1`, `:name`) and a count of `?` other than `arguments.count` (`SQLConditionError`).
+///   String arguments are compared as stored: in NFC.
 /// - SQL reads the store as last saved: a fetch with a SQL condition leaves out objects inserted and not
 ///   saved yet, and judges a row this context changed by its stored values (the Swift filter then sees
 ///   the instance as it is now). Save first when that matters.
@@ -31,7 +35,11 @@ public struct ModelPredicate<T: PersistentModel>: Sendable {
     public init(sql: String, arguments: [any FieldValue & Sendable] = [], filter: (@Sendable (T) throws -> Bool)? = nil) {
         self.predicate = nil
         self.sql = sql
-        self.arguments = arguments.map { $0.fieldValue.databaseValue }
+        // Text as it is stored (NFC, SPEC §2), so a decomposed "é" finds the stored composed one.
+        self.arguments = arguments.map { argument in
+            guard case .string(let text) = argument.fieldValue else { return argument.fieldValue.databaseValue }
+            return Value.string(NormalForm.text(text)).databaseValue
+        }
         self.filter = filter
     }
 

@@ -4,14 +4,22 @@ import Vein
 ///
 /// - The instance's unique fields are looked up among the model's rows, stored and unsaved. No row has
 ///   any of its values: the instance is inserted (with what it points to) and returned.
-/// - One row has them: that row's instance is returned, with every field the new instance was given a
-///   value (in its initializer or later) set to that value; a field it never had keeps the row's. Each
-///   relationship the new instance was given replaces the row's (targets in no context yet are inserted,
-///   as `insert` does). The new instance stays out of every context.
+/// - One row has them: that row's instance is returned, with the new instance's whole state in place of
+///   the row's, as SwiftData's upsert does: every field takes the new instance's value, an optional field
+///   it never assigned (`var note: String?` without an initializer, or one it never set) becomes nil;
+///   every relationship takes the new instance's targets, one it never assigned becomes nil or empty
+///   (targets in no context yet are inserted, as `insert` does). The new instance stays out of every
+///   context. All of it is checked before anything changes: a refused value (a `Double.nan`, a target in
+///   another context) throws and leaves the row, and the targets, as they were.
 /// - Its unique fields name two different rows: `ModelConvenienceError.matchesTwoRows`, nothing changed.
 /// - The model has no `@Unique` field: `ModelConvenienceError.noUniqueField`.
 /// - A nil unique value identifies nothing (SQLite's UNIQUE lets any number of rows hold NULL).
-/// - An instance already in this context is its row: returned as it is.
+/// - A stored row still holds the value and this context deleted it without saving:
+///   `ModelConvenienceError.valueHeldByUnsavedDelete` (a save writes new rows before it deletes, so the
+///   store would refuse that save); save first, then upsert. A value an unsaved change moved away from a
+///   row (A-1 renamed A-2) is free: a save writes changed rows before new ones.
+/// - An instance already in this context is its row: returned as it is; deleted in this context:
+///   `ModelConvenienceError.deleted`.
 ///
 /// The read that decides is this context's: another context may insert the same value meanwhile. The
 /// store's UNIQUE index then refuses the second save (`ContextError.constraintViolation`, nothing
@@ -22,7 +30,9 @@ extension PersistentModel {
         try context.checkSchema()
         let engine = context.engine
         if let object = model._$backing.object {
-            guard (try? object.context) === engine else { throw ModelConvenienceError.inAnotherContext(model: modelName, id: object.id) }
+            guard let owner = try? object.context else { throw ModelConvenienceError.contextGone(model: modelName, id: object.id) }
+            guard owner === engine else { throw ModelConvenienceError.inAnotherContext(model: modelName, id: object.id) }
+            guard !object.isDeleted else { throw ModelConvenienceError.deleted(model: modelName, id: object.id) }
             return model
         }
         let uniqueFields = _$schema.properties.compactMap { property -> FieldSchema? in
@@ -47,20 +57,52 @@ extension PersistentModel {
                 match = match ?? (field.name, object)
             }
             guard let object = match?.object else {
+                for field in uniqueFields {
+                    guard let value = given.values[field.name], value != .null,
+                          let id = try engine.storedRowsDeletedWithoutSaving(modelName, where: .fieldEquals(field, value)).first else { continue }
+                    throw ModelConvenienceError.valueHeldByUnsavedDelete(model: modelName, field: field.name, id: id)
+                }
                 model._$backing.restorePending(given.values, given.links)
                 try Insertion.insert(model, into: engine)
                 return model
             }
+            // The whole state: what the new instance never assigned is nil (an optional field) or no target.
+            var fields: [(key: String, value: Value)] = []
+            var links: [(name: String, isToMany: Bool, targets: [any PersistentModel])] = []
             for property in _$schema.properties {
-                guard case .field(let field) = property, let value = given.values[field.name] else { continue }
-                try object.set(field.name, value)
+                switch property {
+                case .field(let field):
+                    if let value = given.values[field.name] ?? (field.isOptional ? .null : nil) { fields.append((field.name, value)) }
+                case .relationship(let relationship):
+                    links.append((relationship.name, relationship.isToMany, given.links[relationship.name] ?? []))
+                }
+            }
+            // Everything checked before the first change: the fields, and targets that are another
+            // context's (or deleted) rather than this context's or in none.
+            try engine.check(object, fields)
+            for link in links {
+                for target in link.targets {
+                    guard let linked = target._$backing.object else { continue }
+                    guard (try? linked.context) === engine, !linked.isDeleted else {
+                        throw ModelConvenienceError.targetOutsideContext(model: modelName, relationship: link.name,
+                                                                         target: type(of: target).modelName, id: linked.id)
+                    }
+                }
             }
             let kept = instance(object)
-            redirect(given.links.values.flatMap { $0 }, from: model, to: kept)
-            for (name, targets) in given.links {
-                for target in targets where target._$backing.object == nil { try Insertion.insert(target, into: engine) }
-                let ids = targets.map { Value.string($0._$backing.object!.id) }
-                try object.set(name, object.model.relationship(named: name)?.isToMany == true ? .array(ids) : (ids.first ?? .null))
+            let redirected = redirect(links.flatMap(\.targets), from: model, to: kept)
+            do {
+                for link in links {
+                    for target in link.targets where target._$backing.object == nil { try Insertion.insert(target, into: engine) }
+                }
+                let relationships = links.map { link -> (key: String, value: Value) in
+                    let ids = link.targets.map { Value.string($0._$backing.object!.id) }
+                    return (link.name, link.isToMany ? .array(ids) : (ids.first ?? .null))
+                }
+                try engine.set(object, all: fields + relationships)
+            } catch {
+                for (target, pending) in redirected { target._$backing.restorePending(pending.values, pending.links) }
+                throw error
             }
             return kept
         }
@@ -69,15 +111,20 @@ extension PersistentModel {
     /// Instances not in a context yet that `targets` reach may point back at the new instance
     /// (`review.product = newer`): they point at the kept row's instance instead, or inserting them would
     /// insert the new instance too, a second row for its identity.
-    private static func redirect(_ targets: [any PersistentModel], from model: Self, to kept: Self) {
+    /// Returns what each target held before, to put back if the upsert fails.
+    private static func redirect(_ targets: [any PersistentModel], from model: Self, to kept: Self)
+        -> [(any PersistentModel, (values: [String: Value], links: [String: [any PersistentModel]]))] {
         var seen = Set<ObjectIdentifier>([ObjectIdentifier(model)])
         var stack = targets
+        var before: [(any PersistentModel, (values: [String: Value], links: [String: [any PersistentModel]]))] = []
         while let target = stack.popLast() {
             guard target._$backing.object == nil, seen.insert(ObjectIdentifier(target)).inserted else { continue }
             let pending = target._$backing.takePending()
+            before.append((target, pending))
             let links = pending.links.mapValues { $0.map { $0 === model ? kept : $0 } }
             target._$backing.restorePending(pending.values, links)
             for linked in links.values { stack.append(contentsOf: linked) }
         }
+        return before
     }
 }

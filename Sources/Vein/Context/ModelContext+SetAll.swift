@@ -1,0 +1,42 @@
+extension ModelContext {
+    /// Throws what `set` would throw for any of `values` on `object` (a deleted object, an unknown name,
+    /// a field value of the wrong type or not storable, a relationship naming no undeleted object of its
+    /// target), writing nothing.
+    package func check(_ object: ModelObject, _ values: [(key: String, value: Value)]) throws {
+        try lock.withLock {
+            guard object.state != .deleted else { throw ContextError.objectDeleted(model: object.modelName, id: object.id) }
+            let layout = object.layout
+            for (key, value) in values {
+                guard let i = layout.index[key] else {
+                    throw ContextError.unknownField(model: object.modelName, field: key, suggestion: Suggestion.closest(to: key, in: layout.columns))
+                }
+                if let rel = layout.relationships[i] {
+                    _ = try resolveTargets(rel, value, model: object.modelName, key: key)
+                } else {
+                    _ = try checked(value, layout: layout, column: i)
+                }
+            }
+        }
+    }
+
+    /// Sets several fields and relationships of `object` as one change: all are checked first (`check`),
+    /// so a refused value leaves the object as it was, not half-changed.
+    package func set(_ object: ModelObject, all values: [(key: String, value: Value)]) throws {
+        try lock.withLock {
+            try check(object, values)
+            for (key, value) in values { try set(object, key, value) }
+        }
+    }
+
+    /// The ids of stored rows of `model` that `predicate` selects in the store as saved and that this
+    /// context has deleted without saving: rows a save deletes only after it wrote the new ones (a UNIQUE
+    /// value that is leaving is not free for a new row of the same save).
+    package func storedRowsDeletedWithoutSaving(_ model: String, where predicate: TypedExpression) throws -> [String] {
+        try lock.withLock {
+            let layout = try layout(model)
+            guard let compiled = SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition(predicate) else { return [] }
+            let ids = try database.rows("SELECT \"id\" FROM \(layout.table) WHERE \(compiled.sql)", compiled.arguments).compactMap { $0[0].string }
+            return ids.filter { deleted[$0] != nil }
+        }
+    }
+}
