@@ -70,8 +70,9 @@ extension ModelMacro: MemberMacro {
         var lists: [[String]] = []
         for index in model.memberBlock.members.compactMap({ $0.decl.as(MacroExpansionDeclSyntax.self) })
             where index.macroName.text == "Index" {
+            // The class by its name, `Self`, or its name qualified (`Schema.Post`).
             if let argument = index.genericArgumentClause?.arguments.first,
-               ![className, "Self"].contains(argument.trimmedDescription) {
+               ![className, "Self"].contains(argument.trimmedDescription), !argument.trimmedDescription.hasSuffix("." + className) {
                 context.diagnose(Diagnostic(node: argument, message: ModelDiagnostic.indexOfAnotherModel(
                     model: className, written: argument.trimmedDescription)))
                 continue

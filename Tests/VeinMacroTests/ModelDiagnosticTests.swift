@@ -109,6 +109,9 @@ import Testing
                 == ["#Index takes lists of key paths of 'Post' such as [\\.title]; 'allKeys' is not one"])
         #expect(messages("#Index<Post>([\\.title], [\\.author, \\.title])") == [])
         #expect(messages("#Index<Self>([\\.title])") == [])
+        #expect(messages("#Index<Blog.Post>([\\.title])") == [])
+        #expect(messages("#Index<Blog.Author>([\\.title])")
+                == ["#Index<Blog.Author> in 'Post': an index is declared in the class it indexes; write #Index<Post>"])
         let expansion = MacroExpansion("@Model final class Post {\n    #Index<Author>([\\.title])\n    var title: String\n    init() {}\n}")
         #expect(expansion.location(of: try #require(expansion.diagnostics.first)) == "2:12")
     }
