@@ -7,7 +7,8 @@ import Vein
 /// `ModelContainer(V0_0_2.self, migration: Plan.self, at: path, appID:)` opens a store at any version of
 /// the plan; `migrate()` brings it to `V0_0_2`. Call `migrate()` before using `context` (a store not yet
 /// migrated holds another schema than the app's models: the contexts' first operation throws
-/// `ModelContainerError.notMigrated` until then). `at: nil` is an in-memory store: a plaintext
+/// `ModelContainerError.notMigrated` until then); a store `migrate()` could not bring to the app's schema is
+/// refused when the container opens. `at: nil` is an in-memory store: a plaintext
 /// store in a private temporary folder (mode 0700), removed when the container goes away.
 public final class ModelContainer: @unchecked Sendable {  // mutable state behind `lock`
     private let lock = NSLock()
