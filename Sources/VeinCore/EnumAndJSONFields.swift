@@ -31,32 +31,40 @@ public protocol CodablePersistable: FieldValue, Codable {}
 extension CodablePersistable {
     public static var fieldKind: FieldKind { FieldKind(.json) }
     public var fieldValue: Value { JSONField.encode(self) }
+    public func encodedFieldValue() throws -> Value { try JSONField.encoded(self) }
     public init(fieldValue: Value) throws { self = try JSONField.decode(fieldValue) }
 }
 
 extension Array: FieldValue where Element: Codable {
     public static var fieldKind: FieldKind { FieldKind(.json) }
     public var fieldValue: Value { JSONField.encode(self) }
+    public func encodedFieldValue() throws -> Value { try JSONField.encoded(self) }
     public init(fieldValue: Value) throws { self = try JSONField.decode(fieldValue) }
 }
 
 extension Dictionary: FieldValue where Key == String, Value: Codable {
     public static var fieldKind: FieldKind { FieldKind(.json) }
     public var fieldValue: Vein.Value { JSONField.encode(self) }
+    public func encodedFieldValue() throws -> Vein.Value { try JSONField.encoded(self) }
     public init(fieldValue: Vein.Value) throws { self = try JSONField.decode(fieldValue) }
 }
 
 /// JSON text in and out of Codable values; the engine puts it in canonical form when it is stored.
 enum JSONField {
     static func encode<T: Encodable>(_ value: T) -> Value {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
-            return .string(String(decoding: try encoder.encode(value), as: UTF8.self))
+            return try encoded(value)
         } catch {
             // Only a value that cannot be JSON (a non-finite Double) gets here.
             preconditionFailure("Vein: \(T.self) cannot be stored as JSON: \(error)")
         }
+    }
+
+    /// The JSON text of `value`; throws for a value that cannot be JSON (a non-finite Double).
+    static func encoded<T: Encodable>(_ value: T) throws -> Value {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return .string(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
     static func decode<T: Decodable>(_ value: Value) throws -> T {

@@ -24,7 +24,15 @@ extension PersistentModel {
 
     /// Sets the persisted field `keyPath` names, through the object's context (pending until it is in one).
     public func setValue<V: FieldValue>(_ value: V, for keyPath: ReferenceWritableKeyPath<Self, V>) throws {
-        try _$backing.store(try Self.fieldName(keyPath), value.fieldValue)
+        let name = try Self.fieldName(keyPath)
+        let encoded: Value
+        do {
+            encoded = try value.encodedFieldValue()
+        } catch {
+            let problem = if case EncodingError.invalidValue(let value, _) = error { "\(value) has no JSON form" } else { "\(error)" }
+            throw ModelFieldError.cannotStore(model: Self.modelName, field: name, swiftType: "\(V.self)", problem: problem)
+        }
+        try _$backing.store(name, encoded)
     }
 
     /// The object a to-one relationship points to, read through the object's context.
@@ -61,6 +69,8 @@ public enum ModelFieldError: Error, Equatable, CustomStringConvertible {
     case noValue(model: String, field: String)
     /// The stored value does not fit the property's Swift type (a `json` field's Codable type, say).
     case doesNotFit(model: String, field: String, id: String?, swiftType: String, problem: String)
+    /// The value has no stored form (a `json` value holding a non-finite Double, which JSON cannot write).
+    case cannotStore(model: String, field: String, swiftType: String, problem: String)
 
     public var description: String {
         switch self {
@@ -68,6 +78,8 @@ public enum ModelFieldError: Error, Equatable, CustomStringConvertible {
         case .noValue(let model, let field): return "\(model).\(field) was read before it was given a value"
         case .doesNotFit(let model, let field, let id, let swiftType, let problem):
             return "\(model).\(field)" + (id.map { " of \($0)" } ?? "") + " holds a value that does not fit \(swiftType): \(problem)"
+        case .cannotStore(let model, let field, let swiftType, let problem):
+            return "\(model).\(field) cannot store this \(swiftType): \(problem)"
         }
     }
 }

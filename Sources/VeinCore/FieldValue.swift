@@ -24,6 +24,13 @@ public protocol FieldValue {
     var fieldValue: Value { get }
     /// The Swift value from the engine's; throws when the stored value is not of this type.
     init(fieldValue: Value) throws
+    /// `fieldValue`, or the error that stops `fieldValue` (a `json` value with no JSON form: a non-finite
+    /// Double), for the throwing setter `setValue(_:for:)`.
+    func encodedFieldValue() throws -> Value
+}
+
+extension FieldValue {
+    public func encodedFieldValue() throws -> Value { fieldValue }
 }
 
 /// A stored value that does not fit the Swift type a model declares (a schema and a class out of step).
@@ -108,6 +115,7 @@ extension Optional: FieldValue where Wrapped: FieldValue {
         return kind
     }
     public var fieldValue: Value { map(\.fieldValue) ?? .null }
+    public func encodedFieldValue() throws -> Value { try map { try $0.encodedFieldValue() } ?? .null }
     public init(fieldValue: Value) throws {
         self = fieldValue == .null ? nil : try Wrapped(fieldValue: fieldValue)
     }

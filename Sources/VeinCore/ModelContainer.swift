@@ -7,7 +7,8 @@ import Vein
 /// `ModelContainer(V0_0_2.self, migration: Plan.self, at: path, appID:)` opens a store at any version of
 /// the plan; `migrate()` brings it to `V0_0_2`. Call `migrate()` before using `context` (a store not yet
 /// migrated holds another schema than the app's models: the contexts' first operation throws
-/// `ModelContainerError.notMigrated` until then). `at: nil` is an in-memory store: a plaintext
+/// `ModelContainerError.notMigrated` until then); a store `migrate()` could not bring to the app's schema is
+/// refused when the container opens. `at: nil` is an in-memory store: a plaintext
 /// store in a private temporary folder (mode 0700), removed when the container goes away.
 public final class ModelContainer: @unchecked Sendable {  // mutable state behind `lock`
     private let lock = NSLock()
@@ -67,12 +68,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
             }
         }
         let store = try Store.open(storePath, keys: keys)
-        if store.manifest.sha256 != manifest.sha256 {
-            guard let plan, plan.schemas.contains(where: { $0.version == store.manifest.version }) else {
-                throw ModelContainerError.schemaMismatch(path: storePath, store: store.manifest.version, app: manifest.version,
-                                                         hasPlan: plan != nil)
-            }
-        }
+        try Self.checkMigratable(store, to: manifest, plan: plan)
         _store = store
         _context = ModelContext(Vein.ModelContext(store: store), appSchema: manifest)
     }
@@ -111,7 +107,9 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
                 try Self.runHook(stages.first { $0.from.version == stage.from.version }?.didMigrate, database, stage.to)
             }
             let report = try migrator.run(on: _store)
-            guard !report.stages.isEmpty else { return report }
+            // Another container (or process) may have migrated the store since this one opened it: the
+            // context is replaced whenever it is not at the app's schema, whether this run had stages or not.
+            guard !report.stages.isEmpty || _store.manifest.sha256 != manifest.sha256 else { return report }
             let migrated = try Store.open(_store.path, keys: keys)
             _store = migrated
             _context = ModelContext(Vein.ModelContext(store: migrated), appSchema: manifest)
@@ -121,6 +119,27 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
 }
 
 extension ModelContainer {
+    /// Refuses, when the container opens, a store that `migrate()` could not bring to `manifest`: another
+    /// app's, one at a version the plan does not list, or one whose schema is not the plan's schema of its
+    /// version (a schema changed without a new version). Only a store `migrate()` brings to the app's
+    /// schema is opened with contexts that say "call container.migrate() first".
+    private static func checkMigratable(_ store: Store, to manifest: SchemaManifest, plan: (any SchemaMigrationPlan.Type)?) throws {
+        let found = store.manifest
+        guard found.sha256 != manifest.sha256 else { return }
+        guard found.app == manifest.app else {
+            throw ModelContainerError.appMismatch(path: store.path, store: found.app, app: manifest.app)
+        }
+        guard let plan, let schema = plan.schemas.first(where: { $0.version == found.version }) else {
+            throw ModelContainerError.schemaMismatch(path: store.path, store: found.version, app: manifest.version, hasPlan: plan != nil)
+        }
+        guard try schema.manifest(appID: manifest.app).sha256 == found.sha256 else {
+            if found.version == manifest.version {
+                throw ModelContainerError.schemaMismatch(path: store.path, store: found.version, app: manifest.version, hasPlan: true)
+            }
+            throw ModelContainerError.schemaDiffersFromPlan(path: store.path, version: found.version)
+        }
+    }
+
     /// A stage's `willMigrate`/`didMigrate` on the migration's connection, with a context at `schema`.
     private static func runHook(_ hook: (@Sendable (ModelContext) throws -> Void)?, _ database: Database,
                                 _ schema: SchemaManifest) throws {
@@ -139,6 +158,10 @@ public enum ModelContainerError: Error, Equatable, CustomStringConvertible {
     /// A context of a store not migrated to the app's schema yet was used (a context taken before
     /// `migrate()` stays at the store's old schema).
     case notMigrated(store: SchemaVersion, app: SchemaVersion)
+    /// The store belongs to another app (its manifest's `app` is not the container's `appID`).
+    case appMismatch(path: String, store: String, app: String)
+    /// The store is at a version of the plan, but its schema is not the plan's schema of that version.
+    case schemaDiffersFromPlan(path: String, version: SchemaVersion)
 
     public var description: String {
         switch self {
@@ -152,6 +175,10 @@ public enum ModelContainerError: Error, Equatable, CustomStringConvertible {
                 + (hasPlan ? "the migration plan does not list \(store)" : "open it with a migration plan (migration:) and call migrate()")
         case .schemaNotLastInPlan(let schema, let plan):
             return "\(schema) is not the last schema of \(plan): a container opens the plan's newest version"
+        case .appMismatch(let path, let store, let app):
+            return "\(path) belongs to app \"\(store)\", not to \"\(app)\" (the container's appID)"
+        case .schemaDiffersFromPlan(let path, let version):
+            return "\(path) holds a different schema \(version) than the migration plan declares for that version"
         case .notMigrated(let store, let app):
             return "the store is at schema \(store) and the app's schema is \(app): call container.migrate() first, "
                 + "then use container.context (a context taken before migrate() stays at \(store))"

@@ -12,6 +12,10 @@ enum ModelDiagnostic: DiagnosticMessage {
     case toOneNotOptional(property: String, type: String)
     case relationshipNotAModelType(property: String, type: String)
     case inverseNotAKeyPath(property: String)
+    case indexOfAnotherModel(model: String, written: String)
+    case indexNotAList(model: String, written: String)
+    case indexNotAKeyPath(model: String, written: String)
+    case indexPathPastAProperty(model: String, written: String, property: String)
 
     var message: String {
         switch self {
@@ -33,6 +37,15 @@ enum ModelDiagnostic: DiagnosticMessage {
             return "@Relationship '\(property)' has type '\(type)': a relationship is 'Model?' (to-one) or '[Model]' (to-many)"
         case .inverseNotAKeyPath(let property):
             return "the inverse of @Relationship '\(property)' must be a key path such as \\Other.property"
+        case .indexOfAnotherModel(let model, let written):
+            return "#Index<\(written)> in '\(model)': an index is declared in the class it indexes; write #Index<\(model)>"
+        case .indexNotAList(let model, let written):
+            return "#Index takes lists of key paths of '\(model)' such as [\\.title]; '\(written)' is not one"
+        case .indexNotAKeyPath(let model, let written):
+            return "'\(written)' in #Index is not a key path of '\(model)' such as \\.title"
+        case .indexPathPastAProperty(let model, let written, let property):
+            return "#Index key path '\(written)' goes past '\(property)': an index covers fields and to-one relationships "
+                + "of '\(model)' itself; write \\.\(property)"
         }
     }
 

@@ -29,7 +29,7 @@ extension ModelMacro: MemberMacro {
         let table = entries.isEmpty ? "[]" : "[\n" + entries.map { "    \($0)," }.joined(separator: "\n") + "\n]"
         let keyPaths = properties.isEmpty ? "[:]"
             : "[\n" + properties.map { "    \\\(name).\($0.identifier): \"\($0.name)\"," }.joined(separator: "\n") + "\n]"
-        let indexes = indexLists(of: model)
+        let indexes = indexLists(of: model, context: context)
         let tableArguments = (indexes.isEmpty ? ""
             : ", indexes: [" + indexes.map { "[" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }.joined(separator: ", ") + "]")
             + (node.stringArgument(labeled: "originalName").map { ", originalName: \"\($0)\"" } ?? "")
@@ -79,17 +79,47 @@ extension ModelMacro: MemberMacro {
             """
     }
 
-    /// The key paths' names of each `#Index` in the class, in order.
-    static func indexLists(of model: ClassDeclSyntax) -> [[String]] {
-        model.memberBlock.members.compactMap { $0.decl.as(MacroExpansionDeclSyntax.self) }
-            .filter { ["Index", "VeinCore.Index"].contains($0.macroName.text) }
-            .flatMap { $0.arguments.compactMap { $0.expression.as(ArrayExprSyntax.self) } }
-            .map { array in
-                array.elements.compactMap { element in
-                    element.expression.as(KeyPathExprSyntax.self)?.components.last?.component
-                        .as(KeyPathPropertyComponentSyntax.self)?.declName.baseName.unquotedText
-                }
+    /// The key paths' names of each `#Index` in the class, in order. What the compiler accepts but is not an
+    /// index of this class (`#Index<Other>`, `\.author.name`, an argument that is not a list of key paths) is
+    /// diagnosed, never dropped or shortened in silence.
+    static func indexLists(of model: ClassDeclSyntax, context: some MacroExpansionContext) -> [[String]] {
+        let className = model.name.text
+        var lists: [[String]] = []
+        for index in model.memberBlock.members.compactMap({ $0.decl.as(MacroExpansionDeclSyntax.self) })
+            where index.macroName.text == "Index" {
+            // The class by its name, `Self`, or its name qualified (`Schema.Post`).
+            if let argument = index.genericArgumentClause?.arguments.first,
+               ![className, "Self"].contains(argument.trimmedDescription), !argument.trimmedDescription.hasSuffix("." + className) {
+                context.diagnose(Diagnostic(node: argument, message: ModelDiagnostic.indexOfAnotherModel(
+                    model: className, written: argument.trimmedDescription)))
+                continue
             }
+            for argument in index.arguments {
+                guard let array = argument.expression.as(ArrayExprSyntax.self) else {
+                    context.diagnose(Diagnostic(node: argument.expression, message: ModelDiagnostic.indexNotAList(
+                        model: className, written: argument.expression.trimmedDescription)))
+                    continue
+                }
+                var names: [String] = []
+                for element in array.elements {
+                    let written = element.expression.trimmedDescription
+                    guard let keyPath = element.expression.as(KeyPathExprSyntax.self),
+                          let first = keyPath.components.first?.component.as(KeyPathPropertyComponentSyntax.self) else {
+                        context.diagnose(Diagnostic(node: element.expression, message: ModelDiagnostic.indexNotAKeyPath(
+                            model: className, written: written)))
+                        continue
+                    }
+                    guard keyPath.components.count == 1 else {
+                        context.diagnose(Diagnostic(node: element.expression, message: ModelDiagnostic.indexPathPastAProperty(
+                            model: className, written: written, property: first.declName.baseName.text)))
+                        continue
+                    }
+                    names.append(first.declName.baseName.unquotedText)
+                }
+                lists.append(names)
+            }
+        }
+        return lists
     }
 
     /// One entry of the field and relationship table.

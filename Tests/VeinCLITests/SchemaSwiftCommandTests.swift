@@ -38,12 +38,12 @@ import Testing
                     @LazyField
                     var body: String?
                     var stars: Int = 3
-                    var mood: Mood = .calm
+                    var mood: Mood = Mood.calm
                     var `default`: Bool?
                     @Relationship(inverse: \\Tag.note, deleteRule: .cascade)
                     var tags: [Tag]
 
-                    init(title: String, body: String? = nil, stars: Int = 3, mood: Mood = .calm, `default`: Bool? = nil) {
+                    init(title: String, body: String? = nil, stars: Int = 3, mood: Mood = Mood.calm, `default`: Bool? = nil) {
                         self.title = title
                         self.body = body
                         self.stars = stars

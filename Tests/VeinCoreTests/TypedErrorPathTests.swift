@@ -57,6 +57,97 @@ import VeinCore
                 + "migrated it; open it with that version (Vein does not migrate a store back)")
     }
 
+    /// Container A opens the store at 0.0.1 (its context refused), container B (another process, say) migrates
+    /// it: A's migrate() has no stage left to run and still gives A a context at the app's schema.
+    @Test func migrateAfterAnotherContainerMigratedReplacesTheRefusedContext() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try Self.storeAt0_0_1(folder)
+        func open() throws -> ModelContainer {
+            try ModelContainer(BlogV0_0_2.self, migration: BlogMigration.self, at: path, appID: "com.example.blog",
+                               keyProvider: ModelContainerTests.keys(folder))
+        }
+        let first = try open(), second = try open()
+        #expect(try second.migrate().stages.count == 1)
+        #expect(try first.migrate().stages.isEmpty)
+        #expect(!first.needsMigration)
+        #expect(try first.context.fetch(FetchDescriptor<BlogV0_0_2.Post>()).map(\.summary) == ["first"])
+        #expect(try first.newContext().fetchCount(FetchDescriptor<BlogV0_0_2.Post>()) == 1)
+    }
+
+    /// A 0.0.1 of another history than the blog's.
+    enum OtherV0_0_1: VersionedSchema {
+        static let version = ModelVersion(0, 0, 1)
+        static let models: [any PersistentModel.Type] = [Memo.self]
+        @Model final class Memo {
+            var text: String
+            init(text: String) { self.text = text }
+        }
+    }
+
+    /// What migrate() would refuse is refused when the container opens, with its reason, not with contexts
+    /// that say "call container.migrate() first" while migrate() cannot help.
+    @Test func aStoreMigrateCannotHelpIsRefusedWhenTheContainerOpens() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let keys = ModelContainerTests.keys(folder)
+        let blog = try Self.storeAt0_0_1(folder)
+        let otherApp = #expect(throws: ModelContainerError.self) {
+            try ModelContainer(BlogV0_0_2.self, migration: BlogMigration.self, at: blog, appID: "com.example.other", keyProvider: keys)
+        }
+        #expect(otherApp?.description == "\(blog) belongs to app \"com.example.blog\", not to \"com.example.other\" (the container's appID)")
+        // The same version, another schema (a schema changed without a new version).
+        let notes = "\(folder)/notes.vein"
+        _ = try ModelContainer(for: V0_0_2.self, at: notes, appID: "com.example.blog", keyProvider: keys)
+        let sameVersion = #expect(throws: ModelContainerError.self) {
+            try ModelContainer(BlogV0_0_2.self, migration: BlogMigration.self, at: notes, appID: "com.example.blog", keyProvider: keys)
+        }
+        #expect(sameVersion?.description == "\(notes) holds a different schema 0.0.2 than the app declares for the same version")
+        // An older version of the plan, another schema.
+        let memos = "\(folder)/memos.vein"
+        _ = try ModelContainer(for: OtherV0_0_1.self, at: memos, appID: "com.example.blog", keyProvider: keys)
+        let olderVersion = #expect(throws: ModelContainerError.self) {
+            try ModelContainer(BlogV0_0_2.self, migration: BlogMigration.self, at: memos, appID: "com.example.blog", keyProvider: keys)
+        }
+        #expect(olderVersion?.description == "\(memos) holds a different schema 0.0.1 than the migration plan declares for that version")
+    }
+
+    struct Point: CodablePersistable, Equatable {
+        var x: Double
+    }
+
+    enum Points: VersionedSchema {
+        static let version = ModelVersion(1, 0, 0)
+        static let models: [any PersistentModel.Type] = [Plotted.self]
+        @Model final class Plotted {
+            var point: Point
+            var maybe: Point?
+            var points: [Point]
+            init(point: Point) {
+                self.point = point
+                self.maybe = nil
+                self.points = []
+            }
+        }
+    }
+
+    /// A Codable value JSON cannot write (a non-finite Double) is an error through setValue, not a trap; the
+    /// field keeps its value.
+    @Test func aValueWithNoJSONFormIsAnErrorThroughSetValue() throws {
+        let container = try ModelContainer(for: Points.self, at: nil, appID: "com.example.points")
+        let plotted = Points.Plotted(point: Point(x: 1))
+        try container.context.insert(plotted)
+        let point = #expect(throws: ModelFieldError.self) { try plotted.setValue(Point(x: .nan), for: \.point) }
+        #expect(point?.description == "Plotted.point cannot store this Point: nan has no JSON form")
+        let maybe = #expect(throws: ModelFieldError.self) { try plotted.setValue(Point(x: .infinity), for: \.maybe) }
+        #expect(maybe?.description == "Plotted.maybe cannot store this Optional<Point>: inf has no JSON form")
+        let points = #expect(throws: ModelFieldError.self) { try plotted.setValue([Point(x: -.infinity)], for: \.points) }
+        #expect(points?.description == "Plotted.points cannot store this Array<Point>: -inf has no JSON form")
+        #expect(try plotted.value(of: \.point) == Point(x: 1))
+        try plotted.setValue(Point(x: 2), for: \.maybe)
+        #expect(try plotted.value(of: \.maybe) == Point(x: 2))
+    }
+
     @Test func aDamagedCellIsAnErrorThroughValueOf() throws {
         let container = try ModelContainer(for: V0_0_1.self, at: nil, appID: "com.example.blog")
         try container.context.insert(Attachment(name: "a.png", fileType: .png, data: Data([1, 2])))

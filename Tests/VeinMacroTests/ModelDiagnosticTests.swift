@@ -81,4 +81,38 @@ import Testing
         let expansion = MacroExpansion("@Model final class M {\n    var a: Float\n    var b: UInt8\n}")
         #expect(expansion.messages.count == 2)
     }
+
+    /// `#Index` misuse the compiler lets through (the key paths type-check as `PartialKeyPath<Post>`, or the
+    /// generic argument names another model): @Model says so instead of indexing something else.
+    @Test func indexMisuse() throws {
+        func messages(_ index: String) -> [String] {
+            MacroExpansion("""
+                @Model final class Post {
+                    \(index)
+                    var title: String
+                    @Relationship var author: Author?
+                    init() {}
+                }
+                """).messages
+        }
+        #expect(messages("#Index<Author>([\\.title])")
+                == ["#Index<Author> in 'Post': an index is declared in the class it indexes; write #Index<Post>"])
+        #expect(messages("#Index<Post>([\\.author.name])")
+                == ["#Index key path '\\.author.name' goes past 'author': an index covers fields and to-one relationships "
+                    + "of 'Post' itself; write \\.author"])
+        #expect(messages("#Index<Post>([\\.author?.name])")
+                == ["#Index key path '\\.author?.name' goes past 'author': an index covers fields and to-one relationships "
+                    + "of 'Post' itself; write \\.author"])
+        #expect(messages("#Index<Post>([\\.title, keys.first!])")
+                == ["'keys.first!' in #Index is not a key path of 'Post' such as \\.title"])
+        #expect(messages("#Index<Post>(allKeys)")
+                == ["#Index takes lists of key paths of 'Post' such as [\\.title]; 'allKeys' is not one"])
+        #expect(messages("#Index<Post>([\\.title], [\\.author, \\.title])") == [])
+        #expect(messages("#Index<Self>([\\.title])") == [])
+        #expect(messages("#Index<Blog.Post>([\\.title])") == [])
+        #expect(messages("#Index<Blog.Author>([\\.title])")
+                == ["#Index<Blog.Author> in 'Post': an index is declared in the class it indexes; write #Index<Post>"])
+        let expansion = MacroExpansion("@Model final class Post {\n    #Index<Author>([\\.title])\n    var title: String\n    init() {}\n}")
+        #expect(expansion.location(of: try #require(expansion.diagnostics.first)) == "2:12")
+    }
 }

@@ -761,4 +761,30 @@ import Testing
                 == "models.Post.relationships.VeinCore: a member named VeinCore cannot be declared in Swift (inside the class it would hide the module VeinCore)")
         #expect(try Self.refusal("Data: { fields: { class: \"int\" } }") == nil, "a module prefix and backticks make these valid")
     }
+
+    /// `var Type: Int` is not Swift, and `\Post.`Type`` is the metatype even in backticks: refused, not written.
+    @Test func membersSwiftReadsAsAMetatypeAreRefused() throws {
+        #expect(try Self.refusal("Post: { fields: { Type: \"int\" } }")
+                == "models.Post.fields.Type: a member named Type cannot be declared in Swift "
+                    + "(Swift reads Post.Type as the metatype, even in backticks, so its key path cannot be written)")
+        #expect(try Self.refusal("Post: { fields: {}, relationships: { Protocol: \"Post\" } }")
+                == "models.Post.relationships.Protocol: a member named Protocol cannot be declared in Swift "
+                    + "(Swift reads Post.Protocol as the metatype, even in backticks, so its key path cannot be written)")
+        #expect(try Self.refusal("Post: { fields: { type: \"int\", protocol: \"int\" } }") == nil)
+    }
+
+    /// `#Index` is written without a module (a freestanding macro cannot take one), even beside a model named
+    /// Index; an enum default is written with its type (`State.none`, never Optional's `.none`).
+    @Test func indexesAndEnumDefaultsAreWrittenAsSwiftReadsThem() throws {
+        let manifest = try ManifestParser.parse("""
+            { vein: 1, app: "a", version: "1.0.0", models: {
+                Index: { fields: { name: "string", state: { type: "enum", values: ["none", "some"], default: "none", optional: true } },
+                         indexes: [["name"]] } } }
+            """, file: "m")
+        let swift = try manifest.swiftDeclarations()
+        #expect(swift.contains("\n        #Index<Index>([\\.name])\n"), "\(swift)")
+        #expect(!swift.contains("VeinCore.Index"), "\(swift)")
+        #expect(swift.contains("\n        var state: State? = State.none\n"), "\(swift)")
+        #expect(swift.contains("init(name: String, state: State? = State.none)"), "\(swift)")
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An expression as written, before type checking. Every node keeps the column it starts at, so errors
 /// found later can still point at the source.
 public indirect enum ParsedExpression: Equatable, Sendable {
@@ -11,6 +13,9 @@ public indirect enum ParsedExpression: Equatable, Sendable {
         case date(Double)
         /// `#id("…")`: a row id.
         case id(String)
+        /// A UUID a Swift `#Predicate` captured (`VeinCore`'s translation). The language has no UUID literal,
+        /// as Swift has none: a string is not a UUID.
+        case uuid(UUID)
     }
 
     public struct Argument: Equatable, Sendable {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Resolves names against a model and checks types with Swift's rules, before anything runs: what Swift
 /// would refuse to compile in a `#Predicate`, Vein refuses here, with a caret under the place.
 public struct TypeChecker {
@@ -107,6 +109,8 @@ public struct TypeChecker {
         case .null: return .literal(.null, .null)
         case .date(let d): return .literal(.date(d), .date)
         case .id(let s): return .literal(.string(s), .id)
+        // Its stored form (uppercase text): equal UUIDs are equal text, as Foundation's == compares the bytes.
+        case .uuid(let u): return .literal(.string(u.uuidString), .uuid)
         }
     }
 
@@ -362,12 +366,6 @@ public struct TypeChecker {
                 }
                 return .literal(.string(match), other.type.unwrapped)
             }
-            if case .literal(.string(let s), .string) = typed, other.type.unwrapped == .uuid {
-                // A UUID as its normal form (uppercase), which is the form stored: equal UUIDs are equal text,
-                // as Foundation's UUID == compares the 16 bytes.
-                guard let uuid = NormalForm.uuid(s) else { throw error("\(JSONWriter.string(.string(s))) is not a UUID", e.column) }
-                return .literal(.string(uuid), .uuid)
-            }
             if case .literal(.int(let v), .int) = typed, case .enumeration(let values) = other.type.unwrapped {
                 guard values.contains(.int(v)) else { throw notInEnum("\(v)", nil, values, e.column) }
                 return .literal(.int(v), other.type.unwrapped)
@@ -383,12 +381,16 @@ public struct TypeChecker {
             b = try adapt(right, to: a)
             if a.type == .int, b.type.unwrapped == .double { a = try check(left, context: b.type) }
             if case .literal = a, case .enumeration = b.type.unwrapped { a = try adapt(left, to: b) }
-            if case .literal(.string, _) = a, b.type.unwrapped == .uuid { a = try adapt(left, to: b) }
         }
         let ta = a.type, tb = b.type
         let compatible = ta.unwrapped == tb.unwrapped || ta == .null || tb == .null
             || (ta.unwrapped == .id && tb.unwrapped == .id)
         guard compatible else {
+            if (ta.unwrapped == .uuid && tb.unwrapped == .string) || (ta.unwrapped == .string && tb.unwrapped == .uuid) {
+                // Swift has no UUID literal and does not compare a UUID with a String.
+                throw error("cannot compare \(ta) with \(tb), as in Swift: compare with a UUID value "
+                            + "(in #Predicate, one the closure captures: let id = UUID(uuidString: \"…\")!)", column)
+            }
             throw error("cannot compare \(ta) with \(tb)", column)
         }
         if !allowOptional && (ta.isOptional || tb.isOptional) {

@@ -39,13 +39,15 @@ private struct SwiftDeclarationWriter {
     static let unusableModelNames: Set<String> = [
         "Type", "Protocol", "Self", "Any", "Swift", "Foundation", "VeinCore", "String", "Sendable", "PartialKeyPath",
     ]
+    /// Member names whose key path (`\Post.Type`) Swift reads as a metatype: @Model cannot name them.
+    static let unusableMemberNames: Set<String> = ["Type", "Protocol"]
     /// Names the declarations use, with the module that qualifies them when a model takes the name.
     static let modules: [String: String] = [
         "Int": "Swift", "Double": "Swift", "Bool": "Swift", "Date": "Foundation", "Data": "Foundation",
         "UUID": "Foundation", "JSONValue": "VeinCore", "VersionedSchema": "VeinCore", "PersistentModel": "VeinCore",
         "ModelVersion": "VeinCore", "RawRepresentablePersistable": "VeinCore", "Model": "VeinCore",
         "Relationship": "VeinCore", "LazyField": "VeinCore", "Unique": "VeinCore", "Attribute": "VeinCore",
-        "Index": "VeinCore", "String": "Swift",
+        "String": "Swift",
     ]
 
     init(_ manifest: SchemaManifest) {
@@ -102,17 +104,21 @@ private struct SwiftDeclarationWriter {
         let className = Self.name(model.name)
         let members = Set(model.columnNames)
         for (kind, name) in model.fields.map({ ("fields", $0.name) }) + model.relationships.map({ ("relationships", $0.name) })
-            where name == model.name || ["Swift", "Foundation", "VeinCore"].contains(name) {
+            where name == model.name || ["Swift", "Foundation", "VeinCore"].contains(name) || Self.unusableMemberNames.contains(name) {
+            let reason = Self.unusableMemberNames.contains(name)
+                ? "Swift reads \(model.name).\(name) as the metatype, even in backticks, so its key path cannot be written"
+                : "inside the class it would hide " + (name == model.name ? "the class's own name" : "the module \(name)")
             throw SwiftDeclarationError(path: "models.\(model.name).\(kind).\(name)",
-                                        problem: "a member named \(name) cannot be declared in Swift (inside the class it would hide "
-                                            + (name == model.name ? "the class's own name" : "the module \(name)") + ")")
+                                        problem: "a member named \(name) cannot be declared in Swift (\(reason))")
         }
         let renamed = model.renamedFrom.map { "(originalName: \(Self.literal($0)))" } ?? ""
         var lines = ["@\(spell("Model", members: members))\(renamed)", "final class \(className) {"]
         var body: [String] = []
         if !model.indexes.isEmpty {
             let lists = model.indexes.map { "[" + $0.map { "\\.\(Self.name($0))" }.joined(separator: ", ") + "]" }
-            body.append("#\(spell("Index", members: members))<\(className)>(\(lists.joined(separator: ", ")))")
+            // A freestanding macro cannot be written with its module (`#VeinCore.Index` is not Swift), and
+            // needs none: macro names do not meet type or member names, so a model named Index leaves it alone.
+            body.append("#Index<\(className)>(\(lists.joined(separator: ", ")))")
         }
         var enums: [[String]] = []
         var takenTypeNames = modelNames.union(Self.modules.keys).union(Self.unusableModelNames).union([schemaName, "String"])
@@ -135,13 +141,14 @@ private struct SwiftDeclarationWriter {
                 takenTypeNames.insert(type)
                 enums.append(enumDeclaration(type, values: field.enumValues, members: members))
             }
+            let enumType = type
             if field.isOptional { type += "?" }
             if let renamed = field.renamedFrom { body.append("@\(spell("Attribute", members: members))(originalName: \(Self.literal(renamed)))") }
             if field.isUnique { body.append("@\(spell("Unique", members: members))") }
             if field.isLazy { body.append("@\(spell("LazyField", members: members))") }
             var initial = ""
             if let value = field.defaultValue {
-                initial = " = " + (try defaultExpression(value, field: field, members: members, path: path))
+                initial = " = " + (try defaultExpression(value, field: field, enumType: enumType, members: members, path: path))
             }
             let name = Self.name(field.name)
             body.append("var \(name): \(type)\(initial)")
@@ -241,7 +248,7 @@ private struct SwiftDeclarationWriter {
     }
 
     /// The Swift expression of a manifest default, for the types whose Swift default the manifest keeps.
-    private func defaultExpression(_ value: JSONValue, field: FieldSchema, members: Set<String>,
+    private func defaultExpression(_ value: JSONValue, field: FieldSchema, enumType: String, members: Set<String>,
                                    path: String) throws(SwiftDeclarationError) -> String {
         switch (field.type, value) {
         case (.string, .string(let s)): return Self.literal(s)
@@ -252,7 +259,8 @@ private struct SwiftDeclarationWriter {
         case (.bool, .bool(let b)): return "\(b)"
         case (.uuid, .string(let s)): return "\(spell("UUID", members: members))(uuidString: \(Self.literal(s)))!"
         case (.enum, _):
-            return ".\(Self.name(enumCaseName(of: value, in: field.enumValues)))"
+            // With its type: on an optional, `.none` and `.some` would be Optional's own.
+            return "\(enumType).\(Self.name(enumCaseName(of: value, in: field.enumValues)))"
         default:
             throw SwiftDeclarationError(path: path + ".default",
                                         problem: "a \(field.type.rawValue) default cannot be declared in Swift yet "

@@ -147,8 +147,8 @@ enum PredicateLiteral {
         case let v as String: literal = .string(v)
         case let v as Bool: literal = .bool(v)
         case let v as Date: literal = .date(v.timeIntervalSince1970)
-        // Compared with a uuid field, the engine takes it as the stored text (== and != only).
-        case let v as UUID: literal = .string(v.uuidString)
+        // A uuid-typed literal: the engine compares it with a uuid field as the stored text (== and != only).
+        case let v as UUID: literal = .uuid(v)
         case let v as any RawRepresentablePersistable: return enumExpression(v)
         case let items as [Any]:
             var elements: [ParsedExpression] = []
