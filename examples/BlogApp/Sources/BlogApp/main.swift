@@ -83,18 +83,25 @@ func runV2(store path: String) throws {
     print("PNG attachments: " + images.map { "\($0.name) of \($0.post?.title ?? "no post")" }.joined(separator: ", "))
 }
 
-/// The second release deletes a post; the relationship's delete rule (cascade) deletes its attachments.
+/// `BlogApp delete`: the second release deletes a post.
 func runDelete(store path: String, title: String) throws {
     let context = try openV2(store: path, sayWhenCurrent: false).context
-    guard let post = try Post.fetchOne(where: #Predicate { $0.title == title }, in: context) else {
+    guard let attachments = try deletePost(titled: title, in: context) else {
         print("no post titled \"\(title)\"")
         return
     }
-    let attachments = post.attachments.count
-    try post.delete()
-    try context.save()
     print("deleted \"\(title)\" (\(attachments) attachments with it); left: \(try context.fetchCount(FetchDescriptor<Post>())) posts, "
         + "\(try context.fetchCount(FetchDescriptor<Attachment>())) attachments")
+}
+
+/// Deletes the post titled `title` and saves; the relationship's delete rule (cascade) deletes its
+/// attachments too. Returns how many attachments it had, or nil when no post has that title.
+func deletePost(titled title: String, in context: ModelContext) throws -> Int? {
+    guard let post = try Post.fetchOne(where: #Predicate { $0.title == title }, in: context) else { return nil }
+    let attachments = post.attachments.count
+    try post.delete()        // context.delete(post), in the post's own context
+    try context.save()
+    return attachments
 }
 
 /// The second release's container, the store migrated to its schema.
