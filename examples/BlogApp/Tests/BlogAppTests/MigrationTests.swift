@@ -27,4 +27,26 @@ import VeinTesting
         })
         #expect(migrated == [#"Hello, Vein|hello, vein|A first post.|true|["a.png"]"#])
     }
+
+    /// `BlogApp delete`: the post goes, and its attachments with it (cascade); the relationship query
+    /// finds the large one in SQL before. (`V0_0_2.Attachment`: Swift Testing has an `Attachment` too.)
+    @Test func deletingAPostDeletesItsAttachments() throws {
+        let container = try ModelContainer(V0_0_2.self, migration: Migration.self, at: nil, appID: appID)
+        try container.migrate()
+        let context = container.context
+        let post = Post(title: "Hello", body: "A post with two attachments.")
+        post.attachments = [
+            V0_0_2.Attachment(name: "shot.png", fileType: .png, data: Data(count: 1_572_864)),
+            V0_0_2.Attachment(name: "main.swift", fileType: .swift, data: Data("print(1)".utf8)),
+        ]
+        try context.insert(post)
+        try context.insert(Post(title: "Kept", body: "No attachments."))
+        try context.save()
+        #expect(try post.attachments(where: #Predicate { $0.sizeMiB > 1 }).map(\.name) == ["shot.png"])
+
+        #expect(try deletePost(titled: "Hello", in: context) == 2)
+        #expect(try deletePost(titled: "Hello", in: context) == nil)
+        #expect(try Post.fetch(in: context).map(\.title) == ["Kept"])
+        #expect(try context.fetchCount(FetchDescriptor<V0_0_2.Attachment>()) == 0)
+    }
 }
