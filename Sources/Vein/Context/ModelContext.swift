@@ -426,7 +426,10 @@ public final class ModelContext: @unchecked Sendable {
     func materialize(_ statement: Statement, layout: ModelLayout) throws -> ModelObject {
         let bytes = statement.textBytes(0)
         let key = ObjectKey(canonicalUTF8: bytes) ?? ObjectKey(statement.string(0))
-        if let existing = identityMap[key] {
+        // The map is keyed by id alone: an object of another model under the same id (ids imported into
+        // two tables) is not this row's; this row's object then stays out of the map, as in `materializeUnheld`.
+        let held = identityMap[key]
+        if let existing = held, existing.modelName == layout.model.name {
             if isStale(existing) {
                 (existing.values, existing.unloaded) = try Self.read(statement, layout: layout, id: existing.id)
                 existing.readInTransaction = transactionCount
@@ -437,7 +440,7 @@ public final class ModelContext: @unchecked Sendable {
         let (values, unloaded) = try Self.read(statement, layout: layout, id: id)
         let object = ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted,
                                  readInTransaction: transactionCount)
-        register(object, key)
+        if held == nil { register(object, key) }
         return object
     }
 

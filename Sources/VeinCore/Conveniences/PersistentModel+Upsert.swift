@@ -42,7 +42,9 @@ extension PersistentModel {
         guard !uniqueFields.isEmpty else { throw ModelConvenienceError.noUniqueField(model: modelName) }
         // The engine's lock first, then the instance lock (Insertion's order): the lookup and the write
         // are one step for this context.
-        return try engine.lock.withLock {
+        // The instance lock is held for the whole step: between taking the new instance's pending values
+        // and putting them back, no other thread may read or set them.
+        return try engine.lock.withLock { try ModelBacking.instanceLock.withLock {
             let given = model._$backing.takePending()
             defer { model._$backing.restorePending(given.values, given.links) }
             var match: (field: String, object: ModelObject)?
@@ -105,7 +107,7 @@ extension PersistentModel {
                 throw error
             }
             return kept
-        }
+        } }
     }
 
     /// Instances not in a context yet that `targets` reach may point back at the new instance
