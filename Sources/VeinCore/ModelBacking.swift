@@ -55,10 +55,17 @@ public final class ModelBacking: @unchecked Sendable {
     // opposite order here could deadlock.
 
     public func field<T: FieldValue>(_ name: String, as type: T.Type) -> T {
-        if let object = attached { return Self.orFail { try T(fieldValue: try object[name]) } }
+        field(name, column: -1, as: type)
+    }
+
+    /// The field `name`, which @Model's declaration puts at `column` among the model's columns (the
+    /// engine checks that the layout has `name` there, and searches for it when not): an accessor reads
+    /// its column by position, not by a search of the model's column names.
+    public func field<T: FieldValue>(_ name: String, column: Int, as type: T.Type) -> T {
+        if let object = attached { return Self.orFail { try T(fieldValue: try object.value(of: name, column: column)) } }
         let value: Value
         switch Self.instanceLock.withLock({ attached.map(Either.object) ?? pendingValue(name).map(Either.value) }) {
-        case .object(let object)?: value = Self.orFail { try object[name] }
+        case .object(let object)?: value = Self.orFail { try object.value(of: name, column: column) }
         case .value(let pendingValue)?: value = pendingValue
         case nil: preconditionFailure("Vein: '\(name)' was read before it was given a value")
         }
@@ -66,13 +73,18 @@ public final class ModelBacking: @unchecked Sendable {
     }
 
     public func setField<T: FieldValue>(_ name: String, _ newValue: T) {
+        setField(name, column: -1, newValue)
+    }
+
+    /// Sets the field `name`, which @Model's declaration puts at `column` (see `field(_:column:as:)`).
+    public func setField<T: FieldValue>(_ name: String, column: Int, _ newValue: T) {
         let value = newValue.fieldValue
-        if let object = attached { return Self.orFail { try object.set(name, value) } }
+        if let object = attached { return Self.orFail { try object.set(name, column: column, value) } }
         let object: ModelObject? = Self.instanceLock.withLock {
             if attached == nil { setPending(name, value) }
             return attached
         }
-        if let object { Self.orFail { try object.set(name, value) } }
+        if let object { Self.orFail { try object.set(name, column: column, value) } }
     }
 
     private func pendingValue(_ name: String) -> Value? {

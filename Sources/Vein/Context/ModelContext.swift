@@ -243,9 +243,9 @@ public final class ModelContext: @unchecked Sendable {
 
     // MARK: Reading and writing values
 
-    func value(of object: ModelObject, _ key: String) throws -> Value {
+    func value(of object: ModelObject, _ key: String, column hint: Int = -1) throws -> Value {
         try lock.withLock {
-            guard let i = object.layout.columnIndex(key) else {
+            guard let i = object.layout.columnIndex(key, hint: hint) else {
                 if key == "id" { return .string(object.id) }
                 throw ContextError.unknownField(model: object.modelName, field: key,
                                                 suggestion: Suggestion.closest(to: key, in: object.layout.columns))
@@ -269,11 +269,11 @@ public final class ModelContext: @unchecked Sendable {
     }
 
     /// Sets a field or relationship. Relationships keep their inverse in step on the other objects.
-    func set(_ object: ModelObject, _ key: String, _ value: Value) throws {
+    func set(_ object: ModelObject, _ key: String, _ value: Value, column hint: Int = -1) throws {
         try lock.withLock {
             guard object.state != .deleted else { throw ContextError.objectDeleted(model: object.modelName, id: object.id) }
             let layout = object.layout
-            guard let i = layout.columnIndex(key) else {
+            guard let i = layout.columnIndex(key, hint: hint) else {
                 throw ContextError.unknownField(model: object.modelName, field: key, suggestion: Suggestion.closest(to: key, in: layout.columns))
             }
             guard let rel = layout.relationships[i] else {
