@@ -21,8 +21,9 @@ public final class ModelBacking: @unchecked Sendable {
     private let attachedObject = Atomic<UnsafeMutableRawPointer?>(nil)
     /// Field values given before the instance is in a context, in the order first given: a short list
     /// searched in order, not a dictionary (hashing each name, and growing the table, was a third of a
-    /// typed insert's own work).
-    private var pending: [(key: String, value: Value)] = []
+    /// typed insert's own work). Each keeps the column its accessor gave (-1 when none), which the
+    /// insert passes on, and which tells two fields apart without comparing their names.
+    private var pending: [PendingValue] = []
     private var pendingLinks: [String: [any PersistentModel]] = [:]
 
     public init() {}
@@ -81,7 +82,7 @@ public final class ModelBacking: @unchecked Sendable {
         let value = newValue.fieldValue
         if let object = attached { return Self.orFail { try object.set(name, column: column, value) } }
         let object: ModelObject? = Self.instanceLock.withLock {
-            if attached == nil { setPending(name, value) }
+            if attached == nil { setPending(name, column: column, value) }
             return attached
         }
         if let object { Self.orFail { try object.set(name, column: column, value) } }
@@ -91,10 +92,15 @@ public final class ModelBacking: @unchecked Sendable {
         pending.first { $0.key == name }?.value
     }
 
-    private func setPending(_ name: String, _ value: Value) {
-        if let i = pending.firstIndex(where: { $0.key == name }) { pending[i].value = value; return }
+    private func setPending(_ name: String, column: Int = -1, _ value: Value) {
+        // A model's accessors give each name one column, so two known columns decide without the names
+        // (comparing two different short names is a call into the runtime, not a compare of two words).
+        if let i = pending.firstIndex(where: { column >= 0 && $0.column >= 0 ? $0.column == column : $0.key == name }) {
+            pending[i].value = value
+            return
+        }
         if pending.isEmpty { pending.reserveCapacity(16) }
-        pending.append((name, value))
+        pending.append(PendingValue(key: name, column: column, value: value))
     }
 
     private enum Either { case object(ModelObject), value(Value) }
@@ -184,7 +190,7 @@ public final class ModelBacking: @unchecked Sendable {
     // taking and the attaching (or the putting back).
 
     /// The pending values, as the insert reads them (they stay until `attach` succeeds).
-    var pendingValues: (values: [(key: String, value: Value)], links: [String: [any PersistentModel]]) { (pending, pendingLinks) }
+    var pendingValues: (values: [PendingValue], links: [String: [any PersistentModel]]) { (pending, pendingLinks) }
 
     /// The pending values and links, taken out (upsert reads what a new instance was given, then puts
     /// them back with `restorePending`). Called with the engine's lock held, then the instance lock.
@@ -199,7 +205,7 @@ public final class ModelBacking: @unchecked Sendable {
     func restorePending(_ values: [String: Value], _ links: [String: [any PersistentModel]]) {
         Self.instanceLock.withLock {
             guard attached == nil else { return }
-            pending = values.map { (key: $0.key, value: $0.value) }
+            pending = values.map { PendingValue(key: $0.key, column: -1, value: $0.value) }
             pendingLinks = links
         }
     }
