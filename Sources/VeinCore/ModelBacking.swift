@@ -63,7 +63,13 @@ public final class ModelBacking: @unchecked Sendable {
     /// engine checks that the layout has `name` there, and searches for it when not): an accessor reads
     /// its column by position, not by a search of the model's column names.
     public func field<T: FieldValue>(_ name: String, column: Int, as type: T.Type) -> T {
-        if let object = attached { return Self.orFail { try T(fieldValue: try object.value(of: name, column: column)) } }
+        if let raw = attachedObject.load(ordering: .acquiring) {
+            // The backing's own +1 keeps the object alive for the call: no retain and release of it per
+            // read (a fetched object has a weak-reference side table, so each was a slow-path update).
+            return Unmanaged<ModelObject>.fromOpaque(raw)._withUnsafeGuaranteedRef { object in
+                Self.orFail { try T(fieldValue: try object.value(of: name, column: column)) }
+            }
+        }
         let value: Value
         switch Self.instanceLock.withLock({ attached.map(Either.object) ?? pendingValue(name).map(Either.value) }) {
         case .object(let object)?: value = Self.orFail { try object.value(of: name, column: column) }
@@ -80,7 +86,11 @@ public final class ModelBacking: @unchecked Sendable {
     /// Sets the field `name`, which @Model's declaration puts at `column` (see `field(_:column:as:)`).
     public func setField<T: FieldValue>(_ name: String, column: Int, _ newValue: T) {
         let value = newValue.fieldValue
-        if let object = attached { return Self.orFail { try object.set(name, column: column, value) } }
+        if let raw = attachedObject.load(ordering: .acquiring) {
+            return Unmanaged<ModelObject>.fromOpaque(raw)._withUnsafeGuaranteedRef { object in
+                Self.orFail { try object.set(name, column: column, value) }
+            }
+        }
         let object: ModelObject? = Self.instanceLock.withLock {
             if attached == nil { setPending(name, column: column, value) }
             return attached
