@@ -103,9 +103,9 @@ public final class ModelBacking: @unchecked Sendable {
     }
 
     private func setPending(_ name: String, column: Int = -1, _ value: Value) {
-        // A model's accessors give each name one column, so two known columns decide without the names
-        // (comparing two different short names is a call into the runtime, not a compare of two words).
-        if let i = pending.firstIndex(where: { column >= 0 && $0.column >= 0 ? $0.column == column : $0.key == name }) {
+        // Two different known columns are two fields, without comparing the names (comparing two
+        // different short names is a call into the runtime; two equal ones compare as two words).
+        if let i = pending.firstIndex(where: { (column < 0 || $0.column < 0 || $0.column == column) && $0.key == name }) {
             pending[i].value = value
             return
         }
