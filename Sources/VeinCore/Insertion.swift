@@ -10,14 +10,14 @@ import Vein
 /// instances are attached only once everything succeeded.
 enum Insertion {
     static func insert(_ root: any PersistentModel, into context: Vein.ModelContext) throws {
-        typealias Pending = (model: any PersistentModel, values: [(key: String, value: Value)], links: [String: [any PersistentModel]])
+        typealias Pending = (model: any PersistentModel, values: [PendingValue], links: [String: [any PersistentModel]])
         // The engine's lock first, then the instance lock (the order everywhere both are held).
         try context.lock.withLock { try ModelBacking.instanceLock.withLock {
             guard root._$backing.object == nil else { return }
             let rootPending = root._$backing.pendingValues
             if rootPending.links.isEmpty {
                 // One instance and no link (the common case): no batch to collect, nothing to check.
-                let object = try context.insert(type(of: root).modelName, fieldValues: rootPending.values)
+                let object = try context.insert(type(of: root).modelName, pendingValues: rootPending.values)
                 root._$backing.attach(object)
                 object.typedModel = root
                 return
@@ -35,7 +35,7 @@ enum Insertion {
             var objects: [ModelObject] = []
             do {
                 for pending in batch {
-                    let object = try context.insert(type(of: pending.model).modelName, fieldValues: pending.values)
+                    let object = try context.insert(type(of: pending.model).modelName, pendingValues: pending.values)
                     objects.append(object)
                     made[ObjectIdentifier(pending.model)] = object
                 }

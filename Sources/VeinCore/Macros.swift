@@ -45,9 +45,10 @@ public macro Relationship(deleteRule: DeleteRule = .nullify) = #externalMacro(mo
 public macro Relationship<Target: PersistentModel, Inverse>(inverse: KeyPath<Target, Inverse>, deleteRule: DeleteRule = .nullify)
     = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
 
-/// The accessors of a persisted property; @Model adds it, apps do not write it.
+/// The accessors of a persisted property; @Model adds it, apps do not write it. `column` is the field's
+/// position among the model's columns (its fields in declaration order, then its relationships).
 @attached(accessor, names: named(init), named(get), named(set))
-public macro _PersistedProperty() = #externalMacro(module: "VeinMacros", type: "PersistedPropertyMacro")
+public macro _PersistedProperty(column: Int = -1) = #externalMacro(module: "VeinMacros", type: "PersistedPropertyMacro")
 
 /// A property @Model leaves alone: not stored, not in the manifest. The model stays `Sendable`, so a
 /// transient property must be a `let` of a Sendable type (a `var` is a compile-time error there).

@@ -21,8 +21,9 @@ public final class ModelBacking: @unchecked Sendable {
     private let attachedObject = Atomic<UnsafeMutableRawPointer?>(nil)
     /// Field values given before the instance is in a context, in the order first given: a short list
     /// searched in order, not a dictionary (hashing each name, and growing the table, was a third of a
-    /// typed insert's own work).
-    private var pending: [(key: String, value: Value)] = []
+    /// typed insert's own work). Each keeps the column its accessor gave (-1 when none), which the
+    /// insert passes on, and which tells two fields apart without comparing their names.
+    private var pending: [PendingValue] = []
     private var pendingLinks: [String: [any PersistentModel]] = [:]
 
     public init() {}
@@ -55,10 +56,23 @@ public final class ModelBacking: @unchecked Sendable {
     // opposite order here could deadlock.
 
     public func field<T: FieldValue>(_ name: String, as type: T.Type) -> T {
-        if let object = attached { return Self.orFail { try T(fieldValue: try object[name]) } }
+        field(name, column: -1, as: type)
+    }
+
+    /// The field `name`, which @Model's declaration puts at `column` among the model's columns (the
+    /// engine checks that the layout has `name` there, and searches for it when not): an accessor reads
+    /// its column by position, not by a search of the model's column names.
+    public func field<T: FieldValue>(_ name: String, column: Int, as type: T.Type) -> T {
+        if let raw = attachedObject.load(ordering: .acquiring) {
+            // The backing's own +1 keeps the object alive for the call: no retain and release of it per
+            // read (a fetched object has a weak-reference side table, so each was a slow-path update).
+            return Unmanaged<ModelObject>.fromOpaque(raw)._withUnsafeGuaranteedRef { object in
+                Self.orFail { try T(fieldValue: try object.value(of: name, column: column)) }
+            }
+        }
         let value: Value
         switch Self.instanceLock.withLock({ attached.map(Either.object) ?? pendingValue(name).map(Either.value) }) {
-        case .object(let object)?: value = Self.orFail { try object[name] }
+        case .object(let object)?: value = Self.orFail { try object.value(of: name, column: column) }
         case .value(let pendingValue)?: value = pendingValue
         case nil: preconditionFailure("Vein: '\(name)' was read before it was given a value")
         }
@@ -66,23 +80,37 @@ public final class ModelBacking: @unchecked Sendable {
     }
 
     public func setField<T: FieldValue>(_ name: String, _ newValue: T) {
+        setField(name, column: -1, newValue)
+    }
+
+    /// Sets the field `name`, which @Model's declaration puts at `column` (see `field(_:column:as:)`).
+    public func setField<T: FieldValue>(_ name: String, column: Int, _ newValue: T) {
         let value = newValue.fieldValue
-        if let object = attached { return Self.orFail { try object.set(name, value) } }
+        if let raw = attachedObject.load(ordering: .acquiring) {
+            return Unmanaged<ModelObject>.fromOpaque(raw)._withUnsafeGuaranteedRef { object in
+                Self.orFail { try object.set(name, column: column, value) }
+            }
+        }
         let object: ModelObject? = Self.instanceLock.withLock {
-            if attached == nil { setPending(name, value) }
+            if attached == nil { setPending(name, column: column, value) }
             return attached
         }
-        if let object { Self.orFail { try object.set(name, value) } }
+        if let object { Self.orFail { try object.set(name, column: column, value) } }
     }
 
     private func pendingValue(_ name: String) -> Value? {
         pending.first { $0.key == name }?.value
     }
 
-    private func setPending(_ name: String, _ value: Value) {
-        if let i = pending.firstIndex(where: { $0.key == name }) { pending[i].value = value; return }
+    private func setPending(_ name: String, column: Int = -1, _ value: Value) {
+        // Two different known columns are two fields, without comparing the names (comparing two
+        // different short names is a call into the runtime; two equal ones compare as two words).
+        if let i = pending.firstIndex(where: { (column < 0 || $0.column < 0 || $0.column == column) && $0.key == name }) {
+            pending[i].value = value
+            return
+        }
         if pending.isEmpty { pending.reserveCapacity(16) }
-        pending.append((name, value))
+        pending.append(PendingValue(key: name, column: column, value: value))
     }
 
     private enum Either { case object(ModelObject), value(Value) }
@@ -172,7 +200,7 @@ public final class ModelBacking: @unchecked Sendable {
     // taking and the attaching (or the putting back).
 
     /// The pending values, as the insert reads them (they stay until `attach` succeeds).
-    var pendingValues: (values: [(key: String, value: Value)], links: [String: [any PersistentModel]]) { (pending, pendingLinks) }
+    var pendingValues: (values: [PendingValue], links: [String: [any PersistentModel]]) { (pending, pendingLinks) }
 
     /// The pending values and links, taken out (upsert reads what a new instance was given, then puts
     /// them back with `restorePending`). Called with the engine's lock held, then the instance lock.
@@ -187,7 +215,7 @@ public final class ModelBacking: @unchecked Sendable {
     func restorePending(_ values: [String: Value], _ links: [String: [any PersistentModel]]) {
         Self.instanceLock.withLock {
             guard attached == nil else { return }
-            pending = values.map { (key: $0.key, value: $0.value) }
+            pending = values.map { PendingValue(key: $0.key, column: -1, value: $0.value) }
             pendingLinks = links
         }
     }

@@ -241,15 +241,30 @@ extension ModelMacro: MemberMacro {
 }
 
 extension ModelMacro: MemberAttributeMacro {
-    /// Puts `@_PersistedProperty` (the accessors) on each persisted property.
+    /// Puts `@_PersistedProperty` (the accessors) on each persisted property, with a field's position
+    /// among the model's columns (`column: N`: the fields in declaration order, then the relationships, as
+    /// `ModelDescription` orders them), so that its accessors reach the column by position.
     public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
                                  providingAttributesFor member: some DeclSyntaxProtocol,
                                  in context: some MacroExpansionContext) throws -> [AttributeSyntax] {
-        guard try validatedClass(declaration, node: node, context: context, report: false) != nil,
+        guard let model = try validatedClass(declaration, node: node, context: context, report: false),
               let variable = member.as(VariableDeclSyntax.self), let property = PropertyInfo(variable),
               problem(with: property) == nil, variable.attribute(named: "_PersistedProperty") == nil
         else { return [] }
-        return ["@_PersistedProperty"]
+        guard property.relationship == nil, let column = fieldColumn(of: variable, in: model) else { return ["@_PersistedProperty"] }
+        return ["@_PersistedProperty(column: \(raw: column))"]
+    }
+
+    /// The position of the field `variable` declares among the model's fields (declaration order).
+    static func fieldColumn(of variable: VariableDeclSyntax, in model: ClassDeclSyntax) -> Int? {
+        var column = 0
+        for member in model.memberBlock.members {
+            guard let other = member.decl.as(VariableDeclSyntax.self), let property = PropertyInfo(other),
+                  property.relationship == nil else { continue }
+            if other.id == variable.id || other.trimmedDescription == variable.trimmedDescription { return column }
+            column += 1
+        }
+        return nil
     }
 }
 

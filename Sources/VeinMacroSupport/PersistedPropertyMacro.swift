@@ -23,15 +23,17 @@ public enum PersistedPropertyMacro: AccessorMacro {
                 "set { _$backing.setToOne(\(literal: name), newValue) }",
             ]
         }
+        // The field's position among the model's columns, when @Model gave it (`column: N`).
+        let column = node.argument(labeled: "column")?.as(IntegerLiteralExprSyntax.self).map { ", column: \($0.literal.text)" } ?? ""
         var accessors: [AccessorDeclSyntax] = []
         if property.initializer != nil {
             accessors.append("""
                 @storageRestrictions(accesses: _$backing)
-                init(initialValue) { _$backing.setField(\(literal: name), initialValue) }
+                init(initialValue) { _$backing.setField(\(literal: name)\(raw: column), initialValue) }
                 """)
         }
-        accessors.append("get { _$backing.field(\(literal: name), as: (\(property.type.trimmed)).self) }")
-        accessors.append("set { _$backing.setField(\(literal: name), newValue) }")
+        accessors.append("get { _$backing.field(\(literal: name)\(raw: column), as: (\(property.type.trimmed)).self) }")
+        accessors.append("set { _$backing.setField(\(literal: name)\(raw: column), newValue) }")
         return accessors
     }
 }

@@ -16,10 +16,10 @@ import Testing
             final class Note {
                 var title: String {
                     get {
-                        _$backing.field("title", as: (String).self)
+                        _$backing.field("title", column: 0, as: (String).self)
                     }
                     set {
-                        _$backing.setField("title", newValue)
+                        _$backing.setField("title", column: 0, newValue)
                     }
                 }
                 init(title: String) { self.title = title }
@@ -65,7 +65,7 @@ import Testing
         #expect(expansion.messages == [])
         let lines = expansion.expanded.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(!lines.contains { $0.hasPrefix("#Index") })
-        #expect(lines.contains("_$backing.field(\"default\", as: (String).self)"))
+        #expect(lines.contains("_$backing.field(\"default\", column: 0, as: (String).self)"))
         #expect(lines.contains("static let _$schema = VeinCore.ModelDescription(name: \"protocol\", properties: ["))
         #expect(lines.contains(".field(\"default\", (String).self),"))
         #expect(lines.contains("], indexes: [[\"default\"], [\"n\", \"default\"]])"))
@@ -119,7 +119,7 @@ import Testing
         #expect(expansion.expanded.contains("""
                     @storageRestrictions(accesses: _$backing)
                     init(initialValue) {
-                        _$backing.setField("views", initialValue)
+                        _$backing.setField("views", column: 0, initialValue)
                     }
             """))
     }
@@ -133,6 +133,29 @@ import Testing
         let expansion = MacroExpansion("@Model final class M {\n    @Relationship var tags: [Tag]\n}")
         #expect(expansion.expanded.contains(#"_$backing.toMany("tags", as: Tag.self)"#))
         #expect(expansion.expanded.contains(#"_$backing.setToMany("tags", newValue)"#))
+    }
+
+    /// Each field's accessors pass its position among the model's columns: the fields in declaration
+    /// order (relationships and what is not persisted do not count), as `ModelDescription` orders them.
+    @Test func aFieldsAccessorsPassItsColumn() {
+        let expansion = MacroExpansion("""
+            @Model final class M {
+                var a: Int
+                @Relationship var post: Post?
+                @Transient let scratch: Int = 0
+                static var shared = 0
+                @LazyField var b: Data?
+                var c: String = ""
+            }
+            """)
+        #expect(expansion.messages == [])
+        let lines = expansion.expanded.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.contains("_$backing.field(\"a\", column: 0, as: (Int).self)"))
+        #expect(lines.contains("_$backing.setField(\"a\", column: 0, newValue)"))
+        #expect(lines.contains("_$backing.field(\"b\", column: 1, as: (Data?).self)"))
+        #expect(lines.contains("_$backing.field(\"c\", column: 2, as: (String).self)"))
+        #expect(lines.contains("_$backing.setField(\"c\", column: 2, initialValue)"))
+        #expect(lines.contains("_$backing.toOne(\"post\", as: Post.self)"))
     }
 
     @Test func whatIsNotPersistedIsLeftAlone() {

@@ -158,22 +158,29 @@ public final class ModelContext: @unchecked Sendable {
     /// with neither is an error. Relationship values are ids of existing objects.
     @discardableResult
     public func insert(_ model: String, _ values: [String: Value] = [:]) throws -> ModelObject {
-        try insert(model, givenValues: values)
+        try insert(model, givenValues: values.lazy.map { (key: $0.key, column: -1, value: $0.value) })
     }
 
     /// `insert(model, values)` with the values as a list of distinct names (VeinCore's pending values).
     @discardableResult
     package func insert(_ model: String, fieldValues values: [(key: String, value: Value)]) throws -> ModelObject {
-        try insert(model, givenValues: values)
+        try insert(model, givenValues: values.lazy.map { (key: $0.key, column: -1, value: $0.value) })
     }
 
-    private func insert<Values: Sequence<(key: String, value: Value)>>(_ model: String, givenValues values: Values) throws -> ModelObject {
+    /// `insert(_:fieldValues:)` of values that each name the column where the caller expects them
+    /// (`ModelLayout.columnIndex(_:hint:)`; -1 when it does not know).
+    @discardableResult
+    package func insert(_ model: String, pendingValues values: [PendingValue]) throws -> ModelObject {
+        try insert(model, givenValues: values.lazy.map { (key: $0.key, column: $0.column, value: $0.value) })
+    }
+
+    private func insert<Values: Sequence<(key: String, column: Int, value: Value)>>(_ model: String, givenValues values: Values) throws -> ModelObject {
         try lock.withLock {
             let layout = try layout(model)
             // One lookup per given value; everything after works by column position.
             var given = [Value?](repeating: nil, count: layout.columns.count)
-            for (key, value) in values {
-                guard let i = layout.columnIndex(key) else {
+            for (key, column, value) in values {
+                guard let i = layout.columnIndex(key, hint: column) else {
                     throw ContextError.unknownField(model: model, field: key, suggestion: Suggestion.closest(to: key, in: layout.columns))
                 }
                 given[i] = value
@@ -243,9 +250,9 @@ public final class ModelContext: @unchecked Sendable {
 
     // MARK: Reading and writing values
 
-    func value(of object: ModelObject, _ key: String) throws -> Value {
+    func value(of object: ModelObject, _ key: String, column hint: Int = -1) throws -> Value {
         try lock.withLock {
-            guard let i = object.layout.columnIndex(key) else {
+            guard let i = object.layout.columnIndex(key, hint: hint) else {
                 if key == "id" { return .string(object.id) }
                 throw ContextError.unknownField(model: object.modelName, field: key,
                                                 suggestion: Suggestion.closest(to: key, in: object.layout.columns))
@@ -269,11 +276,11 @@ public final class ModelContext: @unchecked Sendable {
     }
 
     /// Sets a field or relationship. Relationships keep their inverse in step on the other objects.
-    func set(_ object: ModelObject, _ key: String, _ value: Value) throws {
+    func set(_ object: ModelObject, _ key: String, _ value: Value, column hint: Int = -1) throws {
         try lock.withLock {
             guard object.state != .deleted else { throw ContextError.objectDeleted(model: object.modelName, id: object.id) }
             let layout = object.layout
-            guard let i = layout.columnIndex(key) else {
+            guard let i = layout.columnIndex(key, hint: hint) else {
                 throw ContextError.unknownField(model: object.modelName, field: key, suggestion: Suggestion.closest(to: key, in: layout.columns))
             }
             guard let rel = layout.relationships[i] else {

@@ -70,6 +70,15 @@ final class ModelLayout: @unchecked Sendable {
     }
     private static let searchedInOrder = 16
 
+    /// `columnIndex(name)`, trying `hint` first: a typed accessor passes the position its model's
+    /// declaration gives the field, so a read of a model whose layout matches it costs one comparison of
+    /// the name (not a search); a layout of another shape (a store made from another manifest) is
+    /// searched as before.
+    func columnIndex(_ name: String, hint: Int) -> Int? {
+        if hint >= 0, hint < columns.count, columns[hint] == name { return hint }
+        return columnIndex(name)
+    }
+
     /// Cached per layout: `initialValue` runs for every column of every insert.
     private(set) lazy var initialValues: [Value?] = columns.indices.map(computeInitialValue)
 

@@ -65,17 +65,26 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     /// A field's or relationship's current value (a to-one as the target's id, a to-many as ids).
     /// Lazy fields are read from the store on first access.
     public subscript(key: String) -> Value {
-        get throws {
-            // A loaded column of an open context: its value, under the context's lock, without the context.
-            try handle.lock.withLock {
-                if !handle.isClosed, let i = layout.columnIndex(key), unloaded.isEmpty || !unloaded.contains(i) { return values[i] }
-                return try context.value(of: self, key)
-            }
+        get throws { try value(of: key, column: -1) }
+    }
+
+    /// The value of `key`, as `self[key]`; `column` is where the caller expects it among the model's
+    /// columns (`ModelLayout.columnIndex(_:hint:)`), -1 when it does not know.
+    public func value(of key: String, column hint: Int) throws -> Value {
+        // A loaded column of an open context: its value, under the context's lock, without the context.
+        try handle.lock.withLock {
+            if !handle.isClosed, let i = layout.columnIndex(key, hint: hint), unloaded.isEmpty || !unloaded.contains(i) { return values[i] }
+            return try context.value(of: self, key, column: hint)
         }
     }
 
     public func set(_ key: String, _ value: Value) throws {
         try context.set(self, key, value)
+    }
+
+    /// `set(key, value)`, `column` being where the caller expects `key` (-1 when it does not know).
+    public func set(_ key: String, column hint: Int, _ value: Value) throws {
+        try context.set(self, key, value, column: hint)
     }
 
     /// The objects a relationship points to, in order.
