@@ -74,17 +74,21 @@ import VeinCore
         #expect(stray.id == nil)
     }
 
-    /// A link that fails after an earlier link of the same insert changed an object already in the
-    /// context: the post's list links `kept2` (its inverse is set to the new post), then `keptA`, whose
-    /// post until now must let it go, and that post's row (not loaded yet) holds a damaged cell. The
-    /// check of every link passed; the failure comes from reading the store half-way. `kept2` is put back
-    /// as it was, its own pending change and the context's other pending work stay, and a save writes them.
+    /// A link that fails after an earlier link of the same insert changed objects already in the
+    /// context: the post's list links `kept2` (its inverse is set to the new post), then `keptB` (its post
+    /// until now, not loaded yet, is read and lets it go), then `keptA`, whose post until now must let it
+    /// go too, and that post's row (not loaded yet) holds a damaged cell. The check of every link passed;
+    /// the failure comes from reading the store half-way. `kept2`, `keptB` and its post are put back as
+    /// they were, the context's pending work stays as it was, and a save writes it.
     @Test func aLinkFailingAfterAnotherChangedAnObjectInTheContextPutsThatObjectBack() throws {
         let container = try ModelContainer(for: V0_0_1.self, at: nil, appID: "com.example.blog")
         let old = Post(title: "old", content: "")
         let keptA = Attachment(name: "keptA.png", fileType: .png, data: Data([1]))
         keptA.post = old
         try container.context.insert(keptA)
+        let keptB = Attachment(name: "keptB.png", fileType: .png, data: Data([4]))
+        keptB.post = Post(title: "oldB", content: "")
+        try container.context.insert(keptB)
         try container.context.insert(Attachment(name: "kept2.png", fileType: .png, data: Data([2])))
         try container.context.save()
         let oldID = try #require(old.id)
@@ -95,31 +99,36 @@ import VeinCore
         let attachments = try context.fetch(Attachment.self)
         let keptA2 = try #require(attachments.first { $0.name == "keptA.png" })
         let kept2 = try #require(attachments.first { $0.name == "kept2.png" })
+        let keptB2 = try #require(attachments.first { $0.name == "keptB.png" })
         kept2.name = "renamed.png"  // pending work on the object the failed link changes
         try context.insert(Post(title: "unrelated", content: ""))
         let changesBefore = context.engine.changes()
-        let kept2Object = try #require(kept2._$backing.object), keptAObject = try #require(keptA2._$backing.object)
+        let kept2Object = try #require(kept2._$backing.object), keptAObject = try #require(keptA2._$backing.object),
+            keptBObject = try #require(keptB2._$backing.object)
         func state(_ object: ModelObject) throws -> [Value] { try ["name", "fileType", "post"].map { try object[$0] } }
-        let kept2Before = try state(kept2Object), keptABefore = try state(keptAObject)
+        let kept2Before = try state(kept2Object), keptABefore = try state(keptAObject), keptBBefore = try state(keptBObject)
 
         let post = Post(title: "new", content: "body")
         let member = Attachment(name: "member.png", fileType: .png, data: Data([3]))
-        post.attachments = [member, kept2, keptA2]
+        post.attachments = [member, kept2, keptB2, keptA2]
         #expect(throws: DamagedValueError.self) { try context.insert(post) }
 
         #expect(try state(kept2Object) == kept2Before, "the inverse set by the first link is put back")
         #expect(try state(keptAObject) == keptABefore)
+        #expect(try state(keptBObject) == keptBBefore)
         #expect(context.engine.changes() == changesBefore, "the pending work is as it was, no more")
         #expect(post.id == nil && member.id == nil)
-        #expect(post.attachments.map(\.name) == ["member.png", "renamed.png", "keptA.png"], "the instance keeps its links")
+        #expect(post.attachments.map(\.name) == ["member.png", "renamed.png", "keptB.png", "keptA.png"], "the instance keeps its links")
         #expect(try context.fetchCount(Post.self, where: #"title == "new""#) == 0, "no discarded post is found")
-        #expect(try context.fetchCount(Attachment.self) == 2, "no discarded attachment is found")
+        #expect(try context.fetchCount(Attachment.self) == 3, "no discarded attachment is found")
 
         try context.save()
         let reader = container.newContext()
         #expect(try reader.fetchCount(Post.self, where: #"title == "unrelated""#) == 1)
         let saved = try reader.fetch(Attachment.self).map(\.name).sorted()
-        #expect(saved == ["keptA.png", "renamed.png"])
+        #expect(saved == ["keptA.png", "keptB.png", "renamed.png"])
+        let savedB = try #require(try reader.fetch(Attachment.self, where: #"name == "keptB.png""#).first)
+        #expect(savedB.post?.title == "oldB" && savedB.post?.attachments.map(\.name) == ["keptB.png"])
         #expect(try #require(try reader.fetch(Attachment.self, where: #"name == "renamed.png""#).first).post == nil)
     }
 
