@@ -4,10 +4,11 @@ import Vein
 /// relationships that are in no context yet are inserted together, their fields first, then the links
 /// (through the engine, which keeps inverses in step).
 ///
-/// All or nothing in the context: every link is checked before any is made (a link changes the inverse
-/// side of objects already in the context), and when a row or a check fails the rows made so far are
-/// discarded, so nothing of the batch stays pending and every instance keeps its pending values. The
-/// instances are attached only once everything succeeded.
+/// All or nothing in the context: when a row fails, the rows made so far are discarded; the links are
+/// made by the engine all or nothing too (`link(_:insertedTogether:)`: a link changes the inverse side of
+/// objects already in the context, which a failed link puts back as they were). So nothing of the batch
+/// stays pending, nothing outside it names one of its objects, and every instance keeps its pending
+/// values. The instances are attached only once everything succeeded.
 enum Insertion {
     static func insert(_ root: any PersistentModel, into context: Vein.ModelContext) throws {
         typealias Pending = (model: any PersistentModel, values: [PendingValue], links: [String: [any PersistentModel]])
@@ -44,13 +45,11 @@ enum Insertion {
                     let isToMany = object.model.relationship(named: name)?.isToMany ?? false
                     return isToMany ? .array(ids) : (ids.first ?? .null)
                 }
-                // Checked, all of them, before the first link changes anything.
+                var links: [(object: ModelObject, key: String, value: Value)] = []
                 for (pending, object) in zip(batch, objects) {
-                    for (name, targets) in pending.links { try context.checkSet(object, name, linkValue(object, name, targets)) }
+                    for (name, targets) in pending.links { links.append((object, name, linkValue(object, name, targets))) }
                 }
-                for (pending, object) in zip(batch, objects) {
-                    for (name, targets) in pending.links { try object.set(name, linkValue(object, name, targets)) }
-                }
+                try context.link(links, insertedTogether: objects)
             } catch {
                 context.discardInserted(objects)
                 throw error

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Vein
 import VeinCore
 
 /// `context.insert(model)` is all or nothing in the context: when any row or link of what it inserts
@@ -20,14 +21,17 @@ import VeinCore
         let shot = Attachment(name: "shot.png", fileType: .png, data: Data([1, 2, 3]))
         shot.post = elsewhere
         let context = container.context
+        let otherChanges = other.engine.changes()
+        let elsewhereID = try #require(elsewhere.id)
 
-        #expect(throws: ContextError.self) { try context.insert(shot) }
+        let error = #expect(throws: ContextError.self) { try context.insert(shot) }
+        #expect(error == .danglingReference(model: "Attachment", field: "post", id: elsewhereID))
         #expect(!context.hasChanges, "nothing of the failed insert is pending")
+        #expect(try context.fetchIdentifiers(FetchDescriptor<Attachment>()).isEmpty)
         #expect(shot.id == nil, "the instance is in no context")
         #expect(shot.name == "shot.png" && shot.data == Data([1, 2, 3]), "it keeps its values")
         #expect(shot.post === elsewhere, "and its link")
-        #expect(elsewhere.attachments.isEmpty, "the other side was not touched")
-        #expect(other.hasChanges)
+        #expect(other.engine.changes() == otherChanges, "the other context was not touched")
 
         shot.post = nil
         try context.insert(shot)
@@ -44,14 +48,17 @@ import VeinCore
         let kept = Attachment(name: "kept.png", fileType: .png, data: Data([7]))
         try context.insert(kept)
         try context.save()
-        let (elsewhere, _) = try Self.foreign(Post(title: "elsewhere", content: ""), container)
+        // Kept open to the end: the post is pending in a live context, not in one already closed.
+        let (elsewhere, other) = try Self.foreign(Post(title: "elsewhere", content: ""), container)
+        defer { withExtendedLifetime(other) {} }
         let post = Post(title: "new", content: "body")
         let member = Attachment(name: "a.png", fileType: .png, data: Data([9]))
         let stray = Attachment(name: "stray.png", fileType: .png, data: Data([8]))
         post.attachments = [member, kept, stray]
         stray.post = elsewhere  // the failing link
 
-        #expect(throws: ContextError.self) { try context.insert(post) }
+        let error = #expect(throws: ContextError.self) { try context.insert(post) }
+        #expect(error == .danglingReference(model: "Attachment", field: "post", id: try #require(elsewhere.id)))
         #expect(!context.hasChanges)
         #expect(post.id == nil && member.id == nil && stray.id == nil)
         #expect(post.title == "new" && post.content == "body" && member.name == "a.png")
@@ -65,5 +72,111 @@ import VeinCore
         #expect(try context.fetchCount(Attachment.self) == 2)
         #expect(member.post === post && kept.post === post)
         #expect(stray.id == nil)
+    }
+
+    /// A link that fails after an earlier link of the same insert changed objects already in the
+    /// context: the post's list links `kept2` (its inverse is set to the new post), then `keptB` (its post
+    /// until now, not loaded yet, is read and lets it go), then `keptA`, whose post until now must let it
+    /// go too, and that post's row (not loaded yet) holds a damaged cell. The check of every link passed;
+    /// the failure comes from reading the store half-way. `kept2`, `keptB` and its post are put back as
+    /// they were, the context's pending work stays as it was, and a save writes it.
+    @Test func aLinkFailingAfterAnotherChangedAnObjectInTheContextPutsThatObjectBack() throws {
+        let container = try ModelContainer(for: V0_0_1.self, at: nil, appID: "com.example.blog")
+        let old = Post(title: "old", content: "")
+        let keptA = Attachment(name: "keptA.png", fileType: .png, data: Data([1]))
+        keptA.post = old
+        try container.context.insert(keptA)
+        let keptB = Attachment(name: "keptB.png", fileType: .png, data: Data([4]))
+        keptB.post = Post(title: "oldB", content: "")
+        try container.context.insert(keptB)
+        try container.context.insert(Attachment(name: "kept2.png", fileType: .png, data: Data([2])))
+        try container.context.save()
+        let oldID = try #require(old.id)
+        try container.store.database.execute("PRAGMA ignore_check_constraints = ON; UPDATE Post SET views = 'abc' WHERE id = '\(oldID)'; "
+                                             + "PRAGMA ignore_check_constraints = OFF")
+        // A context that has read the attachments, not the old post.
+        let context = container.newContext()
+        let attachments = try context.fetch(Attachment.self)
+        let keptA2 = try #require(attachments.first { $0.name == "keptA.png" })
+        let kept2 = try #require(attachments.first { $0.name == "kept2.png" })
+        let keptB2 = try #require(attachments.first { $0.name == "keptB.png" })
+        kept2.name = "renamed.png"  // pending work on the object the failed link changes
+        try context.insert(Post(title: "unrelated", content: ""))
+        let changesBefore = context.engine.changes()
+        let kept2Object = try #require(kept2._$backing.object), keptAObject = try #require(keptA2._$backing.object),
+            keptBObject = try #require(keptB2._$backing.object)
+        func state(_ object: ModelObject) throws -> [Value] { try ["name", "fileType", "post"].map { try object[$0] } }
+        let kept2Before = try state(kept2Object), keptABefore = try state(keptAObject), keptBBefore = try state(keptBObject)
+
+        let post = Post(title: "new", content: "body")
+        let member = Attachment(name: "member.png", fileType: .png, data: Data([3]))
+        post.attachments = [member, kept2, keptB2, keptA2]
+        #expect(throws: DamagedValueError.self) { try context.insert(post) }
+
+        #expect(try state(kept2Object) == kept2Before, "the inverse set by the first link is put back")
+        #expect(try state(keptAObject) == keptABefore)
+        #expect(try state(keptBObject) == keptBBefore)
+        #expect(context.engine.changes() == changesBefore, "the pending work is as it was, no more")
+        #expect(post.id == nil && member.id == nil)
+        #expect(post.attachments.map(\.name) == ["member.png", "renamed.png", "keptB.png", "keptA.png"], "the instance keeps its links")
+        #expect(try context.fetchCount(Post.self, where: #"title == "new""#) == 0, "no discarded post is found")
+        #expect(try context.fetchCount(Attachment.self) == 3, "no discarded attachment is found")
+
+        try context.save()
+        let reader = container.newContext()
+        #expect(try reader.fetchCount(Post.self, where: #"title == "unrelated""#) == 1)
+        let saved = try reader.fetch(Attachment.self).map(\.name).sorted()
+        #expect(saved == ["keptA.png", "keptB.png", "renamed.png"])
+        let savedB = try #require(try reader.fetch(Attachment.self, where: #"name == "keptB.png""#).first)
+        #expect(savedB.post?.title == "oldB" && savedB.post?.attachments.map(\.name) == ["keptB.png"])
+        #expect(try #require(try reader.fetch(Attachment.self, where: #"name == "renamed.png""#).first).post == nil)
+    }
+
+    /// A row that fails part-way through an insert (a member without a required value): the rows made
+    /// before it are discarded, and every instance keeps its pending values and links.
+    @Test func aRowFailingPartWayLeavesNothingOfTheBatchAndEveryInstanceItsValues() throws {
+        let container = try ModelContainer(for: DraftSchema.self, at: nil, appID: "com.example.shelf")
+        let context = container.context
+        let shelf = DraftSchema.Shelf(label: "fiction")
+        let first = DraftSchema.Book(title: "first")
+        first.pages = 10
+        let unfinished = DraftSchema.Book(title: "unfinished")  // no pages
+        // Members are inserted last to first: `first` is made, then `unfinished` fails.
+        shelf.books = [unfinished, first]
+
+        let error = #expect(throws: ContextError.self) { try context.insert(shelf) }
+        #expect(error == .missingValue(model: "Book", field: "pages"))
+        #expect(!context.hasChanges)
+        #expect(context.engine.changes().isEmpty)
+        #expect(try context.fetchCount(DraftSchema.Book.self) == 0 && context.fetchCount(DraftSchema.Shelf.self) == 0)
+        #expect(shelf.id == nil && first.id == nil && unfinished.id == nil)
+        #expect(shelf.label == "fiction" && first.title == "first" && first.pages == 10 && unfinished.title == "unfinished")
+        #expect(shelf.books.map(\.title) == ["unfinished", "first"])
+
+        unfinished.pages = 3
+        try context.insert(shelf)
+        try context.save()
+        #expect(try context.fetchCount(DraftSchema.Book.self) == 2)
+        #expect(shelf.books.map(\.title) == ["unfinished", "first"] && first.shelf === shelf)
+    }
+
+    /// A book's pages are required and its initializer does not give them.
+    enum DraftSchema: VersionedSchema {
+        static let version = ModelVersion(1, 0, 0)
+        static let models: [any PersistentModel.Type] = [Shelf.self, Book.self]
+
+        @Model final class Shelf {
+            var label: String
+            @Relationship(inverse: \Book.shelf, deleteRule: .cascade)
+            var books: [Book]
+            init(label: String) { self.label = label }
+        }
+
+        @Model final class Book {
+            @Relationship var shelf: Shelf?
+            var title: String
+            var pages: Int
+            init(title: String) { self.title = title }
+        }
     }
 }

@@ -18,9 +18,75 @@ extension ModelContext {
         }
     }
 
+    /// Makes the relationships of objects inserted together (`batch`, just inserted: an insert of several
+    /// objects), all or nothing. Every link is checked before the first is made; a link can still fail
+    /// after that (it reads the store: the object a target leaves when its to-one inverse moves to the new
+    /// owner, when that object is not loaded yet, may hold a damaged cell; an interrupt or an I/O error).
+    /// Then the objects outside the batch that the links changed (their inverse sides) are put back as they
+    /// were, pending changes included, and the batch is discarded: nothing outside it names a discarded
+    /// object, and the context's other pending work stays as it was.
+    package func link(_ links: [(object: ModelObject, key: String, value: Value)], insertedTogether batch: [ModelObject]) throws {
+        try lock.withLock {
+            do {
+                for link in links { try checkSet(link.object, link.key, link.value) }
+                let saved = try stateReachedBy(links, outside: Set(batch.map(ObjectIdentifier.init)))
+                do {
+                    for link in links { try set(link.object, link.key, link.value) }
+                } catch {
+                    restore(saved)
+                    throw error
+                }
+            } catch {
+                discardInserted(batch)
+                throw error
+            }
+        }
+    }
+
+    /// The state of every object outside `batch` that `set` of `links` can change, taken before the
+    /// first link: each link's object and what its relationship names now (unlinked when replaced), each
+    /// target (its inverse is set), and for a to-one inverse the object the target names now (it loses
+    /// the target). Those ids are all a link reaches: the batch's objects are new, so what the links
+    /// write into them names only objects of the batch. An id not loaded is kept as absent: a link that
+    /// loads it made a new object of it, dropped again on failure.
+    private func stateReachedBy(_ links: [(object: ModelObject, key: String, value: Value)],
+                                outside batch: Set<ObjectIdentifier>) throws -> SavedObjects {
+        var saved = SavedObjects()
+        func keep(_ object: ModelObject) {
+            guard !batch.contains(ObjectIdentifier(object)), saved.objects[ObjectIdentifier(object)] == nil else { return }
+            saved.objects[ObjectIdentifier(object)] = SavedObjectState(object, inUpdated: updated[object.id] === object)
+        }
+        func keep(id: String) {
+            if let object = identityMap[ObjectKey(id)] { keep(object) } else { saved.absent.insert(ObjectKey(id)) }
+        }
+        for link in links {
+            keep(link.object)
+            guard let i = link.object.layout.index[link.key], let rel = link.object.layout.relationships[i] else { continue }
+            for id in ids(in: link.object.values[i]) { keep(id: id) }
+            for target in try resolveTargets(rel, link.value, model: link.object.modelName, key: link.key) {
+                keep(target)
+                guard let inverse = rel.inverse, let j = target.layout.index[inverse], !target.layout.isToMany[j] else { continue }
+                for id in ids(in: target.values[j]) { keep(id: id) }
+            }
+        }
+        return saved
+    }
+
+    private func restore(_ saved: SavedObjects) {
+        for state in saved.objects.values { state.restore(into: self) }
+        for key in saved.absent {
+            guard let made = identityMap[key], saved.objects[ObjectIdentifier(made)] == nil else { continue }
+            // Loaded by a failed link and perhaps changed by it: forgotten, as rollback forgets (the next
+            // read makes a fresh object from the store).
+            identityMap.removeValue(forKey: key)
+            if updated[made.id] === made { updated.removeValue(forKey: made.id) }
+            made.state = .deleted
+        }
+    }
+
     /// Forgets objects inserted since the last save, as `rollback` forgets all of them: an insert of
     /// several objects that failed part-way leaves none of them pending. The objects must be linked to
-    /// nothing outside `objects` (the caller checked every link before making any).
+    /// nothing outside `objects` (`link(_:insertedTogether:)` puts back what its links changed).
     package func discardInserted(_ objects: [ModelObject]) {
         lock.withLock {
             guard !objects.isEmpty else { return }
@@ -30,6 +96,53 @@ extension ModelContext {
                 object.state = .deleted
                 identityMap.removeValue(forKey: ObjectKey(object.id))
             }
+        }
+    }
+}
+
+/// The objects a batch of links may change, as they were before it (`ModelContext.link(_:insertedTogether:)`).
+private struct SavedObjects {
+    var objects: [ObjectIdentifier: SavedObjectState] = [:]
+    /// Ids of objects the context had not loaded.
+    var absent: Set<ObjectKey> = []
+}
+
+/// Everything of an object that `set` changes, and whether the context counted it as updated.
+private struct SavedObjectState {
+    let object: ModelObject
+    let values: [Value]
+    let unloaded: Set<Int>
+    let state: ModelObject.State
+    let changed: Set<Int>
+    let linkChanges: [Int: LinkChange]
+    let readValues: [Value?]?
+    let readInTransaction: Int
+    let inUpdated: Bool
+
+    init(_ object: ModelObject, inUpdated: Bool) {
+        self.object = object
+        values = object.values
+        unloaded = object.unloaded
+        state = object.state
+        changed = object.changed
+        linkChanges = object.linkChanges
+        readValues = object.readValues
+        readInTransaction = object.readInTransaction
+        self.inUpdated = inUpdated
+    }
+
+    func restore(into context: ModelContext) {
+        object.values = values
+        object.unloaded = unloaded
+        object.state = state
+        object.changed = changed
+        object.linkChanges = linkChanges
+        object.readValues = readValues
+        object.readInTransaction = readInTransaction
+        if inUpdated {
+            context.updated[object.id] = object
+        } else if context.updated[object.id] === object {
+            context.updated.removeValue(forKey: object.id)
         }
     }
 }
