@@ -1,23 +1,4 @@
 extension ModelContext {
-    /// Throws what `object.set(key, value)` would throw for a relationship value (an unknown
-    /// relationship, a value of the wrong shape, an id naming no object of the target model in this
-    /// context), without changing anything: a caller making several links checks them all first, so
-    /// that none is made unless all can be.
-    package func checkSet(_ object: ModelObject, _ key: String, _ value: Value) throws {
-        try lock.withLock {
-            guard object.state != .deleted else { throw ContextError.objectDeleted(model: object.modelName, id: object.id) }
-            guard let i = object.layout.index[key] else {
-                throw ContextError.unknownField(model: object.modelName, field: key,
-                                                suggestion: Suggestion.closest(to: key, in: object.layout.columns))
-            }
-            if let rel = object.layout.relationships[i] {
-                _ = try resolveTargets(rel, value, model: object.modelName, key: key)
-            } else {
-                _ = try checked(value, layout: object.layout, column: i)
-            }
-        }
-    }
-
     /// Makes the relationships of objects inserted together (`batch`, just inserted: an insert of several
     /// objects), all or nothing. Every link is checked before the first is made; a link can still fail
     /// after that (it reads the store: the object a target leaves when its to-one inverse moves to the new
@@ -28,7 +9,7 @@ extension ModelContext {
     package func link(_ links: [(object: ModelObject, key: String, value: Value)], insertedTogether batch: [ModelObject]) throws {
         try lock.withLock {
             do {
-                for link in links { try checkSet(link.object, link.key, link.value) }
+                for link in links { try check(link.object, [(link.key, link.value)]) }
                 let saved = try stateReachedBy(links, outside: Set(batch.map(ObjectIdentifier.init)))
                 do {
                     for link in links { try set(link.object, link.key, link.value) }
