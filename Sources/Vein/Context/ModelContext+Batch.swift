@@ -9,16 +9,27 @@ extension ModelContext {
     package func link(_ links: [(object: ModelObject, key: String, value: Value)], insertedTogether batch: [ModelObject]) throws {
         try lock.withLock {
             do {
-                for link in links { try check(link.object, [(link.key, link.value)]) }
-                let saved = try stateReachedBy(links, outside: Set(batch.map(ObjectIdentifier.init)))
-                do {
-                    for link in links { try set(link.object, link.key, link.value) }
-                } catch {
-                    restore(saved)
-                    throw error
-                }
+                try setAll(links, outside: Set(batch.map(ObjectIdentifier.init)))
             } catch {
                 discardInserted(batch)
+                throw error
+            }
+        }
+    }
+
+    /// Sets fields and relationships of objects of this context as one change, all or nothing. Each is
+    /// checked first (`check`); a relationship's set can still fail after that, because it reads the store
+    /// (the object a target leaves when its to-one inverse moves, not loaded yet, may hold a damaged cell;
+    /// an interrupt or an I/O error). Then every object outside `batch` that the sets changed, the
+    /// objects set included, is put back as it was, pending changes included.
+    package func setAll(_ changes: [(object: ModelObject, key: String, value: Value)], outside batch: Set<ObjectIdentifier> = []) throws {
+        try lock.withLock {
+            for change in changes { try check(change.object, [(change.key, change.value)]) }
+            let saved = try stateReachedBy(changes, outside: batch)
+            do {
+                for change in changes { try set(change.object, change.key, change.value) }
+            } catch {
+                restore(saved)
                 throw error
             }
         }

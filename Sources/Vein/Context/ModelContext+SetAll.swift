@@ -19,13 +19,11 @@ extension ModelContext {
         }
     }
 
-    /// Sets several fields and relationships of `object` as one change: all are checked first (`check`),
-    /// so a refused value leaves the object as it was, not half-changed.
+    /// Sets several fields and relationships of `object` as one change, all or nothing (`setAll`): a
+    /// refused value, or a link that fails after the check, leaves the object and what it links to as
+    /// they were, not half-changed.
     package func set(_ object: ModelObject, all values: [(key: String, value: Value)]) throws {
-        try lock.withLock {
-            try check(object, values)
-            for (key, value) in values { try set(object, key, value) }
-        }
+        try setAll(values.map { (object, $0.key, $0.value) })
     }
 
     /// The ids of stored rows of `model` that `predicate` selects in the store as saved and that this

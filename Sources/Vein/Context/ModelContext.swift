@@ -228,8 +228,15 @@ public final class ModelContext: @unchecked Sendable {
                                  unloaded: [], state: .inserted, readInTransaction: transactionCount)
         register(object, ObjectKey(ulid))
         inserted.append(object)
-        // Relationships go through `set`, which keeps the inverse sides in step.
-        for (i, value) in relationshipValues { try set(object, layout.columns[i], value) }
+        // Relationships go through `set`, which keeps the inverse sides in step; all or nothing: a link
+        // that fails puts back what the others changed, and the object is not left pending.
+        guard !relationshipValues.isEmpty else { return object }
+        do {
+            try setAll(relationshipValues.map { (object, layout.columns[$0.0], $0.1) }, outside: [ObjectIdentifier(object)])
+        } catch {
+            discardInserted([object])
+            throw error
+        }
         return object
     }
 
