@@ -415,8 +415,9 @@ public final class ModelContext: @unchecked Sendable {
     /// exist or is deleted in this context.
     public func object(_ model: String, id: String) throws -> ModelObject? {
         try lock.withLock {
-            if let object = identityMap[ObjectKey(id)] {
-                guard object.modelName == model else { return nil }
+            // An object of another model under this id (ids imported into two tables) is not this row's:
+            // the row is read from the store (`materialize` keeps it out of the map).
+            if let object = identityMap[ObjectKey(id)], object.modelName == model {
                 if object.state == .deleted { return nil }
                 if !isStale(object) { return object }
             }

@@ -26,6 +26,7 @@ import Testing
             #expect(bAgain.map(\.modelName) == [second])
             #expect(try a.first?["name"] == .string(first == "Tag" ? "swift" : "Ada"))
             #expect(try b.first?["name"] == .string(second == "Tag" ? "swift" : "Ada"))
+            #expect(try reader.object(second, id: tag.id)?.modelName == second, "a lookup by id after the \(first) fetch")
         }
     }
 }
