@@ -70,11 +70,8 @@ public final class ModelBacking: @unchecked Sendable {
                 Self.orFail { try T(fieldValue: try object.value(of: name, column: column)) }
             }
         }
-        let value: Value
-        switch Self.instanceLock.withLock({ attached.map(Either.object) ?? pendingValue(name).map(Either.value) }) {
-        case .object(let object)?: value = Self.orFail { try object.value(of: name, column: column) }
-        case .value(let pendingValue)?: value = pendingValue
-        case nil: preconditionFailure("Vein: '\(name)' was read before it was given a value")
+        guard let value = Self.orFail({ try storedValue(name, column: column) }) else {
+            preconditionFailure("Vein: '\(name)' was read before it was given a value")
         }
         return Self.orFail { try T(fieldValue: value) }
     }
@@ -91,11 +88,7 @@ public final class ModelBacking: @unchecked Sendable {
                 Self.orFail { try object.set(name, column: column, value) }
             }
         }
-        let object: ModelObject? = Self.instanceLock.withLock {
-            if attached == nil { setPending(name, column: column, value) }
-            return attached
-        }
-        if let object { Self.orFail { try object.set(name, column: column, value) } }
+        Self.orFail { try store(name, column: column, value) }
     }
 
     private func pendingValue(_ name: String) -> Value? {
@@ -118,10 +111,7 @@ public final class ModelBacking: @unchecked Sendable {
     // MARK: Relationships
 
     public func toOne<T: PersistentModel>(_ name: String, as type: T.Type) -> T? {
-        if let object = attached { return Self.orFail { try object.related(name) }.first.map(T.instance) }
-        let (object, links) = Self.instanceLock.withLock { (attached, pendingLinks[name]) }
-        guard let object else { return links?.first as? T }
-        return Self.orFail { try object.related(name) }.first.map(T.instance)
+        Self.orFail { try storedTargets(name, as: type) }.first
     }
 
     public func setToOne<T: PersistentModel>(_ name: String, _ target: T?) {
@@ -129,10 +119,7 @@ public final class ModelBacking: @unchecked Sendable {
     }
 
     public func toMany<T: PersistentModel>(_ name: String, as type: T.Type) -> [T] {
-        if let object = attached { return T.instances(Self.orFail { try object.related(name) }) }
-        let (object, links) = Self.instanceLock.withLock { (attached, pendingLinks[name]) }
-        guard let object else { return (links ?? []).compactMap { $0 as? T } }
-        return T.instances(Self.orFail { try object.related(name) })
+        Self.orFail { try storedTargets(name, as: type) }
     }
 
     public func setToMany<T: PersistentModel>(_ name: String, _ targets: [T]) {
@@ -142,12 +129,7 @@ public final class ModelBacking: @unchecked Sendable {
     /// Links to targets not in a context yet insert them into this object's context first (as inserting
     /// a model inserts what it points to).
     private func setLinks(_ name: String, _ targets: [any PersistentModel], many: Bool) {
-        let object: ModelObject? = Self.instanceLock.withLock {
-            if attached == nil { pendingLinks[name] = targets }
-            return attached
-        }
-        guard let object else { return }
-        Self.orFail { try Self.link(object, name, targets, many: many) }
+        Self.orFail { try storeTargets(name, targets, many: many) }
     }
 
     private static func link(_ object: ModelObject, _ name: String, _ targets: [any PersistentModel], many: Bool) throws {
@@ -157,13 +139,14 @@ public final class ModelBacking: @unchecked Sendable {
         try object.set(name, many ? .array(ids) : (ids.first ?? .null))
     }
 
-    // MARK: Throwing access (PersistentModel.value(of:), setValue(_:for:))
+    // MARK: Throwing access: what the accessors above stop the program on, thrown instead
+    // (PersistentModel.value(of:), setValue(_:for:)); the accessors call these through `orFail`.
 
     /// The field's value as the engine holds it: the pending value before the instance is in a
     /// context (nil when none was given), the context's after. Throws what the context throws.
-    func storedValue(_ name: String) throws -> Value? {
+    func storedValue(_ name: String, column: Int = -1) throws -> Value? {
         switch Self.instanceLock.withLock({ attached.map(Either.object) ?? pendingValue(name).map(Either.value) }) {
-        case .object(let object)?: return try object[name]
+        case .object(let object)?: return try object.value(of: name, column: column)
         case .value(let pendingValue)?: return pendingValue
         case nil: return nil
         }
@@ -172,9 +155,10 @@ public final class ModelBacking: @unchecked Sendable {
     /// The objects a relationship points to (the pending ones before the instance is in a context),
     /// throwing what the context throws.
     func storedTargets<T: PersistentModel>(_ name: String, as type: T.Type) throws -> [T] {
+        if let object = attached { return T.instances(try object.related(name)) }
         let (object, links) = Self.instanceLock.withLock { (attached, pendingLinks[name]) }
         guard let object else { return (links ?? []).compactMap { $0 as? T } }
-        return try object.related(name).map(T.instance)
+        return T.instances(try object.related(name))
     }
 
     /// Sets a relationship, throwing what the context throws.
@@ -187,17 +171,17 @@ public final class ModelBacking: @unchecked Sendable {
     }
 
     /// Sets the field, throwing what the context throws.
-    func store(_ name: String, _ value: Value) throws {
+    func store(_ name: String, column: Int = -1, _ value: Value) throws {
         let object: ModelObject? = Self.instanceLock.withLock {
-            if attached == nil { setPending(name, value) }
+            if attached == nil { setPending(name, column: column, value) }
             return attached
         }
-        try object?.set(name, value)
+        try object?.set(name, column: column, value)
     }
 
     // MARK: Insertion (ModelContext.insert)
-    // Called by `Insertion` with the instance lock held, so no accessor sees the instance between the
-    // taking and the attaching (or the putting back).
+    // Called by `Insertion` (and upsert) with the instance lock held, so no accessor sees the instance
+    // between the reading and the attaching (or, for upsert, between the taking and the putting back).
 
     /// The pending values, as the insert reads them (they stay until `attach` succeeds).
     var pendingValues: (values: [PendingValue], links: [String: [any PersistentModel]]) { (pending, pendingLinks) }
