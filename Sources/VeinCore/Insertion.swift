@@ -10,6 +10,13 @@ import Vein
 /// stays pending, nothing outside it names one of its objects, and every instance keeps its pending
 /// values. The instances are attached only once everything succeeded.
 enum Insertion {
+    /// The value a relationship is set to for `targets` (each in a context): a list of ids for a to-many,
+    /// one id or nil for a to-one.
+    static func linkValue(_ targetIDs: [String], toMany: Bool) -> Value {
+        let ids = targetIDs.map(Value.string)
+        return toMany ? .array(ids) : (ids.first ?? .null)
+    }
+
     static func insert(_ root: any PersistentModel, into context: Vein.ModelContext) throws {
         typealias Pending = (model: any PersistentModel, values: [PendingValue], links: [String: [any PersistentModel]])
         // The engine's lock first, then the instance lock (the order everywhere both are held).
@@ -40,14 +47,13 @@ enum Insertion {
                     objects.append(object)
                     made[ObjectIdentifier(pending.model)] = object
                 }
-                func linkValue(_ object: ModelObject, _ name: String, _ targets: [any PersistentModel]) -> Value {
-                    let ids = targets.map { Value.string((made[ObjectIdentifier($0)] ?? $0._$backing.object!).id) }
-                    let isToMany = object.model.relationship(named: name)?.isToMany ?? false
-                    return isToMany ? .array(ids) : (ids.first ?? .null)
+                func valueLinking(_ object: ModelObject, _ name: String, _ targets: [any PersistentModel]) -> Value {
+                    linkValue(targets.map { (made[ObjectIdentifier($0)] ?? $0._$backing.object!).id },
+                              toMany: object.model.relationship(named: name)?.isToMany ?? false)
                 }
                 var links: [(object: ModelObject, key: String, value: Value)] = []
                 for (pending, object) in zip(batch, objects) {
-                    for (name, targets) in pending.links { links.append((object, name, linkValue(object, name, targets))) }
+                    for (name, targets) in pending.links { links.append((object, name, valueLinking(object, name, targets))) }
                 }
                 try context.link(links, insertedTogether: objects)
             } catch {

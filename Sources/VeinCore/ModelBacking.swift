@@ -135,8 +135,7 @@ public final class ModelBacking: @unchecked Sendable {
     private static func link(_ object: ModelObject, _ name: String, _ targets: [any PersistentModel], many: Bool) throws {
         let context = try object.context
         for target in targets where target._$backing.object == nil { try Insertion.insert(target, into: context) }
-        let ids = targets.map { Value.string($0._$backing.object!.id) }
-        try object.set(name, many ? .array(ids) : (ids.first ?? .null))
+        try object.set(name, Insertion.linkValue(targets.map { $0._$backing.object!.id }, toMany: many))
     }
 
     // MARK: Throwing access: what the accessors above stop the program on, thrown instead

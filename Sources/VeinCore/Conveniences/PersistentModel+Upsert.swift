@@ -98,8 +98,7 @@ extension PersistentModel {
                     for target in link.targets where target._$backing.object == nil { try Insertion.insert(target, into: engine) }
                 }
                 let relationships = links.map { link -> (key: String, value: Value) in
-                    let ids = link.targets.map { Value.string($0._$backing.object!.id) }
-                    return (link.name, link.isToMany ? .array(ids) : (ids.first ?? .null))
+                    (link.name, Insertion.linkValue(link.targets.map { $0._$backing.object!.id }, toMany: link.isToMany))
                 }
                 try engine.set(object, all: fields + relationships)
             } catch {
