@@ -187,7 +187,7 @@ public enum StoreVerifier {
     static func relationships(_ store: Store) throws -> Check {
         var check = Check(name: "relationships")
         for finding in try relationshipFindings(store.database, store.manifest) {
-            report(&check, finding.ids, "\(finding.model).\(finding.field): " + finding.problem("%d"))
+            report(&check, count: finding.count, samples: finding.ids, "\(finding.model).\(finding.field): " + finding.problem("%d"))
         }
         return check
     }
@@ -196,6 +196,9 @@ public enum StoreVerifier {
     struct RelationshipFinding {
         let model: String
         let field: String
+        /// How many rows have it, and the first `sampleCount` of their ids (however many there are, a
+        /// finding takes the same memory).
+        let count: Int
         let ids: [String]
         /// The problem, given how to write the row count ("3 rows", or a template's placeholder).
         let describe: @Sendable (String) -> String
@@ -211,8 +214,14 @@ public enum StoreVerifier {
     static func relationshipFindings(_ db: Database, _ manifest: SchemaManifest) throws -> [RelationshipFinding] {
         var findings: [RelationshipFinding] = []
         func add(_ model: String, _ field: String, _ sql: String, _ describe: @escaping @Sendable (String) -> String) throws {
-            let ids = try db.rows(sql).compactMap { $0[0].string }
-            if !ids.isEmpty { findings.append(RelationshipFinding(model: model, field: field, ids: ids, describe: describe)) }
+            let rows = try db.cachedStatement(sql)
+            defer { rows.reset() }
+            var count = 0, ids: [String] = []
+            while try rows.step() {
+                count += 1
+                if ids.count < sampleCount { ids.append(rows.string(0)) }
+            }
+            if count > 0 { findings.append(RelationshipFinding(model: model, field: field, count: count, ids: ids, describe: describe)) }
         }
         let q = SQL.quoteIdentifier
         for storage in RelationshipStorage.all(in: manifest) {
@@ -281,8 +290,13 @@ public enum StoreVerifier {
 
     /// Adds "what: N rows (id, id, …)" when `ids` is not empty.
     private static func report(_ check: inout Check, _ ids: [String], _ what: String) {
-        guard !ids.isEmpty else { return }
-        let samples = ids.prefix(sampleCount).joined(separator: ", ")
-        check.problems.append(what.replacingOccurrences(of: "%d", with: String(ids.count)) + " (\(samples)\(ids.count > sampleCount ? ", …" : ""))")
+        report(&check, count: ids.count, samples: Array(ids.prefix(sampleCount)), what)
+    }
+
+    /// Adds "what: N rows (id, id, …)" for `count` rows, of which `samples` are the first.
+    private static func report(_ check: inout Check, count: Int, samples: [String], _ what: String) {
+        guard count > 0 else { return }
+        check.problems.append(what.replacingOccurrences(of: "%d", with: String(count))
+                              + " (\(samples.joined(separator: ", "))\(count > samples.count ? ", …" : ""))")
     }
 }
