@@ -183,7 +183,8 @@ final class ImportLinks {
             try database.execute("DELETE \(leftOut) AND NOT \(inFile)", arguments)
         }
         if leavingOut.count > 0 {
-            problems.add(name, "\(Phrase.rows(leavingOut.count)) leave out \(canonical.model) rows that list them in \(canonicalName) (\(leavingOut.text))")
+            let (rows, verb, them) = leavingOut.count == 1 ? ("1 row", "leaves", "it") : ("\(leavingOut.count) rows", "leave", "them")
+            problems.add(name, "\(rows) \(verb) out \(canonical.model) rows that list \(them) in \(canonicalName) (\(leavingOut.text))")
         }
     }
 }

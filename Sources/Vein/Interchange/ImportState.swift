@@ -91,7 +91,7 @@ struct ImportState {
             // stop after twenty of them).
             problems.add(key: "taken\u{0}\(name)", first: ImportError.Problem(location: "\(location).id", message: "id \(row.id) is already in the store"),
                          sample: row.id, limited: false) { count, ids in
-                ImportError.Problem(location: name, message: "\(count) ids are already in the store (\(ids))")
+                ImportError.Problem(location: name, message: "\(count) records have ids already in the store (\(ids))")
             }
             remedy = .upsert
             return
