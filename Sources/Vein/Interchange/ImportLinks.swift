@@ -91,6 +91,11 @@ final class ImportLinks {
         while try rows.step() { try body(rows.string(0)) }
     }
 
+    /// Adds "N rows <what>" at `location` when there are any.
+    private func report(_ problems: inout ImportProblems, _ location: String, _ count: Int, _ what: String) {
+        if count > 0 { problems.add(location, "\(Phrase.rows(count)) \(what)") }
+    }
+
     /// Whether the row of `model` with `id` is one of the file's.
     private func isInFile(_ model: String, _ id: String, _ firstRowid: Int64?) throws -> Bool {
         guard let firstRowid else { return false }
@@ -115,12 +120,9 @@ final class ImportLinks {
                 }
             }
         }
-        if notNamingBack.count > 0 {
-            problems.add(name, "\(Phrase.rows(notNamingBack.count)) are not listed back by \(inverseName) (\(notNamingBack.text))")
-        }
-        if missing.count > 0 {
-            problems.add(name, "\(Phrase.rows(missing.count)) point to \(storage.target) rows that do not exist (\(missing.text)); every id must be in the file or the store")
-        }
+        report(&problems, name, notNamingBack.count, "are not listed back by \(inverseName) (\(notNamingBack.text))")
+        report(&problems, name, missing.count,
+               "point to \(storage.target) rows that do not exist (\(missing.text)); every id must be in the file or the store")
         // 2. Every row naming an owner of the file is in its list.
         var unlisted = SampleList()
         let side = sides[storage] ?? -1
@@ -129,9 +131,7 @@ final class ImportLinks {
         try forEachOwnerInFile(storage.model, firstRowid(storage.model)) { owner in
             try forEachID(unlistedSQL, [.text(owner), .integer(Int64(side))]) { unlisted.add($0) }
         }
-        if unlisted.count > 0 {
-            problems.add(inverseName, "\(Phrase.rows(unlisted.count)) are not listed back by \(name) (\(unlisted.text))")
-        }
+        report(&problems, inverseName, unlisted.count, "are not listed back by \(name) (\(unlisted.text))")
         // 3. Rows of the file that came to name an owner not in the file: at the end of its list, in the
         // order read (collected first: the table is not changed under its own scan).
         guard problems.isEmpty, let first = firstRowid(storage.target) else { return }
@@ -167,9 +167,7 @@ final class ImportLinks {
                 }
             }
         }
-        if notListingBack.count > 0 {
-            problems.add(name, "\(Phrase.rows(notListingBack.count)) are not listed back by \(canonicalName) (\(notListingBack.text))")
-        }
+        report(&problems, name, notListingBack.count, "are not listed back by \(canonicalName) (\(notListingBack.text))")
         // 2. Links an owner of the file leaves out: refused when the member is in the file (it lists the
         // owner), removed otherwise (the owner's record says what its list is).
         var leavingOut = SampleList()
