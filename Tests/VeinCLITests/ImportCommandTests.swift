@@ -119,28 +119,19 @@ import Vein
             """)
     }
 
-    /// `import --json` with standard output closed exited 74 after the commit, looking failed: a retry then
-    /// failed on duplicates. The message now says the records are in.
-    @Test func aSummaryThatCannotBeWrittenSaysTheRecordsAreIn() throws {
+    /// The summary is written after the commit (OutputFailureTests.aClosedStandardOutputIsAnIOError has the
+    /// message for a closed standard output): a closed standard error, where the note goes, is the same
+    /// status with nobody to tell; a reader that went away is no failure.
+    @Test func aSummaryThatCannotBeWrittenLeavesTheImportStanding() throws {
         let r = try VeinRunner.blogStore()
         defer { r.cleanUp() }
         try r.write("posts.jsonl", Self.header + post(1) + post(2))
-        // Without --json the summary is a note on standard error: closed, there is nobody to tell, and the
-        // status is the same.
-        let note = try r.run("/bin/sh", ["-c", "\"$0\" import b.vein posts.jsonl --upsert --key-file k 2>&-", VeinRunner.binary])
+        let note = try r.run("/bin/sh", ["-c", "\"$0\" import b.vein posts.jsonl --key-file k 2>&-", VeinRunner.binary])
         #expect(note.status == 74)
-        let json = try r.run("/bin/sh", ["-c", "\"$0\" import b.vein posts.jsonl --upsert --key-file k --json >&-", VeinRunner.binary])
-        #expect(json.status == 74)
-        #expect(json.stderr == """
-            vein: error: the import is done: 2 records are in b.vein, but its summary could not be written \
-            (cannot write standard output: Bad file descriptor)
-            hint: do not import the file again: its records are in the store already
-
-            """)
         #expect(try r.query("count Post").stdout == "2\n")
-        // A reader that went away is no failure: the import stands and says nothing more.
         let piped = try r.run("/bin/sh", ["-c", "\"$0\" import b.vein posts.jsonl --upsert --key-file k --json | true", VeinRunner.binary])
         #expect(piped.status == 0 && piped.stderr.isEmpty)
+        #expect(try r.query("count Post").stdout == "2\n")
     }
 
     @Test func aDirectoryIsNoFileToImport() throws {
