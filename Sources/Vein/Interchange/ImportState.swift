@@ -24,7 +24,7 @@ struct ImportState {
 
     /// A problem of one record (of `model` when known), after which reading goes on until the limit.
     mutating func problemOrStop(_ location: String, model: String? = nil, field: String? = nil, _ message: String) throws {
-        let subject = [model ?? "records", field].compactMap { $0 }.joined(separator: ".")
+        let subject = [model ?? "the file", field].compactMap { $0 }.joined(separator: ".")
         problems.add(record: location + (field.map { ".\($0)" } ?? ""), subject: subject, message, sample: location)
         if problems.limitedCount >= StoreImporter.problemLimit { throw TooManyProblems() }
     }

@@ -146,6 +146,9 @@ import Testing
         let typed = String(repeating: item(5).replacingOccurrences(of: "\"i\":1", with: "\"i\":\"x\""), count: 3)
         #expect(importProblems { try f.importData(jsonl(typed), into: store, format: .jsonl) }
                 == ["Item.i: 3 records: expected an integer, found a string (line 2, line 3, line 4)"])
+        let unknown = String(repeating: "{\"model\":\"Itme\",\"id\":\"\(id(5))\"}\n", count: 2)
+        #expect(importProblems { try f.importData(jsonl(unknown), into: store, format: .jsonl) }
+                == ["the file: 2 records: unknown model \"Itme\" (did you mean \"Item\"?) (line 2, line 3)"])
         // Twenty-one records with one problem: one line, and reading stopped at twenty.
         do {
             try f.importData(Data((Self.header + (6..<28).map { item($0, slug) }.joined()).utf8), into: store, format: .jsonl)
