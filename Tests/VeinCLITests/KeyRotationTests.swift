@@ -67,6 +67,39 @@ import Vein
         }
     }
 
+    /// Temporaries a killed rotation leaves (the store's copy and its journal, the key file's and the pending
+    /// key's) are removed by the next command of any kind on the store, not only by the next rotation.
+    @Test func anyCommandAfterAKilledRotationLeavesNoTemporaries() throws {
+        let r = try store(posts: 5_000)
+        defer { r.cleanUp() }
+        let before = try exportText(r)
+        func temporaries() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: r.path(".")).filter { $0.hasPrefix(".") || $0.hasSuffix("-journal") }
+        }
+        var stops: [(String, [String: String], Double?)] = ["pendingRecorded", "exported", "renamed", "promoted"].map {
+            ("step \($0)", ["VEIN_TEST_ROTATE_STOP": $0], nil)
+        }
+        stops += (0..<12).map { i in ("random moment \(i)", [:], Double.random(in: 0.005...0.4)) }
+        for (moment, environment, delay) in stops {
+            if let delay {
+                _ = try r.run("/bin/sh", ["-c", "\"$0\" key rotate s.vein --key-file k -q & p=$!; sleep \(delay); kill -9 $p; wait $p; true",
+                                          VeinRunner.binary])
+            } else {
+                #expect(try r.vein(["key", "rotate", "s.vein", "--key-file", "k"], environment: environment).status == 137)
+            }
+            // Planted as a kill while a temporary is written would leave them, whatever the moment hit.
+            for name in [".k.writing-01J0000000000000000000DEAD", ".k.pending.writing-01J0000000000000000000DEAD",
+                         ".s.vein.rotating-01J0000000000000000000DEAD", ".s.vein.rotating-01J0000000000000000000DEAD-journal"] {
+                try r.write(name, "x", mode: 0o600)
+            }
+            let info = try r.vein(["info", "s.vein", "--key-file", "k"])
+            #expect(info.status == 0, "after \(moment): \(info.stderr)")
+            let left = try temporaries()
+            #expect(left == [], "after \(moment): \(left)")
+            #expect(try exportText(r) == before, "after \(moment)")
+        }
+    }
+
     @Test func refusalsAndMessages() throws {
         let r = try store(posts: 3)
         defer { r.cleanUp() }

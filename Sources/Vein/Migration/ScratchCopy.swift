@@ -14,10 +14,10 @@ struct ScratchCopy {
     init(of source: Database) throws {
         let key = try CipherKey.random()
         let name = FileManager.default.temporaryDirectory.path + "/vein-dry-run"
-        StagedFile.removeLeftovers(of: name, tag: "scratch")
+        StagedFile.removeLeftovers(of: name, tag: StagedFile.Tag.scratch.rawValue)
         // ATTACH opens with the store connection's flags, which do not include CREATE: the file must exist
         // (empty is a valid empty database). O_EXCL: never someone else's file; 0600: only ours.
-        let file = try StagedFile(target: name, tag: "scratch", mode: 0o600, placement: .replace)
+        let file = try StagedFile(target: name, tag: StagedFile.Tag.scratch.rawValue, mode: 0o600, placement: .replace)
         // sqlcipher_export copies schema and rows into an attached database; one read transaction keeps
         // the copy consistent while other processes write.
         try source.execute("ATTACH DATABASE ? AS \"vein_scratch\" KEY ?", [.text(file.temporary), .text(key.attachArgument)])

@@ -41,6 +41,8 @@ public final class Store {
         let requested = mode
         let mode = try StoreAccess.openMode(path, info: info, requested: requested)
         let realPath = try FileSystem.realPath(path)
+        // What a killed command left beside the store (a rotation's copy, a journal) goes with the next one.
+        StagedFile.removeLeftovers(of: realPath)
         let key: CipherKey?
         let encryption: Encryption
         if try isPlaintext(path) {

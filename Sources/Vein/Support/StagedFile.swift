@@ -166,8 +166,8 @@ package final class StagedFile {
             return result
         }
         let place = try replaceablePath(target)
-        removeLeftovers(of: place, tag: "writing")
-        let staged = try StagedFile(target: place, tag: "writing", mode: mode, placement: .replace)
+        removeLeftovers(of: place, tag: Tag.writing.rawValue)
+        let staged = try StagedFile(target: place, tag: Tag.writing.rawValue, mode: mode, placement: .replace)
         do {
             let result = try body(staged.descriptor)
             try staged.place()
@@ -191,16 +191,41 @@ package final class StagedFile {
         return String(cString: resolved)
     }
 
+    /// The tags of every kind of temporary Vein makes (`.NAME.TAG-ULID`): stores being created or rotated,
+    /// key files and outputs being written, dry-run copies.
+    package enum Tag: String, CaseIterable, Sendable { case creating, rotating, writing, scratch }
+
     /// Removes temporaries of `target` with `tag` that a killed process left (and their SQLite journals);
     /// one still being written is locked and stays. Also takes the names older versions used (`NAME.TAG-…`).
     package static func removeLeftovers(of target: String, tag: String) {
+        removeLeftovers(of: target, tags: [tag])
+    }
+
+    /// Removes what killed processes left of temporaries of `target` of every kind (`Tag`): the next command
+    /// on a store or key file cleans up after any command that was killed while writing beside it.
+    package static func removeLeftovers(of target: String) {
+        removeLeftovers(of: target, tags: Tag.allCases.map(\.rawValue))
+    }
+
+    /// A temporary is a leftover when no process holds its lock (its writer is gone: the lock goes with the
+    /// process); a SQLite journal of a temporary is one when the temporary itself is gone (a process killed
+    /// while removing them). This process's own temporaries are never touched: opening and closing a file
+    /// would drop the locks SQLite holds on it.
+    private static func removeLeftovers(of target: String, tags: [String]) {
         let url = URL(fileURLWithPath: target)
         let directory = url.deletingLastPathComponent().path.isEmpty ? "." : url.deletingLastPathComponent().path
-        let prefixes = ["." + url.lastPathComponent + "." + tag + "-", url.lastPathComponent + "." + tag + "-"]
+        let name = url.lastPathComponent
+        let prefixes: [String] = tags.flatMap { tag -> [String] in ["." + name + "." + tag + "-", name + "." + tag + "-"] }
+        let companions = ["-wal", "-shm", "-journal"]
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for name in names where prefixes.contains(where: name.hasPrefix) {
-            guard !["-wal", "-shm", "-journal"].contains(where: name.hasSuffix) else { continue }
             let path = directory + "/" + name
+            if let companion = companions.first(where: name.hasSuffix) {
+                let main = String(path.dropLast(companion.count))
+                if !FileSystem.fileExists(main) && !TemporaryFiles.isRegistered(main) { unlink(path) }
+                continue
+            }
+            guard !TemporaryFiles.isRegistered(path) else { continue }
             let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             guard fd >= 0 else { continue }
             if flock(fd, LOCK_EX | LOCK_NB) == 0 { FileSystem.removeDatabaseFiles(path) }
