@@ -11,8 +11,9 @@ public enum StoreCreator {
         /// keyring. A `--key-file` that does not exist yet receives a new random key.
         case encrypted(KeyOptions)
         /// A key already in hand (a backup under its store's key), opened later through `source`; when
-        /// `keyring` is given the key is also kept there under the new store's path.
-        case existingKey(CipherKey, source: KeySource, keyring: (any Keyring)?, app: String)
+        /// `keyring` is given the key is also kept there under the new store's path, and with `backupOf` (the
+        /// real path of the store it copies) a `BackupRecord` says so.
+        case existingKey(CipherKey, source: KeySource, keyring: (any Keyring)?, app: String, backupOf: String? = nil)
     }
 
     public struct Result: Sendable {
@@ -24,7 +25,7 @@ public enum StoreCreator {
     }
 
     /// Names of stores being made: `.NAME.creating-ULID` beside NAME.
-    static let temporaryTag = "creating"
+    static let temporaryTag = StagedFile.Tag.creating.rawValue
 
     /// Creates the store with file `mode` (before the umask): SQLite's usual 0644, or 0600 for a plaintext
     /// copy of an encrypted store, which only its owner should read.
@@ -55,13 +56,22 @@ public enum StoreCreator {
             key = made.key
             generated = made.generated
             encryption = .encrypted(kind: made.key.kindDescription, source: made.source)
-        case .existingKey(let given, let source, let keyring, let app):
+        case .existingKey(let given, let source, let keyring, let app, let backupOf):
             if let keyring {
                 if try keyring.lookup(storePath: realPath, state: .current) != nil {
                     throw StoreError.cannotCreate(realPath, reason: "the keyring already holds a key for this path; remove it first (secret-tool clear store '\(realPath)')")
                 }
                 try keyring.store(key: given, app: app, storePath: realPath, state: .current)
                 undo.append { _ = try? keyring.remove(storePath: realPath, state: .current) }
+                if let backupOf {
+                    do {
+                        try keyring.recordBackup(of: backupOf, app: app, backup: realPath, key: given, at: now)
+                    } catch {
+                        for step in undo.reversed() { step() }
+                        throw error
+                    }
+                    undo.append { keyring.forgetBackupRecord(of: backupOf, backup: realPath) }
+                }
             }
             key = given
             encryption = .encrypted(kind: given.kindDescription, source: source)

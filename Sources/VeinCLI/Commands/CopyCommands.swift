@@ -90,7 +90,10 @@ enum BackupCommand {
             if invocation.arguments.flag("new-key") {
                 protection = .existingKey(try CipherKey.random(), source: .keyring, keyring: keys.keyring, app: store.meta.app)
             } else {
-                protection = .existingKey(try store.keyForCopies(), source: source, keyring: source == .keyring ? keys.keyring : nil, app: store.meta.app)
+                // From the keyring: the backup gets its own item there, and a record of it beside the store's key.
+                let keyring = source == .keyring ? keys.keyring : nil
+                protection = .existingKey(try store.keyForCopies(), source: source, keyring: keyring, app: store.meta.app,
+                                          backupOf: keyring == nil ? nil : store.realPath)
             }
         }
         let result = try StoreCopier.copy(store, to: invocation.required("DEST"), protection: protection,

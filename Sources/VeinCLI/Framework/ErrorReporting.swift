@@ -28,6 +28,10 @@ enum ErrorReporting {
             case .sourceNotWritable:
                 return Report(messages: [e.description],
                               hint: "name where the new key goes: --to-keyring, --to-key-file FILE or --to-passphrase", exitCode: .usage)
+            case .oldKeyNotRetired:
+                return Report(messages: [e.description],
+                              hint: "the old key no longer opens the store: mark it retired by hand (rename a key file to FILE.retired-DATE)",
+                              exitCode: .ioError)
             }
         case is ExportSelectionError:
             // Worded by its options: the engine's message names none.
@@ -165,6 +169,23 @@ enum ErrorReporting {
             return Report(messages: message, hint: "choose a longer passphrase, or accept this one with --weak-passphrase", exitCode: .dataError)
         case .noKeySource:
             return Report(messages: message, hint: keySourcesHint, exitCode: .unavailable)
+        case .keyRetired(_, _, let movedTo):
+            let hint = switch movedTo {
+            case .passphrasePrompt: "use --passphrase"
+            case .keyFile(let path): "use --key-file \(path)"
+            default: keySourcesHint
+            }
+            return Report(messages: message, hint: hint + " ('vein key status' lists the retired key, which opens copies made before the rotation)",
+                          exitCode: .unavailable)
+        case .keyKeptForAnotherPath(let store, let other):
+            return Report(messages: message,
+                          hint: "keep a key under the new path: VEIN_KEY=\"$(secret-tool lookup store '\(other)' state current)\" "
+                              + "vein key rotate '\(store)' --to-keyring; or, while \(other) is there, make a copy with its own key: "
+                              + "vein backup '\(other)' NEWPATH",
+                          exitCode: .unavailable)
+        case .keyFileRetired:
+            return Report(messages: message, hint: "give the store's new key source; the retired key opens copies and backups made before the rotation",
+                          exitCode: .noInput)
         case .keyFileTooOpen(let path, _):
             return Report(messages: message, hint: "restrict it with 'chmod 600 \(path)'", exitCode: .configuration)
         case .keyFileUnreadable:
