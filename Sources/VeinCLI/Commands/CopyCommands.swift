@@ -118,7 +118,7 @@ enum CopyOutput {
                 ("keySource", .string(result.creation.encryption.keySource.kind)),
             ])))
         } else if !invocation.quiet {
-            invocation.console.note("wrote \(verb) \(result.creation.path): \(result.rows) rows, \(result.bytes) bytes"
+            invocation.console.note("wrote \(verb) \(result.creation.path): \(Phrase.rows(result.rows)), \(Phrase.count(result.bytes, "byte"))"
                                     + (result.creation.encryption.isEncrypted ? ", key in the \(result.creation.encryption.keySource)" : ""))
         }
     }

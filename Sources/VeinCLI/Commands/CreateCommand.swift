@@ -57,7 +57,7 @@ enum CreateCommand {
                 protectionText = result.generatedKey ? "encrypted, new key in the \(source)" : "encrypted with the \(source)"
             }
             let count = manifest.models.count
-            invocation.console.out("created \(result.path): \(manifest.app) \(manifest.version), \(count) model\(count == 1 ? "" : "s"), \(protectionText)")
+            invocation.console.out("created \(result.path): \(manifest.app) \(manifest.version), \(Phrase.count(count, "model")), \(protectionText)")
         }
     }
 }

@@ -56,7 +56,7 @@ enum ExportCommand {
         bar?.finish()
         if !invocation.quiet {
             let counts = summary.records.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            invocation.console.note("exported \(summary.total) record\(summary.total == 1 ? "" : "s")\(counts.isEmpty ? "" : " (\(counts))")\(output.map { " to \($0)" } ?? "")")
+            invocation.console.note("exported \(Phrase.count(summary.total, "record"))\(counts.isEmpty ? "" : " (\(counts))")\(output.map { " to \($0)" } ?? "")")
         }
     }
 }
