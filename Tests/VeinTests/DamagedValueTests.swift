@@ -102,7 +102,7 @@ import Testing
     @Test(arguments: cases.filter { $0.column != "parent" }) func verifyReportsADamagedCell(_ c: Case) throws {
         let f = try Fixture()
         try f.damage(c.column, c.sql)
-        let what = c.isWrongStorage ? "is not of type \(c.expected)" : "is not valid \(c.expected) values"
+        let what = c.isWrongStorage ? "is not of type \(c.expected)" : "is not a valid \(c.expected) value"
         #expect(try f.problems() == ["values: Item.\(c.column): 1 value \(what) (\(Self.id))"])
     }
 

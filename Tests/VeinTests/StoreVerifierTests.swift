@@ -185,7 +185,7 @@ import Testing
         let f = try Fixture()
         try f.post("not-a-ulid")
         try f.post("01arz3ndektsv4rrffq69g5fav")  // lowercase parses: a ULID
-        #expect(try f.problems() == ["values: Post.id: 1 id is not ULIDs (not-a-ulid)"])
+        #expect(try f.problems() == ["values: Post.id: 1 id is not a ULID (not-a-ulid)"])
     }
 
     @Test func enumValuesOutsideTheDomain() throws {
@@ -193,7 +193,7 @@ import Testing
         try f.db.execute("PRAGMA ignore_check_constraints = ON")
         let a = try f.attachment(fileType: "bmp")
         try f.db.execute("PRAGMA ignore_check_constraints = OFF")
-        #expect(try f.problems() == ["values: Attachment.fileType: 1 value is not valid enum values (\(a))"])
+        #expect(try f.problems() == ["values: Attachment.fileType: 1 value is not a valid enum value (\(a))"])
     }
 
     @Test func manyProblemsNameFiveSamples() throws {

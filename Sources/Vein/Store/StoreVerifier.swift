@@ -165,7 +165,7 @@ public enum StoreVerifier {
                 let id = ids.string(0)
                 if ULID(id) == nil { badIDs.append(id) }
             }
-            report(&check, badIDs) { "\(model.name).id: \(Phrase.count($0, "id", "are")) not ULIDs" }
+            report(&check, badIDs) { "\(model.name).id: \(Phrase.count($0, "id", "are")) not \(Phrase.noun($0, "a ULID", plural: "ULIDs"))" }
             // One query per column, each cell judged by the rule fetch and export apply: verify reports
             // exactly the cells they refuse.
             for field in model.fields {
@@ -178,7 +178,10 @@ public enum StoreVerifier {
                     if mismatch.isWrongStorage { wrongStorage.append(rows.string(0)) } else { wrongValue.append(rows.string(0)) }
                 }
                 report(&check, wrongStorage) { "\(model.name).\(field.name): \(Phrase.count($0, "value", "are")) not of type \(field.type.rawValue)" }
-                report(&check, wrongValue) { "\(model.name).\(field.name): \(Phrase.count($0, "value", "are")) not valid \(field.type.rawValue) values" }
+                report(&check, wrongValue) {
+                    "\(model.name).\(field.name): \(Phrase.count($0, "value", "are")) not "
+                        + Phrase.noun($0, "a valid \(field.type.rawValue) value", plural: "valid \(field.type.rawValue) values")
+                }
             }
         }
         return check

@@ -13,6 +13,12 @@ package enum Phrase {
         count(n, noun, plural: plural) + " " + agreeing(verb, with: n)
     }
 
+    /// A second noun that agrees with a count: `noun(n, "a ULID", plural: "ULIDs")` in "1 id is not a ULID",
+    /// "3 ids are not ULIDs".
+    package static func noun(_ n: some BinaryInteger, _ singular: String, plural: String) -> String {
+        n == 1 ? singular : plural
+    }
+
     /// "1 row", "2 rows".
     package static func rows(_ n: some BinaryInteger) -> String { count(n, "row") }
 
