@@ -71,7 +71,9 @@ public final class Console: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         do {
-            try FileSystem.writeAll(descriptor, Array(text.utf8), path: descriptor == STDOUT_FILENO ? "standard output" : "standard error")
+            // From the string's own bytes: a line holding a value of a hundred megabytes is not copied again.
+            var text = text
+            try text.withUTF8 { try FileSystem.writeAll(descriptor, UnsafeRawBufferPointer($0), path: descriptor == STDOUT_FILENO ? "standard output" : "standard error") }
         } catch {
             TemporaryFiles.removeAll()
             let report = ErrorReporting.report(error)
