@@ -36,6 +36,13 @@ package struct FileLocation: Equatable, Sendable {
         entry = Self.finalEntry(path)
     }
 
+    /// The file an open descriptor writes to (standard output redirected to a file, say).
+    package init(descriptor: Int32) {
+        var info = stat()
+        file = fstat(descriptor, &info) == 0 ? Node(info) : nil
+        entry = nil
+    }
+
     /// Whether a write to one of the two paths would reach the other's file.
     package func isSameFile(as other: FileLocation) -> Bool {
         if let file, file == other.file { return true }

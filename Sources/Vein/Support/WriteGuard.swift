@@ -73,4 +73,14 @@ package struct WriteGuard: Sendable {
         }
         if let reason = ExistingContent.reasonToKeep(path) { throw .mayHoldData(path: path, reason: reason) }
     }
+
+    /// Throws when an open descriptor writes into a protected file: `vein export STORE >> STORE`, where the
+    /// shell opened the file before vein ran. `name`: "standard output".
+    package func check(descriptor: Int32, name: String) throws(WriteGuardError) {
+        let location = FileLocation(descriptor: descriptor)
+        guard location.file != nil else { return }
+        for file in protected where !file.overridable && location.isSameFile(as: FileLocation(file.path)) {
+            throw .wouldDestroy(path: name, companion: nil, what: file.what, consequence: file.consequence)
+        }
+    }
 }
