@@ -71,8 +71,9 @@ enum BackupCommand {
             (kept in the keyring under DEST's path too when STORE's key comes from the keyring), or with \
             --new-key a fresh random key kept in the keyring. DEST is complete or absent and never replaces a \
             file; neither DEST nor the files SQLite writes beside it may lead to STORE or its key file (through \
-            a link or another name). Quiet unless asked (--json prints size, rows and duration), with exit statuses for cron: 0 \
-            done, 73 DEST exists or leads to STORE, 74 a full disk or an I/O error, 75 STORE busy, 77 wrong key.
+            a link or another name). Quiet unless asked (--json prints size, rows and duration), with exit \
+            statuses for cron: 0 done, 73 DEST exists or leads to STORE, 74 a full disk or an I/O error, 75 \
+            STORE busy, 77 wrong key.
             """,
         arguments: [SharedOptions.storeArgument, ArgumentSpec("DEST", help: "The backup to create. It must not exist.", completion: .file)],
         options: [OptionSpec("new-key", help: "Encrypt the backup with a fresh random key kept in the keyring."),
