@@ -117,6 +117,18 @@ import Vein
         #expect(Set((1...40).map { "'\(id($0))'" }).isSubset(of: Set(whole.components(separatedBy: ", "))))
     }
 
+    /// A terminal that does not tell its size (a bare pty, no COLUMNS) is still a screen: 80 columns.
+    @Test func aTerminalOfUnknownSizeIsTakenAsEightyColumns() throws {
+        let r = try VeinRunner.blogStore()
+        defer { r.cleanUp() }
+        #expect(try r.query("insert Post(title: \"\(String(repeating: "t", count: 100))\", content: \"c\")").status == 0)
+        let command = [VeinRunner.binary, "query", "b.vein", "Post", "--key-file", "k"].map(TmuxSession.shellQuoted).joined(separator: " ")
+        let shown = try r.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let lines = shown.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(lines.count == 3 && lines.allSatisfy { DisplayWidth.of($0) <= 80 } && lines[1].contains("tttt…"), "\(lines)")
+    }
+
     /// A blob of 20 MB is shown from its first bytes: its line fits the terminal, and no hex of the
     /// whole is made (that took minutes and gigabytes).
     @Test func aHugeBlobIsShownFromItsFirstBytes() throws {

@@ -50,6 +50,27 @@ import Testing
         #expect(csv.stdout.contains(",invoice\u{202E}fdp.exe,"))
     }
 
+    /// Messages quote what a file held: an escape sequence or a bidi control in it is shown escaped, in
+    /// errors as in results, and a caret still points at its column.
+    @Test func messagesShowControlAndFormatCharactersEscaped() throws {
+        let r = try VeinRunner.blogStore()
+        defer { r.cleanUp() }
+        try r.write("bad.jsonl", #"{"vein":1,"app":"com.example.blog","schemaVersion":"0.0.1"}"# + "\n"
+                    + #"{"model":"Po\u001b[2Jst\u202e","record":{}}"# + "\n")
+        let imported = try r.vein(["import", "b.vein", "bad.jsonl", "--key-file", "k"])
+        #expect(imported.status == 65)
+        #expect(imported.stderr == """
+            vein: error: import from bad.jsonl refused; nothing was written
+            vein: error:   line 2: unknown model "Po\\u{1B}[2Jst\\u{202E}"
+
+            """)
+        let query = try r.query("Post where title == \"\u{202E}日本\" && foo")
+        #expect(query.status == 65)
+        // The caret stands under foo: 29 columns of text and escape, 4 of 日本, 5 more.
+        #expect(query.stderr == "vein: error: no field 'foo' in Post\n  Post where title == \"\\u{202E}日本\" && foo\n  "
+                + String(repeating: " ", count: 38) + "^\n")
+    }
+
     /// `--csv-safe` writes text that a spreadsheet would run as a formula with a leading ', numbers as
     /// they are; without it CSV holds the values unchanged.
     @Test func csvSafeGuardsFormulas() throws {

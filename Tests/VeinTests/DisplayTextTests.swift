@@ -52,6 +52,14 @@ import Testing
         #expect(DisplayWidth.of("日本", upTo: 50) == 4)
     }
 
+    /// An expression's caret counts display columns: after 日本語 it moves six, after an escape as many as
+    /// the escape shows.
+    @Test func aCaretCountsDisplayColumns() {
+        let source = "title == \"日本語\u{202E}\" && foo"
+        let error = ExpressionError("no field 'foo'", column: source.count - 3, source: source)
+        #expect(error.rendered == "no field 'foo'\n  title == \"日本語\\u{202E}\" && foo\n" + "  " + String(repeating: " ", count: 29) + "^")
+    }
+
     @Test func controlAndFormatCharactersAreEscaped() {
         #expect("plain text, 日本語".escapingControlCharacters == "plain text, 日本語")
         #expect("a\u{1B}[2Jb\n\t\u{7F}\u{9B}".escapingControlCharacters == #"a\u{1B}[2Jb\n\t\u{7F}\u{9B}"#)

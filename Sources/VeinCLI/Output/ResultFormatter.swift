@@ -160,12 +160,13 @@ enum ResultFormatter {
         format == .json || format == .jsonl ? JSONWriter.string(.object(JSONObject([("count", .int(Int64(n)))]))) : String(n)
     }
 
-    /// The width to cut table lines to: the terminal's when standard output is one, else none.
+    /// The width to cut table lines to: the terminal's when standard output is one, else none. A terminal
+    /// that does not tell its size (a bare pty) is taken as 80 columns: it is still a screen a person reads.
     static func terminalWidth(_ console: Console) -> Int? {
         guard console.stdoutIsTerminal else { return nil }
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return Int(console.environment["COLUMNS"] ?? "")
+        return Int(console.environment["COLUMNS"] ?? "") ?? 80
     }
 
     /// The terminal's height in lines when standard output is one, else nil.

@@ -23,7 +23,7 @@ struct InteractiveLoop {
             + (historyFile == nil ? ", history in memory only" : "") + ". '.help' lists the commands.")
         var accumulator = StatementAccumulator()
         while true {
-            let prompt = accumulator.isEmpty ? mainPrompt : String(repeating: " ", count: max(0, mainPrompt.count - 5)) + "...> "
+            let prompt = accumulator.isEmpty ? mainPrompt : String(repeating: " ", count: max(0, DisplayWidth.of(mainPrompt) - 5)) + "...> "
             LineEditor.continuedText = accumulator.isEmpty ? "" : accumulator.text + "\n"
             switch editor.readLine(prompt: prompt) {
             case .interrupted:
