@@ -31,7 +31,7 @@ _vein() {
             positional="file"
             ;;
         "query")
-            opts="--format --dry-run --key-file --key-env --passphrase --help"
+            opts="--format --csv-safe --dry-run --key-file --key-env --passphrase --help"
             positional="file"
             ;;
         "repl")

@@ -48,6 +48,7 @@ complete -c vein -n '__fish_seen_subcommand_from verify' -s q -l quiet -d 'Print
 complete -c vein -n '__fish_seen_subcommand_from verify' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from verify' -F
 complete -c vein -n '__fish_seen_subcommand_from query' -l format -r -a 'table json jsonl csv line' -d 'Output format: table (default), json, jsonl, csv or line (field = value, a row at a time).'
+complete -c vein -n '__fish_seen_subcommand_from query' -l csv-safe -d 'With --format csv, write text that starts with = + - @ (a spreadsheet formula) with a leading \'.'
 complete -c vein -n '__fish_seen_subcommand_from query' -l dry-run -d 'Show what a write would change, and change nothing.'
 complete -c vein -n '__fish_seen_subcommand_from query' -l key-file -r -F -d 'Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase; surrounding whitespace is ignored). FILE must be mode 0600 or stricter.'
 complete -c vein -n '__fish_seen_subcommand_from query' -l key-env -r -d 'Read the key from the environment variable VAR.'

@@ -22,9 +22,21 @@ enum ReplCommand {
               changes
               save
 
-            Dot-commands: .models, .schema [MODEL], .mode table|json|jsonl|csv|line, .timer on|off, \
-            .headers on|off, .width [N …], .read FILE, .output [--force] [FILE], .explain STATEMENT, .sql SELECT …, .help, \
-            .quit. '.sql' runs read-only SQL and refuses anything that writes.
+            Dot-commands: .models, .schema [MODEL], .mode table|json|jsonl|csv [--safe]|line, .timer on|off, \
+            .headers on|off, .width [N …], .read FILE, .output [--force] [FILE], .explain [--all] STATEMENT, \
+            .sql SELECT …, .help, .quit. '.sql' runs read-only SQL and refuses anything that writes. '.mode csv --safe' writes \
+            text that starts with =, +, -, @, a tab or a carriage return with a leading ' (OWASP's advice), so \
+            a spreadsheet shows it and never runs it as a formula.
+
+            Long results go through $PAGER (less -FRX unless set; PAGER= turns it off), the row count below \
+            them; a pager that fails (a missing program, false) is said once and results are shown without \
+            it. On a terminal a table is fitted to its width, counted in display columns (East Asian wide \
+            characters and emoji take two): long values are cut and marked '…', data is shown from its first \
+            bytes, a to-many keeps whole ids and counts the rest, and ids are never cut. Past a screenful, \
+            the changes of a write, 'changes' and the arguments of .explain are summarised (per model and \
+            fields, the first ids, '… 128 more'); 'changes --all' and '.explain --all' list every one. Written \
+            to a file or a pipe (.output FILE, a script's output) nothing is shortened or summarised. \
+            Control, bidi and invisible format characters in values are shown escaped (\\u{202E}).
 
             History holds data, so for an encrypted store it is kept in memory only unless --history FILE is \
             given; for a plaintext store it is kept in ~/.vein_history (VEIN_HISTORY=FILE moves it, \
