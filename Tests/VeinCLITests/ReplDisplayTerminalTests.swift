@@ -38,6 +38,14 @@ import Vein
             "(1 row)",
         ])
         #expect(lines[header...(header + 1)].allSatisfy { DisplayWidth.of($0) <= 60 })
+        // The same session's `.output FILE` is no terminal: the title goes there whole.
+        try tmux.type(".output out.txt")
+        try tmux.press("Enter")
+        try tmux.type("Post")
+        try tmux.press("Enter")
+        try tmux.waitUntil(description: "the second result") { $0.components(separatedBy: "(1 row)").count == 3 }
+        let written = try String(contentsOfFile: r.path("out.txt"), encoding: .utf8)
+        #expect(written.hasSuffix("\(id)  \(String(repeating: "日本語", count: 10))  c  0  nil  []\n"), "\(written)")
     }
 
     /// The footer comes after the rows: written once the pager has shown them and ended.
