@@ -91,13 +91,14 @@ enum ResultFormatter {
         /// The row as a table and the line format show it.
         let cells: (Int) throws -> [TableCell]
 
-        func csvFields(_ index: Int) throws -> [String] {
+        /// The row's CSV fields: each value's text, and whether it is text (what `--csv-safe` guards).
+        func csvFields(_ index: Int) throws -> [(text: String, isText: Bool)] {
             let row = try json(index)
             return header.map { column in
                 switch row[column] ?? .null {
-                case .null: return ""
-                case .string(let s): return s
-                case let value: return JSONWriter.string(value)
+                case .null: return ("", false)
+                case .string(let s): return (s, true)
+                case let value: return (JSONWriter.string(value), false)
                 }
             }
         }
@@ -113,13 +114,7 @@ enum ResultFormatter {
         case .csv:
             let field = { (text: String, isText: Bool) in CSVField.write(text, safe: style.csvSafe && isText) }
             if style.headers { try emit(header.map { field($0, true) }.joined(separator: ",")) }
-            for i in indices {
-                let row = try rows.json(i)
-                let texts = zip(header, try rows.csvFields(i)).map { column, text in
-                    if case .string = row[column] ?? .null { return field(text, true) } else { return field(text, false) }
-                }
-                try emit(texts.joined(separator: ","))
-            }
+            for i in indices { try emit(try rows.csvFields(i).map(field).joined(separator: ",")) }
         case .line:
             let names = header.map(\.escapingControlCharacters)
             let nameWidth = names.map(DisplayWidth.of).max() ?? 0
@@ -164,17 +159,20 @@ enum ResultFormatter {
     /// that does not tell its size (a bare pty) is taken as 80 columns: it is still a screen a person reads.
     static func terminalWidth(_ console: Console) -> Int? {
         guard console.stdoutIsTerminal else { return nil }
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return Int(console.environment["COLUMNS"] ?? "") ?? 80
+        return terminalSize().map { Int($0.ws_col) } ?? Int(console.environment["COLUMNS"] ?? "") ?? 80
     }
 
     /// The terminal's height in lines when standard output is one, else nil.
     static func terminalHeight(_ console: Console) -> Int? {
         guard console.stdoutIsTerminal else { return nil }
+        return terminalSize().map { Int($0.ws_row) } ?? Int(console.environment["LINES"] ?? "")
+    }
+
+    /// Standard output's terminal size, when it tells one.
+    private static func terminalSize() -> winsize? {
         var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
-        return Int(console.environment["LINES"] ?? "")
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return size
     }
 }
 

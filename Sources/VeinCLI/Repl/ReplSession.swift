@@ -52,12 +52,13 @@ final class ReplSession {
         }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix(".") { return try DotCommands.run(trimmed, in: self) }
-        switch trimmed.split(whereSeparator: \.isWhitespace).joined(separator: " ") {
+        switch trimmed {
         case "changes": return try showChanges(all: false)
-        case "changes --all": return try showChanges(all: true)
         case "save": return try save()
         case "rollback": return rollback()
-        default: try run(text)
+        default:
+            if Self.isChangesAll(trimmed) { return try showChanges(all: true) }
+            try run(text)
         }
     }
 
@@ -94,6 +95,12 @@ final class ReplSession {
     var style: ResultFormatter.Style {
         ResultFormatter.Style(width: output.width, headers: headers, columnWidths: columnWidths, color: output.useColor,
                               widthSample: output.isTerminal ? Self.widthSample : nil, csvSafe: csvSafe)
+    }
+
+    /// `changes --all`, with any spaces between the words.
+    static func isChangesAll(_ text: String) -> Bool {
+        guard text.hasPrefix("changes"), let gap = text.dropFirst("changes".count).first, gap.isWhitespace else { return false }
+        return text.dropFirst("changes".count).trimmingCharacters(in: .whitespaces) == "--all"
     }
 
     /// `changes`: every pending change, summarised past a screenful on a terminal unless `all`.
