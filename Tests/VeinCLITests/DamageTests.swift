@@ -54,8 +54,8 @@ import Vein
             integrity      ok
             schema         ok
             values         2 problems
-              Post.views: 1 values are not of type int (\(id))
-              Post.publishedAt: 1 values are not of type date (\(id))
+              Post.views: 1 value is not of type int (\(id))
+              Post.publishedAt: 1 value is not of type date (\(id))
             relationships  ok
 
             """)

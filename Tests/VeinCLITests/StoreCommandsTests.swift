@@ -242,7 +242,7 @@ import Vein
         _ = try r.run("sqlite3", ["p.vein", "INSERT INTO Attachment (id, name, fileType, sizeMiB, post) VALUES ('\(id)', 'a.png', 'png', 0.5, '01ARZ3NDEKTSV4RRFFQ69G5FAV')"])
         let verify = try r.vein(["verify", "p.vein"])
         #expect(verify.status == 65)
-        #expect(verify.stdout.contains("relationships  1 problem\n  Attachment.post: 1 rows point to Post rows that do not exist (\(id))\n"))
+        #expect(verify.stdout.contains("relationships  1 problem\n  Attachment.post: 1 row points to Post rows that do not exist (\(id))\n"))
         #expect(verify.stderr == "vein: error: p.vein failed verification (1 problem)\n")
     }
 }

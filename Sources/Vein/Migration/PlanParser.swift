@@ -75,7 +75,7 @@ public struct PlanParser {
             return nil
         }
         if stageList.count != schemas.count - 1 {
-            issue("stages", "expected \(schemas.count - 1) stage\(schemas.count == 2 ? "" : "s") (one per pair of adjacent schemas), found \(stageList.count)")
+            issue("stages", "expected \(Phrase.count(schemas.count - 1, "stage")) (one per pair of adjacent schemas), found \(stageList.count)")
         }
         var stages: [MigrationStage] = []
         for (i, json) in stageList.enumerated() where i + 1 < schemas.count {

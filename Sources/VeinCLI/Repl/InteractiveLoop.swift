@@ -23,7 +23,7 @@ struct InteractiveLoop {
             + (historyFile == nil ? ", history in memory only" : "") + ". '.help' lists the commands.")
         var accumulator = StatementAccumulator()
         while true {
-            let prompt = accumulator.isEmpty ? mainPrompt : String(repeating: " ", count: max(0, mainPrompt.count - 5)) + "...> "
+            let prompt = accumulator.isEmpty ? mainPrompt : String(repeating: " ", count: max(0, DisplayWidth.of(mainPrompt) - 5)) + "...> "
             LineEditor.continuedText = accumulator.isEmpty ? "" : accumulator.text + "\n"
             switch editor.readLine(prompt: prompt) {
             case .interrupted:
@@ -55,7 +55,7 @@ struct InteractiveLoop {
         guard pending > 0 else { return true }
         while true {
             // Short: a prompt wider than the terminal leaves readline's idea of the screen behind.
-            switch editor.readLine(prompt: "\(ReplSession.count(pending, "unsaved change")): quit without saving? [y/n/save] ") {
+            switch editor.readLine(prompt: "\(Phrase.count(pending, "unsaved change")): quit without saving? [y/n/save] ") {
             case .line(let answer):
                 switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
                 case "y", "yes": return true
