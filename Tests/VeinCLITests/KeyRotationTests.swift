@@ -100,6 +100,33 @@ import Vein
         }
     }
 
+    /// A key file rotated in place keeps its old key as FILE.retired-DATE, which opens a backup made before;
+    /// moved to another key file, FILE itself is retired, and naming it says so.
+    @Test func keyFilesAreRetiredNeverOverwritten() throws {
+        let r = try store(posts: 3)
+        defer { r.cleanUp() }
+        let old = try String(contentsOfFile: r.path("k"), encoding: .utf8)
+        #expect(try r.vein(["backup", "s.vein", "b.vein", "--key-file", "k"]).status == 0)
+        #expect(try r.vein(["key", "rotate", "s.vein", "--key-file", "k", "-q"]).status == 0)
+        let retired = try FileManager.default.contentsOfDirectory(atPath: r.directory.path).filter { $0.hasPrefix("k.retired-") }
+        try #require(retired.count == 1, "\(retired)")
+        #expect(try String(contentsOfFile: r.path(retired[0]), encoding: .utf8) == old)
+        #expect(try r.vein(["verify", "b.vein", "--key-file", retired[0], "-q"]).status == 0, "the backup opens with the retired key")
+        let status = try r.vein(["key", "status", "s.vein", "--key-file", "k"])
+        #expect(KeyRetirementTests.masked(status.stdout).hasSuffix("retired keys 1\n  key file k.retired-STAMP, retired DATE\n"), "\(status.stdout)")
+
+        #expect(try r.vein(["key", "rotate", "s.vein", "--key-file", "k", "--to-key-file", "k2", "-q"]).status == 0)
+        #expect(!r.exists("k"))
+        let info = try r.vein(["info", "s.vein", "--key-file", "k"])
+        #expect(info.status == 66)
+        #expect(KeyRetirementTests.masked(info.stderr) == """
+            vein: error: key file k was retired on DATE, when the store's key moved elsewhere; k.retired-STAMP keeps the old key
+            hint: give the store's new key source; the retired key opens copies and backups made before the rotation
+
+            """)
+        #expect(try r.vein(["info", "s.vein", "--key-file", "k2"]).status == 0)
+    }
+
     @Test func refusalsAndMessages() throws {
         let r = try store(posts: 3)
         defer { r.cleanUp() }
