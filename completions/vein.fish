@@ -10,7 +10,7 @@ complete -c vein -n '__fish_use_subcommand' -a repl -d 'Open a session on a stor
 complete -c vein -n '__fish_use_subcommand' -a migrate -d 'Migrate a store through the pending stages of a plan'
 complete -c vein -n '__fish_use_subcommand' -a export -d 'Write a store\'s records as JSON or JSON Lines'
 complete -c vein -n '__fish_use_subcommand' -a import -d 'Read JSON or JSON Lines records into a store, all or nothing'
-complete -c vein -n '__fish_use_subcommand' -a key -d 'Rotate a store\'s key, or show how it is keyed'
+complete -c vein -n '__fish_use_subcommand' -a key -d 'Rotate a store\'s key, show how it is keyed, or forget its retired keys'
 complete -c vein -n '__fish_use_subcommand' -a encrypt -d 'Write an encrypted copy of a plaintext store'
 complete -c vein -n '__fish_use_subcommand' -a decrypt -d 'Write a plaintext copy of an encrypted store'
 complete -c vein -n '__fish_use_subcommand' -a backup -d 'Take a consistent copy of a store while it is in use'
@@ -114,8 +114,9 @@ complete -c vein -n '__fish_seen_subcommand_from import' -l passphrase -d 'Use a
 complete -c vein -n '__fish_seen_subcommand_from import' -l weak-passphrase -d 'Accept a new passphrase shorter than 12 characters.'
 complete -c vein -n '__fish_seen_subcommand_from import' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from import' -F
-complete -c vein -n '__fish_seen_subcommand_from key; and not __fish_seen_subcommand_from rotate status' -a rotate -d 'Re-encrypt a store under a fresh key, crash-safely'
-complete -c vein -n '__fish_seen_subcommand_from key; and not __fish_seen_subcommand_from rotate status' -a status -d 'Show which source opens a store, its cipher settings, and any pending key'
+complete -c vein -n '__fish_seen_subcommand_from key; and not __fish_seen_subcommand_from rotate status forget' -a rotate -d 'Re-encrypt a store under a fresh key, crash-safely'
+complete -c vein -n '__fish_seen_subcommand_from key; and not __fish_seen_subcommand_from rotate status forget' -a status -d 'Show which source opens a store, its cipher settings, and any pending or retired keys'
+complete -c vein -n '__fish_seen_subcommand_from key; and not __fish_seen_subcommand_from rotate status forget' -a forget -d 'Delete a store\'s retired keys from the keyring'
 complete -c vein -n '__fish_seen_subcommand_from key' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from rotate' -l to-keyring -d 'Keep the new key in the Secret Service keyring.'
 complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from rotate' -l to-key-file -r -F -d 'Write the new key to FILE (mode 0600).'
@@ -135,6 +136,10 @@ complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand
 complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from status' -l passphrase -d 'Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.'
 complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from status' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from status' -F
+complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from forget' -l purge -d 'Delete the retired keys, even those that are the only key of a recorded backup.'
+complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from forget' -s q -l quiet -d 'Print nothing but errors (and the result).'
+complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from forget' -s h -l help -d 'Show help for this command.'
+complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from forget' -F
 complete -c vein -n '__fish_seen_subcommand_from encrypt' -l key-file -r -F -d 'Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase; surrounding whitespace is ignored). FILE must be mode 0600 or stricter.'
 complete -c vein -n '__fish_seen_subcommand_from encrypt' -l key-env -r -d 'Read the key from the environment variable VAR.'
 complete -c vein -n '__fish_seen_subcommand_from encrypt' -l passphrase -d 'Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.'

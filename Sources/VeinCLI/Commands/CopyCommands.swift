@@ -68,7 +68,8 @@ enum BackupCommand {
         discussion: """
             Copies STORE into a new DEST in one read transaction, so other processes go on reading and writing \
             and the copy holds exactly the commits made before it began. DEST is encrypted with STORE's key \
-            (kept in the keyring under DEST's path too when STORE's key comes from the keyring), or with \
+            (kept in the keyring under DEST's path too when STORE's key comes from the keyring, with a record \
+            of the backup, its time and the key's fingerprint beside STORE's key, for 'vein key forget'), or with \
             --new-key a fresh random key kept in the keyring. DEST is complete or absent and never replaces a \
             file; neither DEST nor the files SQLite writes beside it may lead to STORE or its key file (through \
             a link or another name). Quiet unless asked (--json prints size, rows and duration), with exit \

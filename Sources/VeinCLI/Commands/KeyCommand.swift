@@ -97,7 +97,7 @@ enum KeyRotateCommand {
 enum KeyStatusCommand {
     static let spec: CommandSpec = CommandSpec(
         name: "status",
-        abstract: "Show which source opens a store, its cipher settings, and any pending key",
+        abstract: "Show which source opens a store, its cipher settings, and any pending or retired keys",
         discussion: """
             Never prints the key. A pending key means a rotation recorded a new key and has not finished. Retired \
             keys are the ones rotations replaced: the keyring's items for this store (with when, and where the \
