@@ -100,6 +100,22 @@ import Vein
         }
     }
 
+    /// Another process's temporary that is still being written (its writer holds the lock) stays, beside
+    /// the store and beside the key file; the same names unlocked are removed.
+    @Test func aLiveWritersTemporariesAreNeverRemoved() throws {
+        let r = try store(posts: 3)
+        defer { r.cleanUp() }
+        let live = [".s.vein.rotating-01J00000000000000000000LIVE", ".k.pending.writing-01J00000000000000000000LIVE"]
+        for name in live + live.map({ $0.replacingOccurrences(of: "LIVE", with: "DEAD") }) { try r.write(name, "x", mode: 0o600) }
+        let result = try r.run("/bin/sh", ["-c", """
+            flock \(live[0]) flock \(live[1]) sleep 5 > /dev/null 2>&1 &
+            while flock -n \(live[1]) true; do sleep 0.05; done
+            "$0" info s.vein --key-file k > /dev/null; echo "info $?"
+            ls -A | grep -E 'LIVE|DEAD'
+            """, VeinRunner.binary])
+        #expect(result.stdout == "info 0\n" + live.sorted().joined(separator: "\n") + "\n", "\(result.stdout) \(result.stderr)")
+    }
+
     /// A key file rotated in place keeps its old key as FILE.retired-DATE, which opens a backup made before;
     /// moved to another key file, FILE itself is retired, and naming it says so.
     @Test func keyFilesAreRetiredNeverOverwritten() throws {

@@ -19,7 +19,7 @@ extension CipherKey {
     /// the secret. (A random raw key cannot be guessed from it; a passphrase's fingerprint could be checked
     /// against guesses, as the store itself can, by whoever reads the keyring.)
     package var fingerprint: String {
-        let label = Array("vein key fingerprint 1\0".utf8)
+        let label = Array("Vein key fingerprint 1\0".utf8)
         let digest = label.withUnsafeBytes { label in secret.withBytes { SHA256.digest([label, $0]) } }
         return String(Hex.encode(digest).prefix(16))
     }
