@@ -70,7 +70,6 @@ enum {
     X(secret_service_get_sync, SecretService *, (SecretServiceFlags flags, GCancellable *cancellable, GError **error)) \
     X(secret_service_search_sync, GList *, (SecretService *service, const SecretSchema *schema, GHashTable *attributes, \
                                             SecretSearchFlags flags, GCancellable *cancellable, GError **error)) \
-    X(secret_attributes_build, GHashTable *, (const SecretSchema *schema, ...)) \
     X(secret_password_storev_sync, gboolean, (const SecretSchema *schema, GHashTable *attributes, const gchar *collection, \
                                               const gchar *label, const gchar *password, GCancellable *cancellable, GError **error)) \
     X(secret_item_get_attributes, GHashTable *, (SecretItem *self)) \

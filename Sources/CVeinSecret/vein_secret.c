@@ -90,51 +90,6 @@ int vein_secret_store(const char *app, const char *store_path, const char *state
     return 0;
 }
 
-int vein_secret_lookup(const char *store_path, const char *state, char **secret_out, char **error_out) {
-    if (lib_ready(error_out) != 0) return -1;
-    // Not secret_password_lookup_sync: when the collection stays locked (the unlock prompt was dismissed
-    // or could not be shown) it returns no secret and no error, which would read as "no such item".
-    // Searching for the items themselves tells "none" from "there, but locked".
-    GError *error = NULL;
-    SecretService *service = lib.call_secret_service_get_sync(VEIN_SECRET_SERVICE_OPEN_SESSION, NULL, &error);
-    if (!service) return fail(error, error_out);
-    GHashTable *attributes = lib.call_secret_attributes_build(vein_schema(), "store", store_path, "state", state, NULL);
-    GList *items = lib.call_secret_service_search_sync(service, vein_schema(), attributes,
-                                                       VEIN_SECRET_SEARCH_ALL | VEIN_SECRET_SEARCH_UNLOCK | VEIN_SECRET_SEARCH_LOAD_SECRETS,
-                                                       NULL, &error);
-    lib.call_g_hash_table_unref(attributes);
-    lib.call_g_object_unref(service);
-    if (error) {
-        lib.call_g_list_free_full(items, lib.call_g_object_unref);
-        return fail(error, error_out);
-    }
-    int result = 0;
-    for (GList *l = items; l && result != 1 && result != -1; l = l->next) {
-        SecretItem *item = l->data;
-        if (lib.call_secret_item_get_locked(item)) { result = VEIN_SECRET_LOCKED; continue; }
-        SecretValue *value = lib.call_secret_item_get_secret(item);
-        const gchar *text = value ? lib.call_secret_value_get_text(value) : NULL;
-        if (text) {
-            *secret_out = strdup(text);  // wiped by vein_secret_free_secret
-            result = *secret_out ? 1 : -1;
-        }
-        if (value) lib.call_secret_value_unref(value);
-    }
-    lib.call_g_list_free_full(items, lib.call_g_object_unref);
-    if (result == -1 && error_out) *error_out = strdup("out of memory copying the key");
-    if (result == VEIN_SECRET_LOCKED && error_out) *error_out = strdup("the collection holding the key is locked");
-    return result;
-}
-
-int vein_secret_clear(const char *store_path, const char *state, char **error_out) {
-    if (lib_ready(error_out) != 0) return -1;
-    GError *error = NULL;
-    gboolean removed = lib.call_secret_password_clear_sync(vein_schema(), NULL, &error,
-                                                           "store", store_path, "state", state, NULL);
-    if (error) return fail(error, error_out);
-    return removed ? 1 : 0;
-}
-
 // A table of name/value pairs (a NULL-terminated array of alternating names and values) that borrows the
 // strings: it must not outlive them.
 static GHashTable *attribute_table(const char *const *pairs) {
@@ -145,6 +100,9 @@ static GHashTable *attribute_table(const char *const *pairs) {
 
 // Every Vein item whose attributes include `match`, unlocked and with its secret loaded; NULL with *code set
 // (-1 or VEIN_SECRET_LOCKED) on failure, NULL with *code 0 when there are none.
+// Not secret_password_lookup_sync: when the collection stays locked (the unlock prompt was dismissed or
+// could not be shown) it returns no secret and no error, which would read as "no such item". Searching for
+// the items themselves tells "none" from "there, but locked".
 static GList *search(const char *const *match, int *code, char **error_out) {
     *code = 0;
     GError *error = NULL;
@@ -170,6 +128,35 @@ static GList *search(const char *const *match, int *code, char **error_out) {
         }
     }
     return items;
+}
+
+int vein_secret_lookup(const char *store_path, const char *state, char **secret_out, char **error_out) {
+    if (lib_ready(error_out) != 0) return -1;
+    const char *match[] = { "store", store_path, "state", state, NULL };
+    int result;
+    GList *items = search(match, &result, error_out);
+    if (result != 0) return result;
+    for (GList *l = items; l && result == 0; l = l->next) {
+        SecretValue *value = lib.call_secret_item_get_secret(l->data);
+        const gchar *text = value ? lib.call_secret_value_get_text(value) : NULL;
+        if (text) {
+            *secret_out = strdup(text);  // wiped by vein_secret_free_secret
+            result = *secret_out ? 1 : -1;
+        }
+        if (value) lib.call_secret_value_unref(value);
+    }
+    lib.call_g_list_free_full(items, lib.call_g_object_unref);
+    if (result == -1 && error_out) *error_out = strdup("out of memory copying the key");
+    return result;
+}
+
+int vein_secret_clear(const char *store_path, const char *state, char **error_out) {
+    if (lib_ready(error_out) != 0) return -1;
+    GError *error = NULL;
+    gboolean removed = lib.call_secret_password_clear_sync(vein_schema(), NULL, &error,
+                                                           "store", store_path, "state", state, NULL);
+    if (error) return fail(error, error_out);
+    return removed ? 1 : 0;
 }
 
 int vein_secret_search(const char *const *match, vein_secret_visitor visit, void *context, char **error_out) {

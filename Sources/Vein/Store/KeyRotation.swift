@@ -123,12 +123,12 @@ public enum KeyRotation {
 
         try home.record(newKey, state: .current, realPath: realPath)
         home.forgetPending(realPath: realPath)
-        after?(.promoted)
         do {
             try retire(oldKey, in: source, movedTo: home, keys: keys, realPath: realPath)
         } catch {
             throw KeyRotationError.oldKeyNotRetired(source, newHome: home.source ?? .passphrasePrompt, reason: "\(error)")
         }
+        after?(.promoted)
         var info = stat()
         stat(realPath, &info)
         return Result(destination: home.source ?? .passphrasePrompt, bytes: Int(info.st_size),
