@@ -26,6 +26,18 @@ import Testing
         live.discard()
     }
 
+    /// A new store (a backup under tonight's name) removes what a create or backup killed under another name
+    /// left in its directory; names that are not Vein's temporaries stay.
+    @Test func creatingAStoreRemovesDeadTemporariesOfOtherStoresInItsDirectory() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let dead = [".blog-2026-01-30.vein.creating-\(Self.dead)", ".blog-2026-01-30.vein.creating-\(Self.dead)-journal"]
+        let others = [".notes.creating-draft", "blog.vein.creating-\(Self.dead).txt"]
+        for name in dead + others { try dir.write(name, "x") }
+        _ = try StoreCreator.create(at: dir.path("blog-2026-01-31.vein"), manifest: try Fixtures.blogManifest(), protection: .plaintext)
+        #expect(try dir.contents() == (["blog-2026-01-31.vein"] + others).sorted())
+    }
+
     @Test func readingAKeyFileRemovesDeadTemporariesOfItAndOfItsPendingKey() throws {
         let dir = try TempDir()
         defer { dir.cleanUp() }

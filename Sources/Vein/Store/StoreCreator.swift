@@ -92,7 +92,10 @@ public enum StoreCreator {
         // 2. The store, under a temporary name, then linked into place.
         let staged: StagedFile
         do {
-            StagedFile.removeLeftovers(of: realPath, tag: Self.temporaryTag)  // under the directory lock: none is in use
+            // Under the directory lock no other store is being created here: any such temporary is a leftover
+            // (a backup killed last night under another name too).
+            StagedFile.removeLeftovers(of: realPath, tag: Self.temporaryTag)
+            StagedFile.removeLeftovers(in: URL(fileURLWithPath: realPath).deletingLastPathComponent().path, tag: Self.temporaryTag)
             staged = try StagedFile(target: realPath, tag: Self.temporaryTag, mode: mode, placement: .create)
         } catch {
             for step in undo.reversed() { step() }

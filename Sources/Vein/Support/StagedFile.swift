@@ -167,6 +167,7 @@ package final class StagedFile {
         }
         let place = try replaceablePath(target)
         removeLeftovers(of: place, tag: Tag.writing.rawValue)
+        removeLeftovers(in: URL(fileURLWithPath: place).deletingLastPathComponent().path, tag: Tag.writing.rawValue)
         let staged = try StagedFile(target: place, tag: Tag.writing.rawValue, mode: mode, placement: .replace)
         do {
             let result = try body(staged.descriptor)
@@ -207,25 +208,39 @@ package final class StagedFile {
         removeLeftovers(of: target, tags: Tag.allCases.map(\.rawValue))
     }
 
+    /// Removes what killed processes left of temporaries with `tag` of any file in `directory` (names
+    /// `.NAME.TAG-ULID`): a backup to a new name each night cleans up after one killed the night before.
+    package static func removeLeftovers(in directory: String, tag: String) {
+        let marker = "." + tag + "-"
+        removeLeftovers(in: directory) { name in
+            guard name.hasPrefix("."), let range = name.range(of: marker, options: .backwards) else { return false }
+            return ULID(String(name[range.upperBound...])) != nil
+        }
+    }
+
+    private static func removeLeftovers(of target: String, tags: [String]) {
+        let url = URL(fileURLWithPath: target)
+        let name = url.lastPathComponent
+        let prefixes: [String] = tags.flatMap { tag -> [String] in ["." + name + "." + tag + "-", name + "." + tag + "-"] }
+        removeLeftovers(in: url.deletingLastPathComponent().path) { candidate in prefixes.contains(where: candidate.hasPrefix) }
+    }
+
     /// A temporary is a leftover when no process holds its lock (its writer is gone: the lock goes with the
     /// process); a SQLite journal of a temporary is one when the temporary itself is gone (a process killed
     /// while removing them). This process's own temporaries are never touched: opening and closing a file
     /// would drop the locks SQLite holds on it.
-    private static func removeLeftovers(of target: String, tags: [String]) {
-        let url = URL(fileURLWithPath: target)
-        let directory = url.deletingLastPathComponent().path.isEmpty ? "." : url.deletingLastPathComponent().path
-        let name = url.lastPathComponent
-        let prefixes: [String] = tags.flatMap { tag -> [String] in ["." + name + "." + tag + "-", name + "." + tag + "-"] }
+    private static func removeLeftovers(in directory: String, matching isTemporary: (String) -> Bool) {
+        let directory = directory.isEmpty ? "." : directory
         let companions = ["-wal", "-shm", "-journal"]
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for name in names where prefixes.contains(where: name.hasPrefix) {
+        for name in names {
             let path = directory + "/" + name
-            if let companion = companions.first(where: name.hasSuffix) {
+            if let companion = companions.first(where: name.hasSuffix), isTemporary(String(name.dropLast(companion.count))) {
                 let main = String(path.dropLast(companion.count))
                 if !FileSystem.fileExists(main) && !TemporaryFiles.isRegistered(main) { unlink(path) }
                 continue
             }
-            guard !TemporaryFiles.isRegistered(path) else { continue }
+            guard isTemporary(name), !TemporaryFiles.isRegistered(path) else { continue }
             let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             guard fd >= 0 else { continue }
             if flock(fd, LOCK_EX | LOCK_NB) == 0 { FileSystem.removeDatabaseFiles(path) }
