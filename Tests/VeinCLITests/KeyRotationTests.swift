@@ -141,6 +141,14 @@ import Vein
 
             """)
         #expect(try r.vein(["info", "s.vein", "--key-file", "k2"]).status == 0)
+
+        // --force replaces another key file's key, and keeps it.
+        try r.write("other", "another store's passphrase\n", mode: 0o600)
+        #expect(try r.vein(["key", "rotate", "s.vein", "--key-file", "k2", "--to-key-file", "other", "--force", "-q"]).status == 0)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: r.directory.path).filter { $0.hasPrefix("other.retired-") }
+        try #require(kept.count == 1, "\(kept)")
+        #expect(try String(contentsOfFile: r.path(kept[0]), encoding: .utf8) == "another store's passphrase\n")
+        #expect(try r.vein(["info", "s.vein", "--key-file", "other"]).status == 0)
     }
 
     @Test func refusalsAndMessages() throws {
