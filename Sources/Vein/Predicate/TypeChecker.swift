@@ -393,10 +393,20 @@ public struct TypeChecker {
             }
             throw error("cannot compare \(ta) with \(tb)", column)
         }
-        if !allowOptional && (ta.isOptional || tb.isOptional) {
-            throw error("'\(op)' cannot order optional values, as in Swift; unwrap with ?? first (for example (x ?? 0) \(op) y)", column)
-        }
+        if !allowOptional && ta.isOptional { throw mustBeUnwrapped(a, besides: b, at: left.startColumn) }
+        if !allowOptional && tb.isOptional { throw mustBeUnwrapped(b, besides: a, at: right.startColumn) }
         return (a, b)
+    }
+
+    /// An optional operand of an operator that takes none (`<`, `+`, `/`…): Swift's own error, pointing at
+    /// the operand rather than the operator.
+    private func mustBeUnwrapped(_ operand: TypedExpression, besides other: TypedExpression, at column: Int) -> ExpressionError {
+        guard operand.type != .null else {
+            return error("'nil' is not compatible with expected argument type \(other.type.unwrapped)", column)
+        }
+        let wrapped = operand.type.unwrapped
+        return error("value of optional type \(operand.type) must be unwrapped to a value of type \(wrapped) "
+                     + "(use ?? to give a default, or ! to force unwrap)", column)
     }
 
     /// `c ? a : b`: a Bool condition, and branches of one type as Swift infers it (a literal takes the
