@@ -116,4 +116,34 @@ import Testing
         }
         #expect(!r.exists("copy.vein"))
     }
+
+    /// A store where text is read, with nothing to swap it with: the hint says what the argument is for;
+    /// a key file in the store's place and the store given as --key-file are swapped back.
+    @Test func aStoreWhereTextIsRead() throws {
+        let r = try VeinRunner.blogStore()
+        defer { r.cleanUp() }
+        var result = try r.vein(["migrate", "check", "b.vein"])
+        #expect(result.status == 65)
+        #expect(result.stderr == "vein: error: b.vein is not UTF-8 text\nhint: b.vein looks like a store; PLAN is the migration plan\n")
+        result = try r.vein(["create", "new.vein", "--schema", "b.vein", "--key-file", "new.key"])
+        #expect(result.status == 65)
+        #expect(result.stderr == "vein: error: b.vein is not UTF-8 text\nhint: b.vein looks like a store; --schema is the schema manifest\n")
+        #expect(!r.exists("new.vein") && !r.exists("new.key"))
+        result = try r.vein(["info", "k", "--key-file", "b.vein"])
+        #expect(result.status == 64)
+        #expect(result.stderr == "vein: error: k is a text file, not a store\nhint: the store comes first: vein info b.vein --key-file k\n")
+    }
+
+    /// Before: a store path of one character crashed (signal 4) in Foundation's deletingLastPathComponent.
+    @Test func aOneCharacterStorePathOpens() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        #expect(try r.vein(["create", "b", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
+        let info = try r.vein(["info", "b"])
+        #expect(info.status == 0, "\(info.stderr)")
+        try r.write("k", "not a store\n")
+        let text = try r.vein(["info", "k"])
+        #expect(text.status == 65)
+        #expect(text.stderr == "vein: error: k is a text file, not a store\n")
+    }
 }
