@@ -135,6 +135,14 @@ import Testing
             """)
         #expect(failure("1 + post?.views > 1", model: Self.attachment) == "value of optional type Int? \(unwrap)\n  1 + post?.views > 1\n      ^")
         #expect(failure("nil < views") == "'nil' is not compatible with expected argument type Int\n  nil < views\n  ^")
+        // Negation and a String argument take no optional either (before: "'-' needs a number, not Int?",
+        // "contains needs a String argument, not String?").
+        #expect(failure("-post?.views > 1", model: Self.attachment) == "value of optional type Int? \(unwrap)\n  -post?.views > 1\n   ^")
+        #expect(failure("name.contains(post?.title)", model: Self.attachment) == """
+            value of optional type String? must be unwrapped to a value of type String (use ?? to give a default, or ! to force unwrap)
+              name.contains(post?.title)
+                            ^
+            """)
         #expect(failure("views - (publishedAt == nil ? nil : 1) > 0") == """
             value of optional type Int? \(unwrap)
               views - (publishedAt == nil ? nil : 1) > 0
