@@ -35,7 +35,7 @@ _vein() {
             positional="file"
             ;;
         "repl")
-            opts="--read-only --history --key-file --key-env --passphrase --help"
+            opts="--read-only --history --force --key-file --key-env --passphrase --help"
             positional="file"
             ;;
         "migrate")
@@ -52,7 +52,7 @@ _vein() {
             positional="file"
             ;;
         "export")
-            opts="--output --format --model --where --quiet --key-file --key-env --passphrase --help"
+            opts="--output --force --format --model --where --quiet --key-file --key-env --passphrase --help"
             positional="file"
             ;;
         "import")

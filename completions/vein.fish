@@ -56,6 +56,7 @@ complete -c vein -n '__fish_seen_subcommand_from query' -s h -l help -d 'Show he
 complete -c vein -n '__fish_seen_subcommand_from query' -F
 complete -c vein -n '__fish_seen_subcommand_from repl' -l read-only -d 'Open the store without write access: writes and save are refused.'
 complete -c vein -n '__fish_seen_subcommand_from repl' -l history -r -F -d 'Keep the history in FILE (mode 0600), also for an encrypted store.'
+complete -c vein -n '__fish_seen_subcommand_from repl' -l force -d 'With --history: use FILE even when it is not text, is a SQLite database or holds a key.'
 complete -c vein -n '__fish_seen_subcommand_from repl' -l key-file -r -F -d 'Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase; surrounding whitespace is ignored). FILE must be mode 0600 or stricter.'
 complete -c vein -n '__fish_seen_subcommand_from repl' -l key-env -r -d 'Read the key from the environment variable VAR.'
 complete -c vein -n '__fish_seen_subcommand_from repl' -l passphrase -d 'Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.'
@@ -89,6 +90,7 @@ complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcom
 complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcommand_from check' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcommand_from check' -F
 complete -c vein -n '__fish_seen_subcommand_from export' -s o -l output -r -F -d 'Write to FILE instead of standard output (\'-\' is standard output).'
+complete -c vein -n '__fish_seen_subcommand_from export' -l force -d 'With -o: replace FILE even when it is not text, is a SQLite database or holds a key.'
 complete -c vein -n '__fish_seen_subcommand_from export' -l format -r -a 'json jsonl' -d 'json (one document, the default) or jsonl (a header line, then a record per line).'
 complete -c vein -n '__fish_seen_subcommand_from export' -l model -r -d 'Export only this model (repeatable).'
 complete -c vein -n '__fish_seen_subcommand_from export' -l where -r -d 'Export only records matching this condition (with exactly one --model).'

@@ -250,7 +250,7 @@ import Vein
         let result = try repl(r, ".help\n.quit\ncount Post\n")
         #expect(result.status == 0, "\(result.stderr)")
         for command in [".models", ".schema [MODEL]", ".mode table|json|jsonl|csv|line", ".timer on|off", ".headers on|off", ".width [N …]",
-                        ".read FILE", ".output [FILE]", ".explain STATEMENT", ".sql SELECT …", ".help", ".quit"] {
+                        ".read FILE", ".output [--force] [FILE]", ".explain STATEMENT", ".sql SELECT …", ".help", ".quit"] {
             #expect(result.stdout.contains("\n\(command)  "), "\(command)")
         }
         #expect(!result.stdout.hasSuffix("0\n"))

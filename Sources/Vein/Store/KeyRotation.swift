@@ -69,6 +69,11 @@ public enum KeyRotation {
             guard let keyring = keys.keyring else { throw KeyError.noKeySource(store: realPath, keyringProblem: "no keyring configured") }
             home = .keyring(keyring, app: store.meta.app)
         case .keyFile(let file, let force):
+            // Neither the key file nor its pending key may be the store or a file SQLite keeps beside it; an
+            // existing key file is replaced only with `force`, whatever it holds.
+            var guarding = WriteGuard()
+            guarding.protectStore(store)
+            for path in [file, KeyFile.pendingPath(for: file)] { try guarding.check(path, force: true) }
             newKey = try CipherKey.random()
             if FileSystem.fileExists(file) && !force && source != .keyFile(file) { throw KeyError.keyFileExists(path: file) }
             home = .keyFile(file)

@@ -27,9 +27,18 @@ public enum StoreCreator {
     static let temporaryTag = "creating"
 
     /// Creates the store with file `mode` (before the umask): SQLite's usual 0644, or 0600 for a plaintext
-    /// copy of an encrypted store, which only its owner should read.
+    /// copy of an encrypted store, which only its owner should read. `guarding`: the files the command reads
+    /// (a copy's source store and its key file), which neither the store, the files SQLite keeps beside it,
+    /// nor a new key file may write over.
     public static func create(at path: String, manifest: SchemaManifest, protection: Protection, mode: mode_t = 0o644,
                               now: Date = Date(), populate: ((Store) throws -> Void)? = nil) throws -> Result {
+        try create(at: path, manifest: manifest, protection: protection, mode: mode, now: now, guarding: WriteGuard(), populate: populate)
+    }
+
+    package static func create(at path: String, manifest: SchemaManifest, protection: Protection, mode: mode_t = 0o644,
+                               now: Date = Date(), guarding: WriteGuard, populate: ((Store) throws -> Void)? = nil) throws -> Result {
+        // Before the existence check: a path that is the source store itself says so, not just "exists".
+        try guarding.check(path, writing: .database)
         guard !FileSystem.fileExists(path) else { throw StoreError.alreadyExists(path) }
         let realPath: String
         do { realPath = try FileSystem.realPath(path) } catch {
@@ -51,7 +60,10 @@ public enum StoreCreator {
             key = nil
             encryption = .plaintext
         case .encrypted(let options):
-            let made = try makeKey(options, app: manifest.app, realPath: realPath, undo: &undo)
+            // A new key file takes none of the names of the store it opens, nor any file the command reads.
+            var keyGuard = guarding
+            keyGuard.protectDatabase(path, name: path, new: true)
+            let made = try makeKey(options, app: manifest.app, realPath: realPath, guarding: keyGuard, undo: &undo)
             key = made.key
             generated = made.generated
             encryption = .encrypted(kind: made.key.kindDescription, source: made.source)
@@ -103,9 +115,10 @@ public enum StoreCreator {
         return Result(path: path, realPath: realPath, encryption: encryption, generatedKey: generated)
     }
 
-    private static func makeKey(_ options: KeyOptions, app: String, realPath: String,
+    private static func makeKey(_ options: KeyOptions, app: String, realPath: String, guarding: WriteGuard,
                                 undo: inout [() -> Void]) throws -> (key: CipherKey, source: KeySource, generated: Bool) {
         if let keyFile = options.keyFile, !FileSystem.fileExists(keyFile) {
+            try guarding.check(keyFile)
             let key = try CipherKey.random()
             try KeyFile.create(keyFile, key: key)
             undo.append { unlink(keyFile) }

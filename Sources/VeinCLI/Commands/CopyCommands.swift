@@ -11,7 +11,9 @@ enum EncryptCommand {
             do not hold, into DEST encrypted with SQLCipher (4096-byte pages). The key options work as for \
             'vein create': an existing key, a new random key written to a new --key-file, or by default a new \
             random key kept in the keyring. DEST is built under a temporary name and linked into place: it is \
-            complete or absent, and an existing DEST is never replaced.
+            complete or absent, and an existing DEST is never replaced. Neither DEST, the -wal, -shm and \
+            -journal SQLite writes beside it, nor a new key file may lead to SRC (through a link or another \
+            name) or to DEST's own names: exit 73, nothing written.
             """,
         arguments: [ArgumentSpec("SRC", help: "The plaintext store.", completion: .file),
                     ArgumentSpec("DEST", help: "The encrypted copy to create. It must not exist.", completion: .file)],
@@ -26,7 +28,7 @@ enum EncryptCommand {
             throw CommandFailure("\(path) is already encrypted", hint: "use 'vein key rotate' for a new key, or 'vein backup' for an encrypted copy",
                                  exitCode: .dataError)
         }
-        let source = try Store.open(path, keys: KeyOptions(keyring: nil), mode: .readOnly)
+        let source = try SharedOptions.checkedStandardOutput(invocation, Store.open(path, keys: KeyOptions(keyring: nil), mode: .readOnly))
         let result = try StoreCopier.copy(source, to: invocation.required("DEST"), protection: .encrypted(SharedOptions.keyOptions(invocation)))
         CopyOutput.print(result, verb: "encrypted copy", invocation: invocation)
     }
@@ -40,7 +42,8 @@ enum DecryptCommand {
             Copies every row of SRC (opened with the key options), its _vein_meta and _vein_history and the \
             SQLite header values, into a new unencrypted DEST, complete or absent, readable by its owner only \
             (mode 0600). Anyone who can read DEST can read the data: for tests and tools that cannot open \
-            SQLCipher files.
+            SQLCipher files. Neither DEST nor the -wal, -shm and -journal SQLite writes beside it may lead to \
+            SRC or its key file (through a link or another name): exit 73, nothing written.
             """,
         arguments: [ArgumentSpec("SRC", help: "The encrypted store.", completion: .file),
                     ArgumentSpec("DEST", help: "The plaintext copy to create. It must not exist.", completion: .file)],
@@ -49,7 +52,8 @@ enum DecryptCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let source = try Store.open(invocation.required("SRC"), keys: SharedOptions.keyOptions(invocation), mode: .readOnly)
+        let source = try SharedOptions.checkedStandardOutput(
+            invocation, Store.open(invocation.required("SRC"), keys: SharedOptions.keyOptions(invocation), mode: .readOnly))
         guard source.encryption.isEncrypted else {
             throw CommandFailure("\(source.path) is not encrypted", hint: "copy it with cp, or 'vein backup' while it is in use", exitCode: .dataError)
         }
@@ -67,8 +71,10 @@ enum BackupCommand {
             and the copy holds exactly the commits made before it began. DEST is encrypted with STORE's key \
             (kept in the keyring under DEST's path too when STORE's key comes from the keyring), or with \
             --new-key a fresh random key kept in the keyring. DEST is complete or absent and never replaces a \
-            file. Quiet unless asked (--json prints size, rows and duration), with exit statuses for cron: 0 \
-            done, 73 DEST exists, 74 a full disk or an I/O error, 75 STORE busy, 77 wrong key.
+            file; neither DEST nor the files SQLite writes beside it may lead to STORE or its key file (through \
+            a link or another name). Quiet unless asked (--json prints size, rows and duration), with exit \
+            statuses for cron: 0 done, 73 DEST exists or leads to STORE, 74 a full disk or an I/O error, 75 \
+            STORE busy, 77 wrong key.
             """,
         arguments: [SharedOptions.storeArgument, ArgumentSpec("DEST", help: "The backup to create. It must not exist.", completion: .file)],
         options: [OptionSpec("new-key", help: "Encrypt the backup with a fresh random key kept in the keyring."),

@@ -9,7 +9,8 @@ enum CreateCommand {
             The store appears whole or not at all: it is built under a temporary name and linked into place.
 
             The key: with --key-file FILE, the key in FILE, or a new random key written to FILE (mode 0600) \
-            when FILE does not exist; with --key-env VAR or VEIN_KEY, that key; with --passphrase, a passphrase \
+            when FILE does not exist (never at STORE or its -wal, -shm or -journal, where SQLite would write over \
+            it: exit 73); with --key-env VAR or VEIN_KEY, that key; with --passphrase, a passphrase \
             asked twice. Otherwise vein makes a random 256-bit key and keeps it in the Secret Service keyring \
             under the store's real path; if no keyring is reachable nothing is created (exit 69). A passphrase \
             shorter than 12 characters is refused unless --weak-passphrase is given, and hex of the wrong length \

@@ -27,7 +27,8 @@ enum KeyRotateCommand {
             source open.
 
             The new key goes where the current one is (its key file or keyring item), or with --to-keyring, \
-            --to-key-file FILE (written 0600; an existing FILE only with --force) or --to-passphrase (asked \
+            --to-key-file FILE (written 0600; an existing FILE only with --force; neither FILE nor FILE.pending \
+            may be the store or its -wal, -shm or -journal, however named: exit 73) or --to-passphrase (asked \
             twice) to another source. A key from an environment variable or a typed passphrase cannot be \
             replaced in place: name a destination. Refused with exit 75 while another process has the store \
             open (it would go on writing to the old file). A new passphrase shorter than 12 characters is \

@@ -23,12 +23,16 @@ enum ReplCommand {
               save
 
             Dot-commands: .models, .schema [MODEL], .mode table|json|jsonl|csv|line, .timer on|off, \
-            .headers on|off, .width [N …], .read FILE, .output [FILE], .explain STATEMENT, .sql SELECT …, .help, \
+            .headers on|off, .width [N …], .read FILE, .output [--force] [FILE], .explain STATEMENT, .sql SELECT …, .help, \
             .quit. '.sql' runs read-only SQL and refuses anything that writes.
 
             History holds data, so for an encrypted store it is kept in memory only unless --history FILE is \
             given; for a plaintext store it is kept in ~/.vein_history (VEIN_HISTORY=FILE moves it, \
-            VEIN_HISTORY= turns it off). History files are written mode 0600.
+            VEIN_HISTORY= turns it off). History files are written mode 0600. A history file that vein cannot \
+            write, or that is STORE, its -wal, -shm or -journal or its key file (however named: a symbolic or \
+            hard link is the same file), is refused with exit 73 before the first prompt; one that is not \
+            UTF-8 text, is a SQLite database or holds a raw key is used only with --force. '.output FILE' \
+            refuses the same files ('.output --force FILE' replaces one that is not text).
 
             When standard input is not a terminal, vein repl runs it as a script: no prompt, no colour, each \
             statement's output as vein query prints it; the first error stops the script with its exit status, \
@@ -40,6 +44,7 @@ enum ReplCommand {
             OptionSpec("read-only", help: "Open the store without write access: writes and save are refused."),
             OptionSpec("history", value: "FILE", help: "Keep the history in FILE (mode 0600), also for an encrypted store.",
                        completion: .file),
+            OptionSpec("force", help: "With --history: use FILE even when it is not text, is a SQLite database or holds a key."),
         ] + SharedOptions.keyOptions,
         examples: [
             ("vein repl blog.vein --key-file blog.key", "A session on an encrypted store."),
@@ -71,13 +76,23 @@ enum ReplCommand {
         let store = try SharedOptions.openStore(invocation, mode: readOnly ? .readOnly : .readWrite)
         let console = invocation.console
         let interactive = console.stdinIsTerminal
-        let session = ReplSession(store: store, console: console, readOnly: readOnly, interactive: interactive)
+        let writeGuard = SharedOptions.writeGuard(invocation, store)
+        let session = ReplSession(store: store, console: console, readOnly: readOnly, interactive: interactive, writeGuard: writeGuard)
+        if invocation.arguments.flag("force") && invocation.arguments.value("history") == nil {
+            throw UsageError(message: "--force goes with --history FILE", command: invocation.commandPath)
+        }
         if interactive {
             // In a script Ctrl-C ends vein, as it ends sqlite3 running one.
             Interrupt.install()
             if let keyEnv = invocation.arguments.value("key-env") { Pager.hiddenVariables.insert(keyEnv) }
             let history = HistoryPolicy.file(explicit: invocation.arguments.value("history"), encrypted: store.encryption.isEncrypted,
                                              environment: invocation.environment)
+            if let history {
+                // Readline reads the file now and rewrites it on the way out: both are settled before the
+                // first prompt, not after the session's work.
+                try writeGuard.check(history, force: invocation.arguments.flag("force"))
+                try FileSystem.requireWritable(history)
+            }
             try InteractiveLoop(session: session, historyFile: history).run()
         } else {
             try ScriptRunner.runStandardInput(session)

@@ -74,6 +74,14 @@ enum ErrorReporting {
             return Report(messages: [e.description], hint: "'vein schema STORE --json' prints the manifest itself", exitCode: .dataError)
         case let e as FileError:
             return file(e)
+        case let e as WriteGuardError:
+            switch e {
+            case .wouldDestroy:
+                return Report(messages: [e.description], hint: "nothing was written; choose another file", exitCode: .cannotCreate)
+            case .mayHoldData:
+                return Report(messages: [e.description], hint: "nothing was written; add --force to replace it, or choose another file",
+                              exitCode: .cannotCreate)
+            }
         case let e as StoreError:
             return store(e)
         case let e as KeyError:

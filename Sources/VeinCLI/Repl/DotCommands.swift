@@ -44,8 +44,11 @@ enum DotCommands {
             let text = try FileInput.readText(rest)
             try ScriptRunner.run(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), in: session, origin: rest)
         },
-        DotCommand(name: ".output", usage: ".output [FILE]", help: "Write results to FILE (made 0600); none: back to standard output.") { session, _, rest in
-            try session.output.redirect(to: rest.isEmpty ? nil : rest)
+        DotCommand(name: ".output", usage: ".output [--force] [FILE]",
+                   help: "Write results to FILE (made 0600; never the store or its key file); none: back to standard output.") { session, _, rest in
+            let (force, path) = outputArguments(rest)
+            if force && path == nil { throw usage(".output --force needs a file", ".output [--force] [FILE]") }
+            try session.output.redirect(to: path, force: force, guarding: session.writeGuard)
         },
         DotCommand(name: ".explain", usage: ".explain STATEMENT", help: "The SQL and query plan a statement would run, and what is evaluated in memory.") { session, _, rest in
             guard !rest.isEmpty else { throw usage(".explain needs a statement", ".explain STATEMENT") }
@@ -90,6 +93,14 @@ enum DotCommands {
 
     static func usage(_ message: String, _ usage: String) -> CommandFailure {
         CommandFailure(message, hint: "usage: \(usage)", exitCode: .usage)
+    }
+
+    /// `.output`'s words: `--force` first, then the file name as written (it may hold spaces).
+    static func outputArguments(_ rest: String) -> (force: Bool, path: String?) {
+        var path = Substring(rest)
+        let force = path == "--force" || path.hasPrefix("--force ") || path.hasPrefix("--force\t")
+        if force { path = path.dropFirst("--force".count).drop { $0.isWhitespace } }
+        return (force, path.isEmpty ? nil : String(path))
     }
 
     static func onOff(_ words: [String], _ usageText: String) throws -> Bool {

@@ -21,7 +21,10 @@ final class ReplOutput {
     var useColor: Bool { isTerminal && console.useColorOnStdout }
 
     /// `.output FILE`: results go to FILE (made 0600 when new: results hold data); nil goes back to stdout.
-    func redirect(to path: String?) throws {
+    /// FILE is checked by `guarding` before anything is opened or closed: a refused FILE leaves the output
+    /// where it was.
+    func redirect(to path: String?, force: Bool = false, guarding: WriteGuard) throws {
+        if let path { try guarding.check(path, force: force) }
         if let previous = file {
             file = nil
             // A write the system reports only at close is a failed write, never a silent loss.

@@ -12,6 +12,8 @@ final class ReplSession {
     let interactive: Bool
     /// The store's file name, for the prompt.
     let name: String
+    /// What `.output` must not write over: the store, its companions, its key files.
+    let writeGuard: WriteGuard
 
     var format: ResultFormatter.Format = .table
     var timer = false
@@ -26,8 +28,9 @@ final class ReplSession {
     /// On a terminal, table widths come from the first rows, as the first page needs them.
     static let widthSample = 1000
 
-    init(store: Store, console: Console, readOnly: Bool, interactive: Bool) {
+    init(store: Store, console: Console, readOnly: Bool, interactive: Bool, writeGuard: WriteGuard) {
         self.store = store
+        self.writeGuard = writeGuard
         self.context = ModelContext(store: store)
         self.console = console
         self.output = ReplOutput(console: console, interactive: interactive)
