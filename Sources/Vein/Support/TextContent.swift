@@ -20,13 +20,12 @@ package enum TextContent: Equatable, Sendable {
         return of(Array(sample), cut: sample.count == sampleSize)
     }
 
-    /// UTF-8 without NUL, then JSON if it starts with `{` or `[` after whitespace and `//` comments
-    /// (JSON5). `cut`: the bytes are the start of a longer file, so a character may straddle their end.
+    /// Text as `ExistingContent` judges it (UTF-8 without NUL), then JSON if it starts with `{` or `[`
+    /// after whitespace and `//` comments (JSON5). `cut`: the bytes are the start of a longer file, so a
+    /// character may straddle their end.
     package static func of(_ bytes: [UInt8], cut: Bool = false) -> TextContent? {
-        guard !bytes.isEmpty, !bytes.contains(0) else { return nil }
-        // Up to three bytes of a multi-byte character cut off at the end of a sample.
-        let text = (0...(cut ? min(3, bytes.count - 1) : 0)).lazy.compactMap { String(validating: bytes.dropLast($0), as: UTF8.self) }.first
-        guard let text else { return nil }
+        guard !bytes.isEmpty, ExistingContent.isText(bytes[...], whole: !cut) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
         var rest = Substring(text)
         while true {
             rest = rest.drop { $0.isWhitespace }
