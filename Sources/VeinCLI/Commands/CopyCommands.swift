@@ -23,7 +23,8 @@ enum EncryptCommand {
 
     static func run(_ invocation: Invocation) throws {
         let path = invocation.required("SRC")
-        guard try !FileSystem.fileExists(path) || Store.isPlaintext(path) else {
+        // Anything but a store (no file, a directory, text) is for Store.open to explain.
+        if Store.mightBeStore(path), try !Store.isPlaintext(path) {
             throw CommandFailure("\(path) is already encrypted", hint: "use 'vein key rotate' for a new key, or 'vein backup' for an encrypted copy",
                                  exitCode: .dataError)
         }

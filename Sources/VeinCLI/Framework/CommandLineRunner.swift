@@ -26,6 +26,7 @@ public enum VeinCommandLine {
         var spec = root
         var path: [String] = []
         var rest = arguments[...]
+        var parsed: ParsedArguments?
         while let word = rest.first, let sub = spec.subcommand(word) {
             spec = sub
             path.append(word)
@@ -43,15 +44,17 @@ public enum VeinCommandLine {
                 console.outText(HelpRenderer.render(spec, path: path))
                 return 0
             }
-            let parsed = try ArgumentParser.parse(Array(rest), spec: spec, commandPath: path.joined(separator: " "))
-            if parsed.flag("help") {
+            let arguments = try ArgumentParser.parse(Array(rest), spec: spec, commandPath: path.joined(separator: " "))
+            parsed = arguments
+            if arguments.flag("help") {
                 console.outText(HelpRenderer.render(spec, path: path))
                 return 0
             }
-            try spec.run!(Invocation(arguments: parsed, console: console, commandPath: path.joined(separator: " ")))
+            try spec.run!(Invocation(arguments: arguments, console: console, commandPath: path.joined(separator: " ")))
             return 0
         } catch {
-            let report = ErrorReporting.report(error)
+            let mistake = parsed.flatMap { ArgumentOrder.mistake(behind: error, spec: spec, path: path, arguments: $0) }
+            let report = ErrorReporting.report(mistake ?? error)
             for (i, message) in report.messages.enumerated() {
                 console.error(message, hint: i == report.messages.count - 1 ? report.hint : nil)
             }

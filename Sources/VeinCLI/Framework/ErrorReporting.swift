@@ -138,7 +138,7 @@ enum ErrorReporting {
             return Report(messages: message,
                           hint: "check which key source is used: --key-file, --key-env, --passphrase, VEIN_KEY, then the keyring",
                           exitCode: .permission)
-        case .notAVeinStore:
+        case .notAVeinStore, .textFile:
             return Report(messages: message, exitCode: .dataError)
         case .unsupportedFormat:
             return Report(messages: message, hint: "upgrade vein to open it", exitCode: .dataError)
