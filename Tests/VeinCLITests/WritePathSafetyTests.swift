@@ -6,12 +6,15 @@ import Testing
 /// store, a link to it, its -wal or its key file, and nothing changes; an existing file that is not text is
 /// replaced only with --force.
 @Suite struct WritePathSafetyTests {
-    /// b.vein (key file k) with two posts, a symbolic link `sym` and a hard link `hard` to it.
+    /// b.vein (key file k) with two posts, a symbolic link `sym` and a hard link `hard` to it, and `x/lnk`, a
+    /// symbolic link to the directory `sub`: `x/lnk/..` is the store's directory, not `x`.
     static func fixture() throws -> VeinRunner {
         let r = try VeinRunner.blogStore()
         try #require(try r.query(#"insert Post(title: "one", content: "x")"#).status == 0)
         try #require(try r.query(#"insert Post(title: "two", content: "y")"#).status == 0)
         try #require(symlink("b.vein", r.path("sym")) == 0 && link(r.path("b.vein"), r.path("hard")) == 0)
+        for name in ["x", "sub"] { try FileManager.default.createDirectory(atPath: r.path(name), withIntermediateDirectories: false) }
+        try #require(symlink("../sub", r.path("x/lnk")) == 0)
         return r
     }
 
@@ -25,14 +28,16 @@ import Testing
 
     static let destroysStore = "it is the store b.vein, and writing over it would destroy the store"
     static let damagesStore = "it is the write-ahead log of the store b.vein, and writing over it would damage the store"
+    static let damagesJournal = "it is the rollback journal of the store b.vein, and writing over it would damage the store"
     static let losesKey = "it is the key file of the store b.vein, and writing over it would lose the key that opens the store"
     static let refusedHint = "hint: nothing was written; choose another file\n"
     static let forceHint = "hint: nothing was written; add --force to replace it, or choose another file\n"
 
-    /// Each name that leads to the store or its key file, and why it is refused.
+    /// Each name that leads to the store or its key file, and why it is refused. `x/lnk/../b.vein-journal` is
+    /// the store's journal, which does not exist: before, it was read as text (`x/b.vein-journal`) and written.
     static let targets: [(name: String, reason: String)] = [
         ("b.vein", destroysStore), ("sym", destroysStore), ("hard", destroysStore),
-        ("b.vein-wal", damagesStore), ("wal-link", damagesStore), ("k", losesKey),
+        ("b.vein-wal", damagesStore), ("wal-link", damagesStore), ("x/lnk/../b.vein-journal", damagesJournal), ("k", losesKey),
     ]
 
     /// The store's export and its key file, to compare before and after.
