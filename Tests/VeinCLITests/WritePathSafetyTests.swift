@@ -163,6 +163,33 @@ import Testing
         }
     }
 
+    /// A new store's -wal or -journal already there, left by a store that was moved away without it: SQLite
+    /// would replay it into the new store. Before: every command below created the store beside it (exit 0).
+    @Test func aNewStoreBesideALeftoverLogOrJournalIsRefused() throws {
+        let r = try Self.fixture()
+        defer { r.cleanUp() }
+        try #require(try r.vein(["export", "b.vein", "--key-file", "k", "-o", "e.json"]).status == 0)
+        try #require(try r.vein(["create", "p.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
+        let commands = [["create", "n.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"],
+                        ["import", "n.vein", "e.json", "--create", "--schema", VeinRunner.exampleManifest, "--key-file", "n.key"],
+                        ["backup", "b.vein", "n.vein", "--key-file", "k"], ["decrypt", "b.vein", "n.vein", "--key-file", "k"],
+                        ["encrypt", "p.vein", "n.vein", "--key-file", "n.key"]]
+        for (suffix, role) in [("-wal", "write-ahead log"), ("-journal", "rollback journal")] {
+            try r.write("n.vein" + suffix, "left behind")
+            for command in commands {
+                let result = try r.vein(command)
+                #expect(result.status == 73, "\(command): \(result.stderr)")
+                #expect(result.stderr == "vein: error: refusing to create n.vein: n.vein\(suffix) is already there, a \(role) left by another "
+                        + "database, and SQLite would replay it into the new store\n"
+                        + "hint: nothing was written; move n.vein\(suffix) away (it may hold the last commits of a store that was moved "
+                        + "or deleted), or choose another path\n")
+                #expect(!r.exists("n.vein") && !r.exists("n.key"), "\(command)")
+                #expect(try String(contentsOfFile: r.path("n.vein" + suffix), encoding: .utf8) == "left behind")
+            }
+            unlink(r.path("n.vein" + suffix))
+        }
+    }
+
     // MARK: Existing files that may hold data: --force
 
     /// Files a JSON export must not replace unasked, with the reason given; each is replaced with --force.

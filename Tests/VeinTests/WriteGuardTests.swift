@@ -239,6 +239,37 @@ import Testing
         }
     }
 
+    /// A new store whose -wal or -journal is already there (left by a store moved away without it, say): SQLite
+    /// would take it for the new store's own. Before: the store was created, and the first session replayed
+    /// the other database's log into it (a table of the other database appeared).
+    @Test func aNewStoreIsNeverMadeBesideALeftoverLogOrJournal() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        // A real write-ahead log holding a commit, taken while its database is open.
+        let other = try Database(path: dir.path("other.db"), mode: .create, key: nil)
+        try other.execute("PRAGMA journal_mode = WAL")
+        try other.execute("PRAGMA wal_autocheckpoint = 0")
+        try other.execute("CREATE TABLE foreign_data(x)")
+        let log = try dir.bytes("other.db-wal")
+        try other.close()
+        let store = dir.path("n.vein")
+        for (suffix, role) in [("-wal", "write-ahead log"), ("-journal", "rollback journal")] {
+            try log.write(to: URL(fileURLWithPath: store + suffix))
+            #expect(throws: WriteGuardError.leftover(path: store, companion: store + suffix, role: role)) {
+                try StoreCreator.create(at: store, manifest: try Fixtures.blogManifest(), protection: .plaintext)
+            }
+            #expect(try dir.contents() == ["n.vein" + suffix, "other.db"], "nothing made, the leftover kept")
+            #expect(try dir.bytes("n.vein" + suffix) == log)
+            unlink(store + suffix)
+        }
+        // An empty one holds nothing to replay.
+        try Data().write(to: URL(fileURLWithPath: store + "-wal"))
+        _ = try StoreCreator.create(at: store, manifest: try Fixtures.blogManifest(), protection: .plaintext)
+        let created = try Database(path: store, key: nil)
+        defer { try? created.close() }
+        #expect(try created.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'foreign_data'")?.int64 == 0)
+    }
+
     @Test func aCopyNeverLandsOnItsSourceOrItsKeyFile() throws {
         let f = try Fixture()
         defer { f.dir.cleanUp() }
