@@ -309,6 +309,60 @@ import Testing
         }
     }
 
+    /// ~/.vein_history is used without being asked for (a plaintext store, no --history, no VEIN_HISTORY): when
+    /// vein cannot or may not write it, the session keeps history in memory and says so once. Before: exit 73
+    /// before the first prompt, with no way in but to name another file.
+    @Test func aDefaultHistoryFileThatCannotBeWrittenLeavesHistoryInMemory() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        #expect(try r.vein(["create", "p.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
+        let plain = try Data(contentsOf: URL(fileURLWithPath: r.path("p.vein")))
+        let gone = r.path("gone")
+        try #require(link(r.path("p.vein"), r.path(".vein_history")) == 0)
+        let remedy = "; history is kept in memory only (VEIN_HISTORY=FILE keeps it elsewhere)\n"
+        for (home, warning) in [(gone, "cannot write \(gone)/.vein_history: directory \(gone) does not exist"),
+                                (r.directory.path, "refusing to write \(r.path(".vein_history")): it is the store p.vein, and writing over it would destroy the store")] {
+            let session = try TmuxSession(r, ["repl", "p.vein"], environment: ["HOME": home])
+            defer { session.kill() }
+            let screen = try session.waitFor("p.vein> ")
+            #expect(screen.contains("vein: warning: " + warning + remedy), "\(screen)")
+            #expect(screen.contains(", plaintext, history in memory only. '.help' lists the commands."), "\(screen)")
+            try session.type("count Post")
+            try session.press("Enter")
+            try session.waitFor("0\np.vein> ")
+            try session.press("C-d")
+            #expect(try session.exitStatus() == 0)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: r.path("p.vein"))) == plain)
+        }
+        #expect(!FileManager.default.fileExists(atPath: gone))
+        // Named by VEIN_HISTORY, the same file is refused before the first prompt.
+        let (status, screen) = try refusedSession(r, "p.vein", [], environment: ["HOME": gone, "VEIN_HISTORY": gone + "/.vein_history"])
+        #expect(status == 73, "\(screen)")
+        #expect(screen.contains("vein: error: cannot write \(gone)/.vein_history: directory \(gone) does not exist\n"), "\(screen)")
+        #expect(!screen.contains(Self.banner))
+    }
+
+    /// History is written when the session ends, long after the file was checked: it is checked again then.
+    /// Before: a history file replaced meanwhile by a symbolic link to the store was written over the store
+    /// (readline follows the link), and the store was 11 bytes of history.
+    @Test func theHistoryFileIsCheckedAgainWhenItIsWritten() throws {
+        let r = try WritePathSafetyTests.fixture()
+        defer { r.cleanUp() }
+        let before = try WritePathSafetyTests.state(r)
+        let session = try TmuxSession(r, ["repl", "b.vein", "--key-file", "k", "--history", "h.txt"])
+        defer { session.kill() }
+        try session.waitFor("b.vein> ")
+        try session.type("count Post")
+        try session.press("Enter")
+        try session.waitFor("2\nb.vein> ")
+        unlink(r.path("h.txt"))
+        try #require(symlink("b.vein", r.path("h.txt")) == 0)
+        try session.press("C-d")
+        let screen = try session.waitFor(TmuxSession.exitMarker)
+        #expect(screen.contains("vein: error: refusing to write h.txt: " + WritePathSafetyTests.destroysStore + "\n"), "\(screen)")
+        #expect(try WritePathSafetyTests.state(r) == before)
+    }
+
     @Test func aHistoryFileThatIsNotTextIsUsedOnlyWithForce() throws {
         let r = try VeinRunner.blogStore()
         defer { r.cleanUp() }

@@ -85,15 +85,25 @@ enum ReplCommand {
             // In a script Ctrl-C ends vein, as it ends sqlite3 running one.
             Interrupt.install()
             if let keyEnv = invocation.arguments.value("key-env") { Pager.hiddenVariables.insert(keyEnv) }
-            let history = HistoryPolicy.file(explicit: invocation.arguments.value("history"), encrypted: store.encryption.isEncrypted,
-                                             environment: invocation.environment)
-            if let history {
-                // Readline reads the file now and rewrites it on the way out: both are settled before the
-                // first prompt, not after the session's work.
-                try writeGuard.check(history, force: invocation.arguments.flag("force"))
-                try FileSystem.requireWritable(history)
+            let force = invocation.arguments.flag("force")
+            // Whether the history file may be written: settled before the first prompt (readline reads the file
+            // then), not after the session's work, and again just before it is written on the way out.
+            let checkHistory = { (path: String) throws in
+                try writeGuard.check(path, force: force)
+                try FileSystem.requireWritable(path)
             }
-            try InteractiveLoop(session: session, historyFile: history).run()
+            var history = HistoryPolicy.file(explicit: invocation.arguments.value("history"), encrypted: store.encryption.isEncrypted,
+                                             environment: invocation.environment)
+            if let file = history {
+                do {
+                    try checkHistory(file.path)
+                } catch where !file.named {
+                    // ~/.vein_history, which the person never asked for: the session goes on without it.
+                    console.warning("\(error); history is kept in memory only (VEIN_HISTORY=FILE keeps it elsewhere)")
+                    history = nil
+                }
+            }
+            try InteractiveLoop(session: session, historyFile: history?.path, checkHistoryFile: checkHistory).run()
         } else {
             try ScriptRunner.runStandardInput(session)
         }
