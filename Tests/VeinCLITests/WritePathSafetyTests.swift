@@ -190,6 +190,35 @@ import Testing
         }
     }
 
+    /// Standard error into the store or its key file (`2>> k`): every message would be appended to it, and a
+    /// raw key followed by a line of text is read as a passphrase (the store then says "wrong key"). vein
+    /// exits 73 before writing anything there, and does nothing. Before: `export -o` exited 0 and the key
+    /// file held "exported 2 records …" after the key.
+    @Test func standardErrorIntoAFileNamedOnTheCommandLine() throws {
+        let r = try Self.fixture()
+        defer { r.cleanUp() }
+        try Self.leaveWAL(r)
+        try r.write("blog.json5", try String(contentsOfFile: VeinRunner.exampleManifest, encoding: .utf8))
+        for (command, target) in [("export b.vein --key-file k -o out.json", "k"), ("export b.vein --key-file k -o out.json", "hard"),
+                                  ("export b.vein --key-file k -o out.json", "wal-link"),
+                                  ("query b.vein 'count Post' --key-file k --no-such-option", "k"),
+                                  ("query b.vein 'count Post' --key-file k", "k.pending"),
+                                  ("create n.vein --schema blog.json5 --plaintext", "blog.json5")] {
+            if target == "k.pending" { try r.write("k.pending", "", mode: 0o600) }
+            let before = try Data(contentsOf: URL(fileURLWithPath: r.path(target)))
+            let result = try r.run("/bin/sh", ["-c", "\"$0\" \(command) 2>> \(target)", VeinRunner.binary])
+            #expect(result.status == 73, "\(command) 2>> \(target)")
+            #expect(result.stdout.isEmpty && result.stderr.isEmpty)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: r.path(target))) == before, "\(command) 2>> \(target)")
+            #expect(!r.exists("out.json") && !r.exists("n.vein"))
+            unlink(r.path("k.pending"))
+        }
+        // Elsewhere, messages go to standard error as ever.
+        let logged = try r.run("/bin/sh", ["-c", "\"$0\" export b.vein --key-file k -o out.json 2>> log.txt", VeinRunner.binary])
+        #expect(logged.status == 0)
+        #expect(try String(contentsOfFile: r.path("log.txt"), encoding: .utf8) == "exported 2 records (Attachment 0, Post 2) to out.json\n")
+    }
+
     // MARK: Existing files that may hold data: --force
 
     /// Files a JSON export must not replace unasked, with the reason given; each is replaced with --force.

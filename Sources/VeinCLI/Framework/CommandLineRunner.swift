@@ -12,6 +12,7 @@ public enum VeinCommandLine {
         for descriptor in STDIN_FILENO...STDERR_FILENO where fcntl(descriptor, F_GETFD) == -1 {
             _ = open("/dev/null", O_RDONLY | O_CLOEXEC)
         }
+        if StandardErrorCheck.leadsIntoANamedFile(arguments) { return ExitCode.cannotCreate.rawValue }
         let console = Console()
         return run(arguments, console: console)
     }
