@@ -148,19 +148,34 @@ import Testing
         }
     }
 
-    /// `vein export b.vein >> b.vein`: the shell opens the store for appending before vein runs.
+    /// `vein export b.vein >> b.vein`: the shell opens the store for appending before vein runs. Every
+    /// command is checked before it runs: `key status`, `key rotate`, `create` and `encrypt` do not open their
+    /// store through the shared path, and before they printed into the key file (a raw key followed by text
+    /// reads as a passphrase: "wrong key" from then on) or into the manifest, and exited 0.
     @Test func standardOutputIntoTheStoreOrItsKey() throws {
         let r = try Self.fixture()
         defer { r.cleanUp() }
+        try r.write("blog.json5", try String(contentsOfFile: VeinRunner.exampleManifest, encoding: .utf8))
+        try #require(try r.vein(["create", "p.vein", "--schema", "blog.json5", "--plaintext"]).status == 0)
+        try r.write("pass.key", "a long passphrase here\n", mode: 0o600)
         let before = try Self.state(r)
+        func keyFile(_ name: String) -> String { "it is the key file \(name), and writing into it would change the key it holds" }
         for (command, target, reason) in [("export b.vein --key-file k", "b.vein", Self.destroysStore),
                                           ("query b.vein 'count Post' --key-file k", "hard", Self.destroysStore),
-                                          ("query b.vein 'count Post' --key-file k", "k", Self.losesKey)] {
+                                          ("query b.vein 'count Post' --key-file k", "k", keyFile("k")),
+                                          ("key status b.vein --key-file k", "k", keyFile("k")),
+                                          ("key rotate b.vein --key-file k --to-key-file k2 --json", "k", keyFile("k")),
+                                          ("encrypt p.vein e.vein --key-file pass.key --json", "pass.key", keyFile("pass.key")),
+                                          ("create n.vein --schema blog.json5 --plaintext --json", "blog.json5",
+                                           "it is blog.json5, which this command reads, and vein writes nothing into a file it reads")] {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: r.path(target)))
             let result = try r.run("/bin/sh", ["-c", "\"$0\" \(command) >> \(target)", VeinRunner.binary])
-            #expect(result.status == 73, "\(command) >> \(target)")
+            #expect(result.status == 73, "\(command) >> \(target): \(result.stderr)")
             #expect(result.stderr == "vein: error: refusing to write standard output: \(reason)\n" + Self.refusedHint)
-            #expect(try Self.state(r) == before)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: r.path(target))) == bytes, "\(command) >> \(target)")
+            #expect(!r.exists("e.vein") && !r.exists("n.vein") && !r.exists("k2"))
         }
+        #expect(try Self.state(r) == before)
     }
 
     /// A new store's -wal or -journal already there, left by a store that was moved away without it: SQLite

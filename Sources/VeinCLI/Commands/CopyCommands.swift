@@ -27,7 +27,7 @@ enum EncryptCommand {
             throw CommandFailure("\(path) is already encrypted", hint: "use 'vein key rotate' for a new key, or 'vein backup' for an encrypted copy",
                                  exitCode: .dataError)
         }
-        let source = try SharedOptions.checkedStandardOutput(invocation, Store.open(path, keys: KeyOptions(keyring: nil), mode: .readOnly))
+        let source = try Store.open(path, keys: KeyOptions(keyring: nil), mode: .readOnly)
         let result = try StoreCopier.copy(source, to: invocation.required("DEST"), protection: .encrypted(SharedOptions.keyOptions(invocation)))
         CopyOutput.print(result, verb: "encrypted copy", invocation: invocation)
     }
@@ -51,8 +51,7 @@ enum DecryptCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let source = try SharedOptions.checkedStandardOutput(
-            invocation, Store.open(invocation.required("SRC"), keys: SharedOptions.keyOptions(invocation), mode: .readOnly))
+        let source = try Store.open(invocation.required("SRC"), keys: SharedOptions.keyOptions(invocation), mode: .readOnly)
         guard source.encryption.isEncrypted else {
             throw CommandFailure("\(source.path) is not encrypted", hint: "copy it with cp, or 'vein backup' while it is in use", exitCode: .dataError)
         }
