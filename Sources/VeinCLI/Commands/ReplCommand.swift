@@ -28,11 +28,13 @@ enum ReplCommand {
 
             History holds data, so for an encrypted store it is kept in memory only unless --history FILE is \
             given; for a plaintext store it is kept in ~/.vein_history (VEIN_HISTORY=FILE moves it, \
-            VEIN_HISTORY= turns it off). History files are written mode 0600. A history file that vein cannot \
-            write, or that is STORE, its -wal, -shm or -journal or its key file (however named: a symbolic or \
-            hard link is the same file), is refused with exit 73 before the first prompt; one that is not \
-            UTF-8 text, is a SQLite database or holds a raw key is used only with --force. '.output FILE' \
-            refuses the same files ('.output --force FILE' replaces one that is not text).
+            VEIN_HISTORY= turns it off). History files are written mode 0600. A history file named with \
+            --history or VEIN_HISTORY that vein cannot write, or that is STORE, its -wal, -shm or -journal or \
+            its key file (however named: a symbolic or hard link is the same file), is refused with exit 73 \
+            before the first prompt; one that is not UTF-8 text, is a SQLite database or holds a raw key is \
+            used only with --force. The default ~/.vein_history is not refused: the session then keeps \
+            history in memory and says why. The file is checked again when it is written on the way out. \
+            '.output FILE' refuses the same files ('.output --force FILE' replaces one that is not text).
 
             When standard input is not a terminal, vein repl runs it as a script: no prompt, no colour, each \
             statement's output as vein query prints it; the first error stops the script with its exit status, \
