@@ -31,10 +31,9 @@ package final class StagedFile {
     /// Creates the temporary `.NAME.TAG-ULID` beside `target` with `mode`. With `keepsMode` false the
     /// file keeps `mode` even when it replaces one with another mode (key files stay 0600).
     package init(target: String, tag: String, mode: mode_t, keepsMode: Bool = true, placement: Placement) throws {
-        let url = URL(fileURLWithPath: target)
-        let directory = url.deletingLastPathComponent().path
+        let (directory, name) = FileSystem.splitPath(target)
         self.target = target
-        self.temporary = (directory.isEmpty ? "." : directory) + "/." + url.lastPathComponent + "." + tag + "-" + ULID.make().description
+        self.temporary = directory + "/." + name + "." + tag + "-" + ULID.make().description
         self.placement = placement
         self.keepsMode = keepsMode
         TemporaryFiles.register(temporary)
@@ -194,9 +193,8 @@ package final class StagedFile {
     /// Removes temporaries of `target` with `tag` that a killed process left (and their SQLite journals);
     /// one still being written is locked and stays. Also takes the names older versions used (`NAME.TAG-…`).
     package static func removeLeftovers(of target: String, tag: String) {
-        let url = URL(fileURLWithPath: target)
-        let directory = url.deletingLastPathComponent().path.isEmpty ? "." : url.deletingLastPathComponent().path
-        let prefixes = ["." + url.lastPathComponent + "." + tag + "-", url.lastPathComponent + "." + tag + "-"]
+        let (directory, name) = FileSystem.splitPath(target)
+        let prefixes = ["." + name + "." + tag + "-", name + "." + tag + "-"]
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for name in names where prefixes.contains(where: name.hasPrefix) {
             guard !["-wal", "-shm", "-journal"].contains(where: name.hasSuffix) else { continue }

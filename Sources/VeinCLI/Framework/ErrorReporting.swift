@@ -81,6 +81,9 @@ enum ErrorReporting {
             case .mayHoldData:
                 return Report(messages: [e.description], hint: "nothing was written; add --force to replace it, or choose another file",
                               exitCode: .cannotCreate)
+            case .leftover(_, let companion, _):
+                return Report(messages: [e.description], hint: "nothing was written; move \(companion) away (it may hold the last commits of a "
+                              + "store that was moved or deleted), or choose another path", exitCode: .cannotCreate)
             }
         case let e as StoreError:
             return store(e)
