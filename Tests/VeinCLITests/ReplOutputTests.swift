@@ -95,9 +95,10 @@ import Testing
         let home = ["HOME": "/home/u"]
         #expect(HistoryPolicy.file(explicit: nil, encrypted: true, environment: home) == nil)
         #expect(HistoryPolicy.file(explicit: nil, encrypted: true, environment: home.merging(["VEIN_HISTORY": "/tmp/h"]) { $1 }) == nil)
-        #expect(HistoryPolicy.file(explicit: "/tmp/h", encrypted: true, environment: home) == "/tmp/h")
-        #expect(HistoryPolicy.file(explicit: nil, encrypted: false, environment: home) == "/home/u/.vein_history")
+        #expect(HistoryPolicy.file(explicit: "/tmp/h", encrypted: true, environment: home) == .init(path: "/tmp/h", named: true))
+        #expect(HistoryPolicy.file(explicit: nil, encrypted: false, environment: home) == .init(path: "/home/u/.vein_history", named: false))
         #expect(HistoryPolicy.file(explicit: nil, encrypted: false, environment: home.merging(["VEIN_HISTORY": ""]) { $1 }) == nil)
-        #expect(HistoryPolicy.file(explicit: nil, encrypted: false, environment: home.merging(["VEIN_HISTORY": "/tmp/h"]) { $1 }) == "/tmp/h")
+        #expect(HistoryPolicy.file(explicit: nil, encrypted: false, environment: home.merging(["VEIN_HISTORY": "/tmp/h"]) { $1 })
+                == .init(path: "/tmp/h", named: true))
     }
 }

@@ -6,12 +6,15 @@ import Testing
 /// store, a link to it, its -wal or its key file, and nothing changes; an existing file that is not text is
 /// replaced only with --force.
 @Suite struct WritePathSafetyTests {
-    /// b.vein (key file k) with two posts, a symbolic link `sym` and a hard link `hard` to it.
+    /// b.vein (key file k) with two posts, a symbolic link `sym` and a hard link `hard` to it, and `x/lnk`, a
+    /// symbolic link to the directory `sub`: `x/lnk/..` is the store's directory, not `x`.
     static func fixture() throws -> VeinRunner {
         let r = try VeinRunner.blogStore()
         try #require(try r.query(#"insert Post(title: "one", content: "x")"#).status == 0)
         try #require(try r.query(#"insert Post(title: "two", content: "y")"#).status == 0)
         try #require(symlink("b.vein", r.path("sym")) == 0 && link(r.path("b.vein"), r.path("hard")) == 0)
+        for name in ["x", "sub"] { try FileManager.default.createDirectory(atPath: r.path(name), withIntermediateDirectories: false) }
+        try #require(symlink("../sub", r.path("x/lnk")) == 0)
         return r
     }
 
@@ -25,14 +28,16 @@ import Testing
 
     static let destroysStore = "it is the store b.vein, and writing over it would destroy the store"
     static let damagesStore = "it is the write-ahead log of the store b.vein, and writing over it would damage the store"
+    static let damagesJournal = "it is the rollback journal of the store b.vein, and writing over it would damage the store"
     static let losesKey = "it is the key file of the store b.vein, and writing over it would lose the key that opens the store"
     static let refusedHint = "hint: nothing was written; choose another file\n"
     static let forceHint = "hint: nothing was written; add --force to replace it, or choose another file\n"
 
-    /// Each name that leads to the store or its key file, and why it is refused.
+    /// Each name that leads to the store or its key file, and why it is refused. `x/lnk/../b.vein-journal` is
+    /// the store's journal, which does not exist: before, it was read as text (`x/b.vein-journal`) and written.
     static let targets: [(name: String, reason: String)] = [
         ("b.vein", destroysStore), ("sym", destroysStore), ("hard", destroysStore),
-        ("b.vein-wal", damagesStore), ("wal-link", damagesStore), ("k", losesKey),
+        ("b.vein-wal", damagesStore), ("wal-link", damagesStore), ("x/lnk/../b.vein-journal", damagesJournal), ("k", losesKey),
     ]
 
     /// The store's export and its key file, to compare before and after.
@@ -143,19 +148,90 @@ import Testing
         }
     }
 
-    /// `vein export b.vein >> b.vein`: the shell opens the store for appending before vein runs.
+    /// `vein export b.vein >> b.vein`: the shell opens the store for appending before vein runs. Every
+    /// command is checked before it runs: `key status`, `key rotate`, `create` and `encrypt` do not open their
+    /// store through the shared path, and before they printed into the key file (a raw key followed by text
+    /// reads as a passphrase: "wrong key" from then on) or into the manifest, and exited 0.
     @Test func standardOutputIntoTheStoreOrItsKey() throws {
         let r = try Self.fixture()
         defer { r.cleanUp() }
+        try r.write("blog.json5", try String(contentsOfFile: VeinRunner.exampleManifest, encoding: .utf8))
+        try #require(try r.vein(["create", "p.vein", "--schema", "blog.json5", "--plaintext"]).status == 0)
+        try r.write("pass.key", "a long passphrase here\n", mode: 0o600)
         let before = try Self.state(r)
+        func keyFile(_ name: String) -> String { "it is the key file \(name), and writing into it would change the key it holds" }
         for (command, target, reason) in [("export b.vein --key-file k", "b.vein", Self.destroysStore),
                                           ("query b.vein 'count Post' --key-file k", "hard", Self.destroysStore),
-                                          ("query b.vein 'count Post' --key-file k", "k", Self.losesKey)] {
+                                          ("query b.vein 'count Post' --key-file k", "k", keyFile("k")),
+                                          ("key status b.vein --key-file k", "k", keyFile("k")),
+                                          ("key rotate b.vein --key-file k --to-key-file k2 --json", "k", keyFile("k")),
+                                          ("encrypt p.vein e.vein --key-file pass.key --json", "pass.key", keyFile("pass.key")),
+                                          ("create n.vein --schema blog.json5 --plaintext --json", "blog.json5",
+                                           "it is blog.json5, which this command reads, and vein writes nothing into a file it reads")] {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: r.path(target)))
             let result = try r.run("/bin/sh", ["-c", "\"$0\" \(command) >> \(target)", VeinRunner.binary])
-            #expect(result.status == 73, "\(command) >> \(target)")
+            #expect(result.status == 73, "\(command) >> \(target): \(result.stderr)")
             #expect(result.stderr == "vein: error: refusing to write standard output: \(reason)\n" + Self.refusedHint)
-            #expect(try Self.state(r) == before)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: r.path(target))) == bytes, "\(command) >> \(target)")
+            #expect(!r.exists("e.vein") && !r.exists("n.vein") && !r.exists("k2"))
         }
+        #expect(try Self.state(r) == before)
+    }
+
+    /// A new store's -wal or -journal already there, left by a store that was moved away without it: SQLite
+    /// would replay it into the new store. Before: every command below created the store beside it (exit 0).
+    @Test func aNewStoreBesideALeftoverLogOrJournalIsRefused() throws {
+        let r = try Self.fixture()
+        defer { r.cleanUp() }
+        try #require(try r.vein(["export", "b.vein", "--key-file", "k", "-o", "e.json"]).status == 0)
+        try #require(try r.vein(["create", "p.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
+        let commands = [["create", "n.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"],
+                        ["import", "n.vein", "e.json", "--create", "--schema", VeinRunner.exampleManifest, "--key-file", "n.key"],
+                        ["backup", "b.vein", "n.vein", "--key-file", "k"], ["decrypt", "b.vein", "n.vein", "--key-file", "k"],
+                        ["encrypt", "p.vein", "n.vein", "--key-file", "n.key"]]
+        for (suffix, role) in [("-wal", "write-ahead log"), ("-journal", "rollback journal")] {
+            try r.write("n.vein" + suffix, "left behind")
+            for command in commands {
+                let result = try r.vein(command)
+                #expect(result.status == 73, "\(command): \(result.stderr)")
+                #expect(result.stderr == "vein: error: refusing to create n.vein: n.vein\(suffix) is already there, a \(role) left by another "
+                        + "database, and SQLite would replay it into the new store\n"
+                        + "hint: nothing was written; move n.vein\(suffix) away (it may hold the last commits of a store that was moved "
+                        + "or deleted), or choose another path\n")
+                #expect(!r.exists("n.vein") && !r.exists("n.key"), "\(command)")
+                #expect(try String(contentsOfFile: r.path("n.vein" + suffix), encoding: .utf8) == "left behind")
+            }
+            unlink(r.path("n.vein" + suffix))
+        }
+    }
+
+    /// Standard error into the store or its key file (`2>> k`): every message would be appended to it, and a
+    /// raw key followed by a line of text is read as a passphrase (the store then says "wrong key"). vein
+    /// exits 73 before writing anything there, and does nothing. Before: `export -o` exited 0 and the key
+    /// file held "exported 2 records …" after the key.
+    @Test func standardErrorIntoAFileNamedOnTheCommandLine() throws {
+        let r = try Self.fixture()
+        defer { r.cleanUp() }
+        try Self.leaveWAL(r)
+        try r.write("blog.json5", try String(contentsOfFile: VeinRunner.exampleManifest, encoding: .utf8))
+        for (command, target) in [("export b.vein --key-file k -o out.json", "k"), ("export b.vein --key-file k -o out.json", "hard"),
+                                  ("export b.vein --key-file k -o out.json", "wal-link"),
+                                  ("query b.vein 'count Post' --key-file k --no-such-option", "k"),
+                                  ("query b.vein 'count Post' --key-file k", "k.pending"),
+                                  ("create n.vein --schema blog.json5 --plaintext", "blog.json5")] {
+            if target == "k.pending" { try r.write("k.pending", "", mode: 0o600) }
+            let before = try Data(contentsOf: URL(fileURLWithPath: r.path(target)))
+            let result = try r.run("/bin/sh", ["-c", "\"$0\" \(command) 2>> \(target)", VeinRunner.binary])
+            #expect(result.status == 73, "\(command) 2>> \(target)")
+            #expect(result.stdout.isEmpty && result.stderr.isEmpty)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: r.path(target))) == before, "\(command) 2>> \(target)")
+            #expect(!r.exists("out.json") && !r.exists("n.vein"))
+            unlink(r.path("k.pending"))
+        }
+        // Elsewhere, messages go to standard error as ever.
+        let logged = try r.run("/bin/sh", ["-c", "\"$0\" export b.vein --key-file k -o out.json 2>> log.txt", VeinRunner.binary])
+        #expect(logged.status == 0)
+        #expect(try String(contentsOfFile: r.path("log.txt"), encoding: .utf8) == "exported 2 records (Attachment 0, Post 2) to out.json\n")
     }
 
     // MARK: Existing files that may hold data: --force
@@ -275,6 +351,60 @@ import Testing
             #expect(screen.contains("vein: error: \(message)\n"), "\(screen)")
             #expect(!screen.contains(Self.banner))
         }
+    }
+
+    /// ~/.vein_history is used without being asked for (a plaintext store, no --history, no VEIN_HISTORY): when
+    /// vein cannot or may not write it, the session keeps history in memory and says so once. Before: exit 73
+    /// before the first prompt, with no way in but to name another file.
+    @Test func aDefaultHistoryFileThatCannotBeWrittenLeavesHistoryInMemory() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        #expect(try r.vein(["create", "p.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
+        let plain = try Data(contentsOf: URL(fileURLWithPath: r.path("p.vein")))
+        let gone = r.path("gone")
+        try #require(link(r.path("p.vein"), r.path(".vein_history")) == 0)
+        let remedy = "; history is kept in memory only (VEIN_HISTORY=FILE keeps it elsewhere)\n"
+        for (home, warning) in [(gone, "cannot write \(gone)/.vein_history: directory \(gone) does not exist"),
+                                (r.directory.path, "refusing to write \(r.path(".vein_history")): it is the store p.vein, and writing over it would destroy the store")] {
+            let session = try TmuxSession(r, ["repl", "p.vein"], environment: ["HOME": home])
+            defer { session.kill() }
+            let screen = try session.waitFor("p.vein> ")
+            #expect(screen.contains("vein: warning: " + warning + remedy), "\(screen)")
+            #expect(screen.contains(", plaintext, history in memory only. '.help' lists the commands."), "\(screen)")
+            try session.type("count Post")
+            try session.press("Enter")
+            try session.waitFor("0\np.vein> ")
+            try session.press("C-d")
+            #expect(try session.exitStatus() == 0)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: r.path("p.vein"))) == plain)
+        }
+        #expect(!FileManager.default.fileExists(atPath: gone))
+        // Named by VEIN_HISTORY, the same file is refused before the first prompt.
+        let (status, screen) = try refusedSession(r, "p.vein", [], environment: ["HOME": gone, "VEIN_HISTORY": gone + "/.vein_history"])
+        #expect(status == 73, "\(screen)")
+        #expect(screen.contains("vein: error: cannot write \(gone)/.vein_history: directory \(gone) does not exist\n"), "\(screen)")
+        #expect(!screen.contains(Self.banner))
+    }
+
+    /// History is written when the session ends, long after the file was checked: it is checked again then.
+    /// Before: a history file replaced meanwhile by a symbolic link to the store was written over the store
+    /// (readline follows the link), and the store was 11 bytes of history.
+    @Test func theHistoryFileIsCheckedAgainWhenItIsWritten() throws {
+        let r = try WritePathSafetyTests.fixture()
+        defer { r.cleanUp() }
+        let before = try WritePathSafetyTests.state(r)
+        let session = try TmuxSession(r, ["repl", "b.vein", "--key-file", "k", "--history", "h.txt"])
+        defer { session.kill() }
+        try session.waitFor("b.vein> ")
+        try session.type("count Post")
+        try session.press("Enter")
+        try session.waitFor("2\nb.vein> ")
+        unlink(r.path("h.txt"))
+        try #require(symlink("b.vein", r.path("h.txt")) == 0)
+        try session.press("C-d")
+        let screen = try session.waitFor(TmuxSession.exitMarker)
+        #expect(screen.contains("vein: error: refusing to write h.txt: " + WritePathSafetyTests.destroysStore + "\n"), "\(screen)")
+        #expect(try WritePathSafetyTests.state(r) == before)
     }
 
     @Test func aHistoryFileThatIsNotTextIsUsedOnlyWithForce() throws {

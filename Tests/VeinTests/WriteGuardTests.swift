@@ -78,6 +78,46 @@ import Testing
         #expect(refusal(f.guarding, f.dir.path("s.vein-wal2")) == nil)
     }
 
+    /// `x/lnk/../s.vein-wal`, where `lnk` is a symbolic link to a directory beside the store: the kernel takes
+    /// `..` from where `lnk` leads, so the path names the store's -wal. Before: the path was read as text
+    /// (`x/s.vein-wal`) and an export landed on the store's journal.
+    @Test func dotDotAfterALinkedDirectoryLeadsWhereTheKernelTakesIt() throws {
+        let f = try Fixture()
+        defer { f.dir.cleanUp() }
+        try f.store.database.close()
+        try Self.linkedDirectory(in: f.dir)
+        let store = f.dir.path("s.vein")
+        // Relative, as a user types it (Foundation kept an absolute path as written, and dropped `lnk/..` from
+        // a relative one when it made it absolute).
+        let linked = String(repeating: "../", count: FileManager.default.currentDirectoryPath.split(separator: "/").count)
+            + f.dir.path.dropFirst() + "/x/lnk/../"
+        for suffix in ["-wal", "-journal"] {
+            #expect(!FileSystem.fileExists(store + suffix))
+            #expect(refusal(f.guarding, linked + "s.vein" + suffix) != nil, "\(suffix)")
+        }
+        #expect(refusal(f.guarding, linked + "s.vein") != nil)
+        #expect(refusal(f.guarding, linked + "other.json") == nil)
+        // A new file's real path, where a new store is linked into place.
+        #expect(try FileSystem.realPath(linked + "n.vein") == (try FileSystem.realPath(f.dir.path)) + "/n.vein")
+        _ = try StoreCreator.create(at: linked + "n.vein", manifest: try Fixtures.blogManifest(), protection: .plaintext)
+        #expect(FileSystem.fileExists(f.dir.path("n.vein")) && !FileSystem.fileExists(f.dir.path("x/n.vein")))
+    }
+
+    /// `x/lnk`, a symbolic link to the directory `sub` beside `x`: `x/lnk/..` is the directory itself.
+    static func linkedDirectory(in dir: TempDir) throws {
+        for name in ["x", "sub"] { try FileManager.default.createDirectory(atPath: dir.path(name), withIntermediateDirectories: false) }
+        try #require(symlink("../sub", dir.path("x/lnk")) == 0)
+    }
+
+    @Test func splitPathKeepsTheDirectoryAsTheKernelReadsIt() {
+        let cwd = FileManager.default.currentDirectoryPath
+        #expect(FileSystem.splitPath("/a/lnk/../b") == ("/a/lnk/..", "b"))
+        #expect(FileSystem.splitPath("/a/b/") == ("/a", "b"))
+        #expect(FileSystem.splitPath("/b") == ("/", "b"))
+        #expect(FileSystem.splitPath("b") == (cwd, "b"))
+        #expect(FileSystem.splitPath("./a/./b") == (cwd + "/./a/.", "b"))
+    }
+
     @Test func theKeyFileAndItsPendingKeyAreRefused() throws {
         let f = try Fixture()
         defer { f.dir.cleanUp() }
@@ -197,6 +237,37 @@ import Testing
             }
             #expect(try dir.contents() == [], "\(keyName)")
         }
+    }
+
+    /// A new store whose -wal or -journal is already there (left by a store moved away without it, say): SQLite
+    /// would take it for the new store's own. Before: the store was created, and the first session replayed
+    /// the other database's log into it (a table of the other database appeared).
+    @Test func aNewStoreIsNeverMadeBesideALeftoverLogOrJournal() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        // A real write-ahead log holding a commit, taken while its database is open.
+        let other = try Database(path: dir.path("other.db"), mode: .create, key: nil)
+        try other.execute("PRAGMA journal_mode = WAL")
+        try other.execute("PRAGMA wal_autocheckpoint = 0")
+        try other.execute("CREATE TABLE foreign_data(x)")
+        let log = try dir.bytes("other.db-wal")
+        try other.close()
+        let store = dir.path("n.vein")
+        for (suffix, role) in [("-wal", "write-ahead log"), ("-journal", "rollback journal")] {
+            try log.write(to: URL(fileURLWithPath: store + suffix))
+            #expect(throws: WriteGuardError.leftover(path: store, companion: store + suffix, role: role)) {
+                try StoreCreator.create(at: store, manifest: try Fixtures.blogManifest(), protection: .plaintext)
+            }
+            #expect(try dir.contents() == ["n.vein" + suffix, "other.db"], "nothing made, the leftover kept")
+            #expect(try dir.bytes("n.vein" + suffix) == log)
+            unlink(store + suffix)
+        }
+        // An empty one holds nothing to replay.
+        try Data().write(to: URL(fileURLWithPath: store + "-wal"))
+        _ = try StoreCreator.create(at: store, manifest: try Fixtures.blogManifest(), protection: .plaintext)
+        let created = try Database(path: store, key: nil)
+        defer { try? created.close() }
+        #expect(try created.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'foreign_data'")?.int64 == 0)
     }
 
     @Test func aCopyNeverLandsOnItsSourceOrItsKeyFile() throws {

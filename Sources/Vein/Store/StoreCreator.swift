@@ -95,7 +95,7 @@ public enum StoreCreator {
             // Under the directory lock no other store is being created here: any such temporary is a leftover
             // (a backup killed last night under another name too).
             StagedFile.removeLeftovers(of: realPath, tag: Self.temporaryTag)
-            StagedFile.removeLeftovers(in: URL(fileURLWithPath: realPath).deletingLastPathComponent().path, tag: Self.temporaryTag)
+            StagedFile.removeLeftovers(in: FileSystem.splitPath(realPath).directory, tag: Self.temporaryTag)
             staged = try StagedFile(target: realPath, tag: Self.temporaryTag, mode: mode, placement: .create)
         } catch {
             for step in undo.reversed() { step() }

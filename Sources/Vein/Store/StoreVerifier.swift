@@ -29,25 +29,32 @@ public enum StoreVerifier {
 
     private static func verifySnapshot(_ store: Store) throws -> Report {
         var report = Report(checks: [])
-        let integrity = try integrity(store.database)
+        let encrypted = store.encryption.isEncrypted
+        let integrity = try integrity(store.database, encrypted: encrypted)
         report.checks.append(integrity)
         // On a damaged file the other checks would only fail on the same pages (SQLCipher keeps the
         // error of a page that failed its HMAC check): the damage is the report.
         guard integrity.isClean else { return report }
-        let schema = try readingDamage("schema") { try schemaConformance(store) }
+        let schema = try readingDamage("schema", encrypted: encrypted) { try schemaConformance(store) }
         report.checks.append(schema)
         // Value and relationship checks read the tables; on a store whose tables do not match the
         // schema they would only repeat those problems in a noisier form.
         if schema.isClean {
-            report.checks.append(try readingDamage("values") { try values(store) })
-            report.checks.append(try readingDamage("relationships") { try relationships(store) })
+            report.checks.append(try readingDamage("values", encrypted: encrypted) { try values(store) })
+            report.checks.append(try readingDamage("relationships", encrypted: encrypted) { try relationships(store) })
         }
         return report
     }
 
-    static let unreadable = "the file is damaged: SQLite could not read it"
+    /// A page that could not be read, said as what it means. Every page of an encrypted store carries an
+    /// HMAC of its bytes: a page that fails it was damaged or changed by something without the key, which
+    /// SQLCipher 3 reports only as "SQL logic error" (or "database disk image is malformed").
+    static func unreadable(_ error: DatabaseError, encrypted: Bool) -> String {
+        encrypted ? "a page failed its authentication check: the file is damaged or was changed"
+            : "the file is damaged: SQLite could not read it (\(error.message))"
+    }
 
-    static func integrity(_ db: Database) throws -> Check {
+    static func integrity(_ db: Database, encrypted: Bool) throws -> Check {
         var check = Check(name: "integrity")
         do {
             for row in try db.rows("PRAGMA integrity_check") {
@@ -58,8 +65,9 @@ public enum StoreVerifier {
         } catch let error as DatabaseError where !error.isBusy && ![SQLITE_IOERR, SQLITE_NOMEM].contains(error.code) {
             // integrity_check is fixed SQL: any other failure is the file's. A damaged page of an
             // encrypted store fails its HMAC check, which SQLCipher 3 reports as "SQL logic error" here.
-            check.problems.append("\(unreadable) (\(error.message))")
+            check.problems.append(unreadable(error, encrypted: encrypted))
         }
+        if encrypted { check.problems = pagesFailingAuthentication(check.problems) }
         // One damaged page of an encrypted store makes every page after it unreadable to the check: a
         // hundred lines would bury the first, which is the damage.
         if check.problems.count > sampleCount {
@@ -69,12 +77,32 @@ public enum StoreVerifier {
         return check
     }
 
+    /// integrity_check's "Page 253: unable to get the page. error code=1" is, in an encrypted store, a page
+    /// that failed its HMAC check: such findings become one, in those terms, naming the pages.
+    static func pagesFailingAuthentication(_ findings: [String]) -> [String] {
+        var pages: [Int] = [], others: [String] = []
+        for finding in findings {
+            let parts = finding.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, parts[1] == " unable to get the page. error code=1", parts[0].hasPrefix("Page "),
+               let page = Int(parts[0].dropFirst("Page ".count)) {
+                pages.append(page)
+            } else {
+                others.append(finding)
+            }
+        }
+        guard !pages.isEmpty else { return findings }
+        pages.sort()
+        let list = pages.prefix(sampleCount).map(String.init).joined(separator: ", ") + (pages.count > sampleCount ? ", …" : "")
+        let named = pages.count == 1 ? "page \(pages[0]) failed its" : "\(pages.count) pages (\(list)) failed their"
+        return ["\(named) authentication check: the file is damaged or was changed"] + others
+    }
+
     /// The check's own result, or, when a damaged page stops it, that damage as its one problem.
-    static func readingDamage(_ name: String, _ body: () throws -> Check) throws -> Check {
+    static func readingDamage(_ name: String, encrypted: Bool, _ body: () throws -> Check) throws -> Check {
         do {
             return try body()
         } catch let error as DatabaseError where error.isDamage {
-            return Check(name: name, problems: ["\(unreadable) (\(error.message))"])
+            return Check(name: name, problems: [unreadable(error, encrypted: encrypted)])
         }
     }
 

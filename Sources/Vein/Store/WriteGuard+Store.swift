@@ -11,8 +11,22 @@ extension WriteGuard {
     /// The store's file and its companions, under the name it was opened with and its real path: SQLite
     /// keeps the `-wal` beside the name the store was opened with.
     package mutating func protectStore(_ store: Store) {
-        protectDatabase(store.path, name: store.path)
-        if store.realPath != store.path { protectDatabase(store.realPath, name: store.path) }
+        protectStore(at: store.path, realPath: store.realPath)
+    }
+
+    /// A store named by `path`, open or not (`realPath` found when not given).
+    package mutating func protectStore(at path: String, realPath: String? = nil) {
+        protectDatabase(path, name: path)
+        let realPath = realPath ?? (try? FileSystem.realPath(path)) ?? path
+        if realPath != path { protectDatabase(realPath, name: path) }
+    }
+
+    /// A key file named before anything opened it (for standard output and error: a key file followed by a
+    /// line of text reads as another key), and its pending key.
+    package mutating func protectKeyFile(_ file: String) {
+        for (path, kind) in [(file, "key file"), (KeyFile.pendingPath(for: file), "pending key file")] {
+            protect(path, as: "the \(kind) \(path)", consequence: "writing into it would change the key it holds")
+        }
     }
 
     /// The key file that opened `store` and its pending key (`FILE.pending`, the only key to the store while

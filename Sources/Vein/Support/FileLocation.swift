@@ -67,21 +67,17 @@ package struct FileLocation: Equatable, Sendable {
             let count = readlink(current, &buffer, buffer.count - 1)
             guard count > 0 else { return nil }
             let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            current = target.hasPrefix("/") ? target : directoryName(current) + "/" + target
+            current = target.hasPrefix("/") ? target : FileSystem.splitPath(current).directory + "/" + target
         }
         return nil
     }
 
-    /// The entry of `path` in its directory, whose node stat(2) gives (following links on the way to it).
+    /// The entry of `path` in its directory, whose node stat(2) gives (following links on the way to it, and
+    /// taking `..` after them as the kernel does).
     private static func entry(resolvedPath path: String) -> Entry? {
-        let name = URL(fileURLWithPath: path).lastPathComponent
+        let (directory, name) = FileSystem.splitPath(path)
         var info = stat()
-        guard stat(directoryName(path), &info) == 0 else { return nil }
+        guard stat(directory, &info) == 0 else { return nil }
         return Entry(directory: Node(info), name: name)
-    }
-
-    private static func directoryName(_ path: String) -> String {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return directory.isEmpty ? "." : directory
     }
 }

@@ -14,8 +14,8 @@ extension FileSystem {
             close(descriptor)
             return
         }
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        guard access(directory.isEmpty ? "." : directory, W_OK | X_OK) == 0 else {
+        let directory = splitPath(path).directory
+        guard access(directory, W_OK | X_OK) == 0 else {
             let reason = errno == ENOENT ? "directory \(directory) does not exist" : String(cString: strerror(errno))
             throw .cannotWrite(path, reason: reason)
         }

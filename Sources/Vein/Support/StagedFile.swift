@@ -31,10 +31,9 @@ package final class StagedFile {
     /// Creates the temporary `.NAME.TAG-ULID` beside `target` with `mode`. With `keepsMode` false the
     /// file keeps `mode` even when it replaces one with another mode (key files stay 0600).
     package init(target: String, tag: String, mode: mode_t, keepsMode: Bool = true, placement: Placement) throws {
-        let url = URL(fileURLWithPath: target)
-        let directory = url.deletingLastPathComponent().path
+        let (directory, name) = FileSystem.splitPath(target)
         self.target = target
-        self.temporary = (directory.isEmpty ? "." : directory) + "/." + url.lastPathComponent + "." + tag + "-" + ULID.make().description
+        self.temporary = directory + "/." + name + "." + tag + "-" + ULID.make().description
         self.placement = placement
         self.keepsMode = keepsMode
         TemporaryFiles.register(temporary)
@@ -167,7 +166,7 @@ package final class StagedFile {
         }
         let place = try replaceablePath(target)
         removeLeftovers(of: place, tag: Tag.writing.rawValue)
-        removeLeftovers(in: URL(fileURLWithPath: place).deletingLastPathComponent().path, tag: Tag.writing.rawValue)
+        removeLeftovers(in: FileSystem.splitPath(place).directory, tag: Tag.writing.rawValue)
         let staged = try StagedFile(target: place, tag: Tag.writing.rawValue, mode: mode, placement: .replace)
         do {
             let result = try body(staged.descriptor)
@@ -219,10 +218,9 @@ package final class StagedFile {
     }
 
     private static func removeLeftovers(of target: String, tags: [String]) {
-        let url = URL(fileURLWithPath: target)
-        let name = url.lastPathComponent
+        let (directory, name) = FileSystem.splitPath(target)
         let prefixes: [String] = tags.flatMap { tag -> [String] in ["." + name + "." + tag + "-", name + "." + tag + "-"] }
-        removeLeftovers(in: url.deletingLastPathComponent().path) { candidate in prefixes.contains(where: candidate.hasPrefix) }
+        removeLeftovers(in: directory) { candidate in prefixes.contains(where: candidate.hasPrefix) }
     }
 
     /// A temporary is a leftover when no process holds its lock (its writer is gone: the lock goes with the

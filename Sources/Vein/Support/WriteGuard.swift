@@ -6,7 +6,8 @@ import Foundation
 /// opened or reads, the `-wal`, `-shm` and `-journal` SQLite keeps beside it, and the key files that open
 /// it — by device and inode (`FileLocation`), so a symbolic link, a hard link or another spelling of the
 /// path is recognised, and a file that does not exist yet (a `-wal` between sessions) by the name it
-/// would have. Such a write is refused whatever the caller says.
+/// would have. Such a write is refused whatever the caller says, and so is a new database whose `-wal` or
+/// `-journal` is already there (SQLite would replay it into the new store).
 ///
 /// An existing file that may hold something that cannot be made again (binary data such as an encrypted
 /// store, a SQLite database, a key; see `ExistingContent`), or a key file the command was given but did not
@@ -53,8 +54,9 @@ package struct WriteGuard: Sendable {
         }
     }
 
-    /// Throws when writing `path` (as `kind`) would write over a protected file; then, unless `force`, when
-    /// `path` is an existing file that may hold something that cannot be made again.
+    /// Throws when writing `path` (as `kind`) would write over a protected file; for a new database, when a
+    /// log or journal SQLite would replay into it is already there; then, unless `force`, when `path` is an
+    /// existing file that may hold something that cannot be made again.
     package func check(_ path: String, writing kind: Kind = .file, force: Bool = false) throws(WriteGuardError) {
         let guarded = protected.map { ($0, FileLocation($0.path)) }
         let written = [(path, nil as String?)] + (kind == .database ? Self.databaseCompanions.map { (path + $0.0, path + $0.0) } : [])
@@ -64,6 +66,7 @@ package struct WriteGuard: Sendable {
                 throw .wouldDestroy(path: path, companion: companion, what: file.what, consequence: file.consequence)
             }
         }
+        if kind == .database { try Self.checkNoLeftovers(path) }
         // A new database must not exist at all (its creator refuses one that does): nothing to look into.
         guard kind == .file, !force else { return }
         let location = FileLocation(path)
@@ -72,6 +75,22 @@ package struct WriteGuard: Sendable {
             throw .mayHoldData(path: path, reason: "it is \(file.what)")
         }
         if let reason = ExistingContent.reasonToKeep(path) { throw .mayHoldData(path: path, reason: reason) }
+    }
+
+    /// The companions SQLite replays into the database beside them when it opens it: a write-ahead log's
+    /// frames, a hot journal's pages. A new database's must not be there already (left by a store that was
+    /// moved away without them, say): the new store would take another database's pages, or fail to open.
+    /// They may hold the last commits of that database, so they are never removed here; an empty one holds
+    /// nothing to replay. Nothing to check when the database itself exists: its creator refuses it.
+    static func checkNoLeftovers(_ path: String) throws(WriteGuardError) {
+        var info = stat()
+        guard lstat(path, &info) != 0, errno == ENOENT else { return }
+        for (suffix, role) in databaseCompanions where suffix != "-shm" {
+            // -shm is rebuilt by the first connection to open the database.
+            if stat(path + suffix, &info) == 0, info.st_size > 0 {
+                throw .leftover(path: path, companion: path + suffix, role: role)
+            }
+        }
     }
 
     /// Throws when an open descriptor writes into a protected file: `vein export STORE >> STORE`, where the

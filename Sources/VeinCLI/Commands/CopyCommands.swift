@@ -13,7 +13,8 @@ enum EncryptCommand {
             random key kept in the keyring. DEST is built under a temporary name and linked into place: it is \
             complete or absent, and an existing DEST is never replaced. Neither DEST, the -wal, -shm and \
             -journal SQLite writes beside it, nor a new key file may lead to SRC (through a link or another \
-            name) or to DEST's own names: exit 73, nothing written.
+            name) or to DEST's own names, and a DEST-wal or DEST-journal left there by another store is not \
+            replayed into the copy: exit 73, nothing written.
             """,
         arguments: [ArgumentSpec("SRC", help: "The plaintext store.", completion: .file),
                     ArgumentSpec("DEST", help: "The encrypted copy to create. It must not exist.", completion: .file)],
@@ -23,11 +24,12 @@ enum EncryptCommand {
 
     static func run(_ invocation: Invocation) throws {
         let path = invocation.required("SRC")
-        guard try !FileSystem.fileExists(path) || Store.isPlaintext(path) else {
+        // Anything but a store (no file, a directory, text) is for Store.open to explain.
+        if Store.mightBeStore(path), try !Store.isPlaintext(path) {
             throw CommandFailure("\(path) is already encrypted", hint: "use 'vein key rotate' for a new key, or 'vein backup' for an encrypted copy",
                                  exitCode: .dataError)
         }
-        let source = try SharedOptions.checkedStandardOutput(invocation, Store.open(path, keys: KeyOptions(keyring: nil), mode: .readOnly))
+        let source = try Store.open(path, keys: KeyOptions(keyring: nil), mode: .readOnly)
         let result = try StoreCopier.copy(source, to: invocation.required("DEST"), protection: .encrypted(SharedOptions.keyOptions(invocation)))
         CopyOutput.print(result, verb: "encrypted copy", invocation: invocation)
     }
@@ -42,7 +44,8 @@ enum DecryptCommand {
             SQLite header values, into a new unencrypted DEST, complete or absent, readable by its owner only \
             (mode 0600). Anyone who can read DEST can read the data: for tests and tools that cannot open \
             SQLCipher files. Neither DEST nor the -wal, -shm and -journal SQLite writes beside it may lead to \
-            SRC or its key file (through a link or another name): exit 73, nothing written.
+            SRC or its key file (through a link or another name), and a DEST-wal or DEST-journal left there \
+            by another store is not replayed into the copy: exit 73, nothing written.
             """,
         arguments: [ArgumentSpec("SRC", help: "The encrypted store.", completion: .file),
                     ArgumentSpec("DEST", help: "The plaintext copy to create. It must not exist.", completion: .file)],
@@ -51,8 +54,7 @@ enum DecryptCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let source = try SharedOptions.checkedStandardOutput(
-            invocation, Store.open(invocation.required("SRC"), keys: SharedOptions.keyOptions(invocation), mode: .readOnly))
+        let source = try Store.open(invocation.required("SRC"), keys: SharedOptions.keyOptions(invocation), mode: .readOnly)
         guard source.encryption.isEncrypted else {
             throw CommandFailure("\(source.path) is not encrypted", hint: "copy it with cp, or 'vein backup' while it is in use", exitCode: .dataError)
         }
@@ -73,7 +75,8 @@ enum BackupCommand {
             --new-key a fresh random key kept in the keyring. DEST is complete or absent and never replaces a \
             file; neither DEST nor the files SQLite writes beside it may lead to STORE or its key file (through \
             a link or another name). Quiet unless asked (--json prints size, rows and duration), with exit \
-            statuses for cron: 0 done, 73 DEST exists or leads to STORE, 74 a full disk or an I/O error, 75 \
+            statuses for cron: 0 done, 73 DEST exists, leads to STORE or has a DEST-wal or DEST-journal left \
+            beside it, 74 a full disk or an I/O error, 75 \
             STORE busy, 77 wrong key.
             """,
         arguments: [SharedOptions.storeArgument, ArgumentSpec("DEST", help: "The backup to create. It must not exist.", completion: .file)],

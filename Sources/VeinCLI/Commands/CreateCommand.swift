@@ -6,7 +6,9 @@ enum CreateCommand {
         abstract: "Create a new store from a schema manifest",
         discussion: """
             Creates STORE with one table per model of MANIFEST, encrypted with SQLCipher (4096-byte pages). \
-            The store appears whole or not at all: it is built under a temporary name and linked into place.
+            The store appears whole or not at all: it is built under a temporary name and linked into place. \
+            A STORE-wal or STORE-journal already there (left by a store moved away without it) is refused with \
+            exit 73: SQLite would replay it into the new store, and it may hold that store's last commits.
 
             The key: with --key-file FILE, the key in FILE, or a new random key written to FILE (mode 0600) \
             when FILE does not exist (never at STORE or its -wal, -shm or -journal, where SQLite would write over \

@@ -19,7 +19,9 @@ enum QueryCommand {
               update Post where title == "x" set views = views + 1
               delete Post where views == 0
 
-            A mistake in a statement exits 65 with the place marked by a caret.
+            The clauses where, sort, limit and offset come in that order, each at most once. A mistake in a \
+            statement exits 65 with the place marked by a caret. STORE comes first: a statement given in its \
+            place (vein query 'count Post' blog.vein) is exit 64, with the command written the right way.
 
             A table on a terminal is fitted to its width: long values are cut and marked '…', data is shown \
             from its first bytes, a to-many relationship keeps whole ids and counts the rest; ids are never \

@@ -40,11 +40,13 @@ enum ReplCommand {
 
             History holds data, so for an encrypted store it is kept in memory only unless --history FILE is \
             given; for a plaintext store it is kept in ~/.vein_history (VEIN_HISTORY=FILE moves it, \
-            VEIN_HISTORY= turns it off). History files are written mode 0600. A history file that vein cannot \
-            write, or that is STORE, its -wal, -shm or -journal or its key file (however named: a symbolic or \
-            hard link is the same file), is refused with exit 73 before the first prompt; one that is not \
-            UTF-8 text, is a SQLite database or holds a raw key is used only with --force. '.output FILE' \
-            refuses the same files ('.output --force FILE' replaces one that is not text).
+            VEIN_HISTORY= turns it off). History files are written mode 0600. A history file named with \
+            --history or VEIN_HISTORY that vein cannot write, or that is STORE, its -wal, -shm or -journal or \
+            its key file (however named: a symbolic or hard link is the same file), is refused with exit 73 \
+            before the first prompt; one that is not UTF-8 text, is a SQLite database or holds a raw key is \
+            used only with --force. The default ~/.vein_history is not refused: the session then keeps \
+            history in memory and says why. The file is checked again when it is written on the way out. \
+            '.output FILE' refuses the same files ('.output --force FILE' replaces one that is not text).
 
             When standard input is not a terminal, vein repl runs it as a script: no prompt, no colour, each \
             statement's output as vein query prints it; the first error stops the script with its exit status, \
@@ -97,15 +99,25 @@ enum ReplCommand {
             // In a script Ctrl-C ends vein, as it ends sqlite3 running one.
             Interrupt.install()
             if let keyEnv = invocation.arguments.value("key-env") { Pager.hiddenVariables.insert(keyEnv) }
-            let history = HistoryPolicy.file(explicit: invocation.arguments.value("history"), encrypted: store.encryption.isEncrypted,
-                                             environment: invocation.environment)
-            if let history {
-                // Readline reads the file now and rewrites it on the way out: both are settled before the
-                // first prompt, not after the session's work.
-                try writeGuard.check(history, force: invocation.arguments.flag("force"))
-                try FileSystem.requireWritable(history)
+            let force = invocation.arguments.flag("force")
+            // Whether the history file may be written: settled before the first prompt (readline reads the file
+            // then), not after the session's work, and again just before it is written on the way out.
+            let checkHistory = { (path: String) throws in
+                try writeGuard.check(path, force: force)
+                try FileSystem.requireWritable(path)
             }
-            try InteractiveLoop(session: session, historyFile: history).run()
+            var history = HistoryPolicy.file(explicit: invocation.arguments.value("history"), encrypted: store.encryption.isEncrypted,
+                                             environment: invocation.environment)
+            if let file = history {
+                do {
+                    try checkHistory(file.path)
+                } catch where !file.named {
+                    // ~/.vein_history, which the person never asked for: the session goes on without it.
+                    console.warning("\(error); history is kept in memory only (VEIN_HISTORY=FILE keeps it elsewhere)")
+                    history = nil
+                }
+            }
+            try InteractiveLoop(session: session, historyFile: history?.path, checkHistoryFile: checkHistory).run()
         } else {
             try ScriptRunner.runStandardInput(session)
         }

@@ -85,6 +85,9 @@ enum ErrorReporting {
             case .mayHoldData:
                 return Report(messages: [e.description], hint: "nothing was written; add --force to replace it, or choose another file",
                               exitCode: .cannotCreate)
+            case .leftover(_, let companion, _):
+                return Report(messages: [e.description], hint: "nothing was written; move \(companion) away (it may hold the last commits of a "
+                              + "store that was moved or deleted), or choose another path", exitCode: .cannotCreate)
             }
         case let e as StoreError:
             return store(e)
@@ -142,7 +145,7 @@ enum ErrorReporting {
             return Report(messages: message,
                           hint: "check which key source is used: --key-file, --key-env, --passphrase, VEIN_KEY, then the keyring",
                           exitCode: .permission)
-        case .notAVeinStore:
+        case .notAVeinStore, .textFile:
             return Report(messages: message, exitCode: .dataError)
         case .unsupportedFormat:
             return Report(messages: message, hint: "upgrade vein to open it", exitCode: .dataError)

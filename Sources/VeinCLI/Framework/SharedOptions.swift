@@ -40,14 +40,6 @@ enum SharedOptions {
     /// Opens the store named by the STORE argument with the invocation's key sources. A command that only
     /// reads opens it `.readOnly`: it then works on a store it may not write, and leaves no -wal or -shm.
     static func openStore(_ invocation: Invocation, mode: Database.OpenMode = .readWrite) throws -> Store {
-        try checkedStandardOutput(invocation, Store.open(invocation.required("STORE"), keys: keyOptions(invocation), mode: mode))
-    }
-
-    /// `store`, once standard output is known not to write into it or its key file (`vein export STORE >>
-    /// STORE`: the shell opened it for appending before vein ran, and the records would follow the encrypted
-    /// pages in plain text). Standard error carries only messages, and the refusal itself would go there.
-    static func checkedStandardOutput(_ invocation: Invocation, _ store: Store) throws -> Store {
-        try writeGuard(invocation, store).check(descriptor: STDOUT_FILENO, name: "standard output")
-        return store
+        try Store.open(invocation.required("STORE"), keys: keyOptions(invocation), mode: mode)
     }
 }

@@ -6,6 +6,9 @@ import Vein
 struct InteractiveLoop {
     let session: ReplSession
     let historyFile: String?
+    /// Throws when `historyFile` may not be written (`WriteGuard`): run again just before it is, since the
+    /// file checked before the first prompt may have been replaced since (by a link to the store, say).
+    var checkHistoryFile: (String) throws -> Void = { _ in }
 
     func run() throws {
         WindowSize.install()
@@ -15,7 +18,10 @@ struct InteractiveLoop {
         if let historyFile { editor.loadHistory(historyFile) }
         defer {
             if let historyFile {
-                do { try editor.saveHistory(historyFile) } catch { report(error) }
+                do {
+                    try checkHistoryFile(historyFile)
+                    try editor.saveHistory(historyFile)
+                } catch { report(error) }
             }
         }
         session.console.note("vein \(VeinVersion.current): \(session.name)"
