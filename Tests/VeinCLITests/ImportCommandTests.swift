@@ -28,7 +28,7 @@ import Vein
         #expect(refused.status == 65)
         #expect(refused.stderr == """
             vein: error: import from up.jsonl refused; nothing was written
-            vein: error:   Attachment.post: 1 row are not listed back by Post.attachments (\(id(2)))
+            vein: error:   Attachment.post: 1 row is not listed back by Post.attachments (\(id(2)))
 
             """)
         let listed = try r.query("Post(#id(\"\(id(1))\")).attachments", ["--format", "jsonl"])

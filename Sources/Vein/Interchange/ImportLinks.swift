@@ -91,9 +91,10 @@ final class ImportLinks {
         while try rows.step() { try body(rows.string(0)) }
     }
 
-    /// Adds "N rows <what>" at `location` when there are any.
-    private func report(_ problems: inout ImportProblems, _ location: String, _ count: Int, _ what: String) {
-        if count > 0 { problems.add(location, "\(Phrase.rows(count)) \(what)") }
+    /// Adds "N rows <verb> <what>" at `location` when there are any, the verb given as it goes with a
+    /// plural ("are", "point to") and made to agree.
+    private func report(_ problems: inout ImportProblems, _ location: String, _ count: Int, _ verb: String, _ what: String) {
+        if count > 0 { problems.add(location, "\(Phrase.rows(count, verb)) \(what)") }
     }
 
     /// Whether the row of `model` with `id` is one of the file's.
@@ -120,9 +121,9 @@ final class ImportLinks {
                 }
             }
         }
-        report(&problems, name, notNamingBack.count, "are not listed back by \(inverseName) (\(notNamingBack.text))")
-        report(&problems, name, missing.count,
-               "point to \(storage.target) rows that do not exist (\(missing.text)); every id must be in the file or the store")
+        report(&problems, name, notNamingBack.count, "are", "not listed back by \(inverseName) (\(notNamingBack.text))")
+        report(&problems, name, missing.count, "point to",
+               "\(storage.target) rows that do not exist (\(missing.text)); every id must be in the file or the store")
         // 2. Every row naming an owner of the file is in its list.
         var unlisted = SampleList()
         let side = sides[storage] ?? -1
@@ -131,7 +132,7 @@ final class ImportLinks {
         try forEachOwnerInFile(storage.model, firstRowid(storage.model)) { owner in
             try forEachID(unlistedSQL, [.text(owner), .integer(Int64(side))]) { unlisted.add($0) }
         }
-        report(&problems, inverseName, unlisted.count, "are not listed back by \(name) (\(unlisted.text))")
+        report(&problems, inverseName, unlisted.count, "are", "not listed back by \(name) (\(unlisted.text))")
         // 3. Rows of the file that came to name an owner not in the file: at the end of its list, in the
         // order read (collected first: the table is not changed under its own scan).
         guard problems.isEmpty, let first = firstRowid(storage.target) else { return }
@@ -167,7 +168,7 @@ final class ImportLinks {
                 }
             }
         }
-        report(&problems, name, notListingBack.count, "are not listed back by \(canonicalName) (\(notListingBack.text))")
+        report(&problems, name, notListingBack.count, "are", "not listed back by \(canonicalName) (\(notListingBack.text))")
         // 2. Links an owner of the file leaves out: refused when the member is in the file (it lists the
         // owner), removed otherwise (the owner's record says what its list is).
         var leavingOut = SampleList()
@@ -180,10 +181,8 @@ final class ImportLinks {
             if try database.scalar("SELECT 1 \(leftOut) AND \(inFile) LIMIT 1", arguments) != nil { leavingOut.add(owner) }
             try database.execute("DELETE \(leftOut) AND NOT \(inFile)", arguments)
         }
-        if leavingOut.count > 0 {
-            let (rows, verb, them) = leavingOut.count == 1 ? ("1 row", "leaves", "it") : ("\(leavingOut.count) rows", "leave", "them")
-            problems.add(name, "\(rows) \(verb) out \(canonical.model) rows that list \(them) in \(canonicalName) (\(leavingOut.text))")
-        }
+        report(&problems, name, leavingOut.count, "leave", "out \(canonical.model) rows that list "
+               + "\(Phrase.noun(leavingOut.count, "it", plural: "them")) in \(canonicalName) (\(leavingOut.text))")
     }
 }
 

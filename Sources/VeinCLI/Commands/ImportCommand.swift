@@ -99,12 +99,12 @@ enum ImportCommand {
             } else if !invocation.quiet {
                 let counts = summary.records.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                 let replaced = upsert ? ": \(summary.totalInserted) inserted, \(summary.totalReplaced) replaced" : ""
-                try console.noteChecked("imported \(summary.total) record\(summary.total == 1 ? "" : "s")\(counts.isEmpty ? "" : " (\(counts))")\(replaced)")
+                try console.noteChecked("imported \(Phrase.count(summary.total, "record"))\(counts.isEmpty ? "" : " (\(counts))")\(replaced)")
             }
         } catch FileError.outputClosed {
             // The reader went away (`| head`): nobody reads the summary; the import stands, as with `cat`.
         } catch {
-            throw CommandFailure("the import is done: \(summary.total) record\(summary.total == 1 ? " is" : "s are") in \(store), "
+            throw CommandFailure("the import is done: \(Phrase.count(summary.total, "record", "are")) in \(store), "
                                  + "but its summary could not be written (\(error))",
                                  hint: "do not import the file again: its records are in the store already", exitCode: .ioError)
         }

@@ -40,10 +40,10 @@ import Testing
         let omitted = importProblems { try f.importData(jsonl(item(1)), into: store, format: .jsonl, upsert: true) }
         #expect(omitted == none, "a list left out of the record is an empty list")
         let one = importProblems { try f.importData(jsonl(item(1, list("children", 3))), into: store, format: .jsonl, upsert: true) }
-        #expect(one == ["Item.parent: 1 row are not listed back by Item.children (\(id(2)))"])
+        #expect(one == ["Item.parent: 1 row is not listed back by Item.children (\(id(2)))"])
         #expect(try members(store, "Item", 1, "children") == [id(2), id(3)])
         let plain = importProblems { try f.importData(jsonl(item(4, list("children")), item(5, parent(4))), into: store, format: .jsonl) }
-        #expect(plain == ["Item.parent: 1 row are not listed back by Item.children (\(id(5)))"])
+        #expect(plain == ["Item.parent: 1 row is not listed back by Item.children (\(id(5)))"])
         // With the row's own record saying it moved away, the list may leave it out.
         let summary = try f.importData(jsonl(item(1, list("children", 3)), item(2)), into: store, format: .jsonl, upsert: true)
         #expect(summary.records == ["Item": 2] && summary.replaced == ["Item": 2] && summary.totalInserted == 0)
@@ -114,7 +114,7 @@ import Testing
         #expect(try StoreVerifier.verify(store).isClean)
         // Both sides in the file must agree, either way round.
         let tagOnly = importProblems { try f.importData(jsonl(tag(4, list("items", 5)), item(5, list("tags"))), into: store, format: .jsonl) }
-        #expect(tagOnly == ["Tag.items: 1 row are not listed back by Item.tags (\(id(4)))"])
+        #expect(tagOnly == ["Tag.items: 1 row is not listed back by Item.tags (\(id(4)))"])
         let itemOnly = importProblems { try f.importData(jsonl(item(6, list("tags", 7)), tag(7, list("items"))), into: store, format: .jsonl) }
         #expect(itemOnly == ["Tag.items: 1 row leaves out Item rows that list it in Item.tags (\(id(7)))"])
     }
@@ -126,7 +126,7 @@ import Testing
         let store = try f.newStore("a.vein")
         try f.importData(jsonl(item(1, ",\"twin\":\"\(id(2))\""), item(2, ",\"twin\":\"\(id(1))\"")), into: store, format: .jsonl)
         let found = importProblems { try f.importData(jsonl(item(1)), into: store, format: .jsonl, upsert: true) }
-        #expect(found == ["Item.twin: 1 row are not listed back by Item.twin (\(id(2))); every id must be in the file or the store"])
+        #expect(found == ["Item.twin: 1 row is not listed back by Item.twin (\(id(2))); every id must be in the file or the store"])
     }
 
     @Test func identicalProblemsAreOneLineNamingEachRecord() throws {
