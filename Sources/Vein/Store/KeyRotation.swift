@@ -230,7 +230,7 @@ private enum KeyHome {
 
     func forgetPending(realPath: String) {
         switch self {
-        case .keyFile(let path): unlink(KeyFile.pendingPath(for: path))
+        case .keyFile(let path): _ = FileCalls.unlink(KeyFile.pendingPath(for: path))
         case .keyring(let keyring, _): _ = try? keyring.remove(storePath: realPath, state: .pending)
         case .none: break
         }

@@ -96,7 +96,7 @@ public enum StoreCreator {
             try staged.syncDirectory()
         } catch {
             // Not durable: withdrawn while the directory lock still keeps anyone else from using it.
-            unlink(realPath)
+            _ = FileCalls.unlink(realPath)
             for step in undo.reversed() { step() }
             throw error
         }
@@ -108,7 +108,7 @@ public enum StoreCreator {
         if let keyFile = options.keyFile, !FileSystem.fileExists(keyFile) {
             let key = try CipherKey.random()
             try KeyFile.create(keyFile, key: key)
-            undo.append { unlink(keyFile) }
+            undo.append { _ = FileCalls.unlink(keyFile) }
             return (key, .keyFile(keyFile), true)
         }
         if let (key, source) = try options.explicitKey(confirmPassphrase: true) {

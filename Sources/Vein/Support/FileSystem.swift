@@ -25,7 +25,7 @@ package enum FileSystem {
         let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError.cannotWrite(directory, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
-        guard fsync(fd) == 0 else { throw writeError(directory, errno) }
+        guard FileCalls.syncDirectory(fd, path: directory.isEmpty ? "." : directory) == 0 else { throw writeError(directory, errno) }
     }
 
     /// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR.
@@ -37,7 +37,7 @@ package enum FileSystem {
     package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
         var offset = 0
         while offset < bytes.count {
-            let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            let n = FileCalls.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset, path: path)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw writeError(path, errno)
@@ -97,7 +97,7 @@ package enum FileSystem {
 
     /// Removes a SQLite database file and its journal companions; for cleaning up after a failed create.
     package static func removeDatabaseFiles(_ path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        for suffix in ["", "-wal", "-shm", "-journal"] { _ = FileCalls.unlink(path + suffix) }
     }
 
     /// Whether another process has the SQLite database at `path` open in WAL mode. Every such connection
