@@ -1,3 +1,4 @@
+import CSQLCipher
 import Foundation
 
 /// Creates new stores (SPEC §2). A store appears complete or not at all: it is built under a temporary
@@ -136,7 +137,10 @@ public enum StoreCreator {
     private static func build(_ temporary: String, reportedAs path: String, manifest: SchemaManifest, key: CipherKey?,
                               now: Date) throws {
         let db: Database
-        do { db = try Database(path: temporary, mode: .readWrite, key: key) } catch let error as DatabaseError {
+        do { db = try Database(path: temporary, mode: .readWrite, key: key) } catch let error as DatabaseError
+            where [SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY].contains(error.code) {
+            // Only a file SQLite may not open or write is "cannot create" (exit 73); an I/O error while it
+            // reads or locks the new file stays one (exit 74).
             throw StoreError.cannotCreate(path, reason: error.message)
         }
         try db.execute("PRAGMA journal_mode = WAL")
