@@ -154,7 +154,7 @@ public enum KeyRotation {
         // `temporary` exists (empty): an attached database is opened without CREATE.
         // Read-write: an attached database opens with the flags of the connection, and the copy is written.
         let source = try Database(path: path, mode: .readWrite, key: oldKey)
-        try source.execute("ATTACH DATABASE ? AS \"vein_target\" KEY ?", [.text(temporary), .text(newKey?.attachArgument ?? "")])
+        try source.attach(temporary, as: "vein_target", keyArgument: newKey?.attachArgument ?? "")
         if newKey != nil { try source.execute("PRAGMA \"vein_target\".cipher_page_size = \(Database.cipherPageSize)") }
         try source.sqlcipherExport(into: "vein_target")
         try source.execute("PRAGMA \"vein_target\".journal_mode = WAL")
