@@ -204,20 +204,23 @@ enum FaultLoop {
                 } else {
                     #expect(state == old || state == new, "\(label): neither the old nor the new state:\n\(diff(state, old))")
                 }
-            } else if outcome.status == 0 {
-                // SQLite may retry or work around a failed call; then the result must be whole.
-                #expect(state == new, "\(label): exit 0 but not the new state:\n\(diff(state, new))")
-                try scenario.afterSuccess?(directory)
             } else {
-                checkFailure(outcome, label, failedCall: seen.failedCall)
-                #expect(state == old || state == new, "\(label): exit \(outcome.status), neither the old nor the new state:\n\(diff(state, old))")
-                // Nothing left behind, unless the failed call was the removal of that very thing.
+                if outcome.status == 0 {
+                    // SQLite may retry or work around a failed call; then the result must be whole.
+                    #expect(state == new, "\(label): exit 0 but not the new state:\n\(diff(state, new))")
+                    try scenario.afterSuccess?(directory)
+                } else {
+                    checkFailure(outcome, label, failedCall: seen.failedCall)
+                    #expect(state == old || state == new, "\(label): exit \(outcome.status), neither the old nor the new state:\n\(diff(state, old))")
+                }
+                // Nothing left behind, unless the failed call was the removal of that very thing (a name
+                // no one holds any more, which the next command on the store removes).
                 if seen.failedCall != "unlink" && seen.failedCall != "xDelete" {
                     let allowed = templateNames.union(cleanNames)
                     let left = names.subtracting(allowed).filter {
                         !Workspace.isSQLiteCompanion($0, of: allowed) && scenario.mayLeave?(directory, $0) != true
                     }
-                    #expect(left.isEmpty, "\(label): left behind: \(left.sorted())")
+                    #expect(left.isEmpty, "\(label): exit \(outcome.status), left behind: \(left.sorted())")
                 }
             }
             try? FileManager.default.removeItem(atPath: directory)
