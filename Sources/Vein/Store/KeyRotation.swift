@@ -97,7 +97,10 @@ public enum KeyRotation {
         do {
             try home.record(newKey, state: .pending, realPath: realPath)
         } catch {
+            // Recording may fail after the pending key is in place (its directory's sync): a key that opens
+            // nothing must not stay behind.
             staged.discard()
+            home.forgetPending(realPath: realPath)
             throw error
         }
         after?(.pendingRecorded)
