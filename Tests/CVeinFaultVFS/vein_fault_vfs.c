@@ -322,8 +322,9 @@ vein_file_decision vein_fault_file_call(vein_file_call kind, const char *path, i
     int is_sync = kind == VEIN_FILE_SYNC || kind == VEIN_FILE_SYNC_DIRECTORY;
     // What changes the disk: dropped after a power loss; what can run out of space: counted for disk-full.
     int changes_disk = kind == VEIN_FILE_WRITE || kind == VEIN_FILE_LINK || kind == VEIN_FILE_RENAME
-        || kind == VEIN_FILE_UNLINK || kind == VEIN_FILE_ATTRIBUTES;
-    int can_fill = kind == VEIN_FILE_WRITE || kind == VEIN_FILE_CREATE || kind == VEIN_FILE_LINK || kind == VEIN_FILE_RENAME;
+        || kind == VEIN_FILE_UNLINK || kind == VEIN_FILE_ATTRIBUTES || kind == VEIN_KEYRING_CHANGE;
+    int can_fill = kind == VEIN_FILE_WRITE || kind == VEIN_FILE_CREATE || kind == VEIN_FILE_LINK || kind == VEIN_FILE_RENAME
+        || kind == VEIN_KEYRING_CHANGE;
     switch (decide(VEIN_FAULT_FILE_SEAM, kind, path, changes_disk, can_fill, is_sync)) {
     case FAIL:
         *error_number = armed_mode == VEIN_FAULT_DISK_FULL ? ENOSPC : EIO;

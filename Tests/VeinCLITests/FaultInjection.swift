@@ -76,6 +76,8 @@ enum FaultInjector {
         if kind > 100 {
             return ["xOpen", "xDelete", "xRead", "xWrite", "xTruncate", "xSync", "xFileSize", "xLock", "xShmMap"][kind - 101]
         }
+        if kind == Int(VEIN_KEYRING_LOOKUP.rawValue) { return "keyring lookup" }
+        if kind == Int(VEIN_KEYRING_CHANGE.rawValue) { return "keyring change" }
         return FileCalls.Kind(rawValue: Int32(kind)).map { "\($0)" } ?? "call \(kind)"
     }
 }
@@ -162,7 +164,10 @@ enum FaultLoop {
 
     static func run(_ scenario: FaultScenario, _ mode: FaultMode, step: Int) throws -> FaultCoverage {
         let root = try Workspace()
-        defer { root.remove() }
+        defer {
+            root.remove()
+            FaultKeyring.forget(under: root.path)
+        }
         let template = try root.directory("template")
         try scenario.setUp(template)
         let powerLoss = mode == .powerLoss
@@ -291,9 +296,13 @@ enum StoreState {
     /// "absent", or the store verified and exported (JSON Lines, records in canonical order); a store
     /// that does not open or does not verify reads as its error, which matches no expected state.
     static func of(_ path: String, keyFile: String?, maskingIdsNotIn keep: Set<String>? = nil) -> String {
+        of(path, keys: keys(keyFile), maskingIdsNotIn: keep)
+    }
+
+    static func of(_ path: String, keys: KeyOptions, maskingIdsNotIn keep: Set<String>? = nil) -> String {
         guard FileSystem.fileExists(path) else { return "absent" }
         do {
-            let store = try Store.open(path, keys: keys(keyFile), mode: .readOnly)
+            let store = try Store.open(path, keys: keys, mode: .readOnly)
             let report = try StoreVerifier.verify(store)
             let problems = report.checks.flatMap(\.problems)
             guard problems.isEmpty else { return "verify: " + problems.joined(separator: "; ") }

@@ -110,7 +110,10 @@ enum FaultScenarios {
 
     // MARK: The scenarios
 
-    static let all: [FaultScenario] = [
+    static let all: [FaultScenario] = commandScenarios + keyringScenarios
+
+    /// `vein` commands, run in process, their keys in key files.
+    static let commandScenarios: [FaultScenario] = [
         FaultScenario(
             name: "create",
             setUp: { _ in },
@@ -189,6 +192,66 @@ enum FaultScenarios {
                 return "mode \(String(FileSystem.mode(d + "/out.json"), radix: 8))\n" + text
             }),
     ]
+
+    /// Scenarios whose key is kept in the keyring (the loop's FaultKeyring, whose calls fail in turn with the
+    /// file calls): engine calls, as the CLI makes them, since `vein` itself talks to the real Secret Service.
+    static let keyringScenarios: [FaultScenario] = [
+        FaultScenario(
+            name: "create, keyring",
+            setUp: { _ in },
+            operation: { d in
+                CommandOutcome.engine {
+                    _ = try StoreCreator.create(at: d + "/s.vein", manifest: try SchemaManifest.load(path: manifest),
+                                                protection: .encrypted(keyringOptions(d)))
+                }
+            },
+            state: { d, lost in keyringState(d, ["s"], afterPowerLoss: lost) }),
+        FaultScenario(
+            name: "key rotate, keyring",
+            setUp: { d in try makeStore(d) },
+            operation: { d in
+                CommandOutcome.engine { _ = try KeyRotation.rotate(d + "/s.vein", keys: keyringOptions(d), to: .sameSource) }
+            },
+            state: { d, lost in keyringState(d, ["s"], afterPowerLoss: lost) }),
+        FaultScenario(
+            name: "backup, keyring",
+            setUp: { d in try makeStore(d) },
+            operation: { d in
+                CommandOutcome.engine {
+                    // What `vein backup` does for a store whose key is in the keyring.
+                    let store = try Store.open(d + "/s.vein", keys: keyringOptions(d), mode: .readOnly)
+                    let keyring = FaultKeyring.of(d)
+                    _ = try StoreCopier.copy(store, to: d + "/b.vein",
+                                             protection: .existingKey(try store.keyForCopies(), source: .keyring, keyring: keyring, app: store.meta.app))
+                }
+            },
+            state: { d, lost in keyringState(d, ["s", "b"], afterPowerLoss: lost) }),
+    ]
+
+    static func keyringOptions(_ directory: String) -> KeyOptions {
+        KeyOptions(environment: [:], keyring: FaultKeyring.of(directory))
+    }
+
+    /// The stores `names` opened with the directory's keyring (its current key, or the pending one), and
+    /// whether the keyring holds a stray key for them: a key that opens nothing, unless it is the current
+    /// key left while a rotation's pending key opens the store (as a key file stays beside KEY.pending), or
+    /// any key of a store that is absent. After a power loss strays are allowed: a crash leaves them, as it
+    /// leaves key files, for the next rotation or create to settle.
+    static func keyringState(_ directory: String, _ names: [String], afterPowerLoss: Bool) -> String {
+        let keyring = FaultKeyring.of(directory)
+        return names.map { name in
+            let path = directory + "/\(name).vein"
+            let state = StoreState.of(path, keys: keyringOptions(directory))
+            guard !afterPowerLoss else { return "\(name): " + state }
+            func opens(_ state: KeyState) -> Bool? {
+                guard let key = (try? keyring.lookup(storePath: path, state: state)).flatMap({ $0 }) else { return nil }
+                return (try? Store.open(path, keys: KeyOptions(environment: [:], keyring: OneKeyKeyring(key: key)), mode: .readOnly)) != nil
+            }
+            let current = opens(.current), pending = opens(.pending)
+            let stray = pending == false || (current == false && pending != true)
+            return "\(name): stray key \(stray)\n" + state
+        }.joined(separator: "\n---\n")
+    }
 
     /// The ids `makeStore` writes: the context scenario's export masks every other id.
     static let fixtureIds: Set<String> = Set((0..<24).map { id("P", $0) } + (0..<48).map { id("A", $0) })

@@ -39,6 +39,9 @@ typedef enum {
     VEIN_FILE_LINK = 7,
     VEIN_FILE_RENAME = 8,
     VEIN_FILE_UNLINK = 9,
+    /// The test keyring's calls (Tests/VeinCLITests/FaultKeyring.swift), outside SQLite as the file calls are.
+    VEIN_KEYRING_LOOKUP = 10,
+    VEIN_KEYRING_CHANGE = 11,
 } vein_file_call;
 
 /// What a file-seam call does.
@@ -73,7 +76,8 @@ int vein_fault_failed_kind(void);
 /// Syncs asked for after the power was lost (each reported success without reaching the disk).
 long long vein_fault_syncs_after_power_loss(void);
 
-/// The seam's question for one call on `path`: proceed, fail (with *error_number set), or skip.
+/// The seam's question for one call on `path` (a store's path for the keyring): proceed, fail (with
+/// *error_number set), or skip.
 vein_file_decision vein_fault_file_call(vein_file_call kind, const char *path, int *error_number);
 
 #endif
