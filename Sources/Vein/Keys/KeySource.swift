@@ -92,6 +92,9 @@ public struct KeyOptions: Sendable {
         guard let keyring else { throw KeyError.noKeySource(store: realPath, keyringProblem: "no keyring configured") }
         do {
             if let key = try keyring.lookup(storePath: realPath, state: .current) { return (key, .keyring) }
+            // A rotation promotes its pending key by replacing the current item (remove, then store): stopped
+            // between the two, it leaves the pending key alone, and that key opens the store.
+            if let key = try keyring.lookup(storePath: realPath, state: .pending) { return (key, .keyring) }
         } catch .keyringUnavailable(let reason) {
             throw KeyError.noKeySource(store: realPath, keyringProblem: "the Secret Service is not available: \(reason)")
         }
