@@ -148,9 +148,9 @@ struct FaultCoverage: CustomStringConvertible {
     }
 }
 
-/// The loop: for N = 1, 1 + step, 1 + 2·step… a fresh copy of the scenario's files, the operation with its
-/// Nth call failing, then the checks; until a run completes without reaching its fault, which must then
-/// have succeeded with the new state.
+/// The loop: for N = 1, 1 + step, 1 + 2·step… (and each of the last `step` calls) a fresh copy of the
+/// scenario's files, the operation with its Nth call failing, then the checks; until a run completes
+/// without reaching its fault, which must then have succeeded with the new state.
 enum FaultLoop {
     /// Statuses a failed command may end with: an I/O error (74), damage it found (65, "damaged"), or a
     /// file it could not open to create (73: SQLite's CANTOPEN says no more).
@@ -229,7 +229,9 @@ enum FaultLoop {
                 }
             }
             try? FileManager.default.removeItem(atPath: directory)
-            n += step
+            // Sampled, every step-th call, and each of the last `step` calls: a command's last calls (the
+            // close that merges and removes the WAL, the cleanup) are where a failure is easiest to miss.
+            n += n >= observation.count - step ? 1 : step
             if n > 1_000_000 { Issue.record("\(label): the loop does not end"); break }
         }
         return FaultCoverage(scenario: scenario.name, mode: mode, calls: observation.count, runs: runs, failures: failures)

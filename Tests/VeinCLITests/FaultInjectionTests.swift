@@ -11,7 +11,8 @@ import Vein
 /// state exactly; nothing is left behind.
 ///
 /// `make test` fails every N of Vein's own file calls and of the syncs (a few dozen per command), and every
-/// `sqliteStep`th of SQLite's calls (hundreds); VEIN_FAULTS_FULL=1 runs every N (FaultInjectionFullTests).
+/// `sqliteStep`th of SQLite's calls (hundreds) and the last `sqliteStep` of them; VEIN_FAULTS_FULL=1 runs
+/// every N (FaultInjectionFullTests).
 /// Each loop prints a "fault coverage:" line (calls counted, runs, exit statuses).
 @Suite(.serialized) struct FaultInjectionTests {
     static let sqliteStep = 7
