@@ -77,6 +77,11 @@ package final class StagedFile {
         for journal in ["-wal", "-journal"] where FileSystem.fileSize(temporary + journal) > 0 {
             throw FileError.writeFailed(target, reason: "the new file's \(journal.dropFirst()) was not merged into it")
         }
+        // SQLite leaves an empty -wal and the -shm behind when its last close cannot lock the file to remove
+        // them. They hold nothing, and once the temporary name is gone nothing would ever remove them.
+        for companion in ["-wal", "-shm", "-journal"] where FileSystem.fileExists(temporary + companion) {
+            _ = FileCalls.unlink(temporary + companion)
+        }
         guard FileCalls.sync(descriptor, path: temporary) == 0 else { throw FileSystem.writeError(target, errno) }
         if placement == .replace { try takeAttributesOfTarget() }
         let fd = descriptor
