@@ -248,11 +248,18 @@ enum FaultLoop {
 }
 
 /// A temporary directory of run directories, its path free of symbolic links (the VFS compares prefixes).
+/// In memory (/dev/shm) where there is one: the loop makes thousands of fsyncs whose durability it does
+/// not need (a power loss is simulated), and on a disk they are most of its time.
 struct Workspace {
     let path: String
 
+    static let base: URL = {
+        let memory = URL(fileURLWithPath: "/dev/shm")
+        return access(memory.path, W_OK) == 0 ? memory : FileManager.default.temporaryDirectory
+    }()
+
     init() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("vein-faults-\(UUID().uuidString)").path
+        let base = Self.base.appendingPathComponent("vein-faults-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         path = try FileSystem.realPath(base)
     }

@@ -15,7 +15,7 @@ import Vein
 /// every N (FaultInjectionFullTests).
 /// Each loop prints a "fault coverage:" line (calls counted, runs, exit statuses).
 @Suite(.serialized) struct FaultInjectionTests {
-    static let sqliteStep = 7
+    static let sqliteStep = 3
 
     @Test(arguments: FaultScenarios.all.map(\.name))
     func sampled(_ name: String) throws {
