@@ -12,23 +12,20 @@ import Vein
 ///
 /// `make test` fails every N of Vein's own file calls and of the syncs (a few dozen per command), and every
 /// `sqliteStep`th of SQLite's calls (hundreds) and the last `sqliteStep` of them; VEIN_FAULTS_FULL=1 runs
-/// every N (FaultInjectionFullTests).
+/// every N instead (`everyCall`). One suite, serialized: the test VFS arms one run at a time.
 /// Each loop prints a "fault coverage:" line (calls counted, runs, exit statuses).
 @Suite(.serialized) struct FaultInjectionTests {
     static let sqliteStep = 3
+    static let full = ProcessInfo.processInfo.environment["VEIN_FAULTS_FULL"] == "1"
 
-    @Test(arguments: FaultScenarios.all.map(\.name))
+    @Test(.enabled(if: !full, "VEIN_FAULTS_FULL=1 runs every call instead (everyCall)"), arguments: FaultScenarios.all.map(\.name))
     func sampled(_ name: String) throws {
         try FaultScenarios.loop(name) { mode in
             mode == .sqliteIOError || mode == .sqliteDiskFull ? Self.sqliteStep : 1
         }
     }
-}
 
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["VEIN_FAULTS_FULL"] == "1",
-                             "the full fault-injection loop runs with VEIN_FAULTS_FULL=1"))
-struct FaultInjectionFullTests {
-    @Test(arguments: FaultScenarios.all.map(\.name))
+    @Test(.enabled(if: full, "the full fault-injection loop runs with VEIN_FAULTS_FULL=1"), arguments: FaultScenarios.all.map(\.name))
     func everyCall(_ name: String) throws {
         try FaultScenarios.loop(name) { _ in 1 }
     }
