@@ -128,6 +128,8 @@ struct FaultScenario: Sendable {
     let state: @Sendable (_ directory: String, _ afterPowerLoss: Bool) throws -> String
     /// Checks beyond "old or new" after a run that exited 0 (key files promoted, no pending key left).
     var afterSuccess: (@Sendable (_ directory: String) throws -> Void)? = nil
+    /// Checks beyond "old or new" after a run that failed (what the message says).
+    var afterFailure: (@Sendable (_ directory: String, _ outcome: CommandOutcome) -> Void)? = nil
     /// Whether a failed run may leave the file `name` because the state needs it (a rotation's pending key
     /// once the store is under the new key).
     var mayLeave: (@Sendable (_ directory: String, _ name: String) -> Bool)? = nil
@@ -154,13 +156,18 @@ struct FaultCoverage: CustomStringConvertible {
 enum FaultLoop {
     /// Statuses a failed command may end with: an I/O error (74), damage it found (65, "damaged"), or a
     /// file it could not open to create (73: SQLite's CANTOPEN says no more).
-    static func checkFailure(_ outcome: CommandOutcome, _ label: String, failedCall: String?) {
+    /// The message names what the user asked for, not the directory a step worked in (`directory`).
+    static func checkFailure(_ outcome: CommandOutcome, _ label: String, failedCall: String?, directory: String) {
         let firstLine = outcome.stderr.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let damage = outcome.status == 65 && firstLine.contains("damaged")
         let cannotOpen = outcome.status == 73 && failedCall == "xOpen"
         #expect(outcome.status == 74 || damage || cannotOpen, "\(label): exit \(outcome.status): \(outcome.stderr)")
         #expect(firstLine.hasPrefix("vein: error: ") && firstLine.count > 13, "\(label): a clear message: \(outcome.stderr)")
+        #expect(!firstLine.contains(directory + ":"), "\(label): the message names a directory, not the file: \(firstLine)")
     }
+
+    /// VEIN_FAULTS_VERBOSE=1 prints every run's exit status and message (otherwise only the unusual ones).
+    static let verbose = ProcessInfo.processInfo.environment["VEIN_FAULTS_VERBOSE"] == "1"
 
     static func run(_ scenario: FaultScenario, _ mode: FaultMode, step: Int) throws -> FaultCoverage {
         let root = try Workspace()
@@ -201,7 +208,9 @@ enum FaultLoop {
                 break
             }
             failures["\(outcome.status)", default: 0] += 1
-            if ![0, 74].contains(outcome.status) { print("fault run: \(label): exit \(outcome.status): \(outcome.stderr.prefix { $0 != "\n" })") }
+            if ![0, 74].contains(outcome.status) || verbose {
+                print("fault run: \(label): exit \(outcome.status): \(outcome.stderr.prefix { $0 != "\n" })")
+            }
             if mode == .powerLoss {
                 // The process "died" at the cut; what it reported after is moot unless it synced nothing more.
                 if outcome.status == 0 && seen.syncsAfterPowerLoss == 0 {
@@ -215,7 +224,8 @@ enum FaultLoop {
                     #expect(state == new, "\(label): exit 0 but not the new state:\n\(diff(state, new))")
                     try scenario.afterSuccess?(directory)
                 } else {
-                    checkFailure(outcome, label, failedCall: seen.failedCall)
+                    checkFailure(outcome, label, failedCall: seen.failedCall, directory: directory)
+                    scenario.afterFailure?(directory, outcome)
                     #expect(state == old || state == new, "\(label): exit \(outcome.status), neither the old nor the new state:\n\(diff(state, old))")
                 }
                 // Nothing left behind, unless the failed call was the removal of that very thing (a name

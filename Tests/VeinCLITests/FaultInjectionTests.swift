@@ -152,6 +152,13 @@ enum FaultScenarios {
                 let store = try Store.open(d + "/s.vein", keys: StoreState.keys(d + "/s.key"), mode: .readOnly)
                 #expect(store.encryption.keySource == .keyFile(d + "/s.key"))
             },
+            afterFailure: { d, outcome in
+                // Stopped after the store took its new key: the message says so, and where that key is, so
+                // that no one throws away the only key that opens the store as a leftover.
+                let current = try? Store.open(d + "/s.vein", keys: StoreState.keys(d + "/s.key"), mode: .readOnly)
+                guard current?.encryption.keySource == .keyFile(d + "/s.key.pending") else { return }
+                #expect(outcome.stderr.contains("stays pending in the key file \(d)/s.key.pending"), "\(outcome.stderr)")
+            },
             mayLeave: { d, name in
                 // Once the store is renamed into place under the new key, the pending key stays until the key
                 // file holding it is durable: it is the key that opens the store (every open tries it; the
@@ -210,7 +217,14 @@ enum FaultScenarios {
             operation: { d in
                 CommandOutcome.engine { _ = try KeyRotation.rotate(d + "/s.vein", keys: keyringOptions(d), to: .sameSource) }
             },
-            state: { d, lost in keyringState(d, ["s"], afterPowerLoss: lost) }),
+            state: { d, lost in keyringState(d, ["s"], afterPowerLoss: lost) },
+            afterFailure: { d, outcome in
+                let path = d + "/s.vein"
+                let pending = (try? FaultKeyring.of(d).lookup(storePath: path, state: .pending)).flatMap { $0 }
+                guard let pending, (try? Store.open(path, keys: KeyOptions(environment: [:], keyring: OneKeyKeyring(key: pending)), mode: .readOnly)) != nil
+                else { return }
+                #expect(outcome.stderr.contains("stays pending in the keyring"), "\(outcome.stderr)")
+            }),
         FaultScenario(
             name: "backup, keyring",
             setUp: { d in try makeStore(d) },
