@@ -19,13 +19,16 @@ package enum FileSystem {
         return (base == "/" ? "" : base) + "/" + url.lastPathComponent
     }
 
-    /// fsyncs the directory holding `path`, making a create, link or rename in it durable.
+    /// fsyncs the directory holding `path`, making a create, link or rename in it durable. A failure names
+    /// `path`, the file the user asked for, not its directory.
     package static func syncDirectory(containing path: String) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError.cannotWrite(directory, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
-        guard FileCalls.syncDirectory(fd, path: directory.isEmpty ? "." : directory) == 0 else { throw writeError(directory, errno) }
+        guard FileCalls.syncDirectory(fd, path: directory.isEmpty ? "." : directory) == 0 else {
+            throw writeError(path, errno, step: "syncing its directory")
+        }
     }
 
     /// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR.
@@ -49,9 +52,9 @@ package enum FileSystem {
     /// The error for a failed file operation on `path`: a reader that went away (EPIPE) ends output
     /// quietly; a place where the file cannot be made (no directory, no permission, no hard links there)
     /// is "cannot write" (exit 73); a failure while writing it (a full disk, an I/O error) is a write
-    /// failure (exit 74).
-    package static func writeError(_ path: String, _ code: Int32, creating: Bool = false) -> FileError {
-        let reason = String(cString: strerror(code))
+    /// failure (exit 74). `step` names what failed when it was not the writing itself.
+    package static func writeError(_ path: String, _ code: Int32, creating: Bool = false, step: String? = nil) -> FileError {
+        let reason = String(cString: strerror(code)) + (step.map { " (\($0))" } ?? "")
         switch code {
         case EPIPE: return .outputClosed(path)
         case ENOSPC, EDQUOT, EIO, EFBIG: return .writeFailed(path, reason: reason)
