@@ -113,14 +113,18 @@ public enum KeyRotation {
             home.forgetPending(realPath: realPath)
             throw error
         }
-        // From here the path is the new file: the pending key opens it and must never be dropped.
-        try staged.syncDirectory()
-        after?(.renamed)
-        // The old file's connection goes last: as the last one it removes the (empty) -wal and -shm names.
-        try? database.execute("ROLLBACK")
-        try database.close()
-
-        try home.record(newKey, state: .current, realPath: realPath)
+        // From here the path is the new file: the pending key opens it and must never be dropped. A failure
+        // says so, lest that key be taken for a leftover of a rotation that failed.
+        do {
+            try staged.syncDirectory()
+            after?(.renamed)
+            // The old file's connection goes last: as the last one it removes the (empty) -wal and -shm names.
+            try? database.execute("ROLLBACK")
+            try database.close()
+            try home.record(newKey, state: .current, realPath: realPath)
+        } catch {
+            throw KeyRotationError.notFinished(path, pendingIn: home.pendingSource, reason: "\(error)")
+        }
         home.forgetPending(realPath: realPath)
         after?(.promoted)
         var info = stat()
@@ -186,6 +190,10 @@ public enum KeyRotationError: Error, Equatable, Sendable {
     case plaintextStore(String)
     /// The key came from somewhere vein cannot write (an environment variable, a typed passphrase).
     case sourceNotWritable(KeySource)
+    /// The store was replaced by its copy under the new key, then a later step failed (making the rename
+    /// durable, storing the key as current): the new key stays pending where it is kept (nil: a
+    /// passphrase, kept nowhere), and it opens the store.
+    case notFinished(String, pendingIn: KeySource?, reason: String)
 }
 
 extension KeyRotationError: CustomStringConvertible {
@@ -193,6 +201,10 @@ extension KeyRotationError: CustomStringConvertible {
         switch self {
         case .plaintextStore(let path): return "\(path) is not encrypted; there is no key to rotate"
         case .sourceNotWritable(let source): return "the key comes from the \(source), where vein cannot write a new one"
+        case .notFinished(let path, let pending?, let reason):
+            return "\(path) is encrypted with its new key, but the rotation did not finish (\(reason)); the new key stays pending in the \(pending), and it opens the store"
+        case .notFinished(let path, nil, let reason):
+            return "\(path) is encrypted with the new passphrase, but the rotation did not finish (\(reason))"
         }
     }
 }
@@ -206,6 +218,15 @@ private enum KeyHome {
     var source: KeySource? {
         switch self {
         case .keyFile(let path): return .keyFile(path)
+        case .keyring: return .keyring
+        case .none: return nil
+        }
+    }
+
+    /// Where the pending key is kept.
+    var pendingSource: KeySource? {
+        switch self {
+        case .keyFile(let path): return .keyFile(KeyFile.pendingPath(for: path))
         case .keyring: return .keyring
         case .none: return nil
         }
