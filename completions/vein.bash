@@ -6,7 +6,7 @@ _vein() {
         word="${COMP_WORDS[i]}"
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"export"|"import"|"key"|"key rotate"|"key status"|"encrypt"|"decrypt"|"backup"|"completions"|"help") path="$candidate" ;;
+            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"export"|"import"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"completions"|"help") path="$candidate" ;;
         esac
     done
     case "$path" in
@@ -31,11 +31,11 @@ _vein() {
             positional="file"
             ;;
         "query")
-            opts="--format --dry-run --key-file --key-env --passphrase --help"
+            opts="--format --csv-safe --dry-run --key-file --key-env --passphrase --help"
             positional="file"
             ;;
         "repl")
-            opts="--read-only --history --key-file --key-env --passphrase --help"
+            opts="--read-only --history --force --key-file --key-env --passphrase --help"
             positional="file"
             ;;
         "migrate")
@@ -52,7 +52,7 @@ _vein() {
             positional="file"
             ;;
         "export")
-            opts="--output --format --model --where --quiet --key-file --key-env --passphrase --help"
+            opts="--output --force --format --model --where --quiet --key-file --key-env --passphrase --help"
             positional="file"
             ;;
         "import")
@@ -61,7 +61,7 @@ _vein() {
             ;;
         "key")
             opts="--help"
-            subs="rotate status"
+            subs="rotate status forget"
             ;;
         "key rotate")
             opts="--to-keyring --to-key-file --force --to-passphrase --json --quiet --key-file --key-env --passphrase --weak-passphrase --help"
@@ -69,6 +69,10 @@ _vein() {
             ;;
         "key status")
             opts="--json --key-file --key-env --passphrase --help"
+            positional="file"
+            ;;
+        "key forget")
+            opts="--purge --quiet --help"
             positional="file"
             ;;
         "encrypt")

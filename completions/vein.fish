@@ -10,7 +10,7 @@ complete -c vein -n '__fish_use_subcommand' -a repl -d 'Open a session on a stor
 complete -c vein -n '__fish_use_subcommand' -a migrate -d 'Migrate a store through the pending stages of a plan'
 complete -c vein -n '__fish_use_subcommand' -a export -d 'Write a store\'s records as JSON or JSON Lines'
 complete -c vein -n '__fish_use_subcommand' -a import -d 'Read JSON or JSON Lines records into a store, all or nothing'
-complete -c vein -n '__fish_use_subcommand' -a key -d 'Rotate a store\'s key, or show how it is keyed'
+complete -c vein -n '__fish_use_subcommand' -a key -d 'Rotate a store\'s key, show how it is keyed, or forget its retired keys'
 complete -c vein -n '__fish_use_subcommand' -a encrypt -d 'Write an encrypted copy of a plaintext store'
 complete -c vein -n '__fish_use_subcommand' -a decrypt -d 'Write a plaintext copy of an encrypted store'
 complete -c vein -n '__fish_use_subcommand' -a backup -d 'Take a consistent copy of a store while it is in use'
@@ -48,6 +48,7 @@ complete -c vein -n '__fish_seen_subcommand_from verify' -s q -l quiet -d 'Print
 complete -c vein -n '__fish_seen_subcommand_from verify' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from verify' -F
 complete -c vein -n '__fish_seen_subcommand_from query' -l format -r -a 'table json jsonl csv line' -d 'Output format: table (default), json, jsonl, csv or line (field = value, a row at a time).'
+complete -c vein -n '__fish_seen_subcommand_from query' -l csv-safe -d 'With --format csv, write text that starts with = + - @ (a spreadsheet formula) with a leading \'.'
 complete -c vein -n '__fish_seen_subcommand_from query' -l dry-run -d 'Show what a write would change, and change nothing.'
 complete -c vein -n '__fish_seen_subcommand_from query' -l key-file -r -F -d 'Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase; surrounding whitespace is ignored). FILE must be mode 0600 or stricter.'
 complete -c vein -n '__fish_seen_subcommand_from query' -l key-env -r -d 'Read the key from the environment variable VAR.'
@@ -56,6 +57,7 @@ complete -c vein -n '__fish_seen_subcommand_from query' -s h -l help -d 'Show he
 complete -c vein -n '__fish_seen_subcommand_from query' -F
 complete -c vein -n '__fish_seen_subcommand_from repl' -l read-only -d 'Open the store without write access: writes and save are refused.'
 complete -c vein -n '__fish_seen_subcommand_from repl' -l history -r -F -d 'Keep the history in FILE (mode 0600), also for an encrypted store.'
+complete -c vein -n '__fish_seen_subcommand_from repl' -l force -d 'With --history: use FILE even when it is not text, is a SQLite database or holds a key.'
 complete -c vein -n '__fish_seen_subcommand_from repl' -l key-file -r -F -d 'Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase; surrounding whitespace is ignored). FILE must be mode 0600 or stricter.'
 complete -c vein -n '__fish_seen_subcommand_from repl' -l key-env -r -d 'Read the key from the environment variable VAR.'
 complete -c vein -n '__fish_seen_subcommand_from repl' -l passphrase -d 'Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.'
@@ -89,6 +91,7 @@ complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcom
 complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcommand_from check' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcommand_from check' -F
 complete -c vein -n '__fish_seen_subcommand_from export' -s o -l output -r -F -d 'Write to FILE instead of standard output (\'-\' is standard output).'
+complete -c vein -n '__fish_seen_subcommand_from export' -l force -d 'With -o: replace FILE even when it is not text, is a SQLite database or holds a key.'
 complete -c vein -n '__fish_seen_subcommand_from export' -l format -r -a 'json jsonl' -d 'json (one document, the default) or jsonl (a header line, then a record per line).'
 complete -c vein -n '__fish_seen_subcommand_from export' -l model -r -d 'Export only this model (repeatable).'
 complete -c vein -n '__fish_seen_subcommand_from export' -l where -r -d 'Export only records matching this condition (with exactly one --model).'
@@ -111,8 +114,9 @@ complete -c vein -n '__fish_seen_subcommand_from import' -l passphrase -d 'Use a
 complete -c vein -n '__fish_seen_subcommand_from import' -l weak-passphrase -d 'Accept a new passphrase shorter than 12 characters.'
 complete -c vein -n '__fish_seen_subcommand_from import' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from import' -F
-complete -c vein -n '__fish_seen_subcommand_from key; and not __fish_seen_subcommand_from rotate status' -a rotate -d 'Re-encrypt a store under a fresh key, crash-safely'
-complete -c vein -n '__fish_seen_subcommand_from key; and not __fish_seen_subcommand_from rotate status' -a status -d 'Show which source opens a store, its cipher settings, and any pending key'
+complete -c vein -n '__fish_seen_subcommand_from key; and not __fish_seen_subcommand_from rotate status forget' -a rotate -d 'Re-encrypt a store under a fresh key, crash-safely'
+complete -c vein -n '__fish_seen_subcommand_from key; and not __fish_seen_subcommand_from rotate status forget' -a status -d 'Show which source opens a store, its cipher settings, and any pending or retired keys'
+complete -c vein -n '__fish_seen_subcommand_from key; and not __fish_seen_subcommand_from rotate status forget' -a forget -d 'Delete a store\'s retired keys from the keyring'
 complete -c vein -n '__fish_seen_subcommand_from key' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from rotate' -l to-keyring -d 'Keep the new key in the Secret Service keyring.'
 complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from rotate' -l to-key-file -r -F -d 'Write the new key to FILE (mode 0600).'
@@ -132,6 +136,10 @@ complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand
 complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from status' -l passphrase -d 'Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.'
 complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from status' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from status' -F
+complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from forget' -l purge -d 'Delete the retired keys, even those that are the only key of a recorded backup.'
+complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from forget' -s q -l quiet -d 'Print nothing but errors (and the result).'
+complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from forget' -s h -l help -d 'Show help for this command.'
+complete -c vein -n '__fish_seen_subcommand_from key; and __fish_seen_subcommand_from forget' -F
 complete -c vein -n '__fish_seen_subcommand_from encrypt' -l key-file -r -F -d 'Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase; surrounding whitespace is ignored). FILE must be mode 0600 or stricter.'
 complete -c vein -n '__fish_seen_subcommand_from encrypt' -l key-env -r -d 'Read the key from the environment variable VAR.'
 complete -c vein -n '__fish_seen_subcommand_from encrypt' -l passphrase -d 'Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.'

@@ -16,9 +16,13 @@
 typedef int gboolean;
 typedef char gchar;
 typedef int gint;
+typedef unsigned int guint;
 typedef void *gpointer;
+typedef const void *gconstpointer;
 typedef uint32_t GQuark;
 typedef void (*GDestroyNotify)(gpointer data);
+typedef guint (*GHashFunc)(gconstpointer key);
+typedef gboolean (*GEqualFunc)(gconstpointer a, gconstpointer b);
 typedef struct _GCancellable GCancellable;
 typedef struct _GHashTable GHashTable;
 typedef struct _SecretService SecretService;
@@ -66,7 +70,13 @@ enum {
     X(secret_service_get_sync, SecretService *, (SecretServiceFlags flags, GCancellable *cancellable, GError **error)) \
     X(secret_service_search_sync, GList *, (SecretService *service, const SecretSchema *schema, GHashTable *attributes, \
                                             SecretSearchFlags flags, GCancellable *cancellable, GError **error)) \
-    X(secret_attributes_build, GHashTable *, (const SecretSchema *schema, ...)) \
+    X(secret_password_storev_sync, gboolean, (const SecretSchema *schema, GHashTable *attributes, const gchar *collection, \
+                                              const gchar *label, const gchar *password, GCancellable *cancellable, GError **error)) \
+    X(secret_item_get_attributes, GHashTable *, (SecretItem *self)) \
+    X(secret_item_set_attributes_sync, gboolean, (SecretItem *self, const SecretSchema *schema, GHashTable *attributes, \
+                                                  GCancellable *cancellable, GError **error)) \
+    X(secret_item_set_label_sync, gboolean, (SecretItem *self, const gchar *label, GCancellable *cancellable, GError **error)) \
+    X(secret_item_delete_sync, gboolean, (SecretItem *self, GCancellable *cancellable, GError **error)) \
     X(secret_item_get_locked, gboolean, (SecretItem *self)) \
     X(secret_item_get_secret, SecretValue *, (SecretItem *self)) \
     X(secret_value_get_text, const gchar *, (SecretValue *value)) \
@@ -75,6 +85,13 @@ enum {
     X(g_error_matches, gboolean, (const GError *error, GQuark domain, gint code)) \
     X(g_error_free, void, (GError *error)) \
     X(g_hash_table_unref, void, (GHashTable *hash_table)) \
+    X(g_hash_table_new, GHashTable *, (GHashFunc hash_func, GEqualFunc key_equal_func)) \
+    X(g_hash_table_insert, gboolean, (GHashTable *hash_table, gpointer key, gpointer value)) \
+    X(g_hash_table_lookup, gpointer, (GHashTable *hash_table, gconstpointer key)) \
+    X(g_hash_table_get_keys, GList *, (GHashTable *hash_table)) \
+    X(g_str_hash, guint, (gconstpointer v)) \
+    X(g_str_equal, gboolean, (gconstpointer v1, gconstpointer v2)) \
+    X(g_list_free, void, (GList *list)) \
     X(g_object_unref, void, (gpointer object)) \
     X(g_list_free_full, void, (GList *list, GDestroyNotify free_func))
 

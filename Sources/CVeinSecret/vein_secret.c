@@ -54,6 +54,14 @@ static const SecretSchema *vein_schema(void) {
             { "app", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
             { "store", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
             { "state", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
+            // Added later (an item written before lacks them, and is still found): a retired key's date
+            // and where the store's key went; a backup record's backup path, date and key fingerprint.
+            { "retired", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "moved-to", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "key-file", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "backup", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "created", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "fingerprint", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
             { NULL, 0 },
         }
     };
@@ -82,15 +90,25 @@ int vein_secret_store(const char *app, const char *store_path, const char *state
     return 0;
 }
 
-int vein_secret_lookup(const char *store_path, const char *state, char **secret_out, char **error_out) {
-    if (lib_ready(error_out) != 0) return -1;
-    // Not secret_password_lookup_sync: when the collection stays locked (the unlock prompt was dismissed
-    // or could not be shown) it returns no secret and no error, which would read as "no such item".
-    // Searching for the items themselves tells "none" from "there, but locked".
+// A table of name/value pairs (a NULL-terminated array of alternating names and values) that borrows the
+// strings: it must not outlive them.
+static GHashTable *attribute_table(const char *const *pairs) {
+    GHashTable *table = lib.call_g_hash_table_new(lib.call_g_str_hash, lib.call_g_str_equal);
+    for (const char *const *p = pairs; p && p[0] && p[1]; p += 2) lib.call_g_hash_table_insert(table, (gpointer)p[0], (gpointer)p[1]);
+    return table;
+}
+
+// Every Vein item whose attributes include `match`, unlocked and with its secret loaded; NULL with *code set
+// (-1 or VEIN_SECRET_LOCKED) on failure, NULL with *code 0 when there are none.
+// Not secret_password_lookup_sync: when the collection stays locked (the unlock prompt was dismissed or
+// could not be shown) it returns no secret and no error, which would read as "no such item". Searching for
+// the items themselves tells "none" from "there, but locked".
+static GList *search(const char *const *match, int *code, char **error_out) {
+    *code = 0;
     GError *error = NULL;
     SecretService *service = lib.call_secret_service_get_sync(VEIN_SECRET_SERVICE_OPEN_SESSION, NULL, &error);
-    if (!service) return fail(error, error_out);
-    GHashTable *attributes = lib.call_secret_attributes_build(vein_schema(), "store", store_path, "state", state, NULL);
+    if (!service) { *code = fail(error, error_out); return NULL; }
+    GHashTable *attributes = attribute_table(match);
     GList *items = lib.call_secret_service_search_sync(service, vein_schema(), attributes,
                                                        VEIN_SECRET_SEARCH_ALL | VEIN_SECRET_SEARCH_UNLOCK | VEIN_SECRET_SEARCH_LOAD_SECRETS,
                                                        NULL, &error);
@@ -98,13 +116,28 @@ int vein_secret_lookup(const char *store_path, const char *state, char **secret_
     lib.call_g_object_unref(service);
     if (error) {
         lib.call_g_list_free_full(items, lib.call_g_object_unref);
-        return fail(error, error_out);
+        *code = fail(error, error_out);
+        return NULL;
     }
-    int result = 0;
-    for (GList *l = items; l && result != 1 && result != -1; l = l->next) {
-        SecretItem *item = l->data;
-        if (lib.call_secret_item_get_locked(item)) { result = VEIN_SECRET_LOCKED; continue; }
-        SecretValue *value = lib.call_secret_item_get_secret(item);
+    for (GList *l = items; l; l = l->next) {
+        if (lib.call_secret_item_get_locked(l->data)) {
+            lib.call_g_list_free_full(items, lib.call_g_object_unref);
+            if (error_out) *error_out = strdup("the collection holding the key is locked");
+            *code = VEIN_SECRET_LOCKED;
+            return NULL;
+        }
+    }
+    return items;
+}
+
+int vein_secret_lookup(const char *store_path, const char *state, char **secret_out, char **error_out) {
+    if (lib_ready(error_out) != 0) return -1;
+    const char *match[] = { "store", store_path, "state", state, NULL };
+    int result;
+    GList *items = search(match, &result, error_out);
+    if (result != 0) return result;
+    for (GList *l = items; l && result == 0; l = l->next) {
+        SecretValue *value = lib.call_secret_item_get_secret(l->data);
         const gchar *text = value ? lib.call_secret_value_get_text(value) : NULL;
         if (text) {
             *secret_out = strdup(text);  // wiped by vein_secret_free_secret
@@ -114,7 +147,6 @@ int vein_secret_lookup(const char *store_path, const char *state, char **secret_
     }
     lib.call_g_list_free_full(items, lib.call_g_object_unref);
     if (result == -1 && error_out) *error_out = strdup("out of memory copying the key");
-    if (result == VEIN_SECRET_LOCKED && error_out) *error_out = strdup("the collection holding the key is locked");
     return result;
 }
 
@@ -125,6 +157,87 @@ int vein_secret_clear(const char *store_path, const char *state, char **error_ou
                                                            "store", store_path, "state", state, NULL);
     if (error) return fail(error, error_out);
     return removed ? 1 : 0;
+}
+
+int vein_secret_search(const char *const *match, vein_secret_visitor visit, void *context, char **error_out) {
+    if (lib_ready(error_out) != 0) return -1;
+    int code;
+    GList *items = search(match, &code, error_out);
+    if (code != 0) return code;
+    int count = 0;
+    for (GList *l = items; l; l = l->next, count++) {
+        SecretItem *item = l->data;
+        GHashTable *attributes = lib.call_secret_item_get_attributes(item);
+        GList *names = attributes ? lib.call_g_hash_table_get_keys(attributes) : NULL;
+        int pairs = 0;
+        for (GList *n = names; n; n = n->next) pairs++;
+        const char **flat = calloc(2 * (size_t)pairs + 1, sizeof *flat);
+        if (!flat) {
+            code = -1;
+        } else {
+            int i = 0;
+            for (GList *n = names; n; n = n->next) {
+                flat[i++] = n->data;
+                flat[i++] = lib.call_g_hash_table_lookup(attributes, n->data);
+            }
+            SecretValue *value = lib.call_secret_item_get_secret(item);
+            visit(context, flat, value ? lib.call_secret_value_get_text(value) : NULL);
+            if (value) lib.call_secret_value_unref(value);
+            free(flat);
+        }
+        if (names) lib.call_g_list_free(names);
+        if (attributes) lib.call_g_hash_table_unref(attributes);
+        if (code != 0) break;
+    }
+    lib.call_g_list_free_full(items, lib.call_g_object_unref);
+    if (code == -1 && error_out) *error_out = strdup("out of memory listing keyring items");
+    return code != 0 ? code : count;
+}
+
+int vein_secret_relabel(const char *const *match, const char *const *attributes, const char *label, char **error_out) {
+    if (lib_ready(error_out) != 0) return -1;
+    int code;
+    GList *items = search(match, &code, error_out);
+    if (code != 0) return code;
+    int count = 0;
+    GHashTable *table = attribute_table(attributes);
+    for (GList *l = items; l && code == 0; l = l->next) {
+        GError *error = NULL;
+        if (!lib.call_secret_item_set_attributes_sync(l->data, vein_schema(), table, NULL, &error) || error) {
+            code = fail(error, error_out);
+        } else if (label && (!lib.call_secret_item_set_label_sync(l->data, label, NULL, &error) || error)) {
+            code = fail(error, error_out);
+        } else {
+            count++;
+        }
+    }
+    lib.call_g_hash_table_unref(table);
+    lib.call_g_list_free_full(items, lib.call_g_object_unref);
+    return code != 0 ? code : count;
+}
+
+int vein_secret_store_with(const char *const *attributes, const char *label, const char *secret, char **error_out) {
+    if (lib_ready(error_out) != 0) return -1;
+    GError *error = NULL;
+    GHashTable *table = attribute_table(attributes);
+    gboolean ok = lib.call_secret_password_storev_sync(vein_schema(), table, VEIN_SECRET_COLLECTION_DEFAULT, label, secret, NULL, &error);
+    lib.call_g_hash_table_unref(table);
+    if (!ok || error) return fail(error, error_out);
+    return 0;
+}
+
+int vein_secret_delete(const char *const *match, char **error_out) {
+    if (lib_ready(error_out) != 0) return -1;
+    int code;
+    GList *items = search(match, &code, error_out);
+    if (code != 0) return code;
+    int count = 0;
+    for (GList *l = items; l && code == 0; l = l->next) {
+        GError *error = NULL;
+        if (!lib.call_secret_item_delete_sync(l->data, NULL, &error) || error) code = fail(error, error_out); else count++;
+    }
+    lib.call_g_list_free_full(items, lib.call_g_object_unref);
+    return code != 0 ? code : count;
 }
 
 void vein_secret_free_secret(char *secret) {

@@ -1,5 +1,6 @@
 import Foundation
 import VeinCore
+import enum Vein.Phrase
 
 /// Tests an app's `SchemaMigrationPlan` the way it will run: objects seeded at an old version in a real
 /// (encrypted, temporary) store, `ModelContainer.migrate()` through the engine's migrator, then assertions
@@ -29,7 +30,7 @@ public struct MigrationTester<Plan: SchemaMigrationPlan> {
         }
         let pairs = max(schemas.count - 1, 0)
         if stages.count != pairs {
-            problems.append("\(stages.count) stage\(stages.count == 1 ? "" : "s") for \(pairs) pair\(pairs == 1 ? "" : "s") of adjacent schemas: one stage per pair")
+            problems.append("\(Phrase.count(stages.count, "stage")) for \(Phrase.count(pairs, "pair")) of adjacent schemas: one stage per pair")
         }
         for (i, (stage, pair)) in zip(stages, zip(schemas, schemas.dropFirst())).enumerated()
         where ObjectIdentifier(stage.from) != ObjectIdentifier(pair.0) || ObjectIdentifier(stage.to) != ObjectIdentifier(pair.1) {

@@ -7,7 +7,11 @@ import Vein
 /// VFS's counter first (as Vein's file calls do), so the loop fails them in turn, and drops changes after a
 /// power loss. One keyring per run directory, filled from the key file the scenario's store was made with.
 final class FaultKeyring: Keyring {
-    private let items = Mutex<[String: CipherKey]>([:])
+    /// The run directory: the place counted for calls that name no store.
+    let directory: String
+    private let stored = Mutex<[(attributes: [String: String], label: String, key: CipherKey)]>([])
+
+    private init(directory: String) { self.directory = directory }
 
     private static let byDirectory = Mutex<[String: FaultKeyring]>([:])
 
@@ -16,9 +20,11 @@ final class FaultKeyring: Keyring {
     static func of(_ directory: String) -> FaultKeyring {
         byDirectory.withLock { keyrings in
             if let keyring = keyrings[directory] { return keyring }
-            let keyring = FaultKeyring()
+            let keyring = FaultKeyring(directory: directory)
             if let key = try? KeyFile.read(directory + "/s.key") {
-                keyring.items.withLock { $0[Self.name(directory + "/s.vein", .current)] = key }
+                let attributes = [KeyringAttribute.app: "com.example.blog", KeyringAttribute.store: directory + "/s.vein",
+                                  KeyringAttribute.state: KeyState.current.rawValue]
+                keyring.stored.withLock { $0.append((attributes, "Vein key", key)) }
             }
             keyrings[directory] = keyring
             return keyring
@@ -30,39 +36,73 @@ final class FaultKeyring: Keyring {
         byDirectory.withLock { keyrings in keyrings = keyrings.filter { !$0.key.hasPrefix(root + "/") } }
     }
 
-    private static func name(_ storePath: String, _ state: KeyState) -> String { "\(state.rawValue) \(storePath)" }
-
-    /// What the keyring holds, by state and store name (never the keys): part of a scenario's state.
-    var summary: String {
-        items.withLock { items in
-            items.keys.map { $0.split(separator: "/").last.map { "\($0)" } ?? $0 }.sorted().joined(separator: ", ")
-        }
-    }
-
-    /// The counter's decision for one call; a failure is what libsecret reports for a broken connection.
-    private func ask(_ call: vein_file_call, _ storePath: String) throws(KeyError) -> Bool {
+    /// The counter's decision for one call about `attributes`' store; a failure is what libsecret reports
+    /// for a broken connection. False: the power is off, the change is lost.
+    private func ask(_ call: vein_file_call, _ attributes: [String: String]) throws(KeyError) -> Bool {
         var code: Int32 = 0
-        switch vein_fault_file_call(call, storePath, &code) {
+        switch vein_fault_file_call(call, attributes[KeyringAttribute.store] ?? directory, &code) {
         case VEIN_FILE_FAIL: throw .keyringFailed(String(cString: strerror(code)))
         case VEIN_FILE_SKIP: return false
         default: return true
         }
     }
 
+    private static func matches(_ attributes: [String: String], _ wanted: [String: String]) -> Bool {
+        wanted.allSatisfy { attributes[$0.key] == $0.value }
+    }
+
+    private static func attributes(_ storePath: String, _ state: KeyState) -> [String: String] {
+        [KeyringAttribute.store: storePath, KeyringAttribute.state: state.rawValue]
+    }
+
     func store(key: CipherKey, app: String, storePath: String, state: KeyState) throws(KeyError) {
-        guard try ask(VEIN_KEYRING_CHANGE, storePath) else { return }
-        items.withLock { $0[Self.name(storePath, state)] = key }
+        try store(secret: key, attributes: Self.attributes(storePath, state).merging([KeyringAttribute.app: app]) { $1 }, label: "Vein key")
     }
 
     func lookup(storePath: String, state: KeyState) throws(KeyError) -> CipherKey? {
-        _ = try ask(VEIN_KEYRING_LOOKUP, storePath)
-        return items.withLock { $0[Self.name(storePath, state)] }
+        try items(matching: Self.attributes(storePath, state)).first?.key
     }
 
     @discardableResult
     func remove(storePath: String, state: KeyState) throws(KeyError) -> Bool {
-        guard try ask(VEIN_KEYRING_CHANGE, storePath) else { return true }
-        return items.withLock { $0.removeValue(forKey: Self.name(storePath, state)) != nil }
+        try delete(matching: Self.attributes(storePath, state)) > 0
+    }
+
+    func items(matching attributes: [String: String]) throws(KeyError) -> [KeyringItem] {
+        _ = try ask(VEIN_KEYRING_LOOKUP, attributes)
+        return stored.withLock { $0.filter { Self.matches($0.attributes, attributes) }.map { KeyringItem(attributes: $0.attributes, key: $0.key) } }
+    }
+
+    func store(secret: CipherKey, attributes: [String: String], label: String) throws(KeyError) {
+        guard try ask(VEIN_KEYRING_CHANGE, attributes) else { return }
+        stored.withLock { items in
+            items.removeAll { $0.attributes == attributes }
+            items.append((attributes, label, secret))
+        }
+    }
+
+    @discardableResult
+    func relabel(matching: [String: String], attributes: [String: String], label: String) throws(KeyError) -> Int {
+        guard try ask(VEIN_KEYRING_CHANGE, matching) else { return 0 }
+        return stored.withLock { items in
+            var count = 0
+            for i in items.indices where Self.matches(items[i].attributes, matching) {
+                items[i].attributes = attributes
+                items[i].label = label
+                count += 1
+            }
+            return count
+        }
+    }
+
+    @discardableResult
+    func delete(matching attributes: [String: String]) throws(KeyError) -> Int {
+        guard try ask(VEIN_KEYRING_CHANGE, attributes) else { return 0 }
+        return stored.withLock { items in
+            let before = items.count
+            items.removeAll { Self.matches($0.attributes, attributes) }
+            return before - items.count
+        }
     }
 }
 

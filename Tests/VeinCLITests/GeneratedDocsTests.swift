@@ -89,4 +89,51 @@ import Testing
         #expect(top.status == 0)
         #expect(top.stdout.contains("Commands:"))
     }
+
+    /// Every command path of the table, groups included: `[]`, `["key"]`, `["key", "rotate"]`, …
+    static var commandPaths: [[String]] {
+        var paths: [[String]] = [[]]
+        func visit(_ spec: CommandSpec, _ path: [String]) {
+            for sub in spec.subcommands {
+                paths.append(path + [sub.name])
+                visit(sub, path + [sub.name])
+            }
+        }
+        visit(CommandTable.root, [])
+        return paths
+    }
+
+    /// `vein help key rotate` is `vein key rotate --help`, for every command. Before: 'help' took one word,
+    /// and `help key rotate`, `help key status`, `help migrate check` and `help migrate status` exited 64.
+    @Test func helpTakesEveryCommandAsItIsWritten() throws {
+        let runner = try VeinRunner()
+        defer { runner.cleanUp() }
+        for path in Self.commandPaths {
+            let help = try runner.vein(["help"] + path)
+            #expect(help.status == 0, "vein help \(path.joined(separator: " ")): \(help.stderr)")
+            #expect(help.stdout == (try runner.vein(path + ["--help"])).stdout, "\(path)")
+        }
+        let unknown = try runner.vein(["help", "key", "rotat"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr == "vein: error: no help for unknown command 'key rotat' (did you mean 'rotate'?)\nhint: see 'vein help'\n")
+    }
+
+    /// The man page each `--help` points at is one the table makes, and is committed. Before: `vein key
+    /// --help` named `man vein-key`, which did not exist.
+    @Test func everyManPageHelpNamesExists() throws {
+        let pages = Set(GeneratedDocs.files().map(\.0))
+        for path in Self.commandPaths where !path.isEmpty {
+            let help = try VeinCommandLine.help(for: path)
+            let named = help.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("See also: man ") else { return nil }
+                return String(line.dropFirst("See also: man ".count))
+            }
+            #expect(named.count == 1, "\(path)")
+            for page in named {
+                #expect(pages.contains("man/\(page).1"), "\(path) names man \(page), which the table does not make")
+                #expect(FileManager.default.fileExists(atPath: VeinRunner.packageRoot.appendingPathComponent("man/\(page).1").path),
+                        "man/\(page).1 is not committed")
+            }
+        }
+    }
 }

@@ -67,6 +67,90 @@ import Vein
         }
     }
 
+    /// Temporaries a killed rotation leaves (the store's copy and its journal, the key file's and the pending
+    /// key's) are removed by the next command of any kind on the store, not only by the next rotation.
+    @Test func anyCommandAfterAKilledRotationLeavesNoTemporaries() throws {
+        let r = try store(posts: 5_000)
+        defer { r.cleanUp() }
+        let before = try exportText(r)
+        func temporaries() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: r.path(".")).filter { $0.hasPrefix(".") || $0.hasSuffix("-journal") }
+        }
+        var stops: [(String, [String: String], Double?)] = ["pendingRecorded", "exported", "renamed", "promoted"].map {
+            ("step \($0)", ["VEIN_TEST_ROTATE_STOP": $0], nil)
+        }
+        stops += (0..<12).map { i in ("random moment \(i)", [:], Double.random(in: 0.005...0.4)) }
+        for (moment, environment, delay) in stops {
+            if let delay {
+                _ = try r.run("/bin/sh", ["-c", "\"$0\" key rotate s.vein --key-file k -q & p=$!; sleep \(delay); kill -9 $p; wait $p; true",
+                                          VeinRunner.binary])
+            } else {
+                #expect(try r.vein(["key", "rotate", "s.vein", "--key-file", "k"], environment: environment).status == 137)
+            }
+            // Planted as a kill while a temporary is written would leave them, whatever the moment hit.
+            for name in [".k.writing-01J0000000000000000000DEAD", ".k.pending.writing-01J0000000000000000000DEAD",
+                         ".s.vein.rotating-01J0000000000000000000DEAD", ".s.vein.rotating-01J0000000000000000000DEAD-journal"] {
+                try r.write(name, "x", mode: 0o600)
+            }
+            let info = try r.vein(["info", "s.vein", "--key-file", "k"])
+            #expect(info.status == 0, "after \(moment): \(info.stderr)")
+            let left = try temporaries()
+            #expect(left == [], "after \(moment): \(left)")
+            #expect(try exportText(r) == before, "after \(moment)")
+        }
+    }
+
+    /// Another process's temporary that is still being written (its writer holds the lock) stays, beside
+    /// the store and beside the key file; the same names unlocked are removed.
+    @Test func aLiveWritersTemporariesAreNeverRemoved() throws {
+        let r = try store(posts: 3)
+        defer { r.cleanUp() }
+        let live = [".s.vein.rotating-01J00000000000000000000LIVE", ".k.pending.writing-01J00000000000000000000LIVE"]
+        for name in live + live.map({ $0.replacingOccurrences(of: "LIVE", with: "DEAD") }) { try r.write(name, "x", mode: 0o600) }
+        let result = try r.run("/bin/sh", ["-c", """
+            flock \(live[0]) flock \(live[1]) sleep 5 > /dev/null 2>&1 &
+            while flock -n \(live[1]) true; do sleep 0.05; done
+            "$0" info s.vein --key-file k > /dev/null; echo "info $?"
+            ls -A | grep -E 'LIVE|DEAD'
+            """, VeinRunner.binary])
+        #expect(result.stdout == "info 0\n" + live.sorted().joined(separator: "\n") + "\n", "\(result.stdout) \(result.stderr)")
+    }
+
+    /// A key file rotated in place keeps its old key as FILE.retired-DATE, which opens a backup made before;
+    /// moved to another key file, FILE itself is retired, and naming it says so.
+    @Test func keyFilesAreRetiredNeverOverwritten() throws {
+        let r = try store(posts: 3)
+        defer { r.cleanUp() }
+        let old = try String(contentsOfFile: r.path("k"), encoding: .utf8)
+        #expect(try r.vein(["backup", "s.vein", "b.vein", "--key-file", "k"]).status == 0)
+        #expect(try r.vein(["key", "rotate", "s.vein", "--key-file", "k", "-q"]).status == 0)
+        let retired = try FileManager.default.contentsOfDirectory(atPath: r.directory.path).filter { $0.hasPrefix("k.retired-") }
+        try #require(retired.count == 1, "\(retired)")
+        #expect(try String(contentsOfFile: r.path(retired[0]), encoding: .utf8) == old)
+        #expect(try r.vein(["verify", "b.vein", "--key-file", retired[0], "-q"]).status == 0, "the backup opens with the retired key")
+        let status = try r.vein(["key", "status", "s.vein", "--key-file", "k"])
+        #expect(KeyRetirementTests.masked(status.stdout).hasSuffix("retired keys 1\n  key file k.retired-STAMP, retired DATE\n"), "\(status.stdout)")
+
+        #expect(try r.vein(["key", "rotate", "s.vein", "--key-file", "k", "--to-key-file", "k2", "-q"]).status == 0)
+        #expect(!r.exists("k"))
+        let info = try r.vein(["info", "s.vein", "--key-file", "k"])
+        #expect(info.status == 66)
+        #expect(KeyRetirementTests.masked(info.stderr) == """
+            vein: error: key file k was retired on DATE, when the store's key moved elsewhere; k.retired-STAMP keeps the old key
+            hint: give the store's new key source; the retired key opens copies and backups made before the rotation
+
+            """)
+        #expect(try r.vein(["info", "s.vein", "--key-file", "k2"]).status == 0)
+
+        // --force replaces another key file's key, and keeps it.
+        try r.write("other", "another store's passphrase\n", mode: 0o600)
+        #expect(try r.vein(["key", "rotate", "s.vein", "--key-file", "k2", "--to-key-file", "other", "--force", "-q"]).status == 0)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: r.directory.path).filter { $0.hasPrefix("other.retired-") }
+        try #require(kept.count == 1, "\(kept)")
+        #expect(try String(contentsOfFile: r.path(kept[0]), encoding: .utf8) == "another store's passphrase\n")
+        #expect(try r.vein(["info", "s.vein", "--key-file", "other"]).status == 0)
+    }
+
     @Test func refusalsAndMessages() throws {
         let r = try store(posts: 3)
         defer { r.cleanUp() }

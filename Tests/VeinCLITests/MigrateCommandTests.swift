@@ -170,4 +170,39 @@ import Vein
         let older = try r.vein(["migrate", "status", "b.vein", "--plan", "other-schema.json5"])
         #expect(older.status == 65 && older.stderr.contains("the store is at 0.1.0, newer than the plan's last version 0.0.1"))
     }
+
+    /// `renamedFrom: "title"` on a field whose own name the old schema has too, and two fields renamed
+    /// from one: plan errors (65) at the schema file's place, before the store is touched. Before: the
+    /// migration ran, headline kept the old headline and every title went with the drop.
+    @Test func renamesAPlanCannotFollowAreRefused() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        try r.write("v1.json5", """
+            { vein: 1, app: "a", version: "1.0.0", models: { Post: { fields: { title: "string", headline: "string?", body: "string" } } } }
+            """)
+        try r.write("v2.json5", """
+            { vein: 1, app: "a", version: "2.0.0", models: { Post: { fields: {
+                headline: { type: "string?", renamedFrom: "title" },
+                summary: { type: "string", renamedFrom: "body" }, abstract: { type: "string?", renamedFrom: "body" } } } } }
+            """)
+        try r.write("plan.json5", #"{ vein: 1, app: "a", schemas: ["v1.json5", "v2.json5"], stages: [{ from: "1.0.0", to: "2.0.0", steps: [{ drop: { model: "Post", field: "title" } }] }] }"#)
+        try #require(try r.vein(["create", "s.vein", "--schema", "v1.json5", "--plaintext"]).status == 0)
+        try #require(try r.vein(["query", "s.vein", #"insert Post(title: "kept", body: "b")"#]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: r.path("s.vein")))
+        for arguments in [["migrate", "check", "plan.json5"], ["migrate", "s.vein", "--plan", "plan.json5"]] {
+            let result = try r.vein(arguments)
+            #expect(result.status == 65, "\(arguments)")
+            #expect(result.stderr == """
+                vein: error: plan.json5: schemas[1]: v2.json5: models.Post.fields.headline.renamedFrom: renamedFrom "title" is ambiguous: \
+                Post at 1.0.0 has both 'title' and 'headline'; 'headline' would keep its own old data and that of 'title' would be lost. \
+                Remove renamedFrom, and to take the values of 'title' instead, map them and drop the old 'headline': \
+                { map: { model: "Post", set: { headline: "title" } } }, { drop: { model: "Post", field: "headline" } }
+                vein: error: plan.json5: schemas[1]: v2.json5: models.Post.fields.abstract.renamedFrom: renamedFrom "body": \
+                'body' of Post at 1.0.0 already goes to 'summary', and one old field becomes one new field \
+                (to copy its values, map them: { map: { model: "Post", set: { abstract: "body" } } })
+
+                """, "\(arguments)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: r.path("s.vein"))) == before)
+    }
 }

@@ -28,7 +28,7 @@ import Testing
         // An id another tool wrote is stored text too, in verify's report and in a write's summary.
         #expect(try r.run("/usr/bin/sqlite3", ["s.vein", "UPDATE Post SET id = 'x' || char(27) || '[2J'"]).status == 0)
         let verify = try r.vein(["verify", "s.vein"])
-        #expect(verify.stdout.contains(#"  Post.id: 1 ids are not ULIDs (x\u{1B}[2J)"#))
+        #expect(verify.stdout.contains(#"  Post.id: 1 id is not a ULID (x\u{1B}[2J)"#))
         let deleted = try r.vein(["query", "s.vein", "delete Post"])
         #expect(deleted.stdout == #"deleted Post x\u{1B}[2J"# + "\n")
     }

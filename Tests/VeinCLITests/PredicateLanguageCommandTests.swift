@@ -47,4 +47,23 @@ import Vein
         #expect(optionalBool.status == 65)
         #expect(optionalBool.stderr.hasPrefix("vein: error: a condition must be a Bool, not Bool?; write (…) == true to take nil as false, as Swift requires\n"))
     }
+
+    /// Statement and expression messages, as `vein query` prints them (exit 65, with the caret). Before:
+    /// "unexpected 'limit' (…) (did you mean 'limit'?)", "no field 'nope' in Post" with no caret, and
+    /// "'/' cannot order optional values" under the operator.
+    @Test func clauseSortKeyAndOptionalOperandMessages() throws {
+        let r = try VeinRunner.blogStore()
+        defer { r.cleanUp() }
+        for (statement, message) in [
+            ("Post limit 1 limit 2", "limit is given twice\n  Post limit 1 limit 2\n               ^"),
+            ("Post sort nope", "no field 'nope' in Post\n  Post sort nope\n            ^"),
+            ("count Attachment where post?.views / 0 > 1",
+             "value of optional type Int? must be unwrapped to a value of type Int (use ?? to give a default, or ! to force unwrap)\n"
+             + "  count Attachment where post?.views / 0 > 1\n                         ^"),
+        ] {
+            let result = try r.query(statement)
+            #expect(result.status == 65, "\(statement)")
+            #expect(result.stderr == "vein: error: \(message)\n", "\(statement)")
+        }
+    }
 }

@@ -77,7 +77,7 @@ import Vein
         #expect(lines[1] == "1" && lines[2] == lines[0])  // the pending insert counts; `changes` lists it
         #expect(lines[3] == "0")  // after rollback
         #expect(Array(lines[6...]) == Array(lines[4...5]))  // `changes` lists both pending inserts
-        #expect(result.stderr.contains("1 unsaved change: 'save' writes them, 'rollback' discards them"))
+        #expect(result.stderr.contains("1 unsaved change: 'save' writes it, 'rollback' discards it"))
         #expect(result.stderr.contains("discarded 1 change"))
         #expect(result.stderr.contains("no unsaved changes"))
         #expect(result.stderr.contains("saved 2 changes"))
@@ -223,7 +223,7 @@ import Vein
         #expect(schema.stderr == "vein: error: line 1: no model 'Pots' (did you mean 'Post'?)\n")
         let mode = try repl(r, ".mode jsn\n")
         #expect(mode.status == 64)
-        #expect(mode.stderr == "vein: error: line 1: unknown mode 'jsn' (did you mean 'json'?)\nhint: usage: .mode table|json|jsonl|csv|line\n")
+        #expect(mode.stderr == "vein: error: line 1: unknown mode 'jsn' (did you mean 'json'?)\nhint: usage: .mode table|json|jsonl|csv [--safe]|line\n")
         let timer = try repl(r, ".timer maybe\n")
         #expect(timer.status == 64 && timer.stderr == "vein: error: line 1: expected on or off\nhint: usage: .timer on|off\n")
         let read = try repl(r, ".read missing.vein\n")
@@ -249,8 +249,8 @@ import Vein
         defer { r.cleanUp() }
         let result = try repl(r, ".help\n.quit\ncount Post\n")
         #expect(result.status == 0, "\(result.stderr)")
-        for command in [".models", ".schema [MODEL]", ".mode table|json|jsonl|csv|line", ".timer on|off", ".headers on|off", ".width [N …]",
-                        ".read FILE", ".output [FILE]", ".explain STATEMENT", ".sql SELECT …", ".help", ".quit"] {
+        for command in [".models", ".schema [MODEL]", ".mode table|json|jsonl|csv [--safe]|line", ".timer on|off", ".headers on|off", ".width [N …]",
+                        ".read FILE", ".output [--force] [FILE]", ".explain [--all] STATEMENT", ".sql SELECT …", ".help", ".quit"] {
             #expect(result.stdout.contains("\n\(command)  "), "\(command)")
         }
         #expect(!result.stdout.hasSuffix("0\n"))

@@ -320,7 +320,7 @@ import Testing
         try tmux.waitFor("(1 row)")
         try tmux.type("changes")
         try tmux.press("Enter")
-        try tmux.waitFor("'rollback' discards them")
+        try tmux.waitFor("'rollback' discards it")
         try tmux.type("save")
         try tmux.press("Enter")
         try tmux.waitFor("saved 1 change")

@@ -177,9 +177,14 @@ import Vein
         #expect(open.status == 78)
         #expect(open.stderr == "vein: error: key file open.key is accessible by others (mode 644)\nhint: restrict it with 'chmod 600 open.key'\n")
 
-        // A file that is no database at all, with a key: the same message.
+        // Random bytes are what an encrypted store looks like: with a key that does not open them, the same message.
+        try Data((0..<8192).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: r.path("random.vein")))
+        #expect(try r.vein(["info", "random.vein", "--key-file", "k"]).status == 77)
+        // Text is no store under any key: it is named for what it is (before: "wrong key", 77).
         try r.write("junk.vein", String(repeating: "junk", count: 2000))
-        #expect(try r.vein(["info", "junk.vein", "--key-file", "k"]).status == 77)
+        let junk = try r.vein(["info", "junk.vein", "--key-file", "k"])
+        #expect(junk.status == 65)
+        #expect(junk.stderr == "vein: error: junk.vein is a text file, not a store\n")
     }
 
     @Test func damagedOrForeignFilesAreNotVeinStores() throws {
@@ -242,7 +247,7 @@ import Vein
         _ = try r.run("sqlite3", ["p.vein", "INSERT INTO Attachment (id, name, fileType, sizeMiB, post) VALUES ('\(id)', 'a.png', 'png', 0.5, '01ARZ3NDEKTSV4RRFFQ69G5FAV')"])
         let verify = try r.vein(["verify", "p.vein"])
         #expect(verify.status == 65)
-        #expect(verify.stdout.contains("relationships  1 problem\n  Attachment.post: 1 rows point to Post rows that do not exist (\(id))\n"))
+        #expect(verify.stdout.contains("relationships  1 problem\n  Attachment.post: 1 row points to Post rows that do not exist (\(id))\n"))
         #expect(verify.stderr == "vein: error: p.vein failed verification (1 problem)\n")
     }
 }

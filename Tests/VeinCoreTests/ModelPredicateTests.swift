@@ -69,7 +69,7 @@ import VeinCore
             #expect(throws: expected) { try context.fetchCount(FetchDescriptor(predicate: condition)) }
         }
         #expect(SQLConditionError.argumentCount("views > ? AND views < ?", parameters: 2, arguments: 1).description
-                == "SQL condition \"views > ? AND views < ?\": it has 2 '?' but 1 argument were given")
+                == "SQL condition \"views > ? AND views < ?\": it has 2 '?' but 1 argument was given")
         #expect(SQLConditionError.namedParameter("views > ?1", parameter: "?1").description
                 == "SQL condition \"views > ?1\": parameter ?1 is numbered or named; use '?' (arguments bind in order)")
         let between = ModelPredicate<Post>(sql: "views > ? AND views < ?", arguments: [1, 9])

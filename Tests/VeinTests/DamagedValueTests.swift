@@ -102,8 +102,8 @@ import Testing
     @Test(arguments: cases.filter { $0.column != "parent" }) func verifyReportsADamagedCell(_ c: Case) throws {
         let f = try Fixture()
         try f.damage(c.column, c.sql)
-        let what = c.isWrongStorage ? "are not of type \(c.expected)" : "are not valid \(c.expected) values"
-        #expect(try f.problems() == ["values: Item.\(c.column): 1 values \(what) (\(Self.id))"])
+        let what = c.isWrongStorage ? "is not of type \(c.expected)" : "is not a valid \(c.expected) value"
+        #expect(try f.problems() == ["values: Item.\(c.column): 1 value \(what) (\(Self.id))"])
     }
 
     /// REAL affinity stores integers as REAL; a whole number in a double or date column reads exactly.

@@ -3,7 +3,8 @@ import Synchronization
 import Testing
 @testable import Vein
 
-/// An in-memory keyring that can also play an unreachable or failing Secret Service.
+/// An in-memory keyring that can also play an unreachable or failing Secret Service. Items are matched by
+/// their attributes as the Secret Service matches them (an item matches when it has every attribute asked for).
 final class FakeKeyring: Keyring {
     enum Behaviour: Sendable { case normal, unavailable, failing }
     struct Item: Equatable, Sendable {
@@ -12,7 +13,7 @@ final class FakeKeyring: Keyring {
     }
 
     let behaviour: Behaviour
-    private let items = Mutex<[String: Item]>([:])
+    private let stored = Mutex<[(attributes: [String: String], label: String, key: CipherKey)]>([])
 
     init(_ behaviour: Behaviour = .normal) { self.behaviour = behaviour }
 
@@ -24,27 +25,68 @@ final class FakeKeyring: Keyring {
         }
     }
 
+    private static func matches(_ attributes: [String: String], _ wanted: [String: String]) -> Bool {
+        wanted.allSatisfy { attributes[$0.key] == $0.value }
+    }
+
     func store(key: CipherKey, app: String, storePath: String, state: KeyState) throws(KeyError) {
-        try check()
-        items.withLock { $0["\(state.rawValue) \(storePath)"] = Item(app: app, key: key) }
+        try store(secret: key, attributes: ["app": app, "store": storePath, "state": state.rawValue], label: "Vein key")
     }
 
     func lookup(storePath: String, state: KeyState) throws(KeyError) -> CipherKey? {
-        try check()
-        return items.withLock { $0["\(state.rawValue) \(storePath)"]?.key }
+        try items(matching: ["store": storePath, "state": state.rawValue]).first?.key
     }
 
     @discardableResult
     func remove(storePath: String, state: KeyState) throws(KeyError) -> Bool {
+        try delete(matching: ["store": storePath, "state": state.rawValue]) > 0
+    }
+
+    func items(matching attributes: [String: String]) throws(KeyError) -> [KeyringItem] {
         try check()
-        return items.withLock { $0.removeValue(forKey: "\(state.rawValue) \(storePath)") != nil }
+        return stored.withLock { $0.filter { Self.matches($0.attributes, attributes) }.map { KeyringItem(attributes: $0.attributes, key: $0.key) } }
+    }
+
+    func store(secret: CipherKey, attributes: [String: String], label: String) throws(KeyError) {
+        try check()
+        stored.withLock { items in
+            items.removeAll { $0.attributes == attributes }
+            items.append((attributes, label, secret))
+        }
+    }
+
+    @discardableResult
+    func relabel(matching: [String: String], attributes: [String: String], label: String) throws(KeyError) -> Int {
+        try check()
+        return stored.withLock { items in
+            var count = 0
+            for i in items.indices where Self.matches(items[i].attributes, matching) {
+                items[i].attributes = attributes
+                items[i].label = label
+                count += 1
+            }
+            return count
+        }
+    }
+
+    @discardableResult
+    func delete(matching attributes: [String: String]) throws(KeyError) -> Int {
+        try check()
+        return stored.withLock { items in
+            let before = items.count
+            items.removeAll { Self.matches($0.attributes, attributes) }
+            return before - items.count
+        }
     }
 
     func item(_ storePath: String, _ state: KeyState = .current) -> Item? {
-        items.withLock { $0["\(state.rawValue) \(storePath)"] }
+        stored.withLock { items in
+            items.first { Self.matches($0.attributes, ["store": storePath, "state": state.rawValue]) }
+                .map { Item(app: $0.attributes["app"] ?? "", key: $0.key) }
+        }
     }
 
-    var count: Int { items.withLock { $0.count } }
+    var count: Int { stored.withLock { $0.count } }
 }
 
 /// Keys: their text form, key files, and which source wins (SPEC §6).

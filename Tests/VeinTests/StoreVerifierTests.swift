@@ -76,7 +76,7 @@ import Testing
         let f = try Fixture()
         let a = try f.attachment(post: Self.missing)
         // A dangling id is reported once, as dangling: the missing row cannot list anything back.
-        #expect(try f.problems() == ["relationships: Attachment.post: 1 rows point to Post rows that do not exist (\(a))"])
+        #expect(try f.problems() == ["relationships: Attachment.post: 1 row points to Post rows that do not exist (\(a))"])
         #expect(try !f.verify().isClean)
     }
 
@@ -102,8 +102,8 @@ import Testing
         try place(stray, 5)
         #expect(try f.problems() == [
             "relationships: Post.attachments: 2 rows list members without a position (_vein_pos_attachments NULL or not a whole number from 1) (\(p2), \(p3))",
-            "relationships: Post.attachments: 1 rows list two members at one position (\(p4))",
-            "relationships: Attachment.post: 1 rows hold a position in Post.attachments but are in no list (\(stray))",
+            "relationships: Post.attachments: 1 row lists two members at one position (\(p4))",
+            "relationships: Attachment.post: 1 row holds a position in Post.attachments but is in no list (\(stray))",
         ])
 
         let dir = try TempDir()
@@ -119,10 +119,10 @@ import Testing
         try store.database.execute(#"INSERT INTO "Tag" ("id", "n") VALUES (?, 'a'), (?, 'b')"#, [.text(t1), .text(t2)])
         try store.database.execute(#"INSERT INTO "_vein_link_Person_tags" VALUES (?, ?, 1), (?, ?, 4), (?, ?, -1)"#,
                                    [.text(p), .text(t1), .text(p), .text(t2), .text(q), .text(t1)])
-        #expect(try StoreVerifier.verify(store).checks.flatMap(\.problems) == ["Person.tags: 1 rows list members without a position (not a whole number from 1) (\(q))"])
+        #expect(try StoreVerifier.verify(store).checks.flatMap(\.problems) == ["Person.tags: 1 row lists members without a position (not a whole number from 1) (\(q))"])
         try store.database.execute(#"UPDATE "_vein_link_Person_tags" SET "position" = 1 WHERE "owner" = ?"#, [.text(p)])
         try store.database.execute(#"UPDATE "_vein_link_Person_tags" SET "position" = 1 WHERE "owner" = ?"#, [.text(q)])
-        #expect(try StoreVerifier.verify(store).checks.flatMap(\.problems) == ["Person.tags: 1 rows list two members at one position (\(p))"])
+        #expect(try StoreVerifier.verify(store).checks.flatMap(\.problems) == ["Person.tags: 1 row lists two members at one position (\(p))"])
     }
 
     /// Store format 2: a link table (many-to-many, one-way to-many) naming a row that is gone, and a
@@ -154,12 +154,12 @@ import Testing
         try db.execute(#"INSERT INTO "_vein_link_Person_friendOf" VALUES (?, ?, 2)"#, [.text(Self.missing), .text(q)])
         try db.execute(#"UPDATE "Passport" SET "holder" = ?"#, [.text(q)])
         #expect(try problems() == [
-            "relationships: Person.passport: 1 rows are not listed back by Passport.holder (\(p))",
-            "relationships: Person.tags: 1 rows point to Tag rows that do not exist (\(p))",
+            "relationships: Person.passport: 1 row is not listed back by Passport.holder (\(p))",
+            "relationships: Person.tags: 1 row points to Tag rows that do not exist (\(p))",
             // friendOf sorts first, so its name is the shared table's; a missing owner there is a
             // dangling id of the other side, friends.
-            "relationships: Person.friends: 1 rows point to Person rows that do not exist (\(q))",
-            "relationships: Passport.holder: 1 rows are not listed back by Person.passport (\(pass))",
+            "relationships: Person.friends: 1 row points to Person rows that do not exist (\(q))",
+            "relationships: Passport.holder: 1 row is not listed back by Person.passport (\(pass))",
         ])
     }
 
@@ -173,11 +173,11 @@ import Testing
         try f.db.execute(#"UPDATE "Attachment" SET "sizeMiB" = 'big', "data" = 'text' WHERE "id" = ?"#, [.text(a)])
         let problems = try f.problems()
         #expect(problems == [
-            "values: Post.title: 1 values are not of type string (\(p))",
+            "values: Post.title: 1 value is not of type string (\(p))",
             "values: Post.views: 2 values are not of type int (\([p, q].joined(separator: ", ")))",
-            "values: Post.publishedAt: 1 values are not of type date (\(p))",
-            "values: Attachment.sizeMiB: 1 values are not of type double (\(a))",
-            "values: Attachment.data: 1 values are not of type data (\(a))",
+            "values: Post.publishedAt: 1 value is not of type date (\(p))",
+            "values: Attachment.sizeMiB: 1 value is not of type double (\(a))",
+            "values: Attachment.data: 1 value is not of type data (\(a))",
         ])
     }
 
@@ -185,7 +185,7 @@ import Testing
         let f = try Fixture()
         try f.post("not-a-ulid")
         try f.post("01arz3ndektsv4rrffq69g5fav")  // lowercase parses: a ULID
-        #expect(try f.problems() == ["values: Post.id: 1 ids are not ULIDs (not-a-ulid)"])
+        #expect(try f.problems() == ["values: Post.id: 1 id is not a ULID (not-a-ulid)"])
     }
 
     @Test func enumValuesOutsideTheDomain() throws {
@@ -193,7 +193,7 @@ import Testing
         try f.db.execute("PRAGMA ignore_check_constraints = ON")
         let a = try f.attachment(fileType: "bmp")
         try f.db.execute("PRAGMA ignore_check_constraints = OFF")
-        #expect(try f.problems() == ["values: Attachment.fileType: 1 values are not valid enum values (\(a))"])
+        #expect(try f.problems() == ["values: Attachment.fileType: 1 value is not a valid enum value (\(a))"])
     }
 
     @Test func manyProblemsNameFiveSamples() throws {

@@ -236,7 +236,7 @@ private struct ImportState {
                 problem(taken.location, "id \(taken.ids[0]) is already in the store or earlier in the file")
             } else {
                 let samples = taken.ids.joined(separator: ", ") + (taken.count > taken.ids.count ? ", …" : "")
-                problem(taken.model, "\(taken.count) ids are already in the store or earlier in the file (\(samples))")
+                problem(taken.model, "\(Phrase.count(taken.count, "id", "are")) already in the store or earlier in the file (\(samples))")
             }
         }
         takenIDs = []
@@ -283,7 +283,7 @@ private struct ImportState {
         for (storage, owners) in notNamingBack {
             let inverse = "\(storage.target).\(storage.inverseColumn!)"
             let ids = Array(Set(owners)).sorted()
-            problem("\(storage.model).\(storage.name)", "\(Phrase.rows(ids.count)) are not listed back by \(inverse) (\(ids.prefix(5).joined(separator: ", "))\(ids.count > 5 ? ", …" : ""))")
+            problem("\(storage.model).\(storage.name)", "\(Phrase.rows(ids.count, "are")) not listed back by \(inverse) (\(ids.prefix(5).joined(separator: ", "))\(ids.count > 5 ? ", …" : ""))")
         }
         // Members whose to-one names an owner but no position: listed by no array of their owner.
         for storage in RelationshipStorage.all(in: store.manifest) where storage.kind == .reverseColumn {
@@ -302,7 +302,7 @@ private struct ImportState {
             }
             if !unlisted.isEmpty {
                 let name = "\(storage.model).\(storage.name)"
-                problem("\(storage.target).\(storage.inverseColumn!)", "\(Phrase.rows(unlisted.count)) are not listed back by \(name) (\(unlisted.prefix(5).joined(separator: ", "))\(unlisted.count > 5 ? ", …" : ""))")
+                problem("\(storage.target).\(storage.inverseColumn!)", "\(Phrase.rows(unlisted.count, "are")) not listed back by \(name) (\(unlisted.prefix(5).joined(separator: ", "))\(unlisted.count > 5 ? ", …" : ""))")
             }
         }
     }

@@ -3,6 +3,14 @@ public enum KeyError: Error, Equatable, Sendable {
     /// No source gave a key for the store. `keyringProblem` says why the keyring did not help, when it
     /// was tried (service unreachable, or no item for this store).
     case noKeySource(store: String, keyringProblem: String?)
+    /// The keyring holds no current key for the store, only keys a rotation retired; the newest was
+    /// retired at `retiredAt` when the store's key moved to `movedTo` (nil when not recorded).
+    case keyRetired(store: String, retiredAt: String, movedTo: KeySource?)
+    /// The keyring holds no key for the store's path, but the key it keeps for `otherPath` opens it: the
+    /// store was moved or copied from there.
+    case keyKeptForAnotherPath(store: String, otherPath: String)
+    /// The key file is gone: a rotation moved the store's key elsewhere and kept this one as `retiredAs`.
+    case keyFileRetired(path: String, retiredAs: String, retiredAt: String)
     /// A key file readable by others than its owner.
     case keyFileTooOpen(path: String, mode: UInt16)
     case keyFileUnreadable(path: String, reason: String)
@@ -60,6 +68,20 @@ extension KeyError: CustomStringConvertible {
             return "\(theKey) has \(characters) character\(characters == 1 ? "" : "s"); "
                 + "a new store's passphrase needs at least \(CipherKey.minimumPassphraseLength)"
         case .noKeySource(let store, let problem): return "no key for \(store)" + (problem.map { " (\($0))" } ?? "")
+        case .keyRetired(let store, let retiredAt, let movedTo):
+            let place: String? = switch movedTo {
+            case .passphrasePrompt: "a passphrase"
+            case .keyFile(let path): "key file \(path)"
+            case .keyring: "a new key in the keyring, which no longer holds it"
+            default: nil
+            }
+            return "no key for \(store): the keyring's key for this store was retired on \(retiredAt)"
+                + (place.map { " when it moved to \($0)" } ?? "")
+        case .keyKeptForAnotherPath(let store, let other):
+            return "no key for \(store): the keyring has no key for this path, but the key it keeps for \(other) opens it "
+                + "(the store was moved or copied from there)"
+        case .keyFileRetired(let path, let retiredAs, let retiredAt):
+            return "key file \(path) was retired on \(retiredAt), when the store's key moved elsewhere; \(retiredAs) keeps the old key"
         case .keyFileTooOpen(let path, let mode): return "key file \(path) is accessible by others (mode \(String(mode, radix: 8)))"
         case .keyFileUnreadable(let path, let reason): return "cannot read key file \(path): \(reason)"
         case .keyFileExists(let path): return "key file \(path) already exists"

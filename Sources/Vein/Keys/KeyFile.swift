@@ -6,7 +6,12 @@ package enum KeyFile {
     package static func read(_ path: String) throws -> CipherKey {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            if errno == ENOENT { throw KeyError.keyFileUnreadable(path: path, reason: "no such file") }
+            if errno == ENOENT {
+                if let retired = retiredCopies(of: path).last {
+                    throw KeyError.keyFileRetired(path: path, retiredAs: retired.path, retiredAt: retired.retiredAt)
+                }
+                throw KeyError.keyFileUnreadable(path: path, reason: "no such file")
+            }
             throw KeyError.keyFileUnreadable(path: path, reason: String(cString: strerror(errno)))
         }
         guard info.st_mode & S_IFMT == S_IFREG else { throw KeyError.keyFileUnreadable(path: path, reason: "not a regular file") }
@@ -24,7 +29,7 @@ package enum KeyFile {
     }
 
     /// Names of key files being written: `.NAME.writing-ULID` beside NAME.
-    static let temporaryTag = "writing"
+    static let temporaryTag = StagedFile.Tag.writing.rawValue
 
     /// Writes a new key file with mode 0600, refusing to replace an existing file. It appears whole (written
     /// under a temporary name, synced, linked into place), and is durable before returning, so a store
@@ -45,6 +50,14 @@ package enum KeyFile {
         } catch {
             _ = FileCalls.unlink(path)
             throw error
+        }
+    }
+
+    /// Removes what killed processes left while writing the key file `path` or its pending key (beside the
+    /// file a symbolic link names, where they are written).
+    package static func removeLeftovers(of path: String) {
+        for file in [path, pendingPath(for: path)] {
+            StagedFile.removeLeftovers(of: (try? StagedFile.replaceablePath(file)) ?? file, tag: temporaryTag)
         }
     }
 

@@ -66,6 +66,7 @@ public struct KeyOptions: Sendable {
         // Before a passphrase is typed or a key file read: the key is in memory from then on.
         KeyMemory.keepOutOfCoreDumps()
         if let keyFile {
+            KeyFile.removeLeftovers(of: keyFile)
             let source = KeySource.keyFile(keyFile)
             return (try KeyError.attributing(to: source) { try KeyFile.read(keyFile) }, source)
         }
@@ -90,11 +91,17 @@ public struct KeyOptions: Sendable {
     public func keyForOpening(realPath: String) throws -> (CipherKey, KeySource) {
         if let explicit = try explicitKey() { return explicit }
         guard let keyring else { throw KeyError.noKeySource(store: realPath, keyringProblem: "no keyring configured") }
-        do {
+        do throws(KeyError) {
             if let key = try keyring.lookup(storePath: realPath, state: .current) { return (key, .keyring) }
-            // A rotation promotes its pending key by replacing the current item (remove, then store): stopped
-            // between the two, it leaves the pending key alone, and that key opens the store.
+            // A rotation in the keyring retires the old item before it promotes the new one: stopped between
+            // the two, only the pending key opens the store.
             if let key = try keyring.lookup(storePath: realPath, state: .pending) { return (key, .keyring) }
+            if let retired = try keyring.retiredKeys(storePath: realPath).last {
+                throw KeyError.keyRetired(store: realPath, retiredAt: retired.retiredAt, movedTo: retired.movedTo)
+            }
+            if let other = try keyring.pathWhoseKeyOpens(realPath) {
+                throw KeyError.keyKeptForAnotherPath(store: realPath, otherPath: other)
+            }
         } catch .keyringUnavailable(let reason) {
             throw KeyError.noKeySource(store: realPath, keyringProblem: "the Secret Service is not available: \(reason)")
         }

@@ -62,5 +62,4 @@ public struct UnhandledData: Equatable, Sendable, CustomStringConvertible {
         return "\(field.map { "\(model).\($0)" } ?? model): \(problem)\(samples)"
     }
 
-    static func rows(_ n: Int) -> String { Phrase.rows(n) }
 }

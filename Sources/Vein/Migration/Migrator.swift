@@ -117,7 +117,7 @@ public struct Migrator: Sendable {
     /// The whole run on an encrypted scratch copy of the store, thrown away after: the report of what the
     /// real run would do, and the same error when it would fail. The store itself is only read.
     public func dryRun(_ store: Store, to target: SchemaVersion? = nil, acceptChangedPlan: Bool = false) throws -> MigrationReport {
-        let scratch = try ScratchCopy(of: store.database)
+        let scratch = try ScratchCopy(of: store.database, guarding: WriteGuard(protecting: store))
         defer { scratch.remove() }
         var report = try run(on: scratch.database, path: store.path, to: target, acceptChangedPlan: acceptChangedPlan)
         let migrated = plan.schemas.first { $0.version.description == report.toVersion }!

@@ -75,11 +75,12 @@ public struct PlanParser {
             return nil
         }
         if stageList.count != schemas.count - 1 {
-            issue("stages", "expected \(schemas.count - 1) stage\(schemas.count == 2 ? "" : "s") (one per pair of adjacent schemas), found \(stageList.count)")
+            issue("stages", "expected \(Phrase.count(schemas.count - 1, "stage")) (one per pair of adjacent schemas), found \(stageList.count)")
         }
         var stages: [MigrationStage] = []
         for (i, json) in stageList.enumerated() where i + 1 < schemas.count {
-            if let from = schemas[i], let to = schemas[i + 1], let stage = stage(json, from: from, to: to, path: "stages[\(i)]") {
+            let toPlace = SchemaPlace(index: i + 1, file: schemaList[i + 1].stringValue.map(schemaFile))
+            if let from = schemas[i], let to = schemas[i + 1], let stage = stage(json, from: from, to: to, path: "stages[\(i)]", toPlace: toPlace) {
                 stages.append(stage)
             }
         }
@@ -87,11 +88,30 @@ public struct PlanParser {
         return MigrationPlan(file: file, app: app, schemas: schemas.map { $0! }, stages: stages)
     }
 
+    /// A schema of the plan, for issues found in it after it was read (its renames): its index, and its
+    /// file when it is given by path.
+    private struct SchemaPlace {
+        let index: Int
+        let file: String?
+
+        /// The issue at `path` in the schema: under the schema's path in the plan, or for a schema file
+        /// under the schema's path with the file's own path in the message.
+        func issue(_ path: String, _ message: String) -> ManifestIssue {
+            guard let file else { return ManifestIssue(path: "schemas[\(index)].\(path)", message: message) }
+            return ManifestIssue(path: "schemas[\(index)]", message: "\(file): \(path): \(message)")
+        }
+    }
+
+    /// A schema path as the plan gives it, relative to the plan's directory.
+    private func schemaFile(_ relative: String) -> String {
+        relative.hasPrefix("/") || directory.isEmpty ? relative : directory + "/" + relative
+    }
+
     /// A schema given by path (relative to the plan) or inline.
     private mutating func schema(_ json: JSONValue, path: String) -> SchemaManifest? {
         switch json {
         case .string(let relative):
-            let full = relative.hasPrefix("/") || directory.isEmpty ? relative : directory + "/" + relative
+            let full = schemaFile(relative)
             do {
                 return try SchemaManifest.load(path: full)
             } catch let error as ManifestError {
@@ -113,7 +133,7 @@ public struct PlanParser {
         }
     }
 
-    private mutating func stage(_ json: JSONValue, from: SchemaManifest, to: SchemaManifest, path: String) -> MigrationStage? {
+    private mutating func stage(_ json: JSONValue, from: SchemaManifest, to: SchemaManifest, path: String, toPlace: SchemaPlace) -> MigrationStage? {
         guard let object = json.objectValue else {
             issue(path, "expected a stage object ({ from: …, to: …, steps: […] }), found \(json.kindName)")
             return nil
@@ -135,11 +155,14 @@ public struct PlanParser {
         guard issues.count == before else { return nil }
         let checksum = SHA256.hex(from.sha256 + "\n" + to.sha256 + "\n" + JSONWriter.string(stepsJSON.canonicalized()))
         let stage = MigrationStage(from: from, to: to, steps: steps, path: path, checksum: checksum)
+        // A rename the stage cannot follow is a mistake in the new schema: reported where it is written.
+        for rename in Renames.issues(from: from, to: to) {
+            issues.append(toPlace.issue(rename.path, rename.message))
+        }
         if case .failure(let planIssues) = StagePlanner.plan(stage) {
             for message in planIssues.messages { issue(path, message) }
-            return nil
         }
-        return stage
+        return issues.count == before ? stage : nil
     }
 
     private static let stepKinds = ["map", "delete", "drop", "dropModel"]
@@ -182,7 +205,7 @@ public struct PlanParser {
                     }
                     assignments.append(.init(field: member.key, expression: expression))
                 }
-                if modelSchema.renamedFrom.flatMap(from.model(named:)) == nil && from.model(named: model) == nil {
+                if Renames.source(of: model, renamedFrom: modelSchema.renamedFrom, exists: { from.model(named: $0) != nil }) == nil {
                     issue("\(bodyPath).model", "\(model) is new in \(to.version): there are no old rows to map")
                 }
                 return .map(model: model, assignments: assignments)

@@ -11,13 +11,19 @@ struct ScratchCopy {
 
     var path: String { file.temporary }
 
-    init(of source: Database) throws {
+    /// `guarding`: the store's files, which nothing SQLite writes beside the copy may lead to.
+    init(of source: Database, guarding: WriteGuard) throws {
         let key = try CipherKey.random()
         let name = FileManager.default.temporaryDirectory.path + "/vein-dry-run"
-        StagedFile.removeLeftovers(of: name, tag: "scratch")
+        StagedFile.removeLeftovers(of: name, tag: StagedFile.Tag.scratch.rawValue)
         // ATTACH opens with the store connection's flags, which do not include CREATE: the file must exist
         // (empty is a valid empty database). O_EXCL: never someone else's file; 0600: only ours.
-        let file = try StagedFile(target: name, tag: "scratch", mode: 0o600, placement: .replace)
+        let file = try StagedFile(target: name, tag: StagedFile.Tag.scratch.rawValue, mode: 0o600, placement: .replace)
+        // The copy's own name is new (O_EXCL); the journal SQLite makes beside it is checked before ATTACH.
+        do { try guarding.check(file.temporary, writing: .database) } catch {
+            file.discard()
+            throw error
+        }
         // sqlcipher_export copies schema and rows into an attached database; one read transaction keeps
         // the copy consistent while other processes write.
         try source.attach(file.temporary, as: "vein_scratch", keyArgument: key.attachArgument)

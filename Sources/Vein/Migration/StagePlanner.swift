@@ -58,11 +58,8 @@ enum StagePlanner {
         // Which old model each new model takes its rows from.
         var sourceOf: [String: ModelSchema] = [:]
         for model in new.models {
-            if let same = old.model(named: model.name) {
-                sourceOf[model.name] = same
-            } else if let previous = model.renamedFrom, let renamed = old.model(named: previous) {
-                sourceOf[model.name] = renamed
-            }
+            sourceOf[model.name] = Renames.source(of: model.name, renamedFrom: model.renamedFrom, exists: { old.model(named: $0) != nil })
+                .flatMap(old.model(named:))
         }
         let carried = Set(sourceOf.values.map(\.name))
         /// The new name of an old model (relationship targets follow renames).
@@ -98,7 +95,9 @@ enum StagePlanner {
             let assignments = maps[model.name] ?? []
             var columns: [StagePlan.Column] = []
             for field in model.fields {
-                let previous = source.flatMap { s in s.field(named: field.name) ?? field.renamedFrom.flatMap { s.field(named: $0) } }
+                let previous = source.flatMap { s in
+                    Renames.source(of: field.name, renamedFrom: field.renamedFrom, exists: { s.field(named: $0) != nil }).flatMap(s.field(named:))
+                }
                 if let assignment = assignments.first(where: { $0.field == field.name }), let source {
                     switch mapped(assignment, into: field, of: model, from: source, manifest: old) {
                     case .success(let column): columns.append(column)
@@ -115,7 +114,9 @@ enum StagePlanner {
             }
             var keptToMany = Set<String>()
             for rel in model.relationships {
-                let previous = source.flatMap { s in s.relationship(named: rel.name) ?? rel.renamedFrom.flatMap { s.relationship(named: $0) } }
+                let previous = source.flatMap { s in
+                    Renames.source(of: rel.name, renamedFrom: rel.renamedFrom, exists: { s.relationship(named: $0) != nil }).flatMap(s.relationship(named:))
+                }
                 let storage = RelationshipStorage(model: model, relationship: rel, in: new)
                 let oldStorage = previous.map { RelationshipStorage(model: source!, relationship: $0, in: old) }
                 if let previous, let oldStorage {

@@ -133,7 +133,7 @@ struct StageRunner {
             for case .map(let name, let assignments) in stage.steps where name == model.model.name {
                 let rows = try count(SQL.quoteIdentifier(source.name))
                 report.steps.append(.init(step: MigrationStep.map(model: name, assignments: assignments).summary, rows: rows,
-                                          effect: mappedCount > 0 ? "computed (\(mappedCount) rows in memory)" : "computed in SQL"))
+                                          effect: mappedCount > 0 ? "computed (\(Phrase.rows(mappedCount)) in memory)" : "computed in SQL"))
             }
         }
         return result
@@ -172,7 +172,7 @@ struct StageRunner {
                 report.steps.append(.init(step: MigrationStep.dropModel(model.name).summary, rows: ids.count, effect: "dropped"))
             } else if ids.count > 0 {
                 found.append(UnhandledData(kind: .removedModel, model: model.name, field: nil, count: ids.count, sampleIDs: ids.samples,
-                                           problem: "\(UnhandledData.rows(ids.count)) in a model that \(to) removes",
+                                           problem: "\(Phrase.rows(ids.count)) in a model that \(to) removes",
                                            remedy: "add { dropModel: \"\(model.name)\" } to the stage to acknowledge losing them, or set renamedFrom on the model that replaces it"))
             }
         }
@@ -184,13 +184,13 @@ struct StageRunner {
                 if stage.steps.contains(drop) { report.steps.append(.init(step: drop.summary, rows: ids.count, effect: "had a value, dropped")) }
             } else if ids.count > 0 {
                 found.append(UnhandledData(kind: .removedField, model: model.name, field: field, count: ids.count, sampleIDs: ids.samples,
-                                           problem: "\(UnhandledData.rows(ids.count)) hold a value in a field that \(to) removes",
+                                           problem: "\(Phrase.rows(ids.count, "hold")) a value in a field that \(to) removes",
                                            remedy: "add { drop: { model: \"\(model.name)\", field: \"\(field)\" } } to acknowledge losing them, or set renamedFrom on the field that replaces it"))
             }
         }
         for storage in plan.removedRelationships {
             let linked = Int(try database.scalar(storage.linkedOwnersCountSQL)?.int64 ?? 0)
-            if linked > 0 { report.warnings.append("\(storage.model).\(storage.name): relationship removed; the links of \(UnhandledData.rows(linked)) are dropped") }
+            if linked > 0 { report.warnings.append("\(storage.model).\(storage.name): relationship removed; the links of \(Phrase.rows(linked)) are dropped") }
         }
         for model in plan.models where !model.keepsTable {
             guard let source = model.source else { continue }
@@ -203,7 +203,7 @@ struct StageRunner {
                     let ids = try sample("SELECT \(id) \(from)", [])
                     if ids.count > 0 {
                         found.append(UnhandledData(kind: .missingValue, model: name, field: column.name, count: ids.count, sampleIDs: ids.samples,
-                                                   problem: "\(UnhandledData.rows(ids.count)) get no value for a new required field",
+                                                   problem: "\(Phrase.rows(ids.count, "get")) no value for a new required field",
                                                    remedy: "give the field a default in \(to), make it optional, or add a map step that sets it"))
                     }
                     continue
@@ -212,7 +212,7 @@ struct StageRunner {
                     let ids = try sample("SELECT \(id) \(from) WHERE (\(value.sql)) IS NULL", value.arguments)
                     if ids.count > 0 {
                         found.append(UnhandledData(kind: .nilInRequiredField, model: name, field: column.name, count: ids.count, sampleIDs: ids.samples,
-                                                   problem: "\(UnhandledData.rows(ids.count)) would hold nil in a field that \(to) requires",
+                                                   problem: "\(Phrase.rows(ids.count, "would hold")) nil in a field that \(to) requires",
                                                    remedy: "add a map step that gives them a value (\(column.name): \"… ?? …\"), or a delete step for those rows"))
                     }
                 }
@@ -223,7 +223,7 @@ struct StageRunner {
                     if ids.count > 0 {
                         let shown = allowed.map { SchemaDDL.sqlLiteral($0).replacingOccurrences(of: "'", with: "\"") }.joined(separator: ", ")
                         found.append(UnhandledData(kind: .valueOutsideEnum, model: name, field: column.name, count: ids.count, sampleIDs: ids.samples,
-                                                   problem: "\(UnhandledData.rows(ids.count)) hold values outside the enum's new set [\(shown)]",
+                                                   problem: "\(Phrase.rows(ids.count, "hold")) values outside the enum's new set [\(shown)]",
                                                    remedy: "add a map step that converts them, or a delete step for those rows"))
                     }
                 }
@@ -234,7 +234,7 @@ struct StageRunner {
                         """, value.arguments + value.arguments + value.arguments)
                     if ids.count > 0 {
                         found.append(UnhandledData(kind: .duplicateUniqueValue, model: name, field: column.name, count: ids.count, sampleIDs: ids.samples,
-                                                   problem: "\(UnhandledData.rows(ids.count)) share a value in a field that \(to) makes unique",
+                                                   problem: "\(Phrase.rows(ids.count, "share")) a value in a field that \(to) makes unique",
                                                    remedy: "add a map step that makes the values distinct, or a delete step for the duplicates"))
                     }
                 }

@@ -23,10 +23,13 @@ public struct ExpressionError: Error, Equatable, Sendable, CustomStringConvertib
         self.kind = kind
     }
 
-    /// `message`, the source line, and a caret under `column`.
+    /// `message`, the source line (control and format characters escaped, as every message shows them),
+    /// and a caret under `column`, counted in display columns (a CJK string before it takes two a
+    /// character, an escape as many as it shows).
     public var rendered: String {
         let (line, caret) = excerpt
-        return "\(message)\n  \(line)\n  \(String(repeating: " ", count: caret))^"
+        let before = DisplayWidth.of(String(line.prefix(caret)).escapingControlCharacters)
+        return "\(message)\n  \(line.escapingControlCharacters)\n  \(String(repeating: " ", count: before))^"
     }
 
     /// Characters of a long source shown on each side of the column.

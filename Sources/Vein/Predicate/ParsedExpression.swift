@@ -65,4 +65,20 @@ public indirect enum ParsedExpression: Equatable, Sendable {
             return c
         }
     }
+
+    /// Where the expression's text begins: `column` names the operator or member a node is about (the
+    /// `views` of `post?.views`), this the first character of its leftmost operand (the `post`), for
+    /// errors about the whole value.
+    public var startColumn: Int {
+        var node = self
+        while true {
+            switch node {
+            case .member(let base?, _, _), .optionalChain(let base, _), .forceUnwrap(let base, _), .call(let base, _, _, _),
+                 .binary(_, let base, _, _), .conditional(let base, _, _, _):
+                node = base
+            default:
+                return node.column
+            }
+        }
+    }
 }

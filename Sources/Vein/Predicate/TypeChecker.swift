@@ -68,6 +68,9 @@ public struct TypeChecker {
                 guard typed.type == .bool else { throw notBool("'!' needs a Bool", typed.type, column) }
                 return .not(typed)
             }
+            if typed.type == .optional(.int) || typed.type == .optional(.double) {
+                throw mustBeUnwrapped(typed.type, expected: typed.type.unwrapped, at: operand.startColumn)
+            }
             guard typed.type == .int || typed.type == .double else { throw error("'-' needs a number, not \(typed.type)", column) }
             return .negate(typed, typed.type)
         case .binary(let op, let left, let right, let column): return try binary(op, left, right, column)
@@ -257,6 +260,9 @@ public struct TypeChecker {
         }
         let argument = try check(arguments[0].value)
         guard argument.type == .string else {
+            if argument.type == .optional(.string) {
+                throw mustBeUnwrapped(argument.type, expected: .string, at: arguments[0].value.startColumn)
+            }
             throw error("\(name) needs a String argument, not \(argument.type)", arguments[0].value.column)
         }
         return .stringMethod(name == "starts" ? "hasPrefix" : name, typedBase, argument, resultType(.bool))
@@ -393,10 +399,17 @@ public struct TypeChecker {
             }
             throw error("cannot compare \(ta) with \(tb)", column)
         }
-        if !allowOptional && (ta.isOptional || tb.isOptional) {
-            throw error("'\(op)' cannot order optional values, as in Swift; unwrap with ?? first (for example (x ?? 0) \(op) y)", column)
-        }
+        if !allowOptional && ta.isOptional { throw mustBeUnwrapped(ta, expected: tb.unwrapped, at: left.startColumn) }
+        if !allowOptional && tb.isOptional { throw mustBeUnwrapped(tb, expected: ta.unwrapped, at: right.startColumn) }
         return (a, b)
+    }
+
+    /// An optional value where Swift takes none (an operand of `<` or `/`, `-x`, a String argument): Swift's
+    /// own error, pointing at the value rather than the operator. `expected`: the type wanted there.
+    private func mustBeUnwrapped(_ type: ValueType, expected: ValueType, at column: Int) -> ExpressionError {
+        guard type != .null else { return error("'nil' is not compatible with expected argument type \(expected)", column) }
+        return error("value of optional type \(type) must be unwrapped to a value of type \(type.unwrapped) "
+                     + "(use ?? to give a default, or ! to force unwrap)", column)
     }
 
     /// `c ? a : b`: a Bool condition, and branches of one type as Swift infers it (a literal takes the

@@ -143,6 +143,7 @@ package struct QueryRunner {
         if let predicate = s.predicate {
             d.predicate = try TypeChecker(manifest: manifest, model: target, source: source).checkCondition(predicate)
         }
+        try checkSortKeys(s, of: target, source: source)
         d.sortBy = s.sort
         d.fetchLimit = s.limit
         d.fetchOffset = s.offset
@@ -157,6 +158,20 @@ package struct QueryRunner {
             return try context.explain(try descriptor(s, source: source).1)
         case .get, .insert:
             return nil
+        }
+    }
+
+    /// Sort keys name the id, a field or a to-one relationship of the model fetched; anything else is an
+    /// error pointing at the key.
+    private func checkSortKeys(_ s: QueryStatement.Selection, of model: ModelSchema, source: String) throws(ExpressionError) {
+        for (key, column) in zip(s.sort, s.sortColumns) where key.field != "id" && model.field(named: key.field) == nil {
+            if let rel = model.relationship(named: key.field) {
+                guard rel.isToMany else { continue }
+                throw ExpressionError("cannot sort by '\(key.field)': it is a to-many relationship (sort by one of \(model.name)'s fields)",
+                                      column: column, source: source)
+            }
+            throw ExpressionError("no field '\(key.field)' in \(model.name)" + Suggestion.hint(for: key.field, in: ["id"] + model.columnNames, quote: "'"),
+                                  column: column, source: source)
         }
     }
 

@@ -8,6 +8,8 @@ package enum QueryStatement: Equatable, Sendable {
         package var sort: [FetchDescriptor.SortKey] = []
         package var limit: Int?
         package var offset = 0
+        /// Where each sort key is written, for errors found when the statement meets the schema.
+        package var sortColumns: [Int] = []
 
         package static func == (a: Selection, b: Selection) -> Bool {
             a.model == b.model && a.traversal?.ownerID == b.traversal?.ownerID && a.traversal?.relationship == b.traversal?.relationship
@@ -149,35 +151,48 @@ package struct QueryParser {
             let (relationship, _) = try name("a relationship of \(model)")
             selection.traversal = (model, id, relationship)
         }
-        if isWord("where") {
+        // The clauses, each at most once and in this order (SPEC §9): `next` is the first that may still come.
+        var next = 0, given: Set<String> = []
+        while case .identifier(let word) = current.kind, let index = Self.clauses.firstIndex(of: word) {
+            if index < next {
+                let last = Self.clauses[next - 1]
+                throw error(given.contains(word) ? "\(word) is given twice"
+                            : "\(word) comes before \(last) (the clauses go \(Self.clauses.joined(separator: ", ")))")
+            }
+            next = index + 1
+            given.insert(word)
             position += 1
-            selection.predicate = try expression()
+            try clause(word, of: &selection)
         }
-        if isWord("sort") {
-            position += 1
+        if !allowSet, case .identifier(let word) = current.kind {
+            let open = Array(Self.clauses[next...])
+            let expected = open.isEmpty ? "the end of the statement"
+                : open.count == 1 ? open[0] : open.dropLast().joined(separator: ", ") + " or " + open.last!
+            throw error("unexpected '\(word)' (expected \(expected))" + Suggestion.hint(for: word, in: open, quote: "'"))
+        }
+        return selection
+    }
+
+    private static let clauses = ["where", "sort", "limit", "offset"]
+
+    /// The body of one clause, after its word.
+    private mutating func clause(_ word: String, of selection: inout QueryStatement.Selection) throws(ExpressionError) {
+        switch word {
+        case "where":
+            selection.predicate = try expression()
+        case "sort":
             repeat {
                 if current.kind == .symbol(",") { position += 1 }
-                let (key, _) = try name("a field to sort by")
+                let (key, column) = try name("a field to sort by")
                 var ascending = true
                 if isWord("desc") { ascending = false; position += 1 } else if isWord("asc") { position += 1 }
                 selection.sort.append(FetchDescriptor.SortKey(key, ascending: ascending))
+                selection.sortColumns.append(column)
             } while current.kind == .symbol(",")
-        }
-        if isWord("limit") {
-            position += 1
-            guard case .int(let n) = current.kind, n >= 0 else { throw error("limit takes a non-negative integer") }
-            selection.limit = Int(n)
+        default:  // limit, offset
+            guard case .int(let n) = current.kind, n >= 0 else { throw error("\(word) takes a non-negative integer") }
+            if word == "limit" { selection.limit = Int(n) } else { selection.offset = Int(n) }
             position += 1
         }
-        if isWord("offset") {
-            position += 1
-            guard case .int(let n) = current.kind, n >= 0 else { throw error("offset takes a non-negative integer") }
-            selection.offset = Int(n)
-            position += 1
-        }
-        if !allowSet, case .identifier(let word) = current.kind {
-            throw error("unexpected '\(word)' (expected where, sort, limit or offset)" + Suggestion.hint(for: word, in: ["where", "sort", "limit", "offset"], quote: "'"))
-        }
-        return selection
     }
 }

@@ -25,7 +25,7 @@ public enum SQLConditionError: Error, Equatable, Sendable, CustomStringConvertib
         case .namedParameter(let sql, let parameter):
             return "SQL condition \"\(sql)\": parameter \(parameter) is numbered or named; use '?' (arguments bind in order)"
         case .argumentCount(let sql, let parameters, let arguments):
-            return "SQL condition \"\(sql)\": it has \(parameters) '?' but \(arguments) argument\(arguments == 1 ? "" : "s") were given"
+            return "SQL condition \"\(sql)\": it has \(parameters) '?' but \(Phrase.count(arguments, "argument", "were")) given"
         }
     }
 

@@ -73,7 +73,7 @@ extension Statement {
             return "real " + (d.isFinite ? JSONWriter.formatDouble(d) : d < 0 ? "-Infinity" : "Infinity")
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(handle, Int32(column)))
-            return "a blob of \(count) byte\(count == 1 ? "" : "s")"
+            return "a blob of \(Phrase.count(count, "byte"))"
         default:
             let bytes = textBytes(column)
             guard Self.isValidUTF8(bytes) else { return "text that is not UTF-8" }

@@ -45,7 +45,6 @@ public enum KeyRotation {
         }
         let realPath = store.realPath
         guard let oldKey = store.key else { throw KeyRotationError.plaintextStore(path) }
-        removeLeftovers(of: realPath)
         // A pending key from an interrupted rotation is settled first: promoted when it is the key that
         // opens the file (the rename happened), dropped when it is not. Only then may a new pending key
         // take its place; overwriting it while it alone opens the file would lose the store.
@@ -69,6 +68,11 @@ public enum KeyRotation {
             guard let keyring = keys.keyring else { throw KeyError.noKeySource(store: realPath, keyringProblem: "no keyring configured") }
             home = .keyring(keyring, app: store.meta.app)
         case .keyFile(let file, let force):
+            // Neither the key file nor its pending key may be the store or a file SQLite keeps beside it; an
+            // existing key file is replaced only with `force`, whatever it holds.
+            var guarding = WriteGuard()
+            guarding.protectStore(store)
+            for path in [file, KeyFile.pendingPath(for: file)] { try guarding.check(path, force: true) }
             newKey = try CipherKey.random()
             if FileSystem.fileExists(file) && !force && source != .keyFile(file) { throw KeyError.keyFileExists(path: file) }
             home = .keyFile(file)
@@ -126,6 +130,11 @@ public enum KeyRotation {
             throw KeyRotationError.notFinished(path, pendingIn: home.pendingSource, reason: "\(error)")
         }
         home.forgetPending(realPath: realPath)
+        do {
+            try retire(oldKey, in: source, movedTo: home, keys: keys, realPath: realPath)
+        } catch {
+            throw KeyRotationError.oldKeyNotRetired(source, newHome: home.source ?? .passphrasePrompt, reason: "\(error)")
+        }
         after?(.promoted)
         var info = stat()
         stat(realPath, &info)
@@ -147,13 +156,26 @@ public enum KeyRotation {
         home.forgetPending(realPath: realPath)
     }
 
-    /// Names of copies being made: `.NAME.rotating-ULID` beside the store.
-    static let temporaryTag = "rotating"
-
-    /// Copies a killed rotation left behind.
-    private static func removeLeftovers(of realPath: String) {
-        StagedFile.removeLeftovers(of: realPath, tag: temporaryTag)
+    /// A key moved to another source is marked retired where it was, after the rename (until then it alone
+    /// opened the store): a keyring item gets `state=retired`, a key file is renamed `FILE.retired-DATE`.
+    /// Only when that source still holds `oldKey`. A key replaced in place was retired by `KeyHome.record`.
+    private static func retire(_ oldKey: CipherKey, in source: KeySource, movedTo home: KeyHome, keys: KeyOptions, realPath: String) throws {
+        switch source {
+        case .keyring:
+            guard let keyring = keys.keyring, home.source != .keyring else { return }
+            try keyring.retireCurrent(storePath: realPath, holding: oldKey, movedTo: home.source ?? .passphrasePrompt, at: Date())
+        case .keyFile(let file):
+            let path = file.hasSuffix(".pending") ? String(file.dropLast(8)) : file
+            if case .keyFile(let target) = home, (try? FileSystem.realPath(target)) == (try? FileSystem.realPath(path)) { return }
+            guard (try? KeyFile.read(path)) == oldKey else { return }
+            try KeyFile.retire(path, at: Date(), keepingName: false)
+        default:
+            return
+        }
     }
+
+    /// Names of copies being made: `.NAME.rotating-ULID` beside the store.
+    static let temporaryTag = StagedFile.Tag.rotating.rawValue
 
     /// A copy of the store under `newKey`: every table, index and row through `sqlcipher_export`, in WAL
     /// mode like the original, checked (key, tables, row counts) and synced before it may replace anything.
@@ -194,6 +216,9 @@ public enum KeyRotationError: Error, Equatable, Sendable {
     /// durable, storing the key as current): the new key stays pending where it is kept (nil: a
     /// passphrase, kept nowhere), and it opens the store.
     case notFinished(String, pendingIn: KeySource?, reason: String)
+    /// The store was rotated and opens with the key in `newHome`, but the old key could not be marked retired
+    /// in `source` (which then still presents it as the store's key).
+    case oldKeyNotRetired(KeySource, newHome: KeySource, reason: String)
 }
 
 extension KeyRotationError: CustomStringConvertible {
@@ -205,6 +230,9 @@ extension KeyRotationError: CustomStringConvertible {
             return "\(path) is encrypted with its new key, but the rotation did not finish (\(reason)); the new key stays pending in the \(pending), and it opens the store"
         case .notFinished(let path, nil, let reason):
             return "\(path) is encrypted with the new passphrase, but the rotation did not finish (\(reason))"
+        case .oldKeyNotRetired(let source, let home, let reason):
+            let place = home == .passphrasePrompt ? "the new passphrase" : "the new key in the \(home)"
+            return "the store was rotated and opens with \(place), but the old key in the \(source) could not be marked retired: \(reason)"
         }
     }
 }
@@ -232,15 +260,25 @@ private enum KeyHome {
         }
     }
 
+    /// Records `key` as the pending or the current key. A current key it replaces is retired, never lost: a
+    /// key file's as `FILE.retired-DATE`, a keyring item as `state=retired`.
     func record(_ key: CipherKey, state: KeyState, realPath: String) throws {
         switch self {
         case .keyFile(let path):
             switch state {
             case .pending: try KeyFile.replace(KeyFile.pendingPath(for: path), key: key)
-            case .current: try KeyFile.replace(path, key: key)
+            default:
+                if FileSystem.fileExists(path), (try? KeyFile.read(path)) != key { try KeyFile.retire(path, at: Date(), keepingName: true) }
+                try KeyFile.replace(path, key: key)
             }
         case .keyring(let keyring, let app):
-            _ = try keyring.remove(storePath: realPath, state: state)
+            if state == .current, let old = try keyring.lookup(storePath: realPath, state: .current), old != key {
+                guard try keyring.retireCurrent(storePath: realPath, holding: old, movedTo: .keyring, at: Date()) else {
+                    throw KeyError.keyringFailed("the keyring's current key for \(realPath) could not be kept as a retired key")
+                }
+            } else {
+                _ = try keyring.remove(storePath: realPath, state: state)
+            }
             try keyring.store(key: key, app: app, storePath: realPath, state: state)
         case .none: break
         }
@@ -249,7 +287,7 @@ private enum KeyHome {
     /// Temporaries of key files a killed rotation left (`KEY.pending.writing-…`).
     func removeLeftovers() {
         guard case .keyFile(let path) = self else { return }
-        for file in [path, KeyFile.pendingPath(for: path)] { StagedFile.removeLeftovers(of: file, tag: KeyFile.temporaryTag) }
+        KeyFile.removeLeftovers(of: path)
     }
 
     func forgetPending(realPath: String) {
@@ -272,16 +310,42 @@ public struct KeyStatus: Sendable {
     public let kdfIterations: Int?
     /// A rotation recorded a new key and has not promoted it (it stopped, or is running).
     public let pendingKey: Bool
+    /// Keys rotations retired, oldest first: the keyring's for this store, and `FILE.retired-DATE` beside
+    /// the key file in use.
+    public let retiredKeys: [RetiredKey]
+    /// Why the keyring's retired keys could not be listed (it is locked or failed), or nil.
+    public let retiredKeysUnknown: String?
 
     public static func of(_ path: String, keys: KeyOptions) throws -> KeyStatus {
         let store = try Store.open(path, keys: keys, mode: .readOnly)
         guard case .encrypted(let kind, let source) = store.encryption else { throw KeyRotationError.plaintextStore(path) }
         let db = store.database
         let isPassphrase = kind.hasPrefix("passphrase")
+        let (retired, unknown) = retiredKeys(of: store.realPath, source: source, keys: keys)
         return KeyStatus(source: source, keyKind: kind, cipherVersion: db.cipherVersion ?? "unknown",
                          cipher: (try? db.scalar("PRAGMA cipher"))??.string ?? "aes-256-cbc",
                          pageSize: Int((try? db.scalar("PRAGMA cipher_page_size"))??.int64 ?? Int64(Database.cipherPageSize)),
                          kdfIterations: isPassphrase ? (try? db.scalar("PRAGMA kdf_iter"))??.string.flatMap { Int($0) } : nil,
-                         pendingKey: try keys.pendingKey(realPath: store.realPath) != nil)
+                         pendingKey: try keys.pendingKey(realPath: store.realPath) != nil,
+                         retiredKeys: retired, retiredKeysUnknown: unknown)
+    }
+
+    private static func retiredKeys(of realPath: String, source: KeySource, keys: KeyOptions) -> ([RetiredKey], String?) {
+        var retired: [RetiredKey] = []
+        var unknown: String?
+        if let keyring = keys.keyring {
+            do {
+                retired += try keyring.retiredKeys(storePath: realPath)
+            } catch {
+                // No Secret Service on this machine holds no retired key; one that is there and fails is said.
+                if case .keyringUnavailable = error, source != .keyring {} else { unknown = error.description }
+            }
+        }
+        var keyFile = keys.keyFile
+        if case .keyFile(let path) = source { keyFile = path.hasSuffix(".pending") ? String(path.dropLast(8)) : path }
+        if let keyFile {
+            retired += KeyFile.retiredCopies(of: keyFile).map { RetiredKey(place: .keyFile($0.path), retiredAt: $0.retiredAt, movedTo: nil, key: nil) }
+        }
+        return (retired.sorted { $0.retiredAt < $1.retiredAt }, unknown)
     }
 }

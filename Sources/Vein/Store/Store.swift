@@ -41,12 +41,15 @@ public final class Store {
         let requested = mode
         let mode = try StoreAccess.openMode(path, info: info, requested: requested)
         let realPath = try FileSystem.realPath(path)
+        // What a killed command left beside the store (a rotation's copy, a journal) goes with the next one.
+        StagedFile.removeLeftovers(of: realPath)
         let key: CipherKey?
         let encryption: Encryption
         if try isPlaintext(path) {
             key = nil
             encryption = .plaintext
         } else {
+            try refuseText(path)
             let (found, source) = try keys.keyForOpening(realPath: realPath)
             key = found
             encryption = .encrypted(kind: found.kindDescription, source: source)
@@ -132,6 +135,20 @@ public final class Store {
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         return Array(header) == plaintextHeader
+    }
+
+    /// Whether `path` could hold a store: a non-empty regular file that is not text (plaintext SQLite, or
+    /// the random bytes of an encrypted store). Says nothing about its key or its schema.
+    public static func mightBeStore(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return false }
+        return TextContent.of(file: path) == nil
+    }
+
+    /// Refuses a file that is text where a store is expected (arguments in the wrong order, say): it is
+    /// neither plaintext SQLite nor the random bytes of an encrypted store, and no key would open it.
+    public static func refuseText(_ path: String) throws(StoreError) {
+        if let content = TextContent.of(file: path) { throw .textFile(path, json: content == .json) }
     }
 
     /// Opens the connection, turning SQLite's codes into store errors a user can act on.

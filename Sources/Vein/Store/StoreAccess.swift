@@ -10,8 +10,9 @@ import Foundation
 enum StoreAccess {
     static func openMode(_ path: String, info: stat, requested: Database.OpenMode) throws -> Database.OpenMode {
         guard requested == .readWrite || requested == .readOnly else { return requested }
-        let directory = (path as NSString).deletingLastPathComponent
-        let folder = directory.isEmpty ? "." : directory
+        // By hand: NSString.deletingLastPathComponent traps on a one-character name ("k") in
+        // swift-corelibs-foundation.
+        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let wal = path + "-wal"
         let walExists = FileSystem.fileExists(wal), shmExists = FileSystem.fileExists(path + "-shm")
         let fileWritable = access(path, W_OK) == 0

@@ -29,7 +29,9 @@ public enum StoreCopier {
         // A plaintext copy of an encrypted store is for its owner's eyes only: until now the data was protected.
         var mode: mode_t = 0o644
         if case .plaintext = protection, source.encryption.isEncrypted { mode = 0o600 }
-        let creation = try StoreCreator.create(at: destination, manifest: source.manifest, protection: protection, mode: mode) { copy in
+        // DEST, what SQLite writes beside it, and a new key file never write over the source or its key file.
+        let creation = try StoreCreator.create(at: destination, manifest: source.manifest, protection: protection, mode: mode,
+                                               guarding: WriteGuard(protecting: source)) { copy in
             let db = copy.database
             // An attached database is read with the connection's default cipher settings, fixed at ATTACH.
             try db.execute("PRAGMA cipher_default_page_size = \(Database.cipherPageSize)")

@@ -12,8 +12,9 @@ public enum StoreCreator {
         /// keyring. A `--key-file` that does not exist yet receives a new random key.
         case encrypted(KeyOptions)
         /// A key already in hand (a backup under its store's key), opened later through `source`; when
-        /// `keyring` is given the key is also kept there under the new store's path.
-        case existingKey(CipherKey, source: KeySource, keyring: (any Keyring)?, app: String)
+        /// `keyring` is given the key is also kept there under the new store's path, and with `backupOf` (the
+        /// real path of the store it copies) a `BackupRecord` says so.
+        case existingKey(CipherKey, source: KeySource, keyring: (any Keyring)?, app: String, backupOf: String? = nil)
     }
 
     public struct Result: Sendable {
@@ -25,12 +26,21 @@ public enum StoreCreator {
     }
 
     /// Names of stores being made: `.NAME.creating-ULID` beside NAME.
-    static let temporaryTag = "creating"
+    static let temporaryTag = StagedFile.Tag.creating.rawValue
 
     /// Creates the store with file `mode` (before the umask): SQLite's usual 0644, or 0600 for a plaintext
-    /// copy of an encrypted store, which only its owner should read.
+    /// copy of an encrypted store, which only its owner should read. `guarding`: the files the command reads
+    /// (a copy's source store and its key file), which neither the store, the files SQLite keeps beside it,
+    /// nor a new key file may write over.
     public static func create(at path: String, manifest: SchemaManifest, protection: Protection, mode: mode_t = 0o644,
                               now: Date = Date(), populate: ((Store) throws -> Void)? = nil) throws -> Result {
+        try create(at: path, manifest: manifest, protection: protection, mode: mode, now: now, guarding: WriteGuard(), populate: populate)
+    }
+
+    package static func create(at path: String, manifest: SchemaManifest, protection: Protection, mode: mode_t = 0o644,
+                               now: Date = Date(), guarding: WriteGuard, populate: ((Store) throws -> Void)? = nil) throws -> Result {
+        // Before the existence check: a path that is the source store itself says so, not just "exists".
+        try guarding.check(path, writing: .database)
         guard !FileSystem.fileExists(path) else { throw StoreError.alreadyExists(path) }
         let realPath: String
         do { realPath = try FileSystem.realPath(path) } catch {
@@ -52,17 +62,29 @@ public enum StoreCreator {
             key = nil
             encryption = .plaintext
         case .encrypted(let options):
-            let made = try makeKey(options, app: manifest.app, realPath: realPath, undo: &undo)
+            // A new key file takes none of the names of the store it opens, nor any file the command reads.
+            var keyGuard = guarding
+            keyGuard.protectDatabase(path, name: path, new: true)
+            let made = try makeKey(options, app: manifest.app, realPath: realPath, guarding: keyGuard, undo: &undo)
             key = made.key
             generated = made.generated
             encryption = .encrypted(kind: made.key.kindDescription, source: made.source)
-        case .existingKey(let given, let source, let keyring, let app):
+        case .existingKey(let given, let source, let keyring, let app, let backupOf):
             if let keyring {
                 if try keyring.lookup(storePath: realPath, state: .current) != nil {
                     throw StoreError.cannotCreate(realPath, reason: "the keyring already holds a key for this path; remove it first (secret-tool clear store '\(realPath)')")
                 }
                 try keyring.store(key: given, app: app, storePath: realPath, state: .current)
                 undo.append { _ = try? keyring.remove(storePath: realPath, state: .current) }
+                if let backupOf {
+                    do {
+                        try keyring.recordBackup(of: backupOf, app: app, backup: realPath, key: given, at: now)
+                    } catch {
+                        for step in undo.reversed() { step() }
+                        throw error
+                    }
+                    undo.append { keyring.forgetBackupRecord(of: backupOf, backup: realPath) }
+                }
             }
             key = given
             encryption = .encrypted(kind: given.kindDescription, source: source)
@@ -71,7 +93,10 @@ public enum StoreCreator {
         // 2. The store, under a temporary name, then linked into place.
         let staged: StagedFile
         do {
-            StagedFile.removeLeftovers(of: realPath, tag: Self.temporaryTag)  // under the directory lock: none is in use
+            // Under the directory lock no other store is being created here: any such temporary is a leftover
+            // (a backup killed last night under another name too).
+            StagedFile.removeLeftovers(of: realPath, tag: Self.temporaryTag)
+            StagedFile.removeLeftovers(in: FileSystem.splitPath(realPath).directory, tag: Self.temporaryTag)
             staged = try StagedFile(target: realPath, tag: Self.temporaryTag, mode: mode, placement: .create)
         } catch {
             for step in undo.reversed() { step() }
@@ -104,9 +129,10 @@ public enum StoreCreator {
         return Result(path: path, realPath: realPath, encryption: encryption, generatedKey: generated)
     }
 
-    private static func makeKey(_ options: KeyOptions, app: String, realPath: String,
+    private static func makeKey(_ options: KeyOptions, app: String, realPath: String, guarding: WriteGuard,
                                 undo: inout [() -> Void]) throws -> (key: CipherKey, source: KeySource, generated: Bool) {
         if let keyFile = options.keyFile, !FileSystem.fileExists(keyFile) {
+            try guarding.check(keyFile)
             let key = try CipherKey.random()
             try KeyFile.create(keyFile, key: key)
             undo.append { _ = FileCalls.unlink(keyFile) }

@@ -8,6 +8,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case wrongKey(String, source: KeySource? = nil)
     /// The file opens but does not hold a Vein store (no `_vein_meta`, or it is damaged).
     case notAVeinStore(String, reason: String)
+    /// The file is text (JSON, a manifest, a script), named where a store is expected: never tried with a
+    /// key, since a wrong key is not what is wrong.
+    case textFile(String, json: Bool)
     /// Written by a newer Vein whose store format this build does not know.
     case unsupportedFormat(String, found: String)
     /// Written by a development build in an older store format (format 1: to-many as JSON arrays), which
@@ -35,6 +38,7 @@ extension StoreError: CustomStringConvertible {
         case .wrongKey(let path, let source):
             return "cannot decrypt \(path)\(source.map { " with \($0.phrase)" } ?? ""): wrong key or not a Vein store"
         case .notAVeinStore(let path, let reason): return "\(path) is not a Vein store: \(reason)"
+        case .textFile(let path, let json): return "\(path) is \(json ? "a JSON file" : "a text file"), not a store"
         case .unsupportedFormat(let path, let found):
             return "\(path) uses store format \(found), newer than this vein (format \(VeinVersion.storeFormat))"
         case .obsoleteFormat(let path, let found):

@@ -29,25 +29,32 @@ public enum StoreVerifier {
 
     private static func verifySnapshot(_ store: Store) throws -> Report {
         var report = Report(checks: [])
-        let integrity = try integrity(store.database)
+        let encrypted = store.encryption.isEncrypted
+        let integrity = try integrity(store.database, encrypted: encrypted)
         report.checks.append(integrity)
         // On a damaged file the other checks would only fail on the same pages (SQLCipher keeps the
         // error of a page that failed its HMAC check): the damage is the report.
         guard integrity.isClean else { return report }
-        let schema = try readingDamage("schema") { try schemaConformance(store) }
+        let schema = try readingDamage("schema", encrypted: encrypted) { try schemaConformance(store) }
         report.checks.append(schema)
         // Value and relationship checks read the tables; on a store whose tables do not match the
         // schema they would only repeat those problems in a noisier form.
         if schema.isClean {
-            report.checks.append(try readingDamage("values") { try values(store) })
-            report.checks.append(try readingDamage("relationships") { try relationships(store) })
+            report.checks.append(try readingDamage("values", encrypted: encrypted) { try values(store) })
+            report.checks.append(try readingDamage("relationships", encrypted: encrypted) { try relationships(store) })
         }
         return report
     }
 
-    static let unreadable = "the file is damaged: SQLite could not read it"
+    /// A page that could not be read, said as what it means. Every page of an encrypted store carries an
+    /// HMAC of its bytes: a page that fails it was damaged or changed by something without the key, which
+    /// SQLCipher 3 reports only as "SQL logic error" (or "database disk image is malformed").
+    static func unreadable(_ error: DatabaseError, encrypted: Bool) -> String {
+        encrypted ? "a page failed its authentication check: the file is damaged or was changed"
+            : "the file is damaged: SQLite could not read it (\(error.message))"
+    }
 
-    static func integrity(_ db: Database) throws -> Check {
+    static func integrity(_ db: Database, encrypted: Bool) throws -> Check {
         var check = Check(name: "integrity")
         do {
             for row in try db.rows("PRAGMA integrity_check") {
@@ -58,23 +65,44 @@ public enum StoreVerifier {
         } catch let error as DatabaseError where !error.isBusy && ![SQLITE_IOERR, SQLITE_NOMEM].contains(error.code) {
             // integrity_check is fixed SQL: any other failure is the file's. A damaged page of an
             // encrypted store fails its HMAC check, which SQLCipher 3 reports as "SQL logic error" here.
-            check.problems.append("\(unreadable) (\(error.message))")
+            check.problems.append(unreadable(error, encrypted: encrypted))
         }
+        if encrypted { check.problems = pagesFailingAuthentication(check.problems) }
         // One damaged page of an encrypted store makes every page after it unreadable to the check: a
         // hundred lines would bury the first, which is the damage.
         if check.problems.count > sampleCount {
             let more = check.problems.count - sampleCount
-            check.problems = Array(check.problems.prefix(sampleCount)) + ["and \(more) more finding\(more == 1 ? "" : "s") of SQLite's integrity_check"]
+            check.problems = Array(check.problems.prefix(sampleCount)) + ["and \(Phrase.count(more, "more finding")) of SQLite's integrity_check"]
         }
         return check
     }
 
+    /// integrity_check's "Page 253: unable to get the page. error code=1" is, in an encrypted store, a page
+    /// that failed its HMAC check: such findings become one, in those terms, naming the pages.
+    static func pagesFailingAuthentication(_ findings: [String]) -> [String] {
+        var pages: [Int] = [], others: [String] = []
+        for finding in findings {
+            let parts = finding.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, parts[1] == " unable to get the page. error code=1", parts[0].hasPrefix("Page "),
+               let page = Int(parts[0].dropFirst("Page ".count)) {
+                pages.append(page)
+            } else {
+                others.append(finding)
+            }
+        }
+        guard !pages.isEmpty else { return findings }
+        pages.sort()
+        let list = pages.prefix(sampleCount).map(String.init).joined(separator: ", ") + (pages.count > sampleCount ? ", …" : "")
+        let named = pages.count == 1 ? "page \(pages[0]) failed its" : "\(pages.count) pages (\(list)) failed their"
+        return ["\(named) authentication check: the file is damaged or was changed"] + others
+    }
+
     /// The check's own result, or, when a damaged page stops it, that damage as its one problem.
-    static func readingDamage(_ name: String, _ body: () throws -> Check) throws -> Check {
+    static func readingDamage(_ name: String, encrypted: Bool, _ body: () throws -> Check) throws -> Check {
         do {
             return try body()
         } catch let error as DatabaseError where error.isDamage {
-            return Check(name: name, problems: ["\(unreadable) (\(error.message))"])
+            return Check(name: name, problems: [unreadable(error, encrypted: encrypted)])
         }
     }
 
@@ -165,7 +193,7 @@ public enum StoreVerifier {
                 let id = ids.string(0)
                 if ULID(id) == nil { badIDs.append(id) }
             }
-            report(&check, badIDs, "\(model.name).id: %d ids are not ULIDs")
+            report(&check, badIDs) { "\(model.name).id: \(Phrase.count($0, "id", "are")) not \(Phrase.noun($0, "a ULID", plural: "ULIDs"))" }
             // One query per column, each cell judged by the rule fetch and export apply: verify reports
             // exactly the cells they refuse.
             for field in model.fields {
@@ -177,8 +205,11 @@ public enum StoreVerifier {
                     guard let mismatch = codec.mismatch(rows, 1) else { continue }
                     if mismatch.isWrongStorage { wrongStorage.append(rows.string(0)) } else { wrongValue.append(rows.string(0)) }
                 }
-                report(&check, wrongStorage, "\(model.name).\(field.name): %d values are not of type \(field.type.rawValue)")
-                report(&check, wrongValue, "\(model.name).\(field.name): %d values are not valid \(field.type.rawValue) values")
+                report(&check, wrongStorage) { "\(model.name).\(field.name): \(Phrase.count($0, "value", "are")) not of type \(field.type.rawValue)" }
+                report(&check, wrongValue) {
+                    "\(model.name).\(field.name): \(Phrase.count($0, "value", "are")) not "
+                        + Phrase.noun($0, "a valid \(field.type.rawValue) value", plural: "valid \(field.type.rawValue) values")
+                }
             }
         }
         return check
@@ -187,7 +218,7 @@ public enum StoreVerifier {
     static func relationships(_ store: Store) throws -> Check {
         var check = Check(name: "relationships")
         for finding in try relationshipFindings(store.database, store.manifest) {
-            report(&check, finding.ids, "\(finding.model).\(finding.field): " + finding.problem("%d"))
+            report(&check, finding.ids) { "\(finding.model).\(finding.field): " + finding.problem($0) }
         }
         return check
     }
@@ -197,10 +228,9 @@ public enum StoreVerifier {
         let model: String
         let field: String
         let ids: [String]
-        /// The problem, given how to write the row count ("3 rows", or a template's placeholder).
-        let describe: @Sendable (String) -> String
-        func problem(_ count: Int) -> String { describe(Phrase.rows(count)) }
-        func problem(_ placeholder: String) -> String { describe("\(placeholder) rows") }
+        /// The problem, given the number of rows that have it: "3 rows point to Post rows that do not exist".
+        let describe: @Sendable (Int) -> String
+        func problem(_ count: Int) -> String { describe(count) }
     }
 
     /// Ids naming no row, links of rows that are gone, to-one pairs that disagree, and list positions the
@@ -210,7 +240,7 @@ public enum StoreVerifier {
     /// of a many-to-many, share one storage, so they cannot disagree.
     static func relationshipFindings(_ db: Database, _ manifest: SchemaManifest) throws -> [RelationshipFinding] {
         var findings: [RelationshipFinding] = []
-        func add(_ model: String, _ field: String, _ sql: String, _ describe: @escaping @Sendable (String) -> String) throws {
+        func add(_ model: String, _ field: String, _ sql: String, _ describe: @escaping @Sendable (Int) -> String) throws {
             let ids = try db.rows(sql).compactMap { $0[0].string }
             if !ids.isEmpty { findings.append(RelationshipFinding(model: model, field: field, ids: ids, describe: describe)) }
         }
@@ -222,7 +252,7 @@ public enum StoreVerifier {
                 try add(storage.model, storage.name, """
                     SELECT "id" FROM \(owner) WHERE \(column) IS NOT NULL \
                     AND NOT EXISTS (SELECT 1 FROM \(target) AS "_t" WHERE "_t"."id" = \(owner).\(column)) ORDER BY "id"
-                    """) { "\($0) point to \(name) rows that do not exist" }
+                    """) { "\(Phrase.rows($0, "point to")) \(name) rows that do not exist" }
                 // A to-one pair: each side names the row that names it back.
                 if let inverse = storage.relationship.inverse, let back = manifest.model(named: storage.target)?.relationship(named: inverse),
                    !back.isToMany {
@@ -232,7 +262,7 @@ public enum StoreVerifier {
                         AND EXISTS (SELECT 1 FROM \(target) AS "_t" WHERE "_t"."id" = \(owner).\(column)) \
                         AND NOT EXISTS (SELECT 1 FROM \(target) AS "_t" WHERE "_t"."id" = \(owner).\(column) AND "_t".\(q(inverse)) = \(owner)."id") \
                         ORDER BY "id"
-                        """) { "\($0) are not listed back by \(inverseName)" }
+                        """) { "\(Phrase.rows($0, "are")) not listed back by \(inverseName)" }
                 }
             case .reverseColumn:
                 // Positions as the context writes them (MAX + 1 from 1; an unlink clears the member's):
@@ -244,45 +274,45 @@ public enum StoreVerifier {
                     SELECT DISTINCT "_m".\(member) FROM \(target) AS "_m" WHERE "_m".\(member) IS NOT NULL \
                     AND ("_m".\(position) IS NULL OR typeof("_m".\(position)) <> 'integer' OR "_m".\(position) < 1) \
                     AND EXISTS (SELECT 1 FROM \(owner) AS "_o" WHERE "_o"."id" = "_m".\(member)) ORDER BY 1
-                    """) { "\($0) list members without a position (\(storage.positionColumn!) NULL or not a whole number from 1)" }
+                    """) { "\(Phrase.rows($0, "list")) members without a position (\(storage.positionColumn!) NULL or not a whole number from 1)" }
                 try add(storage.model, storage.name, """
                     SELECT DISTINCT "_m".\(member) FROM \(target) AS "_m" WHERE "_m".\(member) IS NOT NULL AND "_m".\(position) IS NOT NULL \
                     AND EXISTS (SELECT 1 FROM \(target) AS "_n" WHERE "_n".\(member) = "_m".\(member) \
                     AND "_n".\(position) = "_m".\(position) AND "_n"."id" <> "_m"."id") ORDER BY 1
-                    """) { "\($0) list two members at one position" }
+                    """) { "\(Phrase.rows($0, "list")) two members at one position" }
                 try add(storage.target, inverse, """
                     SELECT "id" FROM \(target) WHERE \(member) IS NULL AND \(position) IS NOT NULL ORDER BY "id"
-                    """) { "\($0) hold a position in \(inList) but are in no list" }
+                    """) { "\(Phrase.rows($0, "hold")) a position in \(inList) but \(Phrase.agreeing("are", with: $0)) in no list" }
             case .linkTable:
                 guard storage.isCanonical, let link = storage.linkTable.map(q) else { continue }
                 // The canonical side's order, as the context writes it: whole numbers from 1, one per member.
                 try add(storage.model, storage.name, """
                     SELECT DISTINCT "owner" FROM \(link) WHERE typeof("position") <> 'integer' OR "position" < 1 ORDER BY 1
-                    """) { "\($0) list members without a position (not a whole number from 1)" }
+                    """) { "\(Phrase.rows($0, "list")) members without a position (not a whole number from 1)" }
                 try add(storage.model, storage.name, """
                     SELECT DISTINCT "_a"."owner" FROM \(link) AS "_a" WHERE EXISTS (SELECT 1 FROM \(link) AS "_b" \
                     WHERE "_b"."owner" = "_a"."owner" AND "_b"."position" = "_a"."position" AND "_b"."target" <> "_a"."target") ORDER BY 1
-                    """) { "\($0) list two members at one position" }
+                    """) { "\(Phrase.rows($0, "list")) two members at one position" }
                 try add(storage.model, storage.name, """
                     SELECT DISTINCT "owner" FROM \(link) \
                     WHERE NOT EXISTS (SELECT 1 FROM \(target) AS "_t" WHERE "_t"."id" = \(link)."target") ORDER BY "owner"
-                    """) { "\($0) point to \(name) rows that do not exist" }
+                    """) { "\(Phrase.rows($0, "point to")) \(name) rows that do not exist" }
                 let ownerName = storage.model
                 let (model, field) = storage.relationship.inverse.map { (storage.target, $0) } ?? (storage.model, storage.name)
                 let column = storage.relationship.inverse == nil ? "\"owner\"" : "\"target\""
                 try add(model, field, """
                     SELECT DISTINCT \(column) FROM \(link) \
                     WHERE NOT EXISTS (SELECT 1 FROM \(owner) AS "_o" WHERE "_o"."id" = \(link)."owner") ORDER BY 1
-                    """) { storage.relationship.inverse == nil ? "\($0) that do not exist hold links" : "\($0) point to \(ownerName) rows that do not exist" }
+                    """) { storage.relationship.inverse == nil ? "\(Phrase.rows($0)) that do not exist hold links" : "\(Phrase.rows($0, "point to")) \(ownerName) rows that do not exist" }
             }
         }
         return findings
     }
 
-    /// Adds "what: N rows (id, id, …)" when `ids` is not empty.
-    private static func report(_ check: inout Check, _ ids: [String], _ what: String) {
+    /// Adds "what: N rows … (id, id, …)" when `ids` is not empty, `what` made from their number.
+    private static func report(_ check: inout Check, _ ids: [String], _ what: (Int) -> String) {
         guard !ids.isEmpty else { return }
         let samples = ids.prefix(sampleCount).joined(separator: ", ")
-        check.problems.append(what.replacingOccurrences(of: "%d", with: String(ids.count)) + " (\(samples)\(ids.count > sampleCount ? ", …" : ""))")
+        check.problems.append(what(ids.count) + " (\(samples)\(ids.count > sampleCount ? ", …" : ""))")
     }
 }

@@ -39,4 +39,16 @@ package enum SHA256 {
     }
 
     package static func hex(_ text: String) -> String { Hex.encode(digest(Data(text.utf8))) }
+
+    /// The digest of `parts` one after another, read in place (a secret's bytes are never copied).
+    package static func digest(_ parts: [UnsafeRawBufferPointer]) -> Data {
+        var out = Data(count: 32)
+        var length: UInt32 = 0
+        let context = EVP_MD_CTX_new()
+        defer { EVP_MD_CTX_free(context) }
+        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+        for part in parts { EVP_DigestUpdate(context, part.baseAddress, part.count) }
+        out.withUnsafeMutableBytes { _ = EVP_DigestFinal_ex(context, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), &length) }
+        return out
+    }
 }

@@ -9,21 +9,32 @@ package enum FileSystem {
             defer { free(resolved) }
             return String(cString: resolved)
         }
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        guard let dir = realpath(directory.isEmpty ? "." : directory, nil) else {
+        let (directory, name) = splitPath(path)
+        guard let dir = realpath(directory, nil) else {
             throw FileError.cannotWrite(path, reason: "directory \(directory) does not exist")
         }
         defer { free(dir) }
         let base = String(cString: dir)
-        return (base == "/" ? "" : base) + "/" + url.lastPathComponent
+        return (base == "/" ? "" : base) + "/" + name
+    }
+
+    /// `path` split at its last slash, as the kernel reads it: the directory that holds the entry (absolute,
+    /// the current directory put in front of a relative path) and the entry's name. The directory is kept
+    /// as written: in `a/link/../b`, `..` is the parent of wherever `link` leads, which only the kernel
+    /// knows. (URL's path handling drops `link/..` as text, and names another directory when `link` is a
+    /// symbolic link.) Trailing slashes are not part of the name.
+    package static func splitPath(_ path: String) -> (directory: String, name: String) {
+        var whole = Substring(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
+        while whole.count > 1, whole.hasSuffix("/") { whole = whole.dropLast() }
+        guard let slash = whole.lastIndex(of: "/"), slash != whole.startIndex else { return ("/", String(whole.drop { $0 == "/" })) }
+        return (String(whole[..<slash]), String(whole[whole.index(after: slash)...]))
     }
 
     /// fsyncs the directory holding `path`, making a create, link or rename in it durable. A failure names
     /// `path`, the file the user asked for, not its directory.
     package static func syncDirectory(containing path: String) throws {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let directory = splitPath(path).directory
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError.cannotWrite(directory, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
         guard FileCalls.syncDirectory(fd, path: directory.isEmpty ? "." : directory) == 0 else {
@@ -75,8 +86,8 @@ package enum FileSystem {
 
     /// Locks the directory holding `path`, waiting for any other holder (another vein creating there).
     package static func lockDirectory(containing path: String) throws -> DirectoryLock {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let directory = splitPath(path).directory
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError.cannotWrite(directory, reason: String(cString: strerror(errno))) }
         while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
         return DirectoryLock(fd: fd)

@@ -1,25 +1,29 @@
 import Foundation
 
 /// Lowercase hexadecimal encoding of bytes.
-enum Hex {
+package enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
-    static func encode(_ data: Data) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity(data.count * 2)
-        for byte in data {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
+    /// Written straight into the string's storage: a blob of a hundred megabytes is shown as fast as it
+    /// can be (raw SQL in the REPL shows one whole when its output is not a terminal).
+    package static func encode(_ data: Data) -> String {
+        String(unsafeUninitializedCapacity: data.count * 2) { out in
+            data.withUnsafeBytes { bytes in encode(bytes, into: UnsafeMutableRawBufferPointer(out)) }
+            return data.count * 2
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Writes the lowercase hex of `bytes` into `out` (twice as long), with no String in between.
     static func encode(_ bytes: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) {
         precondition(out.count >= 2 * bytes.count)
-        for (i, byte) in bytes.enumerated() {
-            out[2 * i] = digits[Int(byte >> 4)]
-            out[2 * i + 1] = digits[Int(byte & 0x0f)]
+        digits.withUnsafeBufferPointer { digits in
+            var i = 0
+            while i < bytes.count {
+                let byte = bytes[i]
+                out[2 * i] = digits[Int(byte >> 4)]
+                out[2 * i + 1] = digits[Int(byte & 0x0f)]
+                i += 1
+            }
         }
     }
 

@@ -31,10 +31,9 @@ package final class StagedFile {
     /// Creates the temporary `.NAME.TAG-ULID` beside `target` with `mode`. With `keepsMode` false the
     /// file keeps `mode` even when it replaces one with another mode (key files stay 0600).
     package init(target: String, tag: String, mode: mode_t, keepsMode: Bool = true, placement: Placement) throws {
-        let url = URL(fileURLWithPath: target)
-        let directory = url.deletingLastPathComponent().path
+        let (directory, name) = FileSystem.splitPath(target)
         self.target = target
-        self.temporary = (directory.isEmpty ? "." : directory) + "/." + url.lastPathComponent + "." + tag + "-" + ULID.make().description
+        self.temporary = directory + "/." + name + "." + tag + "-" + ULID.make().description
         self.placement = placement
         self.keepsMode = keepsMode
         TemporaryFiles.register(temporary)
@@ -171,8 +170,9 @@ package final class StagedFile {
             return result
         }
         let place = try replaceablePath(target)
-        removeLeftovers(of: place, tag: "writing")
-        let staged = try StagedFile(target: place, tag: "writing", mode: mode, placement: .replace)
+        removeLeftovers(of: place, tag: Tag.writing.rawValue)
+        removeLeftovers(in: FileSystem.splitPath(place).directory, tag: Tag.writing.rawValue)
+        let staged = try StagedFile(target: place, tag: Tag.writing.rawValue, mode: mode, placement: .replace)
         do {
             let result = try body(staged.descriptor)
             try staged.place()
@@ -196,16 +196,54 @@ package final class StagedFile {
         return String(cString: resolved)
     }
 
+    /// The tags of every kind of temporary Vein makes (`.NAME.TAG-ULID`): stores being created or rotated,
+    /// key files and outputs being written, dry-run copies.
+    package enum Tag: String, CaseIterable, Sendable { case creating, rotating, writing, scratch }
+
     /// Removes temporaries of `target` with `tag` that a killed process left (and their SQLite journals);
     /// one still being written is locked and stays. Also takes the names older versions used (`NAME.TAG-…`).
     package static func removeLeftovers(of target: String, tag: String) {
-        let url = URL(fileURLWithPath: target)
-        let directory = url.deletingLastPathComponent().path.isEmpty ? "." : url.deletingLastPathComponent().path
-        let prefixes = ["." + url.lastPathComponent + "." + tag + "-", url.lastPathComponent + "." + tag + "-"]
+        removeLeftovers(of: target, tags: [tag])
+    }
+
+    /// Removes what killed processes left of temporaries of `target` of every kind (`Tag`): the next command
+    /// on a store or key file cleans up after any command that was killed while writing beside it.
+    package static func removeLeftovers(of target: String) {
+        removeLeftovers(of: target, tags: Tag.allCases.map(\.rawValue))
+    }
+
+    /// Removes what killed processes left of temporaries with `tag` of any file in `directory` (names
+    /// `.NAME.TAG-ULID`): a backup to a new name each night cleans up after one killed the night before.
+    package static func removeLeftovers(in directory: String, tag: String) {
+        let marker = "." + tag + "-"
+        removeLeftovers(in: directory) { name in
+            guard name.hasPrefix("."), let range = name.range(of: marker, options: .backwards) else { return false }
+            return ULID(String(name[range.upperBound...])) != nil
+        }
+    }
+
+    private static func removeLeftovers(of target: String, tags: [String]) {
+        let (directory, name) = FileSystem.splitPath(target)
+        let prefixes: [String] = tags.flatMap { tag -> [String] in ["." + name + "." + tag + "-", name + "." + tag + "-"] }
+        removeLeftovers(in: directory) { candidate in prefixes.contains(where: candidate.hasPrefix) }
+    }
+
+    /// A temporary is a leftover when no process holds its lock (its writer is gone: the lock goes with the
+    /// process); a SQLite journal of a temporary is one when the temporary itself is gone (a process killed
+    /// while removing them). This process's own temporaries are never touched: opening and closing a file
+    /// would drop the locks SQLite holds on it.
+    private static func removeLeftovers(in directory: String, matching isTemporary: (String) -> Bool) {
+        let directory = directory.isEmpty ? "." : directory
+        let companions = ["-wal", "-shm", "-journal"]
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for name in names where prefixes.contains(where: name.hasPrefix) {
-            guard !["-wal", "-shm", "-journal"].contains(where: name.hasSuffix) else { continue }
+        for name in names {
             let path = directory + "/" + name
+            if let companion = companions.first(where: name.hasSuffix), isTemporary(String(name.dropLast(companion.count))) {
+                let main = String(path.dropLast(companion.count))
+                if !FileSystem.fileExists(main) && !TemporaryFiles.isRegistered(main) { _ = FileCalls.unlink(path) }
+                continue
+            }
+            guard isTemporary(name), !TemporaryFiles.isRegistered(path) else { continue }
             let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             guard fd >= 0 else { continue }
             if flock(fd, LOCK_EX | LOCK_NB) == 0 { FileSystem.removeDatabaseFiles(path) }

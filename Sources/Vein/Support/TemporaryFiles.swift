@@ -39,6 +39,13 @@ package enum TemporaryFiles {
         for slot in slotsOfPath.removeValue(forKey: path) ?? [] { names[slot] = nil }
     }
 
+    /// Whether this process is writing `path` (registered and not yet placed or discarded).
+    package static func isRegistered(_ path: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return slotsOfPath[path] != nil
+    }
+
     /// Removes every registered file now: the process is about to end before their owners could.
     package static func removeAll() {
         lock.lock()

@@ -11,7 +11,10 @@ enum EncryptCommand {
             do not hold, into DEST encrypted with SQLCipher (4096-byte pages). The key options work as for \
             'vein create': an existing key, a new random key written to a new --key-file, or by default a new \
             random key kept in the keyring. DEST is built under a temporary name and linked into place: it is \
-            complete or absent, and an existing DEST is never replaced.
+            complete or absent, and an existing DEST is never replaced. Neither DEST, the -wal, -shm and \
+            -journal SQLite writes beside it, nor a new key file may lead to SRC (through a link or another \
+            name) or to DEST's own names, and a DEST-wal or DEST-journal left there by another store is not \
+            replayed into the copy: exit 73, nothing written.
             """,
         arguments: [ArgumentSpec("SRC", help: "The plaintext store.", completion: .file),
                     ArgumentSpec("DEST", help: "The encrypted copy to create. It must not exist.", completion: .file)],
@@ -21,7 +24,8 @@ enum EncryptCommand {
 
     static func run(_ invocation: Invocation) throws {
         let path = invocation.required("SRC")
-        guard try !FileSystem.fileExists(path) || Store.isPlaintext(path) else {
+        // Anything but a store (no file, a directory, text) is for Store.open to explain.
+        if Store.mightBeStore(path), try !Store.isPlaintext(path) {
             throw CommandFailure("\(path) is already encrypted", hint: "use 'vein key rotate' for a new key, or 'vein backup' for an encrypted copy",
                                  exitCode: .dataError)
         }
@@ -39,7 +43,9 @@ enum DecryptCommand {
             Copies every row of SRC (opened with the key options), its _vein_meta and _vein_history and the \
             SQLite header values, into a new unencrypted DEST, complete or absent, readable by its owner only \
             (mode 0600). Anyone who can read DEST can read the data: for tests and tools that cannot open \
-            SQLCipher files.
+            SQLCipher files. Neither DEST nor the -wal, -shm and -journal SQLite writes beside it may lead to \
+            SRC or its key file (through a link or another name), and a DEST-wal or DEST-journal left there \
+            by another store is not replayed into the copy: exit 73, nothing written.
             """,
         arguments: [ArgumentSpec("SRC", help: "The encrypted store.", completion: .file),
                     ArgumentSpec("DEST", help: "The plaintext copy to create. It must not exist.", completion: .file)],
@@ -64,10 +70,14 @@ enum BackupCommand {
         discussion: """
             Copies STORE into a new DEST in one read transaction, so other processes go on reading and writing \
             and the copy holds exactly the commits made before it began. DEST is encrypted with STORE's key \
-            (kept in the keyring under DEST's path too when STORE's key comes from the keyring), or with \
+            (kept in the keyring under DEST's path too when STORE's key comes from the keyring, with a record \
+            of the backup, its time and the key's fingerprint beside STORE's key, for 'vein key forget'), or with \
             --new-key a fresh random key kept in the keyring. DEST is complete or absent and never replaces a \
-            file. Quiet unless asked (--json prints size, rows and duration), with exit statuses for cron: 0 \
-            done, 73 DEST exists, 74 a full disk or an I/O error, 75 STORE busy, 77 wrong key.
+            file; neither DEST nor the files SQLite writes beside it may lead to STORE or its key file (through \
+            a link or another name). Quiet unless asked (--json prints size, rows and duration), with exit \
+            statuses for cron: 0 done, 73 DEST exists, leads to STORE or has a DEST-wal or DEST-journal left \
+            beside it, 74 a full disk or an I/O error, 75 \
+            STORE busy, 77 wrong key.
             """,
         arguments: [SharedOptions.storeArgument, ArgumentSpec("DEST", help: "The backup to create. It must not exist.", completion: .file)],
         options: [OptionSpec("new-key", help: "Encrypt the backup with a fresh random key kept in the keyring."),
@@ -90,7 +100,10 @@ enum BackupCommand {
             if invocation.arguments.flag("new-key") {
                 protection = .existingKey(try CipherKey.random(), source: .keyring, keyring: keys.keyring, app: store.meta.app)
             } else {
-                protection = .existingKey(try store.keyForCopies(), source: source, keyring: source == .keyring ? keys.keyring : nil, app: store.meta.app)
+                // From the keyring: the backup gets its own item there, and a record of it beside the store's key.
+                let keyring = source == .keyring ? keys.keyring : nil
+                protection = .existingKey(try store.keyForCopies(), source: source, keyring: keyring, app: store.meta.app,
+                                          backupOf: keyring == nil ? nil : store.realPath)
             }
         }
         let result = try StoreCopier.copy(store, to: invocation.required("DEST"), protection: protection,
@@ -118,7 +131,7 @@ enum CopyOutput {
                 ("keySource", .string(result.creation.encryption.keySource.kind)),
             ])))
         } else if !invocation.quiet {
-            invocation.console.note("wrote \(verb) \(result.creation.path): \(result.rows) rows, \(result.bytes) bytes"
+            invocation.console.note("wrote \(verb) \(result.creation.path): \(Phrase.rows(result.rows)), \(Phrase.count(result.bytes, "byte"))"
                                     + (result.creation.encryption.isEncrypted ? ", key in the \(result.creation.encryption.keySource)" : ""))
         }
     }

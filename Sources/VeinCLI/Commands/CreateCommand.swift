@@ -6,10 +6,13 @@ enum CreateCommand {
         abstract: "Create a new store from a schema manifest",
         discussion: """
             Creates STORE with one table per model of MANIFEST, encrypted with SQLCipher (4096-byte pages). \
-            The store appears whole or not at all: it is built under a temporary name and linked into place.
+            The store appears whole or not at all: it is built under a temporary name and linked into place. \
+            A STORE-wal or STORE-journal already there (left by a store moved away without it) is refused with \
+            exit 73: SQLite would replay it into the new store, and it may hold that store's last commits.
 
             The key: with --key-file FILE, the key in FILE, or a new random key written to FILE (mode 0600) \
-            when FILE does not exist; with --key-env VAR or VEIN_KEY, that key; with --passphrase, a passphrase \
+            when FILE does not exist (never at STORE or its -wal, -shm or -journal, where SQLite would write over \
+            it: exit 73); with --key-env VAR or VEIN_KEY, that key; with --passphrase, a passphrase \
             asked twice. Otherwise vein makes a random 256-bit key and keeps it in the Secret Service keyring \
             under the store's real path; if no keyring is reachable nothing is created (exit 69). A passphrase \
             shorter than 12 characters is refused unless --weak-passphrase is given, and hex of the wrong length \
@@ -57,7 +60,7 @@ enum CreateCommand {
                 protectionText = result.generatedKey ? "encrypted, new key in the \(source)" : "encrypted with the \(source)"
             }
             let count = manifest.models.count
-            invocation.console.out("created \(result.path): \(manifest.app) \(manifest.version), \(count) model\(count == 1 ? "" : "s"), \(protectionText)")
+            invocation.console.out("created \(result.path): \(manifest.app) \(manifest.version), \(Phrase.count(count, "model")), \(protectionText)")
         }
     }
 }

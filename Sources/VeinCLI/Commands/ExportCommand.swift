@@ -21,10 +21,16 @@ enum ExportCommand {
             0600), a replaced one keeps its mode, owner and group. A FILE that is not a regular file (a \
             device such as /dev/null, a FIFO) is written into, never replaced. On a terminal a progress bar \
             shows on standard error.
+
+            FILE is never STORE, its -wal, -shm or -journal, or its key file, however it is named (a symbolic \
+            or hard link to one of them is the same file): that is refused with exit 73 and nothing changes. \
+            An existing FILE that is not UTF-8 text (an encrypted store looks like random bytes), is a SQLite \
+            database, holds a raw key, or is the key file given with --key-file is replaced only with --force.
             """,
         arguments: [SharedOptions.storeArgument],
         options: [
             OptionSpec("output", short: "o", value: "FILE", help: "Write to FILE instead of standard output ('-' is standard output).", completion: .file),
+            OptionSpec("force", help: "With -o: replace FILE even when it is not text, is a SQLite database or holds a key."),
             format,
             OptionSpec("model", value: "MODEL", help: "Export only this model (repeatable).", repeatable: true),
             OptionSpec("where", value: "EXPR", help: "Export only records matching this condition (with exactly one --model)."),
@@ -39,7 +45,12 @@ enum ExportCommand {
 
     static func run(_ invocation: Invocation) throws {
         let output = invocation.arguments.value("output").flatMap { $0 == "-" ? nil : $0 }
+        let force = invocation.arguments.flag("force")
+        if force && output == nil {
+            throw UsageError(message: "--force goes with -o FILE", command: invocation.commandPath)
+        }
         let store = try SharedOptions.openStore(invocation, mode: .readOnly)
+        if let output { try SharedOptions.writeGuard(invocation, store).check(output, force: force) }
         var exporter = StoreExporter(store: store)
         exporter.format = try InterchangeOptions.format(invocation, path: output)
         exporter.models = invocation.arguments.allValues("model")
@@ -56,7 +67,7 @@ enum ExportCommand {
         bar?.finish()
         if !invocation.quiet {
             let counts = summary.records.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            invocation.console.note("exported \(summary.total) record\(summary.total == 1 ? "" : "s")\(counts.isEmpty ? "" : " (\(counts))")\(output.map { " to \($0)" } ?? "")")
+            invocation.console.note("exported \(Phrase.count(summary.total, "record"))\(counts.isEmpty ? "" : " (\(counts))")\(output.map { " to \($0)" } ?? "")")
         }
     }
 }

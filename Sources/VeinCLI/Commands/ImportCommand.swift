@@ -73,7 +73,7 @@ enum ImportCommand {
             ])))
         } else if !invocation.quiet {
             let counts = summary.records.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            invocation.console.note("imported \(summary.total) record\(summary.total == 1 ? "" : "s")\(counts.isEmpty ? "" : " (\(counts))")")
+            invocation.console.note("imported \(Phrase.count(summary.total, "record"))\(counts.isEmpty ? "" : " (\(counts))")")
         }
     }
 }

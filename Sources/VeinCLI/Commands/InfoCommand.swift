@@ -65,7 +65,7 @@ enum InfoCommand {
         console.out("models")
         let nameWidth = (info.modelRows.map { $0.model.count }.max() ?? 0) + 2
         for (model, count) in info.modelRows {
-            console.out("  " + HelpRenderer.pad(model, nameWidth) + "\(count) row\(count == 1 ? "" : "s")")
+            console.out("  " + HelpRenderer.pad(model, nameWidth) + Phrase.rows(count))
         }
     }
 }
@@ -80,6 +80,6 @@ enum ByteCount {
             value /= 1024
             unit += 1
         }
-        return unit == 0 ? "\(bytes) bytes" : "\(String(format: "%.1f", value)) \(units[unit])"
+        return unit == 0 ? Phrase.count(Int(bytes), "byte") : "\(String(format: "%.1f", value)) \(units[unit])"
     }
 }

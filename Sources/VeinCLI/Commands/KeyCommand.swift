@@ -4,9 +4,9 @@ import Vein
 enum KeyCommand {
     static let spec: CommandSpec = CommandSpec(
         name: "key",
-        abstract: "Rotate a store's key, or show how it is keyed",
-        discussion: "Subcommands: 'vein key rotate STORE' and 'vein key status STORE'.",
-        subcommands: [KeyRotateCommand.spec, KeyStatusCommand.spec])
+        abstract: "Rotate a store's key, show how it is keyed, or forget its retired keys",
+        discussion: "Subcommands: 'vein key rotate STORE', 'vein key status STORE' and 'vein key forget STORE'.",
+        subcommands: [KeyRotateCommand.spec, KeyStatusCommand.spec, KeyForgetCommand.spec])
 }
 
 enum KeyRotateCommand {
@@ -27,8 +27,15 @@ enum KeyRotateCommand {
             that the keys in its source open. A failure after the rename (exit 74) says so: the store has its \
             new key, which stays pending until the next rotation makes it current; keep it.
 
+            The old key is retired, never deleted: copies and backups made before the rotation open only with \
+            it. In the keyring its item gets state=retired (with the date and where the key went), which \
+            lookups skip; a key file keeps it as FILE.retired-DATE beside it (a second name when FILE gets the \
+            new key, a rename when the key moved to another source). 'vein key status' lists retired keys, \
+            'vein key forget --purge' deletes the keyring's.
+
             The new key goes where the current one is (its key file or keyring item), or with --to-keyring, \
-            --to-key-file FILE (written 0600; an existing FILE only with --force) or --to-passphrase (asked \
+            --to-key-file FILE (written 0600; an existing FILE only with --force; neither FILE nor FILE.pending \
+            may be the store or its -wal, -shm or -journal, however named: exit 73) or --to-passphrase (asked \
             twice) to another source. A key from an environment variable or a typed passphrase cannot be \
             replaced in place: name a destination. Refused with exit 75 while another process has the store \
             open (it would go on writing to the old file). A new passphrase shorter than 12 characters is \
@@ -91,8 +98,12 @@ enum KeyRotateCommand {
 enum KeyStatusCommand {
     static let spec: CommandSpec = CommandSpec(
         name: "status",
-        abstract: "Show which source opens a store, its cipher settings, and any pending key",
-        discussion: "Never prints the key. A pending key means a rotation recorded a new key and has not finished.",
+        abstract: "Show which source opens a store, its cipher settings, and any pending or retired keys",
+        discussion: """
+            Never prints the key. A pending key means a rotation recorded a new key and has not finished. Retired \
+            keys are the ones rotations replaced: the keyring's items for this store (with when, and where the \
+            key went) and FILE.retired-DATE files beside the key file given.
+            """,
         arguments: [SharedOptions.storeArgument],
         options: [SharedOptions.json] + SharedOptions.keyOptions,
         examples: [("vein key status blog.vein", "How the store is keyed.")],
@@ -109,6 +120,8 @@ enum KeyStatusCommand {
                 ("pageSize", .int(Int64(status.pageSize))), ("pendingKey", .bool(status.pendingKey)),
             ]
             if let iterations = status.kdfIterations { fields.append(("kdfIterations", .int(Int64(iterations)))) }
+            fields.append(("retiredKeys", .array(status.retiredKeys.map(Self.json))))
+            if let unknown = status.retiredKeysUnknown { fields.append(("retiredKeysUnknown", .string(unknown))) }
             console.outJSON(.object(JSONObject(fields)))
         } else {
             console.out("source       \(status.source)")
@@ -116,6 +129,94 @@ enum KeyStatusCommand {
             console.out("cipher       SQLCipher \(status.cipherVersion), \(status.cipher), \(status.pageSize)-byte pages"
                         + (status.kdfIterations.map { ", PBKDF2 \($0) iterations" } ?? ""))
             console.out("pending key  \(status.pendingKey ? "yes (a rotation did not finish; the next open or rotate uses it)" : "none")")
+            if let unknown = status.retiredKeysUnknown {
+                console.out("retired keys not listed from the keyring: \(unknown)")
+            } else if status.retiredKeys.isEmpty {
+                console.out("retired keys none")
+            }
+            if !status.retiredKeys.isEmpty {
+                if status.retiredKeysUnknown == nil { console.out("retired keys \(status.retiredKeys.count)") }
+                for key in status.retiredKeys { console.out("  " + Self.describe(key)) }
+            }
         }
+    }
+
+    /// "keyring item, retired 2026-…, when the key moved to a passphrase"; "key file k.retired-…, retired 2026-…".
+    static func describe(_ key: RetiredKey) -> String {
+        switch key.place {
+        case .keyring: return "keyring item, retired \(key.retiredAt)" + (key.movedTo.map { ", when the key moved to the \($0)" } ?? "")
+        case .keyFile(let path): return "key file \(path), retired \(key.retiredAt)"
+        }
+    }
+
+    static func json(_ key: RetiredKey) -> JSONValue {
+        switch key.place {
+        case .keyring:
+            var fields: [(String, JSONValue)] = [("place", .string("keyring")), ("retiredAt", .string(key.retiredAt)),
+                                                 ("movedTo", key.movedTo.map { .string($0.kind) } ?? .null)]
+            if case .keyFile(let path) = key.movedTo { fields.append(("movedToKeyFile", .string(path))) }
+            return .object(JSONObject(fields))
+        case .keyFile(let path):
+            return .object(JSONObject([("place", .string("key-file")), ("path", .string(path)), ("retiredAt", .string(key.retiredAt))]))
+        }
+    }
+}
+
+enum KeyForgetCommand {
+    static let spec: CommandSpec = CommandSpec(
+        name: "forget",
+        abstract: "Delete a store's retired keys from the keyring",
+        discussion: """
+            Deletes the keyring items that rotations retired for STORE (see 'vein key status'), and vein's \
+            records of the backups made with them. A retired key opens the copies of the store made before its \
+            rotation, so nothing is deleted without --purge: without it vein lists each retired key and the \
+            backups that only it opens, and exits 64. Those are the backups 'vein backup' recorded with that key \
+            whose own keyring item is gone or holds another key; copies made otherwise (cp, snapshots) are not \
+            known to vein. Needs no key: STORE may even be gone. Retired key files (FILE.retired-DATE) are not \
+            touched; remove them yourself when nothing needs them.
+            """,
+        arguments: [SharedOptions.storeArgument],
+        options: [OptionSpec("purge", help: "Delete the retired keys, even those that are the only key of a recorded backup."),
+                  SharedOptions.quiet],
+        examples: [("vein key forget blog.vein", "List the retired keys and the backups only they open; delete nothing."),
+                   ("vein key forget blog.vein --purge", "Delete them.")],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws {
+        let path = invocation.required("STORE")
+        let realPath = try FileSystem.realPath(path)
+        let keyring = SharedOptions.keyOptions(invocation).keyring ?? SecretServiceKeyring()
+        let entries = try RetiredKeyDeletion.entries(storePath: realPath, keyring: keyring)
+        let console = invocation.console
+        guard !entries.isEmpty else {
+            if !invocation.quiet { console.note("\(path) has no retired keys in the keyring") }
+            return
+        }
+        let lines = entries.flatMap(Self.describe)
+        let count = entries.count == 1 ? "1 retired key" : "\(entries.count) retired keys"
+        guard invocation.arguments.flag("purge") else {
+            throw CommandFailure((["deleting \(count) of \(path) needs --purge"] + lines).joined(separator: "\n"),
+                                 hint: "a retired key also opens the copies of the store made before its rotation; "
+                                     + "'vein key forget \(path) --purge' deletes them for good", exitCode: .usage)
+        }
+        let deleted = try RetiredKeyDeletion.delete(entries, storePath: realPath, keyring: keyring)
+        let orphaned = entries.flatMap(\.onlyKeyOf)
+        if !invocation.quiet {
+            console.note("deleted \(deleted == 1 ? "1 retired key" : "\(deleted) retired keys") of \(path)")
+            if !orphaned.isEmpty {
+                console.note("no key vein knows opens these backups any more: " + orphaned.map(\.backup).joined(separator: ", "))
+            }
+        }
+    }
+
+    /// A retired key and the backups only it opens, as lines under the refusal.
+    static func describe(_ entry: RetiredKeyDeletion.Entry) -> [String] {
+        let backups = entry.onlyKeyOf
+        var lines = ["  " + KeyStatusCommand.describe(entry.key) + ": "
+                     + (backups.isEmpty ? "no recorded backup needs it" : "the only key of \(backups.count == 1 ? "1 backup" : "\(backups.count) backups")")]
+        lines += backups.map { "    \($0.backup), made \($0.created)" }
+        let others = entry.alsoOpenedByTheirOwnKey.count
+        if others > 0 { lines.append("    (\(others == 1 ? "1 more backup" : "\(others) more backups") made with it \(others == 1 ? "keeps its" : "keep their") own keyring key)") }
+        return lines
     }
 }

@@ -175,9 +175,9 @@ enum MigrationOutput {
             console.out("\(store) is already at \(report.toVersion); nothing to do")
         }
         for stage in report.stages {
-            console.out("\(stage.from) → \(stage.to): \(stage.rowsRead) rows read, \(stage.rowsWritten) written, "
+            console.out("\(stage.from) → \(stage.to): \(Phrase.rows(stage.rowsRead)) read, \(stage.rowsWritten) written, "
                         + "\(stage.rowsDeleted) deleted, \(stage.rowsDropped) dropped (\(String(format: "%.2f", stage.durationSeconds)) s)")
-            for step in stage.steps { console.out("  \(step.step): \(step.rows) rows \(step.effect)") }
+            for step in stage.steps { console.out("  \(step.step): \(Phrase.rows(step.rows)) \(step.effect)") }
             for warning in stage.warnings { console.out("  warning: \(warning)") }
         }
         if report.dryRun {

@@ -19,12 +19,24 @@ enum QueryCommand {
               update Post where title == "x" set views = views + 1
               delete Post where views == 0
 
-            A mistake in a statement exits 65 with the place marked by a caret.
+            The clauses where, sort, limit and offset come in that order, each at most once. A mistake in a \
+            statement exits 65 with the place marked by a caret. STORE comes first: a statement given in its \
+            place (vein query 'count Post' blog.vein) is exit 64, with the command written the right way.
+
+            A table on a terminal is fitted to its width: long values are cut and marked '…', data is shown \
+            from its first bytes, a to-many relationship keeps whole ids and counts the rest; ids are never \
+            cut. Written to a file or a pipe, every value is whole (a column is as wide as its values up to \
+            40 columns; a longer value runs past it). Widths count East Asian wide characters and emoji as \
+            two columns. Control, bidi and invisible format characters in values are shown escaped (\\u{202E}). \
+            --csv-safe guards CSV opened in a spreadsheet: text starting with =, +, -, @, a tab or a carriage \
+            return gets a leading ' (OWASP's advice on CSV injection), so it shows as text and never runs as a \
+            formula; numbers are written as they are.
             """,
         arguments: [SharedOptions.storeArgument, ArgumentSpec("STATEMENT", help: "The statement to run.", completion: .none)],
         options: [
             OptionSpec("format", value: "FORMAT", help: "Output format: table (default), json, jsonl, csv or line (field = value, a row at a time).",
                        completion: .choices(ResultFormatter.Format.allCases.map(\.rawValue))),
+            OptionSpec("csv-safe", help: "With --format csv, write text that starts with = + - @ (a spreadsheet formula) with a leading '."),
             OptionSpec("dry-run", help: "Show what a write would change, and change nothing."),
         ] + SharedOptions.keyOptions,
         examples: [
@@ -36,6 +48,9 @@ enum QueryCommand {
 
     static func run(_ invocation: Invocation) throws {
         let format = invocation.arguments.value("format").flatMap(ResultFormatter.Format.init) ?? .table
+        if invocation.arguments.flag("csv-safe"), format != .csv {
+            throw CommandFailure("--csv-safe applies to --format csv only", exitCode: .usage)
+        }
         // A statement that does not parse writes nothing: its error is reported once the store is open.
         let reads = (try? QueryParser.parse(invocation.required("STATEMENT")))?.isWrite != true
         let store = try SharedOptions.openStore(invocation, mode: reads ? .readOnly : .readWrite)
@@ -45,7 +60,8 @@ enum QueryCommand {
         let console = invocation.console
         switch result {
         case .objects(let model, let objects):
-            try ResultFormatter.print(objects, model: model, format: format, console: console)
+            let style = ResultFormatter.Style(width: ResultFormatter.terminalWidth(console), csvSafe: invocation.arguments.flag("csv-safe"))
+            try ResultFormatter.print(objects, model: model, format: format, style: style, console: console)
         case .count(let n):
             console.out(ResultFormatter.count(n, format: format))
         case .changes(let changes):

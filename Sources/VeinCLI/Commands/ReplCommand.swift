@@ -22,13 +22,31 @@ enum ReplCommand {
               changes
               save
 
-            Dot-commands: .models, .schema [MODEL], .mode table|json|jsonl|csv|line, .timer on|off, \
-            .headers on|off, .width [N …], .read FILE, .output [FILE], .explain STATEMENT, .sql SELECT …, .help, \
-            .quit. '.sql' runs read-only SQL and refuses anything that writes.
+            Dot-commands: .models, .schema [MODEL], .mode table|json|jsonl|csv [--safe]|line, .timer on|off, \
+            .headers on|off, .width [N …], .read FILE, .output [--force] [FILE], .explain [--all] STATEMENT, \
+            .sql SELECT …, .help, .quit. '.sql' runs read-only SQL and refuses anything that writes. '.mode csv --safe' writes \
+            text that starts with =, +, -, @, a tab or a carriage return with a leading ' (OWASP's advice), so \
+            a spreadsheet shows it and never runs it as a formula.
+
+            Long results go through $PAGER (less -FRX unless set; PAGER= turns it off), the row count below \
+            them; a pager that fails (a missing program, false) is said once and results are shown without \
+            it. On a terminal a table is fitted to its width, counted in display columns (East Asian wide \
+            characters and emoji take two): long values are cut and marked '…', data is shown from its first \
+            bytes, a to-many keeps whole ids and counts the rest, and ids are never cut. Past a screenful, \
+            the changes of a write, 'changes' and the arguments of .explain are summarised (per model and \
+            fields, the first ids, '… 128 more'); 'changes --all' and '.explain --all' list every one. Written \
+            to a file or a pipe (.output FILE, a script's output) nothing is shortened or summarised. \
+            Control, bidi and invisible format characters in values are shown escaped (\\u{202E}).
 
             History holds data, so for an encrypted store it is kept in memory only unless --history FILE is \
             given; for a plaintext store it is kept in ~/.vein_history (VEIN_HISTORY=FILE moves it, \
-            VEIN_HISTORY= turns it off). History files are written mode 0600.
+            VEIN_HISTORY= turns it off). History files are written mode 0600. A history file named with \
+            --history or VEIN_HISTORY that vein cannot write, or that is STORE, its -wal, -shm or -journal or \
+            its key file (however named: a symbolic or hard link is the same file), is refused with exit 73 \
+            before the first prompt; one that is not UTF-8 text, is a SQLite database or holds a raw key is \
+            used only with --force. The default ~/.vein_history is not refused: the session then keeps \
+            history in memory and says why. The file is checked again when it is written on the way out. \
+            '.output FILE' refuses the same files ('.output --force FILE' replaces one that is not text).
 
             When standard input is not a terminal, vein repl runs it as a script: no prompt, no colour, each \
             statement's output as vein query prints it; the first error stops the script with its exit status, \
@@ -40,6 +58,7 @@ enum ReplCommand {
             OptionSpec("read-only", help: "Open the store without write access: writes and save are refused."),
             OptionSpec("history", value: "FILE", help: "Keep the history in FILE (mode 0600), also for an encrypted store.",
                        completion: .file),
+            OptionSpec("force", help: "With --history: use FILE even when it is not text, is a SQLite database or holds a key."),
         ] + SharedOptions.keyOptions,
         examples: [
             ("vein repl blog.vein --key-file blog.key", "A session on an encrypted store."),
@@ -71,14 +90,34 @@ enum ReplCommand {
         let store = try SharedOptions.openStore(invocation, mode: readOnly ? .readOnly : .readWrite)
         let console = invocation.console
         let interactive = console.stdinIsTerminal
-        let session = ReplSession(store: store, console: console, readOnly: readOnly, interactive: interactive)
+        let writeGuard = SharedOptions.writeGuard(invocation, store)
+        let session = ReplSession(store: store, console: console, readOnly: readOnly, interactive: interactive, writeGuard: writeGuard)
+        if invocation.arguments.flag("force") && invocation.arguments.value("history") == nil {
+            throw UsageError(message: "--force goes with --history FILE", command: invocation.commandPath)
+        }
         if interactive {
             // In a script Ctrl-C ends vein, as it ends sqlite3 running one.
             Interrupt.install()
             if let keyEnv = invocation.arguments.value("key-env") { Pager.hiddenVariables.insert(keyEnv) }
-            let history = HistoryPolicy.file(explicit: invocation.arguments.value("history"), encrypted: store.encryption.isEncrypted,
+            let force = invocation.arguments.flag("force")
+            // Whether the history file may be written: settled before the first prompt (readline reads the file
+            // then), not after the session's work, and again just before it is written on the way out.
+            let checkHistory = { (path: String) throws in
+                try writeGuard.check(path, force: force)
+                try FileSystem.requireWritable(path)
+            }
+            var history = HistoryPolicy.file(explicit: invocation.arguments.value("history"), encrypted: store.encryption.isEncrypted,
                                              environment: invocation.environment)
-            try InteractiveLoop(session: session, historyFile: history).run()
+            if let file = history {
+                do {
+                    try checkHistory(file.path)
+                } catch where !file.named {
+                    // ~/.vein_history, which the person never asked for: the session goes on without it.
+                    console.warning("\(error); history is kept in memory only (VEIN_HISTORY=FILE keeps it elsewhere)")
+                    history = nil
+                }
+            }
+            try InteractiveLoop(session: session, historyFile: history?.path, checkHistoryFile: checkHistory).run()
         } else {
             try ScriptRunner.runStandardInput(session)
         }

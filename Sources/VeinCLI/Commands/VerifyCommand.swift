@@ -33,14 +33,14 @@ enum VerifyCommand {
             ])))
         } else if !invocation.quiet || !report.isClean {
             for check in report.checks {
-                console.out("\(HelpRenderer.pad(check.name, 15))\(check.isClean ? "ok" : "\(check.problems.count) problem\(check.problems.count == 1 ? "" : "s")")")
+                console.out("\(HelpRenderer.pad(check.name, 15))\(check.isClean ? "ok" : Phrase.count(check.problems.count, "problem"))")
                 // Problems quote stored ids, which another tool may have filled with escape sequences.
                 for problem in check.problems { console.out("  \(problem.escapingControlCharacters)") }
             }
         }
         guard report.isClean else {
             let count = report.checks.reduce(0) { $0 + $1.problems.count }
-            throw CommandFailure("\(store.path) failed verification (\(count) problem\(count == 1 ? "" : "s"))", exitCode: .dataError)
+            throw CommandFailure("\(store.path) failed verification (\(Phrase.count(count, "problem")))", exitCode: .dataError)
         }
     }
 }

@@ -12,18 +12,21 @@ public enum VeinCommandLine {
         for descriptor in STDIN_FILENO...STDERR_FILENO where fcntl(descriptor, F_GETFD) == -1 {
             _ = open("/dev/null", O_RDONLY | O_CLOEXEC)
         }
+        // Standard error first: every refusal is written there.
+        if StandardStreams.errorLeadsIntoANamedFile(arguments) { return ExitCode.cannotCreate.rawValue }
         let console = Console()
+        do {
+            try StandardStreams.checkOutput(arguments)
+        } catch {
+            return report(error, console: console)
+        }
         return run(arguments, console: console)
     }
 
-    public static func run(_ arguments: [String], console: Console) -> Int32 {
-        let root = CommandTable.root
-        if arguments.first == "--version" || arguments.first == "-V" {
-            console.out("vein \(VeinVersion.current) (SQLCipher \(Database.cipherLibraryVersion ?? "unknown"), SQLite \(Database.sqliteVersion))")
-            return 0
-        }
-        // Walk the command words: `key rotate STORE` → path ["key", "rotate"].
-        var spec = root
+    /// The command `arguments` name (walking the command words: `key rotate STORE` → path ["key", "rotate"]),
+    /// and the arguments after those words.
+    static func resolve(_ arguments: [String]) -> (spec: CommandSpec, path: [String], rest: ArraySlice<String>) {
+        var spec = CommandTable.root
         var path: [String] = []
         var rest = arguments[...]
         while let word = rest.first, let sub = spec.subcommand(word) {
@@ -31,6 +34,25 @@ public enum VeinCommandLine {
             path.append(word)
             rest = rest.dropFirst()
         }
+        return (spec, path, rest)
+    }
+
+    /// Writes what went wrong to standard error and returns the exit status.
+    static func report(_ error: Error, console: Console) -> Int32 {
+        let report = ErrorReporting.report(error)
+        for (i, message) in report.messages.enumerated() {
+            console.error(message, hint: i == report.messages.count - 1 ? report.hint : nil)
+        }
+        return report.exitCode.rawValue
+    }
+
+    public static func run(_ arguments: [String], console: Console) -> Int32 {
+        if arguments.first == "--version" || arguments.first == "-V" {
+            console.out("vein \(VeinVersion.current) (SQLCipher \(Database.cipherLibraryVersion ?? "unknown"), SQLite \(Database.sqliteVersion))")
+            return 0
+        }
+        let (spec, path, rest) = resolve(arguments)
+        var parsed: ParsedArguments?
         do {
             if spec.run == nil {
                 // A group (the root, `key`, `migrate`): help, or an unknown command.
@@ -43,19 +65,17 @@ public enum VeinCommandLine {
                 console.outText(HelpRenderer.render(spec, path: path))
                 return 0
             }
-            let parsed = try ArgumentParser.parse(Array(rest), spec: spec, commandPath: path.joined(separator: " "))
-            if parsed.flag("help") {
+            let arguments = try ArgumentParser.parse(Array(rest), spec: spec, commandPath: path.joined(separator: " "))
+            parsed = arguments
+            if arguments.flag("help") {
                 console.outText(HelpRenderer.render(spec, path: path))
                 return 0
             }
-            try spec.run!(Invocation(arguments: parsed, console: console, commandPath: path.joined(separator: " ")))
+            try spec.run!(Invocation(arguments: arguments, console: console, commandPath: path.joined(separator: " ")))
             return 0
         } catch {
-            let report = ErrorReporting.report(error)
-            for (i, message) in report.messages.enumerated() {
-                console.error(message, hint: i == report.messages.count - 1 ? report.hint : nil)
-            }
-            return report.exitCode.rawValue
+            let mistake = parsed.flatMap { ArgumentOrder.mistake(behind: error, spec: spec, path: path, arguments: $0) }
+            return report(mistake ?? error, console: console)
         }
     }
 

@@ -49,19 +49,26 @@ public final class Console: @unchecked Sendable {
     /// `vein: error: …` and an optional `hint: …` on standard error.
     public func error(_ message: String, hint: String? = nil) {
         let label = useColor ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
-        var text = "vein: \(label) \(message)\n"
-        if let hint { text += (useColor ? "\u{1B}[2mhint:\u{1B}[0m " : "hint: ") + hint + "\n" }
+        var text = "vein: \(label) \(Self.shown(message))\n"
+        if let hint { text += (useColor ? "\u{1B}[2mhint:\u{1B}[0m " : "hint: ") + Self.shown(hint) + "\n" }
         writeMessage(text)
     }
 
     public func warning(_ message: String) {
         let label = useColor ? "\u{1B}[1;33mwarning:\u{1B}[0m" : "warning:"
-        write("vein: \(label) \(message)\n", to: STDERR_FILENO)
+        write("vein: \(label) \(Self.shown(message))\n", to: STDERR_FILENO)
     }
 
     /// A note on standard error (progress, what was done), silenced by `--quiet`.
     public func note(_ message: String) {
-        write(message + "\n", to: STDERR_FILENO)
+        write(Self.shown(message) + "\n", to: STDERR_FILENO)
+    }
+
+    /// A message as the terminal should show it: messages quote what a file, a store or a command line
+    /// held (a name, a value, a path), which may carry escape sequences or bidi controls; each line is
+    /// escaped as a table's values are, and the message's own line breaks stay.
+    static func shown(_ message: String) -> String {
+        message.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).escapingControlCharacters }.joined(separator: "\n")
     }
 
     /// Replaces the current line of standard error (a progress bar), or erases it when `text` is nil.
@@ -84,7 +91,9 @@ public final class Console: @unchecked Sendable {
         defer { lock.unlock() }
         if let capture { return capture(descriptor, text) }
         do {
-            try FileSystem.writeAll(descriptor, Array(text.utf8), path: descriptor == STDOUT_FILENO ? "standard output" : "standard error")
+            // From the string's own bytes: a line holding a value of a hundred megabytes is not copied again.
+            var text = text
+            try text.withUTF8 { try FileSystem.writeAll(descriptor, UnsafeRawBufferPointer($0), path: descriptor == STDOUT_FILENO ? "standard output" : "standard error") }
         } catch {
             TemporaryFiles.removeAll()
             let report = ErrorReporting.report(error)

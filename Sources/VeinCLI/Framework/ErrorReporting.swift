@@ -32,6 +32,10 @@ enum ErrorReporting {
                 return Report(messages: [e.description],
                               hint: pending == nil ? nil : "keep the pending key: every open tries it, and the next 'vein key rotate' makes it current",
                               exitCode: .ioError)
+            case .oldKeyNotRetired:
+                return Report(messages: [e.description],
+                              hint: "the old key no longer opens the store: mark it retired by hand (rename a key file to FILE.retired-DATE)",
+                              exitCode: .ioError)
             }
         case is ExportSelectionError:
             // Worded by its options: the engine's message names none.
@@ -78,6 +82,17 @@ enum ErrorReporting {
             return Report(messages: [e.description], hint: "'vein schema STORE --json' prints the manifest itself", exitCode: .dataError)
         case let e as FileError:
             return file(e)
+        case let e as WriteGuardError:
+            switch e {
+            case .wouldDestroy:
+                return Report(messages: [e.description], hint: "nothing was written; choose another file", exitCode: .cannotCreate)
+            case .mayHoldData:
+                return Report(messages: [e.description], hint: "nothing was written; add --force to replace it, or choose another file",
+                              exitCode: .cannotCreate)
+            case .leftover(_, let companion, _):
+                return Report(messages: [e.description], hint: "nothing was written; move \(companion) away (it may hold the last commits of a "
+                              + "store that was moved or deleted), or choose another path", exitCode: .cannotCreate)
+            }
         case let e as StoreError:
             return store(e)
         case let e as KeyError:
@@ -134,7 +149,7 @@ enum ErrorReporting {
             return Report(messages: message,
                           hint: "check which key source is used: --key-file, --key-env, --passphrase, VEIN_KEY, then the keyring",
                           exitCode: .permission)
-        case .notAVeinStore:
+        case .notAVeinStore, .textFile:
             return Report(messages: message, exitCode: .dataError)
         case .unsupportedFormat:
             return Report(messages: message, hint: "upgrade vein to open it", exitCode: .dataError)
@@ -169,6 +184,23 @@ enum ErrorReporting {
             return Report(messages: message, hint: "choose a longer passphrase, or accept this one with --weak-passphrase", exitCode: .dataError)
         case .noKeySource:
             return Report(messages: message, hint: keySourcesHint, exitCode: .unavailable)
+        case .keyRetired(_, _, let movedTo):
+            let hint = switch movedTo {
+            case .passphrasePrompt: "use --passphrase"
+            case .keyFile(let path): "use --key-file \(path)"
+            default: keySourcesHint
+            }
+            return Report(messages: message, hint: hint + " ('vein key status' lists the retired key, which opens copies made before the rotation)",
+                          exitCode: .unavailable)
+        case .keyKeptForAnotherPath(let store, let other):
+            return Report(messages: message,
+                          hint: "keep a key under the new path: VEIN_KEY=\"$(secret-tool lookup store '\(other)' state current)\" "
+                              + "vein key rotate '\(store)' --to-keyring; or, while \(other) is there, make a copy with its own key: "
+                              + "vein backup '\(other)' NEWPATH",
+                          exitCode: .unavailable)
+        case .keyFileRetired:
+            return Report(messages: message, hint: "give the store's new key source; the retired key opens copies and backups made before the rotation",
+                          exitCode: .noInput)
         case .keyFileTooOpen(let path, _):
             return Report(messages: message, hint: "restrict it with 'chmod 600 \(path)'", exitCode: .configuration)
         case .keyFileUnreadable:

@@ -45,7 +45,7 @@ enum HelpRenderer {
             out += "\nExamples:\n"
             for (line, what) in spec.examples { out += "  \(line)\n      \(what)\n" }
         }
-        if !path.isEmpty { out += "\nSee also: man vein-\(path.joined(separator: "-"))\n" }
+        if !path.isEmpty { out += "\nSee also: man \(ManRenderer.pageName(path))\n" }
         return out
     }
 

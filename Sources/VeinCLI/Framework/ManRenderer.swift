@@ -1,13 +1,12 @@
 /// Man pages (roff, section 1) from command specs: `vein.1` for the tool, `vein-COMMAND.1` per command.
 public enum ManRenderer {
+    /// Every command has a page, a group of subcommands (`vein key`) too: its `--help` names it.
     public static func pages(root: CommandSpec, date: String = "2026-11-30", version: String) -> [(name: String, text: String)] {
         var pages = [("vein.1", page(root, path: [], version: version, date: date))]
         func visit(_ spec: CommandSpec, _ path: [String]) {
             for sub in spec.subcommands {
                 let subPath = path + [sub.name]
-                if sub.run != nil || sub.subcommands.isEmpty {
-                    pages.append(("vein-\(subPath.joined(separator: "-")).1", page(sub, path: subPath, version: version, date: date)))
-                }
+                pages.append((pageName(subPath) + ".1", page(sub, path: subPath, version: version, date: date)))
                 visit(sub, subPath)
             }
         }
@@ -29,7 +28,7 @@ public enum ManRenderer {
     }
 
     static func page(_ spec: CommandSpec, path: [String], version: String, date: String) -> String {
-        let name = (["vein"] + path).joined(separator: "-")
+        let name = pageName(path)
         var out = ".TH \(name.uppercased()) 1 \"\(date)\" \"vein \(version)\" \"Vein Manual\"\n"
         out += ".SH NAME\n\(escape(name)) \\- \(escape(spec.abstract))\n"
         out += ".SH SYNOPSIS\n.B \(escape(HelpRenderer.usage(spec, path: path)))\n"
@@ -39,7 +38,7 @@ public enum ManRenderer {
             out += ".SH COMMANDS\n"
             for sub in spec.subcommands {
                 out += ".TP\n.B \(escape(sub.name))\n\(escape(sub.abstract))"
-                out += sub.run != nil || sub.subcommands.isEmpty ? " See \\fBvein\\-\(escape((path + [sub.name]).joined(separator: "-")))\\fR(1).\n" : "\n"
+                out += ". See \\fB\(escape(pageName(path + [sub.name])))\\fR(1).\n"
             }
         }
         if !spec.arguments.isEmpty {
@@ -62,9 +61,16 @@ public enum ManRenderer {
             for (line, what) in spec.examples { out += ".TP\n.B \(escape(line))\n\(escape(what))\n" }
         }
         out += ".SH SEE ALSO\n"
-        out += path.isEmpty ? "\\fBsqlcipher\\fR(1), \\fBsecret\\-tool\\fR(1)\n" : "\\fBvein\\fR(1)\n"
+        // The tool and the group a subcommand belongs to (`vein-key` for `vein key rotate`).
+        let parents = path.indices.dropLast().map { pageName(Array(path[...$0])) }
+        out += path.isEmpty ? "\\fBsqlcipher\\fR(1), \\fBsecret\\-tool\\fR(1)\n"
+            : (["vein"] + parents).map { "\\fB\(escape($0))\\fR(1)" }.joined(separator: ", ") + "\n"
         return out
     }
+
+    /// The page of a command path: `vein-key-rotate` for `key rotate`, `vein` for the tool. `--help` names
+    /// the same page (`HelpRenderer`).
+    public static func pageName(_ path: [String]) -> String { (["vein"] + path).joined(separator: "-") }
 
     /// Escapes roff: backslashes, leading dots and quotes, and hyphens meant literally.
     static func escape(_ text: String) -> String {

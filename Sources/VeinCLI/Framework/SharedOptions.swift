@@ -31,6 +31,12 @@ enum SharedOptions {
                    allowWeakPassphrase: invocation.arguments.flag("weak-passphrase"))
     }
 
+    /// What a command on `store` must not write over: the store, its -wal, -shm and -journal, and its key
+    /// files (WriteGuard).
+    static func writeGuard(_ invocation: Invocation, _ store: Store) -> WriteGuard {
+        WriteGuard(protecting: store, keyFile: invocation.arguments.value("key-file"))
+    }
+
     /// Opens the store named by the STORE argument with the invocation's key sources. A command that only
     /// reads opens it `.readOnly`: it then works on a store it may not write, and leaves no -wal or -shm.
     static func openStore(_ invocation: Invocation, mode: Database.OpenMode = .readWrite) throws -> Store {

@@ -19,13 +19,22 @@ enum DotCommands {
             let models = try words.first.map { [try model($0, in: session)] } ?? session.manifest.models
             try session.output.write { emit in for line in SchemaDescription.lines(models) { try emit(line) } }
         },
-        DotCommand(name: ".mode", usage: ".mode table|json|jsonl|csv|line", help: "How results are shown.") { session, words, _ in
-            guard let word = words.first else { return session.console.note("mode: \(session.format.rawValue)") }
+        DotCommand(name: ".mode", usage: ".mode table|json|jsonl|csv [--safe]|line",
+                   help: "How results are shown; csv --safe writes text that starts with = + - @ as '-prefixed text.") { session, words, _ in
+            let usageText = ".mode table|json|jsonl|csv [--safe]|line"
+            guard let word = words.first else {
+                return session.console.note("mode: \(session.format.rawValue)" + (session.format == .csv && session.csvSafe ? " --safe" : ""))
+            }
             guard let format = ResultFormatter.Format(rawValue: word) else {
                 throw usage("unknown mode '\(word)'" + Suggestion.hint(for: word, in: ResultFormatter.Format.allCases.map(\.rawValue), quote: "'"),
-                            ".mode table|json|jsonl|csv|line")
+                            usageText)
+            }
+            let options = words.dropFirst()
+            guard options.isEmpty || (format == .csv && options == ["--safe"]) else {
+                throw usage("'\(options.joined(separator: " "))' is not an option of .mode \(word)", usageText)
             }
             session.format = format
+            session.csvSafe = !options.isEmpty
         },
         DotCommand(name: ".timer", usage: ".timer on|off", help: "Show how long each statement took.") { session, words, _ in
             session.timer = try onOff(words, ".timer on|off")
@@ -44,12 +53,19 @@ enum DotCommands {
             let text = try FileInput.readText(rest)
             try ScriptRunner.run(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), in: session, origin: rest)
         },
-        DotCommand(name: ".output", usage: ".output [FILE]", help: "Write results to FILE (made 0600); none: back to standard output.") { session, _, rest in
-            try session.output.redirect(to: rest.isEmpty ? nil : rest)
+        DotCommand(name: ".output", usage: ".output [--force] [FILE]",
+                   help: "Write results to FILE (made 0600; never the store or its key file); none: back to standard output.") { session, _, rest in
+            let (force, path) = outputArguments(rest)
+            if force && path == nil { throw usage(".output --force needs a file", ".output [--force] [FILE]") }
+            try session.output.redirect(to: path, force: force, guarding: session.writeGuard)
         },
-        DotCommand(name: ".explain", usage: ".explain STATEMENT", help: "The SQL and query plan a statement would run, and what is evaluated in memory.") { session, _, rest in
-            guard !rest.isEmpty else { throw usage(".explain needs a statement", ".explain STATEMENT") }
-            let lines = try QueryRunner(context: session.context).explain(rest)?.lines
+        DotCommand(name: ".explain", usage: ".explain [--all] STATEMENT",
+                   help: "The SQL and query plan a statement would run, and what is evaluated in memory; long lists of arguments are shortened on a terminal unless --all.") { session, words, rest in
+            let all = words.first == "--all"
+            let statement = all ? String(rest.dropFirst("--all".count)).trimmingCharacters(in: .whitespaces) : rest
+            guard !statement.isEmpty else { throw usage(".explain needs a statement", ".explain [--all] STATEMENT") }
+            let shortened = all ? nil : session.output.screenful.map { _ in FetchExplanation.shownArguments }
+            let lines = try QueryRunner(context: session.context).explain(statement)?.lines(listingAtMost: shortened)
                 ?? ["no query: get reads one row by its id, insert reads nothing"]
             try session.output.write { emit in for line in lines { try emit(line) } }
         },
@@ -57,8 +73,8 @@ enum DotCommands {
             guard !rest.isEmpty else { throw usage(".sql needs a SELECT statement", ".sql SELECT …") }
             let database = session.store.database
             let (columns, rows) = try Interrupt.whileRunning(on: database) { try database.readOnlyQuery(rest) }
-            try session.output.write(paged: true) { emit in
-                try ResultFormatter.write(columns: columns, rows: rows, format: session.format, style: session.style, emit: emit, note: session.console.note)
+            try session.output.writeResult(paged: true) { emit in
+                try ResultFormatter.write(columns: columns, rows: rows, format: session.format, style: session.style, emit: emit)
             }
         },
         DotCommand(name: ".help", usage: ".help", help: "This list.") { session, _, _ in
@@ -74,7 +90,7 @@ enum DotCommands {
     static var helpLines: [String] {
         let width = all.map(\.usage.count).max() ?? 0
         return ["Statements: Model [where …] [sort …] [limit N] [offset N], count, get, insert, update, delete;",
-                "changes (what save would write), save, rollback.", ""]
+                "changes (what save would write; past a screenful a summary, 'changes --all' every one), save, rollback.", ""]
             + all.map { $0.usage.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.help }
     }
 
@@ -90,6 +106,14 @@ enum DotCommands {
 
     static func usage(_ message: String, _ usage: String) -> CommandFailure {
         CommandFailure(message, hint: "usage: \(usage)", exitCode: .usage)
+    }
+
+    /// `.output`'s words: `--force` first, then the file name as written (it may hold spaces).
+    static func outputArguments(_ rest: String) -> (force: Bool, path: String?) {
+        var path = Substring(rest)
+        let force = path == "--force" || path.hasPrefix("--force ") || path.hasPrefix("--force\t")
+        if force { path = path.dropFirst("--force".count).drop { $0.isWhitespace } }
+        return (force, path.isEmpty ? nil : String(path))
     }
 
     static func onOff(_ words: [String], _ usageText: String) throws -> Bool {

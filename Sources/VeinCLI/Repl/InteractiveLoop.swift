@@ -6,6 +6,9 @@ import Vein
 struct InteractiveLoop {
     let session: ReplSession
     let historyFile: String?
+    /// Throws when `historyFile` may not be written (`WriteGuard`): run again just before it is, since the
+    /// file checked before the first prompt may have been replaced since (by a link to the store, say).
+    var checkHistoryFile: (String) throws -> Void = { _ in }
 
     func run() throws {
         WindowSize.install()
@@ -15,7 +18,10 @@ struct InteractiveLoop {
         if let historyFile { editor.loadHistory(historyFile) }
         defer {
             if let historyFile {
-                do { try editor.saveHistory(historyFile) } catch { report(error) }
+                do {
+                    try checkHistoryFile(historyFile)
+                    try editor.saveHistory(historyFile)
+                } catch { report(error) }
             }
         }
         session.console.note("vein \(VeinVersion.current): \(session.name)"
@@ -23,7 +29,7 @@ struct InteractiveLoop {
             + (historyFile == nil ? ", history in memory only" : "") + ". '.help' lists the commands.")
         var accumulator = StatementAccumulator()
         while true {
-            let prompt = accumulator.isEmpty ? mainPrompt : String(repeating: " ", count: max(0, mainPrompt.count - 5)) + "...> "
+            let prompt = accumulator.isEmpty ? mainPrompt : String(repeating: " ", count: max(0, DisplayWidth.of(mainPrompt) - 5)) + "...> "
             LineEditor.continuedText = accumulator.isEmpty ? "" : accumulator.text + "\n"
             switch editor.readLine(prompt: prompt) {
             case .interrupted:
@@ -55,7 +61,7 @@ struct InteractiveLoop {
         guard pending > 0 else { return true }
         while true {
             // Short: a prompt wider than the terminal leaves readline's idea of the screen behind.
-            switch editor.readLine(prompt: "\(ReplSession.count(pending, "unsaved change")): quit without saving? [y/n/save] ") {
+            switch editor.readLine(prompt: "\(Phrase.count(pending, "unsaved change")): quit without saving? [y/n/save] ") {
             case .line(let answer):
                 switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
                 case "y", "yes": return true

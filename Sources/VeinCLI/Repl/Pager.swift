@@ -52,10 +52,19 @@ final class Pager {
         }
     }
 
-    /// Ends the input and waits for the person to leave the pager.
-    func finish() {
+    /// Ends the input and waits for the person to leave the pager. Returns why the pager failed, or nil
+    /// when it did not: it exited with a status other than 0 (a program that is missing, `false`). A pager
+    /// the person quit, or stopped with a signal, exits 0 or by the signal: not a failure.
+    func finish() -> String? {
         close(input)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = status & 0x7F == 0, code = (status >> 8) & 0xFF
+        guard exited, code != 0 else { return nil }
+        switch code {
+        case 127: return "exit status 127: command not found"
+        case 126: return "exit status 126: not executable"
+        default: return "exit status \(code)"
+        }
     }
 }

@@ -12,11 +12,15 @@ final class ReplSession {
     let interactive: Bool
     /// The store's file name, for the prompt.
     let name: String
+    /// What `.output` must not write over: the store, its companions, its key files.
+    let writeGuard: WriteGuard
 
     var format: ResultFormatter.Format = .table
     var timer = false
     var headers = true
     var columnWidths: [Int] = []
+    /// `.mode csv --safe`: CSV text cells that start a formula are written as text (`CSVField`).
+    var csvSafe = false
     /// Ids of the last result, for completion after `#id("`.
     private(set) var recentIDs: [String] = []
     /// `.quit` was given.
@@ -26,8 +30,9 @@ final class ReplSession {
     /// On a terminal, table widths come from the first rows, as the first page needs them.
     static let widthSample = 1000
 
-    init(store: Store, console: Console, readOnly: Bool, interactive: Bool) {
+    init(store: Store, console: Console, readOnly: Bool, interactive: Bool, writeGuard: WriteGuard) {
         self.store = store
+        self.writeGuard = writeGuard
         self.context = ModelContext(store: store)
         self.console = console
         self.output = ReplOutput(console: console, interactive: interactive)
@@ -48,10 +53,12 @@ final class ReplSession {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix(".") { return try DotCommands.run(trimmed, in: self) }
         switch trimmed {
-        case "changes": return try showChanges()
+        case "changes": return try showChanges(all: false)
         case "save": return try save()
         case "rollback": return rollback()
-        default: try run(text)
+        default:
+            if Self.isChangesAll(trimmed) { return try showChanges(all: true) }
+            try run(text)
         }
     }
 
@@ -74,40 +81,57 @@ final class ReplSession {
         switch result {
         case .objects(let model, let objects):
             recentIDs = objects.prefix(Self.recentIDLimit).map(\.id)
-            try output.write(paged: true) { emit in
-                try ResultFormatter.write(objects, model: model, format: format, style: style, emit: emit, note: console.note)
+            try output.writeResult(paged: true) { emit in
+                try ResultFormatter.write(objects, model: model, format: format, style: style, emit: emit)
             }
         case .count(let n):
             try output.write { emit in try emit(ResultFormatter.count(n, format: format)) }
         case .changes(let changes):
             recentIDs = changes.map(\.id)
-            try output.write { emit in try ResultFormatter.write(changes, format: format, emit: emit) }
+            if try writeChanges(changes, all: false) { console.note("'changes --all' lists every pending change") }
         }
     }
 
     var style: ResultFormatter.Style {
         ResultFormatter.Style(width: output.width, headers: headers, columnWidths: columnWidths, color: output.useColor,
-                              widthSample: output.isTerminal ? Self.widthSample : nil)
+                              widthSample: output.isTerminal ? Self.widthSample : nil, csvSafe: csvSafe)
     }
 
-    private func showChanges() throws {
+    /// `changes --all`, with any spaces between the words.
+    static func isChangesAll(_ text: String) -> Bool {
+        guard text.hasPrefix("changes"), let gap = text.dropFirst("changes".count).first, gap.isWhitespace else { return false }
+        return text.dropFirst("changes".count).trimmingCharacters(in: .whitespaces) == "--all"
+    }
+
+    /// `changes`: every pending change, summarised past a screenful on a terminal unless `all`.
+    private func showChanges(all: Bool) throws {
         let changes = context.changes()
-        try output.write { emit in try ResultFormatter.write(changes, format: format, emit: emit) }
-        console.note(changes.isEmpty ? "no unsaved changes" : "\(Self.count(changes.count, "unsaved change")): 'save' writes them, 'rollback' discards them")
+        let summarized = try writeChanges(changes, all: all)
+        let them = changes.count == 1 ? "it" : "them"
+        console.note(changes.isEmpty ? "no unsaved changes"
+                     : "\(Phrase.count(changes.count, "unsaved change")): 'save' writes \(them), 'rollback' discards \(them)"
+                     + (summarized ? "; 'changes --all' lists each" : ""))
+    }
+
+    /// Writes changes, summarised past a screenful unless `all`; returns whether they were.
+    private func writeChanges(_ changes: [ModelContext.Change], all: Bool) throws -> Bool {
+        var summarized = false
+        try output.write { emit in
+            summarized = try ResultFormatter.write(changes, format: format, summarizingPast: all ? nil : output.screenful, emit: emit)
+        }
+        return summarized
     }
 
     func save() throws {
         if readOnly { throw CommandFailure("the store is open read-only (--read-only): there is nothing it can save", exitCode: .usage) }
         let count = context.changes().count
         try context.save()
-        console.note(count == 0 ? "nothing to save" : "saved \(Self.count(count, "change"))")
+        console.note(count == 0 ? "nothing to save" : "saved \(Phrase.count(count, "change"))")
     }
 
     private func rollback() {
         let count = context.changes().count
         context.rollback()
-        console.note(count == 0 ? "nothing to roll back" : "discarded \(Self.count(count, "change"))")
+        console.note(count == 0 ? "nothing to roll back" : "discarded \(Phrase.count(count, "change"))")
     }
-
-    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 }

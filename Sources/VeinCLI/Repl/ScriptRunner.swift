@@ -37,7 +37,7 @@ enum ScriptRunner {
         try run(StandardInputLines(), in: session)
         let pending = session.context.changes().count
         guard pending == 0 else {
-            throw CommandFailure("the script ended with \(ReplSession.count(pending, "unsaved change")); nothing was written",
+            throw CommandFailure("the script ended with \(Phrase.count(pending, "unsaved change")); nothing was written",
                                  hint: "end the script with 'save' to write them, or 'rollback' to discard them", exitCode: .dataError)
         }
     }

@@ -165,7 +165,7 @@ private func problems(_ body: () throws -> Void) -> [String] {
         // A relationship to an id in neither the file nor the store; a duplicate id; another version.
         let ok = id()
         let relation = problems { try f.importData(Data((header + "{\"model\":\"Item\",\"id\":\"\(ok)\",\(good),\"parent\":\"\(dangling)\"}\n").utf8), into: store, format: .jsonl) }
-        #expect(relation == ["Item.parent: 1 row point to Item rows that do not exist (\(ok)); every id must be in the file or the store"])
+        #expect(relation == ["Item.parent: 1 row points to Item rows that do not exist (\(ok)); every id must be in the file or the store"])
         let record = "{\"model\":\"Item\",\"id\":\"\(ok)\",\(good)}\n"
         try f.importData(Data((header + record).utf8), into: store, format: .jsonl)
         let duplicate = problems { try f.importData(Data((header + record).utf8), into: store, format: .jsonl) }

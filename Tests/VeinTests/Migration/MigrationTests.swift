@@ -104,10 +104,10 @@ private func unhandled(_ body: () throws -> Void) -> [String] {
         let found = unhandled { _ = try f.run(plan) }
         let text = found.joined(separator: "\n")
         #expect(text.contains("Tag: 1 row in a model that 2.0.0 removes"))
-        #expect(text.contains("Post.note: 1 row hold a value in a field that 2.0.0 removes") == false, "note is read by the map, so it is not lost")
+        #expect(text.contains("Post.note: 1 row holds a value in a field that 2.0.0 removes") == false, "note is read by the map, so it is not lost")
         #expect(text.contains("Post.body: 2 rows get no value for a new required field"))
         #expect(text.contains("Post.summary: 1 row would hold nil in a field that 2.0.0 requires"))
-        #expect(text.contains("Post.kind: 1 row hold values outside the enum's new set [\"a\", \"b\"]"))
+        #expect(text.contains("Post.kind: 1 row holds values outside the enum's new set [\"a\", \"b\"]"))
         #expect(text.contains("Post.code: 2 rows share a value in a field that 2.0.0 makes unique"))
         #expect(try f.version() == "1.0.0")
         #expect(try f.column("Post", "note") == [.text("keep me"), .null])
@@ -121,7 +121,7 @@ private func unhandled(_ body: () throws -> Void) -> [String] {
         defer { f.dir.cleanUp() }
         let ids = try f.insert("Post", [["title": .string("a"), "views": .int(1), "note": .string("n")]])
         let refused = unhandled { _ = try f.run(try MigrationFixture.plan([Self.v1, v2], [""])) }
-        #expect(refused == ["Post.note: 1 row hold a value in a field that 1.1.0 removes (\(ids[0]))"])
+        #expect(refused == ["Post.note: 1 row holds a value in a field that 1.1.0 removes (\(ids[0]))"])
         let report = try f.run(try MigrationFixture.plan([Self.v1, v2], ["{ drop: { model: \"Post\", field: \"note\" } }"]))
         #expect(report.stages[0].steps.map(\.step) == ["drop Post.note"])
         #expect(try f.version() == "1.1.0")

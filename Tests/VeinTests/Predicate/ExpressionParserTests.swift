@@ -54,9 +54,9 @@ import Testing
                     ^
             """)
         #expect(failure("publishedAt < #date(\"2026-01-01\")") == """
-            '<' cannot order optional values, as in Swift; unwrap with ?? first (for example (x ?? 0) < y)
+            value of optional type Date? must be unwrapped to a value of type Date (use ?? to give a default, or ! to force unwrap)
               publishedAt < #date("2026-01-01")
-                          ^
+              ^
             """)
         #expect(failure("fileType == .bmp", model: Self.attachment) == """
             .bmp is not one of the enum's values: .png, .jpg, .gif, .swift
@@ -102,9 +102,9 @@ import Testing
                  ^
             """)
         #expect(failure("post?.views > 1", model: Self.attachment) == """
-            '>' cannot order optional values, as in Swift; unwrap with ?? first (for example (x ?? 0) > y)
+            value of optional type Int? must be unwrapped to a value of type Int (use ?? to give a default, or ! to force unwrap)
               post?.views > 1
-                          ^
+              ^
             """)
         #expect(failure("title?.count == 1") == """
             cannot use optional chaining on non-optional value of type String
@@ -121,6 +121,32 @@ import Testing
             a condition must be a Bool, not Bool?; write (…) == true to take nil as false, as Swift requires
               post?.title.contains("x")
                           ^
+            """)
+    }
+
+    /// An optional operand of arithmetic or an ordering is Swift's "must be unwrapped", with the caret under
+    /// the operand (before: "'/' cannot order optional values", under the operator).
+    @Test func anOptionalOperandMustBeUnwrappedAsSwiftSays() {
+        let unwrap = "must be unwrapped to a value of type Int (use ?? to give a default, or ! to force unwrap)"
+        #expect(failure("(post?.views ?? 0) / 0 > 1 && post?.views / 0 > 1", model: Self.attachment) == """
+            value of optional type Int? \(unwrap)
+              (post?.views ?? 0) / 0 > 1 && post?.views / 0 > 1
+                                            ^
+            """)
+        #expect(failure("1 + post?.views > 1", model: Self.attachment) == "value of optional type Int? \(unwrap)\n  1 + post?.views > 1\n      ^")
+        #expect(failure("nil < views") == "'nil' is not compatible with expected argument type Int\n  nil < views\n  ^")
+        // Negation and a String argument take no optional either (before: "'-' needs a number, not Int?",
+        // "contains needs a String argument, not String?").
+        #expect(failure("-post?.views > 1", model: Self.attachment) == "value of optional type Int? \(unwrap)\n  -post?.views > 1\n   ^")
+        #expect(failure("name.contains(post?.title)", model: Self.attachment) == """
+            value of optional type String? must be unwrapped to a value of type String (use ?? to give a default, or ! to force unwrap)
+              name.contains(post?.title)
+                            ^
+            """)
+        #expect(failure("views - (publishedAt == nil ? nil : 1) > 0") == """
+            value of optional type Int? \(unwrap)
+              views - (publishedAt == nil ? nil : 1) > 0
+                       ^
             """)
     }
 

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import Vein
+
+/// Retired keys end to end: what a rotation leaves in the keyring and beside key files, what `vein info`
+/// says when the keyring's key was retired or kept for another path, `vein key status` and `vein key forget`.
+@Suite struct KeyRetirementTests {
+    /// Dates change from run to run: ISO 8601 seconds and the FILE.retired-DATE stamp (with the counter a second
+    /// retirement in the same second adds) become DATE and STAMP.
+    static func masked(_ text: String) -> String {
+        text.replacingOccurrences(of: #"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"#, with: "DATE", options: .regularExpression)
+            .replacingOccurrences(of: #"\d{8}T\d{6}Z(-\d+)?"#, with: "STAMP", options: .regularExpression)
+    }
+
+    @Test func movingAKeyringKeyToAPassphraseRetiresItAndInfoSaysWhereItWent() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        let vein = VeinRunner.binary
+        let real = try FileSystem.realPath(r.path("s.vein")), backup = try FileSystem.realPath(r.path("b.vein"))
+        let result = try r.run(VeinRunner.withSecretService, ["bash", "-c", """
+            set -e
+            '\(vein)' create s.vein --schema '\(VeinRunner.exampleManifest)' -q
+            '\(vein)' query s.vein 'insert Post(title: "t", content: "c")' > /dev/null
+            '\(vein)' backup s.vein b.vein
+            printf 'a new passphrase\\n' | '\(vein)' key rotate s.vein --to-passphrase -q
+            secret-tool search --all store '\(real)' 2>&1 | grep -E '^attribute\\.(state|moved-to)' | sort
+            echo ---
+            '\(vein)' info s.vein || echo "info exit $?"
+            echo ---
+            printf 'a new passphrase\\n' | '\(vein)' key status s.vein --passphrase | tail -3
+            printf 'a new passphrase\\n' | '\(vein)' key status s.vein --passphrase --json | grep -A4 '"retiredKeys"'
+            echo ---
+            '\(vein)' key forget s.vein || echo "forget exit $?"
+            secret-tool clear store '\(backup)' state current
+            '\(vein)' key forget s.vein || echo "forget exit $?"
+            '\(vein)' key forget s.vein --purge
+            '\(vein)' key forget s.vein
+            secret-tool search --all store '\(real)' 2>&1 | grep -c '^attribute\\.state' || true
+            """])
+        #expect(result.status == 0, "\(result.stderr)")
+        let parts = Self.masked(result.stdout).components(separatedBy: "---\n")
+        try #require(parts.count == 4, "\(result.stdout)\n\(result.stderr)")
+        // The backup's record stays beside the retired key; no item is current any more.
+        #expect(parts[0] == "attribute.moved-to = passphrase\nattribute.state = backup-record\nattribute.state = retired\n")
+        #expect(parts[1] == "info exit 69\n")
+        #expect(parts[2] == """
+            pending key  none
+            retired keys 1
+              keyring item, retired DATE, when the key moved to the passphrase
+              "retiredKeys": [
+                {
+                  "place": "keyring",
+                  "retiredAt": "DATE",
+                  "movedTo": "passphrase"
+
+            """)
+        #expect(parts[3] == "forget exit 64\nforget exit 64\n0\n")
+        let stderr = Self.masked(result.stderr).split(separator: "\n").map(String.init).filter { !$0.contains("fd limit") }
+        #expect(stderr == [
+            "vein: error: no key for \(real): the keyring's key for this store was retired on DATE when it moved to a passphrase",
+            "hint: use --passphrase ('vein key status' lists the retired key, which opens copies made before the rotation)",
+            "vein: error: deleting 1 retired key of s.vein needs --purge",
+            "  keyring item, retired DATE, when the key moved to the passphrase: no recorded backup needs it",
+            "    (1 more backup made with it keeps its own keyring key)",
+            "hint: a retired key also opens the copies of the store made before its rotation; 'vein key forget s.vein --purge' deletes them for good",
+            "vein: error: deleting 1 retired key of s.vein needs --purge",
+            "  keyring item, retired DATE, when the key moved to the passphrase: the only key of 1 backup",
+            "    \(backup), made DATE",
+            "hint: a retired key also opens the copies of the store made before its rotation; 'vein key forget s.vein --purge' deletes them for good",
+            "deleted 1 retired key of s.vein",
+            "no key vein knows opens these backups any more: \(backup)",
+            "s.vein has no retired keys in the keyring",
+        ], "\(result.stderr)")
+    }
+
+    /// A rotation in place keeps the old key as a retired item: a copy made before it still opens.
+    @Test func rotatingInTheKeyringKeepsTheOldKeyForOldCopies() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        let vein = VeinRunner.binary
+        let real = try FileSystem.realPath(r.path("s.vein"))
+        let result = try r.run(VeinRunner.withSecretService, ["bash", "-c", """
+            set -e
+            '\(vein)' create s.vein --schema '\(VeinRunner.exampleManifest)' -q
+            '\(vein)' query s.vein 'insert Post(title: "t", content: "c")' > /dev/null
+            cp s.vein old.vein
+            '\(vein)' key rotate s.vein -q
+            '\(vein)' query s.vein 'count Post'
+            VEIN_KEY="$(secret-tool lookup store '\(real)' state retired)" '\(vein)' query old.vein 'count Post'
+            '\(vein)' key status s.vein | tail -2
+            """])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.masked(result.stdout) == "1\n1\nretired keys 1\n  keyring item, retired DATE, when the key moved to the keyring\n")
+    }
+
+    /// A store moved away from the path its keyring key is kept under: the message names that path and how
+    /// to move the key, and following the hint works.
+    @Test func aMovedStoreNamesThePathItsKeyIsKeptFor() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        let vein = VeinRunner.binary
+        try FileManager.default.createDirectory(atPath: r.path("moved"), withIntermediateDirectories: true)
+        let old = try FileSystem.realPath(r.path("a.vein")), moved = try FileSystem.realPath(r.path("moved")) + "/b.vein"
+        let result = try r.run(VeinRunner.withSecretService, ["bash", "-c", """
+            set -e
+            '\(vein)' create other.vein --schema '\(VeinRunner.exampleManifest)' -q
+            '\(vein)' create a.vein --schema '\(VeinRunner.exampleManifest)' -q
+            mv a.vein moved/b.vein
+            '\(vein)' info moved/b.vein || echo "info exit $?"
+            VEIN_KEY="$(secret-tool lookup store '\(old)' state current)" '\(vein)' key rotate '\(moved)' --to-keyring -q
+            '\(vein)' info moved/b.vein --json | grep '"keySource"'
+            """])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "info exit 69\n  \"keySource\": \"keyring\",\n")
+        let lines = result.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("vein:") || $0.hasPrefix("hint:") }
+        #expect(lines == [
+            "vein: error: no key for \(moved): the keyring has no key for this path, but the key it keeps for \(old) opens it "
+                + "(the store was moved or copied from there)",
+            "hint: keep a key under the new path: VEIN_KEY=\"$(secret-tool lookup store '\(old)' state current)\" "
+                + "vein key rotate '\(moved)' --to-keyring; or, while \(old) is there, make a copy with its own key: vein backup '\(old)' NEWPATH",
+        ], "\(result.stderr)")
+    }
+}
