@@ -102,7 +102,7 @@ complete -c vein -n '__fish_seen_subcommand_from export' -l passphrase -d 'Use a
 complete -c vein -n '__fish_seen_subcommand_from export' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from export' -F
 complete -c vein -n '__fish_seen_subcommand_from import' -l format -r -a 'json jsonl' -d 'json (one document, the default) or jsonl (a header line, then a record per line).'
-complete -c vein -n '__fish_seen_subcommand_from import' -l upsert -d 'Replace records whose id is already in the store.'
+complete -c vein -n '__fish_seen_subcommand_from import' -l upsert -d 'Replace records whose id is already in the store (each record whole).'
 complete -c vein -n '__fish_seen_subcommand_from import' -l create -d 'Create STORE from --schema first; it appears only if the import succeeds.'
 complete -c vein -n '__fish_seen_subcommand_from import' -l schema -r -F -d 'The schema manifest for --create.'
 complete -c vein -n '__fish_seen_subcommand_from import' -l plaintext -d 'With --create: do not encrypt the new store.'

@@ -47,7 +47,7 @@ import Testing
         #expect(again.status == 65)
         #expect(again.stderr == """
             vein: error: import from d.json refused; nothing was written
-            vein: error:   Post: 30 ids are already in the store or earlier in the file (\(ids.joined(separator: ", ")), …)
+            vein: error:   Post: 30 records have ids already in the store (\(ids.joined(separator: ", ")), …)
             hint: pass --upsert to replace records that have the same id
 
             """)

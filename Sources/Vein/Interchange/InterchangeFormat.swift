@@ -20,6 +20,15 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What to do about it, when something general helps; the CLI words it (the engine names no command
     /// or option).
     public let remedy: Remedy?
+    /// Reading stopped at `StoreImporter.problemLimit` records with problems: there may be more.
+    public let stoppedEarly: Bool
+
+    public init(file: String, problems: [Problem], remedy: Remedy?, stoppedEarly: Bool = false) {
+        self.file = file
+        self.problems = problems
+        self.remedy = remedy
+        self.stoppedEarly = stoppedEarly
+    }
 
     public enum Remedy: Equatable, Sendable {
         /// The file and the store are at different schema versions: migrate one of them first.
@@ -33,14 +42,20 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The message as a person reads it: that nothing was written, then each problem on a line of its own.
     public var lines: [String] {
         var lines = ["import from \(file) refused; nothing was written"] + problems.map { "  \($0)" }
-        if problems.count >= StoreImporter.problemLimit { lines.append("  (stopped after \(StoreImporter.problemLimit) problems)") }
+        if stoppedEarly { lines.append("  (stopped after \(StoreImporter.problemLimit) records with problems)") }
         return lines
     }
 }
 
 /// What an import or export moved.
 public struct InterchangeSummary: Equatable, Sendable {
+    /// Records per model.
     public var records: [String: Int] = [:]
+    /// Of those, records that replaced a row with the same id (an upsert), per model.
+    public var replaced: [String: Int] = [:]
     public init() {}
     public var total: Int { records.values.reduce(0, +) }
+    public var totalReplaced: Int { replaced.values.reduce(0, +) }
+    /// Records that added a row.
+    public var totalInserted: Int { total - totalReplaced }
 }

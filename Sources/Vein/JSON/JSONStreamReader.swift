@@ -23,6 +23,11 @@ package final class JSONStreamReader {
     package private(set) var line = 1
     package private(set) var column = 1
 
+    /// read(2) failed (with errno `code`): the input cannot be read, which says nothing about its JSON.
+    package struct ReadError: Error {
+        package let code: Int32
+    }
+
     package init(descriptor: Int32, chunkSize: Int = JSONStreamReader.defaultChunkSize) {
         self.descriptor = descriptor
         self.chunkSize = chunkSize
@@ -36,8 +41,9 @@ package final class JSONStreamReader {
             index -= start
         }
         var chunk = [UInt8](repeating: 0, count: chunkSize)
-        let n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, chunkSize) }
-        if n < 0 { throw JSONSyntaxError(line: line, column: column, message: "read error: \(String(cString: strerror(errno)))") }
+        var n: Int
+        repeat { n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, chunkSize) } } while n < 0 && errno == EINTR
+        if n < 0 { throw ReadError(code: errno) }
         if n == 0 { atEnd = true; return false }
         buffer.append(contentsOf: chunk[0..<n])
         return true

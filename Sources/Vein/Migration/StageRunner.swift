@@ -300,8 +300,8 @@ struct StageRunner {
 
     private func relationshipViolations() throws -> [UnhandledData] {
         try StoreVerifier.relationshipFindings(database, stage.to).map { finding in
-            UnhandledData(kind: .relationship, model: finding.model, field: finding.field, count: finding.ids.count,
-                          sampleIDs: Array(finding.ids.prefix(UnhandledData.sampleLimit)), problem: finding.problem(finding.ids.count),
+            UnhandledData(kind: .relationship, model: finding.model, field: finding.field, count: finding.count,
+                          sampleIDs: Array(finding.ids.prefix(UnhandledData.sampleLimit)), problem: finding.problem(finding.count),
                           remedy: "delete or map those rows in the stage, so no relationship names a row that is gone")
         }
     }

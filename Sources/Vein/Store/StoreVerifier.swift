@@ -218,7 +218,7 @@ public enum StoreVerifier {
     static func relationships(_ store: Store) throws -> Check {
         var check = Check(name: "relationships")
         for finding in try relationshipFindings(store.database, store.manifest) {
-            report(&check, finding.ids) { "\(finding.model).\(finding.field): " + finding.problem($0) }
+            report(&check, count: finding.count, samples: finding.ids) { "\(finding.model).\(finding.field): " + finding.problem($0) }
         }
         return check
     }
@@ -227,6 +227,9 @@ public enum StoreVerifier {
     struct RelationshipFinding {
         let model: String
         let field: String
+        /// How many rows have it, and the first `sampleCount` of their ids (however many there are, a
+        /// finding takes the same memory).
+        let count: Int
         let ids: [String]
         /// The problem, given the number of rows that have it: "3 rows point to Post rows that do not exist".
         let describe: @Sendable (Int) -> String
@@ -241,8 +244,14 @@ public enum StoreVerifier {
     static func relationshipFindings(_ db: Database, _ manifest: SchemaManifest) throws -> [RelationshipFinding] {
         var findings: [RelationshipFinding] = []
         func add(_ model: String, _ field: String, _ sql: String, _ describe: @escaping @Sendable (Int) -> String) throws {
-            let ids = try db.rows(sql).compactMap { $0[0].string }
-            if !ids.isEmpty { findings.append(RelationshipFinding(model: model, field: field, ids: ids, describe: describe)) }
+            let rows = try db.cachedStatement(sql)
+            defer { rows.reset() }
+            var count = 0, ids: [String] = []
+            while try rows.step() {
+                count += 1
+                if ids.count < sampleCount { ids.append(rows.string(0)) }
+            }
+            if count > 0 { findings.append(RelationshipFinding(model: model, field: field, count: count, ids: ids, describe: describe)) }
         }
         let q = SQL.quoteIdentifier
         for storage in RelationshipStorage.all(in: manifest) {
@@ -311,8 +320,12 @@ public enum StoreVerifier {
 
     /// Adds "what: N rows … (id, id, …)" when `ids` is not empty, `what` made from their number.
     private static func report(_ check: inout Check, _ ids: [String], _ what: (Int) -> String) {
-        guard !ids.isEmpty else { return }
-        let samples = ids.prefix(sampleCount).joined(separator: ", ")
-        check.problems.append(what(ids.count) + " (\(samples)\(ids.count > sampleCount ? ", …" : ""))")
+        report(&check, count: ids.count, samples: Array(ids.prefix(sampleCount)), what)
+    }
+
+    /// Adds "what: N rows … (id, id, …)" for `count` rows, of which `samples` are the first.
+    private static func report(_ check: inout Check, count: Int, samples: [String], _ what: (Int) -> String) {
+        guard count > 0 else { return }
+        check.problems.append(what(count) + " (\(samples.joined(separator: ", "))\(count > samples.count ? ", …" : ""))")
     }
 }

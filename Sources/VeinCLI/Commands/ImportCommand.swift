@@ -6,22 +6,36 @@ enum ImportCommand {
         name: "import",
         abstract: "Read JSON or JSON Lines records into a store, all or nothing",
         discussion: """
-            Reads the records of FILE ('-' for standard input) into STORE in one transaction, streaming. \
-            Everything is checked against the store's schema as it is read: the header's app and schema \
-            version (a file at another version is refused with a hint to migrate first), unknown models and \
-            fields, wrong types, missing required fields, enum values outside the set, malformed ids, ids \
-            already present (unless --upsert, which replaces them), and after the last record every \
-            relationship (an id must be in the file or the store; both sides of an inverse pair must agree). \
-            Each problem names the line (jsonl) or the JSON path (json), the field and what was expected; up \
-            to \(StoreImporter.problemLimit) are reported. On any problem nothing is written.
+            Reads the records of FILE ('-' for standard input) into STORE in one transaction, streaming: \
+            memory stays flat however long the file (what must wait for the last record, the members of \
+            lists, waits in a temporary file, encrypted when the store is). Everything is checked against \
+            the store's schema as it is read: the header's app and schema version (a file at another version \
+            is refused with a hint to migrate first), unknown models and fields, wrong types, missing required \
+            fields, enum values outside the set, malformed ids, unique values another record holds, an id \
+            used by two records of the file, ids already present (unless --upsert), and after the last record \
+            every relationship (an id must be in the file or the store; both sides of an inverse pair must \
+            agree). Each problem names the line (jsonl) or the JSON path (json), the field, the record's id \
+            where it has one, and what was expected; records with the same problem are one line with their \
+            count. Reading stops after \(StoreImporter.problemLimit) records with problems. On any problem \
+            nothing is written.
+
+            --upsert replaces each record whose id is in the store, whole: fields and lists the record leaves \
+            out become their defaults or empty, and a row keeps its place in its owner's list while it names \
+            the same owner. A list must still hold every row whose to-one names its owner: a post whose attachments \
+            leave out an attachment that names it is refused (import the attachment with another post, or \
+            none, in the same file). The summary says how many records were inserted and how many replaced.
 
             With --create --schema MANIFEST, STORE is created first (with the key options of 'vein create') \
             and appears only if the whole import succeeds.
+
+            The summary is written after the commit. If it cannot be written (standard output closed, a full \
+            disk), vein says that the records are in the store and exits with status 74: do not import the \
+            file again.
             """,
         arguments: [SharedOptions.storeArgument, ArgumentSpec("FILE", help: "The records to read ('-' for standard input).", completion: .file)],
         options: [
             ExportCommand.format,
-            OptionSpec("upsert", help: "Replace records whose id is already in the store."),
+            OptionSpec("upsert", help: "Replace records whose id is already in the store (each record whole)."),
             OptionSpec("create", help: "Create STORE from --schema first; it appears only if the import succeeds."),
             OptionSpec("schema", value: "MANIFEST", help: "The schema manifest for --create.", completion: .fileWithExtensions(["json", "json5"])),
             OptionSpec("plaintext", help: "With --create: do not encrypt the new store."),
@@ -66,14 +80,33 @@ enum ImportCommand {
             summary = try importInto(try SharedOptions.openStore(invocation))
         }
         bar?.finish()
-        if invocation.wantsJSON {
-            invocation.console.outJSON(.object(JSONObject([
-                ("store", .string(invocation.required("STORE"))), ("records", .int(Int64(summary.total))),
-                ("models", .object(JSONObject(summary.records.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int(Int64($0.value))) }))),
-            ])))
-        } else if !invocation.quiet {
-            let counts = summary.records.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            invocation.console.note("imported \(Phrase.count(summary.total, "record"))\(counts.isEmpty ? "" : " (\(counts))")")
+        try report(summary, invocation)
+    }
+
+    /// The summary, written after the commit: when it cannot be written, the message says that the
+    /// records are in (a retry would only find them there), and the status is 74.
+    static func report(_ summary: InterchangeSummary, _ invocation: Invocation) throws {
+        let store = invocation.required("STORE")
+        let upsert = invocation.arguments.flag("upsert")
+        let console = invocation.console
+        do {
+            if invocation.wantsJSON {
+                try console.outChecked(JSONWriter.string(.object(JSONObject([
+                    ("store", .string(store)), ("records", .int(Int64(summary.total))),
+                    ("inserted", .int(Int64(summary.totalInserted))), ("replaced", .int(Int64(summary.totalReplaced))),
+                    ("models", .object(JSONObject(summary.records.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int(Int64($0.value))) }))),
+                ])), pretty: true))
+            } else if !invocation.quiet {
+                let counts = summary.records.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                let replaced = upsert ? ": \(summary.totalInserted) inserted, \(summary.totalReplaced) replaced" : ""
+                try console.noteChecked("imported \(Phrase.count(summary.total, "record"))\(counts.isEmpty ? "" : " (\(counts))")\(replaced)")
+            }
+        } catch FileError.outputClosed {
+            // The reader went away (`| head`): nobody reads the summary; the import stands, as with `cat`.
+        } catch {
+            throw CommandFailure("the import is done: \(Phrase.count(summary.total, "record", "are")) in \(store), "
+                                 + "but its summary could not be written (\(error))",
+                                 hint: "do not import the file again: its records are in the store already", exitCode: .ioError)
         }
     }
 }

@@ -102,6 +102,23 @@ public final class Console: @unchecked Sendable {
         }
     }
 
+    /// A line of results that a command must know the fate of (its work is done and the line reports it):
+    /// a failure is thrown to the command instead of ending the process.
+    func outChecked(_ line: String) throws {
+        try writeChecked(line + "\n", to: STDOUT_FILENO, path: "standard output")
+    }
+
+    /// `note`, with a failure thrown to the command (see `outChecked`).
+    func noteChecked(_ message: String) throws {
+        try writeChecked(message + "\n", to: STDERR_FILENO, path: "standard error")
+    }
+
+    private func writeChecked(_ text: String, to descriptor: Int32, path: String) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        try FileSystem.writeAll(descriptor, Array(text.utf8), path: path)
+    }
+
     /// An error report: written if standard error takes it; when it does not, there is nobody to tell and
     /// the command's own exit status stands.
     private func writeMessage(_ text: String) {
