@@ -83,25 +83,24 @@ final class FaultKeyring: Keyring {
 
     @discardableResult
     func relabel(matching: [String: String], attributes: [String: String], label: String) throws(KeyError) -> Int {
-        guard try ask(VEIN_KEYRING_CHANGE, matching) else { return 0 }
-        return stored.withLock { items in
-            var count = 0
-            for i in items.indices where Self.matches(items[i].attributes, matching) {
-                items[i].attributes = attributes
-                items[i].label = label
-                count += 1
-            }
-            return count
-        }
+        try edit(matching) { ($0.key, attributes, label) }
     }
 
     @discardableResult
     func delete(matching attributes: [String: String]) throws(KeyError) -> Int {
-        guard try ask(VEIN_KEYRING_CHANGE, attributes) else { return 0 }
+        try edit(attributes) { _ in nil }
+    }
+
+    /// Replaces each item matching `wanted` by what `change` makes of it (nil deletes it), once the counter
+    /// lets the change through; returns how many matched.
+    private func edit(_ wanted: [String: String],
+                      _ change: ((key: CipherKey, attributes: [String: String], label: String)) -> (CipherKey, [String: String], String)?) throws(KeyError) -> Int {
+        guard try ask(VEIN_KEYRING_CHANGE, wanted) else { return 0 }
         return stored.withLock { items in
-            let before = items.count
-            items.removeAll { Self.matches($0.attributes, attributes) }
-            return before - items.count
+            let matching = items.filter { Self.matches($0.attributes, wanted) }
+            items = items.filter { !Self.matches($0.attributes, wanted) }
+                + matching.compactMap { change(($0.key, $0.attributes, $0.label)).map { (attributes: $0.1, label: $0.2, key: $0.0) } }
+            return matching.count
         }
     }
 }
