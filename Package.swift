@@ -83,7 +83,10 @@ let package = Package(
         .executableTarget(name: "vein-bench", dependencies: ["Vein", "VeinCore"]),
 
         .testTarget(name: "VeinTests", dependencies: ["Vein", "CSQLCipher"]),
-        .testTarget(name: "VeinCLITests", dependencies: ["VeinCLI", "Vein", "VeinCore"]),
+        // A test VFS that fails the Nth I/O call or cuts the power after the Nth sync (SQLite's ioerr and
+        // crash tests). Only test targets depend on it: it never ships in `vein`.
+        .target(name: "CVeinFaultVFS", dependencies: ["CSQLCipher"], path: "Tests/CVeinFaultVFS"),
+        .testTarget(name: "VeinCLITests", dependencies: ["VeinCLI", "Vein", "VeinCore", "CVeinFaultVFS"]),
         // Vein as an app uses it: `import Vein` only (Tests/VeinAppTests type-checks itself from outside the package).
         .testTarget(name: "VeinAppTests", dependencies: ["Vein"]),
         .testTarget(name: "VeinMacroTests", dependencies: ["VeinMacroSupport"],

@@ -17,7 +17,7 @@ extension KeyFile {
         let key = try? read(file)
         if let key, retiredCopies(of: file).contains(where: { (try? read($0.path)) == key }) {
             if !keepingName {
-                guard unlink(file) == 0 else { throw FileSystem.writeError(file, errno) }
+                guard FileCalls.unlink(file) == 0 else { throw FileSystem.writeError(file, errno) }
                 try FileSystem.syncDirectory(containing: file)
             }
             return nil
@@ -26,11 +26,11 @@ extension KeyFile {
         for attempt in 0..<100 {
             let retired = file + retiredMarker + stamp + (attempt == 0 ? "" : "-\(attempt)")
             // link(2) never replaces a file: another retirement in the same second gets the next name.
-            guard link(file, retired) == 0 else {
+            guard FileCalls.link(file, retired) == 0 else {
                 if errno == EEXIST { continue }
                 throw FileSystem.writeError(retired, errno, creating: true)
             }
-            if !keepingName { guard unlink(file) == 0 else { throw FileSystem.writeError(file, errno) } }
+            if !keepingName { guard FileCalls.unlink(file) == 0 else { throw FileSystem.writeError(file, errno) } }
             try FileSystem.syncDirectory(containing: file)
             return retired
         }

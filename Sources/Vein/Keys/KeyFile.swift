@@ -48,7 +48,7 @@ package enum KeyFile {
         do {
             try staged.syncDirectory()
         } catch {
-            unlink(path)
+            _ = FileCalls.unlink(path)
             throw error
         }
     }

@@ -26,7 +26,7 @@ struct ScratchCopy {
         }
         // sqlcipher_export copies schema and rows into an attached database; one read transaction keeps
         // the copy consistent while other processes write.
-        try source.execute("ATTACH DATABASE ? AS \"vein_scratch\" KEY ?", [.text(file.temporary), .text(key.attachArgument)])
+        try source.attach(file.temporary, as: "vein_scratch", keyArgument: key.attachArgument)
         do {
             try source.execute("PRAGMA \"vein_scratch\".cipher_page_size = \(Database.cipherPageSize)")
             try source.transaction(.deferred) {

@@ -49,6 +49,22 @@ public final class Database {
             name = Database.immutableURI(path)
         case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
+        do {
+            self.handle = try Self.connect(name, flags: flags, key: key, busyTimeout: busyTimeout)
+        } catch let error as DatabaseError where error.isNotADatabase && key != nil {
+            // SQLCipher 3 reads the file's salt (its first 16 bytes) when keyed, and takes a failed read for a
+            // new file, whose salt it makes up: an I/O error there reads as a wrong key. A second attempt
+            // tells a passing error from a wrong key, and a salt that cannot be read at all is an I/O error.
+            try Self.requireReadableSalt(path: path)
+            self.handle = try Self.connect(name, flags: flags, key: key, busyTimeout: busyTimeout)
+        }
+        self.path = path
+        self.isImmutable = mode == .immutable
+    }
+
+    /// A connection to `name`, keyed, whose first page has been read: a wrong key (or a file that is no
+    /// database) fails here, and the connection is closed again.
+    private static func connect(_ name: String, flags: Int32, key: (any DatabaseKey)?, busyTimeout: Int32) throws -> OpaquePointer {
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
@@ -56,19 +72,28 @@ public final class Database {
             if let db { sqlite3_close_v2(db) }
             throw DatabaseError(extendedCode: rc, message: message)
         }
-        self.handle = db
-        self.path = path
-        self.isImmutable = mode == .immutable
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeout)
         do {
-            if let key { try applyKey(key) }
-            // The first read decrypts page 1: a wrong key (or a file that is no database) fails here.
-            try execute("SELECT count(*) FROM sqlite_master")
+            if let key { try applyKey(key, to: db) }
+            // The first read decrypts page 1.
+            try execute("SELECT count(*) FROM sqlite_master", on: db)
         } catch {
-            statementCache.removeAll()
             sqlite3_close_v2(db)
             throw error
+        }
+        return db
+    }
+
+    /// Throws an I/O error when the first 16 bytes of the file at `path` (an encrypted file's salt) cannot
+    /// be read. (A file shorter than that is left to SQLite.)
+    private static func requireReadableSalt(path: String) throws {
+        let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { Foundation.close(descriptor) }
+        var salt = [UInt8](repeating: 0, count: 16)
+        guard pread(descriptor, &salt, salt.count, 0) >= 0 else {
+            throw DatabaseError(extendedCode: SQLITE_IOERR | (1 << 8) /* SQLITE_IOERR_READ */, message: "disk I/O error (reading the salt: \(String(cString: strerror(errno))))")
         }
     }
 
@@ -101,22 +126,28 @@ public final class Database {
         isClosed = true
     }
 
-    /// Keys the connection. Must run before the first read of the file.
-    private func applyKey(_ key: any DatabaseKey) throws {
+    /// Keys the connection `db`. Must run before the first read of the file.
+    private static func applyKey(_ key: any DatabaseKey, to db: OpaquePointer) throws {
         // sqlite3_key, not PRAGMA key: no SQL text holds the key (the key wipes its buffer after).
-        let rc = key.withSQLCipherKey { sqlite3_key(handle, $0.baseAddress, Int32($0.count)) }
+        let rc = key.withSQLCipherKey { sqlite3_key(db, $0.baseAddress, Int32($0.count)) }
         guard rc == SQLITE_OK else { throw DatabaseError(extendedCode: rc, message: "the key was refused") }
         // SQLCipher 4 changed its defaults; compatibility 3 keeps stores made here openable there (SPEC §1).
-        let version = cipherVersion ?? "3"
+        let version = cipherVersion(of: db) ?? "3"
         if let major = Int(version.prefix { $0.isNumber }), major >= 4 {
-            try execute("PRAGMA cipher_compatibility = 3")
+            try execute("PRAGMA cipher_compatibility = 3", on: db)
         }
-        try execute("PRAGMA cipher_page_size = \(Database.cipherPageSize)")
+        try execute("PRAGMA cipher_page_size = \(Database.cipherPageSize)", on: db)
     }
 
     /// SQLCipher's version ("3.4.1"), or nil when the library is plain SQLite.
-    package var cipherVersion: String? {
-        (try? scalar("PRAGMA cipher_version"))?.string
+    package var cipherVersion: String? { Self.cipherVersion(of: handle) }
+
+    private static func cipherVersion(of db: OpaquePointer) -> String? {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "PRAGMA cipher_version", -1, &statement, nil) == SQLITE_OK, let statement else { return nil }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else { return nil }
+        return String(cString: text)
     }
 
     package static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
@@ -130,12 +161,29 @@ public final class Database {
 
     /// Runs one or more statements that return no rows of interest.
     package func execute(_ sql: String) throws {
+        try Self.execute(sql, on: handle)
+    }
+
+    private static func execute(_ sql: String, on db: OpaquePointer) throws {
         var errorMessage: UnsafeMutablePointer<CChar>?
-        let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        let rc = sqlite3_exec(db, sql, nil, nil, &errorMessage)
         if rc != SQLITE_OK {
-            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(db))
             sqlite3_free(errorMessage)
-            throw DatabaseError(extendedCode: sqlite3_extended_errcode(handle), message: message, sql: sql)
+            throw DatabaseError(extendedCode: sqlite3_extended_errcode(db), message: message, sql: sql)
+        }
+    }
+
+    /// `ATTACH DATABASE file AS name KEY keyArgument`. Attaching an existing encrypted file reads its salt,
+    /// which SQLCipher 3 makes up when that read fails (see `init`): a second attempt tells a passing I/O
+    /// error from a wrong key.
+    package func attach(_ file: String, as name: String, keyArgument: String) throws {
+        let sql = "ATTACH DATABASE ? AS \(SQL.quoteIdentifier(name)) KEY ?"
+        do {
+            try execute(sql, [.text(file), .text(keyArgument)])
+        } catch let error as DatabaseError where error.isNotADatabase && !keyArgument.isEmpty {
+            if !file.hasPrefix("file:") { try Self.requireReadableSalt(path: file) }
+            try execute(sql, [.text(file), .text(keyArgument)])
         }
     }
 

@@ -101,7 +101,10 @@ public enum KeyRotation {
         do {
             try home.record(newKey, state: .pending, realPath: realPath)
         } catch {
+            // Recording may fail after the pending key is in place (its directory's sync): a key that opens
+            // nothing must not stay behind.
             staged.discard()
+            home.forgetPending(realPath: realPath)
             throw error
         }
         after?(.pendingRecorded)
@@ -114,14 +117,18 @@ public enum KeyRotation {
             home.forgetPending(realPath: realPath)
             throw error
         }
-        // From here the path is the new file: the pending key opens it and must never be dropped.
-        try staged.syncDirectory()
-        after?(.renamed)
-        // The old file's connection goes last: as the last one it removes the (empty) -wal and -shm names.
-        try? database.execute("ROLLBACK")
-        try database.close()
-
-        try home.record(newKey, state: .current, realPath: realPath)
+        // From here the path is the new file: the pending key opens it and must never be dropped. A failure
+        // says so, lest that key be taken for a leftover of a rotation that failed.
+        do {
+            try staged.syncDirectory()
+            after?(.renamed)
+            // The old file's connection goes last: as the last one it removes the (empty) -wal and -shm names.
+            try? database.execute("ROLLBACK")
+            try database.close()
+            try home.record(newKey, state: .current, realPath: realPath)
+        } catch {
+            throw KeyRotationError.notFinished(path, pendingIn: home.pendingSource, reason: "\(error)")
+        }
         home.forgetPending(realPath: realPath)
         do {
             try retire(oldKey, in: source, movedTo: home, keys: keys, realPath: realPath)
@@ -176,7 +183,7 @@ public enum KeyRotation {
         // `temporary` exists (empty): an attached database is opened without CREATE.
         // Read-write: an attached database opens with the flags of the connection, and the copy is written.
         let source = try Database(path: path, mode: .readWrite, key: oldKey)
-        try source.execute("ATTACH DATABASE ? AS \"vein_target\" KEY ?", [.text(temporary), .text(newKey?.attachArgument ?? "")])
+        try source.attach(temporary, as: "vein_target", keyArgument: newKey?.attachArgument ?? "")
         if newKey != nil { try source.execute("PRAGMA \"vein_target\".cipher_page_size = \(Database.cipherPageSize)") }
         try source.sqlcipherExport(into: "vein_target")
         try source.execute("PRAGMA \"vein_target\".journal_mode = WAL")
@@ -205,6 +212,10 @@ public enum KeyRotationError: Error, Equatable, Sendable {
     case plaintextStore(String)
     /// The key came from somewhere vein cannot write (an environment variable, a typed passphrase).
     case sourceNotWritable(KeySource)
+    /// The store was replaced by its copy under the new key, then a later step failed (making the rename
+    /// durable, storing the key as current): the new key stays pending where it is kept (nil: a
+    /// passphrase, kept nowhere), and it opens the store.
+    case notFinished(String, pendingIn: KeySource?, reason: String)
     /// The store was rotated and opens with the key in `newHome`, but the old key could not be marked retired
     /// in `source` (which then still presents it as the store's key).
     case oldKeyNotRetired(KeySource, newHome: KeySource, reason: String)
@@ -215,6 +226,10 @@ extension KeyRotationError: CustomStringConvertible {
         switch self {
         case .plaintextStore(let path): return "\(path) is not encrypted; there is no key to rotate"
         case .sourceNotWritable(let source): return "the key comes from the \(source), where vein cannot write a new one"
+        case .notFinished(let path, let pending?, let reason):
+            return "\(path) is encrypted with its new key, but the rotation did not finish (\(reason)); the new key stays pending in the \(pending), and it opens the store"
+        case .notFinished(let path, nil, let reason):
+            return "\(path) is encrypted with the new passphrase, but the rotation did not finish (\(reason))"
         case .oldKeyNotRetired(let source, let home, let reason):
             let place = home == .passphrasePrompt ? "the new passphrase" : "the new key in the \(home)"
             return "the store was rotated and opens with \(place), but the old key in the \(source) could not be marked retired: \(reason)"
@@ -231,6 +246,15 @@ private enum KeyHome {
     var source: KeySource? {
         switch self {
         case .keyFile(let path): return .keyFile(path)
+        case .keyring: return .keyring
+        case .none: return nil
+        }
+    }
+
+    /// Where the pending key is kept.
+    var pendingSource: KeySource? {
+        switch self {
+        case .keyFile(let path): return .keyFile(KeyFile.pendingPath(for: path))
         case .keyring: return .keyring
         case .none: return nil
         }
@@ -268,7 +292,7 @@ private enum KeyHome {
 
     func forgetPending(realPath: String) {
         switch self {
-        case .keyFile(let path): unlink(KeyFile.pendingPath(for: path))
+        case .keyFile(let path): _ = FileCalls.unlink(KeyFile.pendingPath(for: path))
         case .keyring(let keyring, _): _ = try? keyring.remove(storePath: realPath, state: .pending)
         case .none: break
         }

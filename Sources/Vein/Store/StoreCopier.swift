@@ -35,8 +35,8 @@ public enum StoreCopier {
             let db = copy.database
             // An attached database is read with the connection's default cipher settings, fixed at ATTACH.
             try db.execute("PRAGMA cipher_default_page_size = \(Database.cipherPageSize)")
-            try db.execute("ATTACH DATABASE ? AS \"vein_source\" KEY ?", [.text(source.database.isImmutable ? Database.immutableURI(source.realPath) : source.realPath),
-                                                                          .text(source.key?.attachArgument ?? "")])
+            try db.attach(source.database.isImmutable ? Database.immutableURI(source.realPath) : source.realPath, as: "vein_source",
+                          keyArgument: source.key?.attachArgument ?? "")
             defer { try? db.execute("DETACH DATABASE \"vein_source\"") }
             // The copy is a temporary file until StoreCreator links it into place, and thrown away on any
             // failure: no journal is needed while it is filled, and WAL would write every page twice.

@@ -1,3 +1,4 @@
+import CSQLCipher
 import Foundation
 
 /// Creates new stores (SPEC §2). A store appears complete or not at all: it is built under a temporary
@@ -121,7 +122,7 @@ public enum StoreCreator {
             try staged.syncDirectory()
         } catch {
             // Not durable: withdrawn while the directory lock still keeps anyone else from using it.
-            unlink(realPath)
+            _ = FileCalls.unlink(realPath)
             for step in undo.reversed() { step() }
             throw error
         }
@@ -134,7 +135,7 @@ public enum StoreCreator {
             try guarding.check(keyFile)
             let key = try CipherKey.random()
             try KeyFile.create(keyFile, key: key)
-            undo.append { unlink(keyFile) }
+            undo.append { _ = FileCalls.unlink(keyFile) }
             return (key, .keyFile(keyFile), true)
         }
         if let (key, source) = try options.explicitKey(confirmPassphrase: true) {
@@ -162,7 +163,10 @@ public enum StoreCreator {
     private static func build(_ temporary: String, reportedAs path: String, manifest: SchemaManifest, key: CipherKey?,
                               now: Date) throws {
         let db: Database
-        do { db = try Database(path: temporary, mode: .readWrite, key: key) } catch let error as DatabaseError {
+        do { db = try Database(path: temporary, mode: .readWrite, key: key) } catch let error as DatabaseError
+            where [SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY].contains(error.code) {
+            // Only a file SQLite may not open or write is "cannot create" (exit 73); an I/O error while it
+            // reads or locks the new file stays one (exit 74).
             throw StoreError.cannotCreate(path, reason: error.message)
         }
         try db.execute("PRAGMA journal_mode = WAL")

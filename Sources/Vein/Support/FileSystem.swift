@@ -30,13 +30,16 @@ package enum FileSystem {
         return (String(whole[..<slash]), String(whole[whole.index(after: slash)...]))
     }
 
-    /// fsyncs the directory holding `path`, making a create, link or rename in it durable.
+    /// fsyncs the directory holding `path`, making a create, link or rename in it durable. A failure names
+    /// `path`, the file the user asked for, not its directory.
     package static func syncDirectory(containing path: String) throws {
         let directory = splitPath(path).directory
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError.cannotWrite(directory, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
-        guard fsync(fd) == 0 else { throw writeError(directory, errno) }
+        guard FileCalls.syncDirectory(fd, path: directory.isEmpty ? "." : directory) == 0 else {
+            throw writeError(path, errno, step: "syncing its directory")
+        }
     }
 
     /// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR.
@@ -48,7 +51,7 @@ package enum FileSystem {
     package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
         var offset = 0
         while offset < bytes.count {
-            let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            let n = FileCalls.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset, path: path)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw writeError(path, errno)
@@ -60,9 +63,9 @@ package enum FileSystem {
     /// The error for a failed file operation on `path`: a reader that went away (EPIPE) ends output
     /// quietly; a place where the file cannot be made (no directory, no permission, no hard links there)
     /// is "cannot write" (exit 73); a failure while writing it (a full disk, an I/O error) is a write
-    /// failure (exit 74).
-    package static func writeError(_ path: String, _ code: Int32, creating: Bool = false) -> FileError {
-        let reason = String(cString: strerror(code))
+    /// failure (exit 74). `step` names what failed when it was not the writing itself.
+    package static func writeError(_ path: String, _ code: Int32, creating: Bool = false, step: String? = nil) -> FileError {
+        let reason = String(cString: strerror(code)) + (step.map { " (\($0))" } ?? "")
         switch code {
         case EPIPE: return .outputClosed(path)
         case ENOSPC, EDQUOT, EIO, EFBIG: return .writeFailed(path, reason: reason)
@@ -108,7 +111,7 @@ package enum FileSystem {
 
     /// Removes a SQLite database file and its journal companions; for cleaning up after a failed create.
     package static func removeDatabaseFiles(_ path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        for suffix in ["", "-wal", "-shm", "-journal"] { _ = FileCalls.unlink(path + suffix) }
     }
 
     /// Whether another process has the SQLite database at `path` open in WAL mode. Every such connection

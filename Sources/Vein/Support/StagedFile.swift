@@ -37,7 +37,7 @@ package final class StagedFile {
         self.placement = placement
         self.keepsMode = keepsMode
         TemporaryFiles.register(temporary)
-        let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        let fd = FileCalls.create(temporary, flags: O_RDWR | O_EXCL | O_CLOEXEC, mode: mode)
         guard fd >= 0 else {
             let code = errno
             TemporaryFiles.unregister(temporary)
@@ -51,7 +51,7 @@ package final class StagedFile {
             let code = errno
             if lock >= 0 { close(lock) }
             close(fd)
-            unlink(temporary)
+            _ = FileCalls.unlink(temporary)
             TemporaryFiles.unregister(temporary)
             throw FileSystem.writeError(target, code, creating: true)
         }
@@ -76,11 +76,16 @@ package final class StagedFile {
         for journal in ["-wal", "-journal"] where FileSystem.fileSize(temporary + journal) > 0 {
             throw FileError.writeFailed(target, reason: "the new file's \(journal.dropFirst()) was not merged into it")
         }
-        guard fsync(descriptor) == 0 else { throw FileSystem.writeError(target, errno) }
+        // SQLite leaves an empty -wal and the -shm behind when its last close cannot lock the file to remove
+        // them. They hold nothing, and once the temporary name is gone nothing would ever remove them.
+        for companion in ["-wal", "-shm", "-journal"] where FileSystem.fileExists(temporary + companion) {
+            _ = FileCalls.unlink(temporary + companion)
+        }
+        guard FileCalls.sync(descriptor, path: temporary) == 0 else { throw FileSystem.writeError(target, errno) }
         if placement == .replace { try takeAttributesOfTarget() }
         let fd = descriptor
         descriptor = -1
-        guard close(fd) == 0 else { throw FileSystem.writeError(target, errno) }
+        guard FileCalls.close(fd, path: temporary) == 0 else { throw FileSystem.writeError(target, errno) }
         defer {
             if finished {
                 close(lockDescriptor)
@@ -89,16 +94,16 @@ package final class StagedFile {
         }
         switch placement {
         case .create:
-            guard link(temporary, target) == 0 else {
+            guard FileCalls.link(temporary, target) == 0 else {
                 let code = errno
                 if code == EEXIST { throw FileError.alreadyExists(target) }
                 throw FileSystem.writeError(target, code)
             }
             // The target is in place; the temporary name is only a second link to it. Should removing it
             // fail, the next removeLeftovers takes it (it is no longer locked).
-            unlink(temporary)
+            _ = FileCalls.unlink(temporary)
         case .replace:
-            guard rename(temporary, target) == 0 else {
+            guard FileCalls.rename(temporary, target) == 0 else {
                 throw FileSystem.writeError(target, errno)
             }
         }
@@ -139,13 +144,13 @@ package final class StagedFile {
         }
         guard info.st_mode & S_IFMT == S_IFREG else { throw FileError.cannotWrite(target, reason: "it is not a regular file") }
         if info.st_uid != geteuid() || info.st_gid != getegid() {
-            guard fchown(descriptor, info.st_uid, info.st_gid) == 0 else {
+            guard FileCalls.changeOwner(descriptor, info.st_uid, info.st_gid, path: temporary) == 0 else {
                 throw FileError.cannotWrite(target, reason: "cannot keep its owner \(info.st_uid) and group \(info.st_gid): \(String(cString: strerror(errno)))")
             }
         }
         // After fchown, which clears set-id bits.
         if keepsMode {
-            guard fchmod(descriptor, info.st_mode & 0o777) == 0 else { throw FileSystem.writeError(target, errno) }
+            guard FileCalls.changeMode(descriptor, info.st_mode & 0o777, path: temporary) == 0 else { throw FileSystem.writeError(target, errno) }
         }
     }
 
@@ -235,7 +240,7 @@ package final class StagedFile {
             let path = directory + "/" + name
             if let companion = companions.first(where: name.hasSuffix), isTemporary(String(name.dropLast(companion.count))) {
                 let main = String(path.dropLast(companion.count))
-                if !FileSystem.fileExists(main) && !TemporaryFiles.isRegistered(main) { unlink(path) }
+                if !FileSystem.fileExists(main) && !TemporaryFiles.isRegistered(main) { _ = FileCalls.unlink(path) }
                 continue
             }
             guard isTemporary(name), !TemporaryFiles.isRegistered(path) else { continue }

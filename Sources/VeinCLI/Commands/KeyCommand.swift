@@ -22,9 +22,10 @@ enum KeyRotateCommand {
             the store's mode, owner and group; without room for the copy (exit 74) the store is left as it was.
 
             The new key is recorded as pending before the store changes (a key file's FILE.pending, or the \
-            keyring's item with state=pending), tried whenever the current key does not open the store, and \
-            promoted to current after the rename. A crash at any point leaves a store that the keys in its \
-            source open.
+            keyring's item with state=pending), tried whenever the current key does not open the store (or the \
+            keyring has none), and promoted to current after the rename. A crash at any point leaves a store \
+            that the keys in its source open. A failure after the rename (exit 74) says so: the store has its \
+            new key, which stays pending until the next rotation makes it current; keep it.
 
             The old key is retired, never deleted: copies and backups made before the rotation open only with \
             it. In the keyring its item gets state=retired (with the date and where the key went), which \

@@ -9,12 +9,24 @@ public final class Console: @unchecked Sendable {
     public let stderrIsTerminal: Bool
     public let stdinIsTerminal: Bool
     public let stdoutIsTerminal: Bool
+    /// Takes what would be written to standard output or error (tests that run commands in process).
+    private let capture: (@Sendable (_ descriptor: Int32, _ text: String) -> Void)?
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
         self.stderrIsTerminal = isatty(STDERR_FILENO) == 1
         self.stdinIsTerminal = isatty(STDIN_FILENO) == 1
         self.stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+        self.capture = nil
+    }
+
+    /// A console whose output goes to `capture` (with STDOUT_FILENO or STDERR_FILENO), none of it a terminal.
+    package init(environment: [String: String], capture: @escaping @Sendable (_ descriptor: Int32, _ text: String) -> Void) {
+        self.environment = environment
+        self.stderrIsTerminal = false
+        self.stdinIsTerminal = false
+        self.stdoutIsTerminal = false
+        self.capture = capture
     }
 
     public var useColor: Bool { stderrIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
@@ -77,6 +89,7 @@ public final class Console: @unchecked Sendable {
     private func write(_ text: String, to descriptor: Int32) {
         lock.lock()
         defer { lock.unlock() }
+        if let capture { return capture(descriptor, text) }
         do {
             // From the string's own bytes: a line holding a value of a hundred megabytes is not copied again.
             var text = text
@@ -111,6 +124,7 @@ public final class Console: @unchecked Sendable {
     private func writeMessage(_ text: String) {
         lock.lock()
         defer { lock.unlock() }
+        if let capture { return capture(STDERR_FILENO, text) }
         try? FileSystem.writeAll(STDERR_FILENO, Array(text.utf8), path: "standard error")
     }
 }

@@ -28,6 +28,10 @@ enum ErrorReporting {
             case .sourceNotWritable:
                 return Report(messages: [e.description],
                               hint: "name where the new key goes: --to-keyring, --to-key-file FILE or --to-passphrase", exitCode: .usage)
+            case .notFinished(_, let pending, _):
+                return Report(messages: [e.description],
+                              hint: pending == nil ? nil : "keep the pending key: every open tries it, and the next 'vein key rotate' makes it current",
+                              exitCode: .ioError)
             case .oldKeyNotRetired:
                 return Report(messages: [e.description],
                               hint: "the old key no longer opens the store: mark it retired by hand (rename a key file to FILE.retired-DATE)",
