@@ -82,8 +82,7 @@ extension ModelContext {
     package func discardInserted(_ objects: [ModelObject]) {
         lock.withLock {
             guard !objects.isEmpty else { return }
-            let discarded = Set(objects.map(ObjectIdentifier.init))
-            inserted.removeAll { discarded.contains(ObjectIdentifier($0)) }
+            for object in objects { inserted.remove(object) }
             for object in objects where object.state == .inserted {
                 object.state = .deleted
                 identityMap.removeValue(forKey: ObjectKey(object.id))

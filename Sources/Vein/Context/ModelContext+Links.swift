@@ -28,6 +28,8 @@ extension ModelContext {
     }
 
     private func noteLinkChange(_ object: ModelObject, _ i: Int, _ change: (inout LinkChange) -> Void) {
+        journalTouch(object)
+        linksChangedSinceSave = true
         if object.state == .persisted {
             keepReadValues(object)
             updated[object.id] = object

@@ -94,6 +94,7 @@ extension ModelContext {
             deleted = [:]
             deletedByRule = [:]
             cascadedThroughLinks = [:]
+            pendingWorkEnded()
             heldObjectUpdates.apply()
             if try database.isInTransaction { unannouncedModels.formUnion(modelsSaved) } else { committed = modelsSaved }
         }

@@ -32,13 +32,16 @@ package struct QueryRunner {
     }
 
     private func run(_ statement: QueryStatement, source: String) throws -> QueryResult {
+        try context.recordingChanges { record in try run(statement, source: source, record: record) }
+    }
+
+    private func run(_ statement: QueryStatement, source: String, record: ModelContext.ChangeRecord) throws -> QueryResult {
         let manifest = context.manifest
-        let before = statement.isWrite ? context.changes() : []
-        /// What is new since `before`, and the objects the statement changed itself (an object updated again
-        /// has a pending change that may look the same as before).
+        /// What the statement changed, and the pending changes of the objects it changed itself (an object
+        /// updated again has a pending change that may look the same as before). Found among the objects
+        /// it touched: its cost does not grow with what else is pending.
         func changes(touching touched: [String]) -> QueryResult {
-            let ids = Set(touched)
-            return .changes(context.changes().filter { !before.contains($0) || ids.contains($0.id) })
+            .changes(context.changes(since: record, alsoOf: Set(touched)))
         }
         switch statement {
         case .fetch(let s):

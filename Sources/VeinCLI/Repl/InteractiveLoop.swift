@@ -51,7 +51,7 @@ struct InteractiveLoop {
 
     /// Whether to leave: at once without unsaved changes; otherwise the person chooses.
     private func confirmQuit(_ editor: LineEditor) -> Bool {
-        let pending = session.context.changes().count
+        let pending = session.context.changeCount
         guard pending > 0 else { return true }
         while true {
             // Short: a prompt wider than the terminal leaves readline's idea of the screen behind.

@@ -60,16 +60,16 @@ final class ReplSession {
         if readOnly, isWrite {
             throw CommandFailure("the store is open read-only (--read-only): a write is not run", exitCode: .usage)
         }
-        let before = isWrite ? context.changes() : []
-        let result: QueryResult
-        do {
-            result = try Interrupt.whileRunning(on: context) { try QueryRunner(context: context).run(text) }
-        } catch {
-            // A delete denied on a later row, say: what it did before stays pending, and the person should know.
-            if interactive, isWrite, context.changes() != before {
-                console.note("the statement stopped part-way; what it changed before is pending: 'changes' lists it, 'rollback' discards every pending change")
+        let result: QueryResult = try context.recordingChanges { record in
+            do {
+                return try Interrupt.whileRunning(on: context) { try QueryRunner(context: context).run(text) }
+            } catch {
+                // A delete denied on a later row, say: what it did before stays pending, and the person should know.
+                if interactive, isWrite, !context.changes(since: record).isEmpty {
+                    console.note("the statement stopped part-way; what it changed before is pending: 'changes' lists it, 'rollback' discards every pending change")
+                }
+                throw error
             }
-            throw error
         }
         switch result {
         case .objects(let model, let objects):
@@ -98,13 +98,13 @@ final class ReplSession {
 
     func save() throws {
         if readOnly { throw CommandFailure("the store is open read-only (--read-only): there is nothing it can save", exitCode: .usage) }
-        let count = context.changes().count
+        let count = context.changeCount
         try context.save()
         console.note(count == 0 ? "nothing to save" : "saved \(Self.count(count, "change"))")
     }
 
     private func rollback() {
-        let count = context.changes().count
+        let count = context.changeCount
         context.rollback()
         console.note(count == 0 ? "nothing to roll back" : "discarded \(Self.count(count, "change"))")
     }

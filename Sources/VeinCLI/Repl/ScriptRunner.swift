@@ -35,7 +35,7 @@ enum ScriptRunner {
     /// `vein repl STORE < script`: a script that ends with unsaved changes writes nothing and fails.
     static func runStandardInput(_ session: ReplSession) throws {
         try run(StandardInputLines(), in: session)
-        let pending = session.context.changes().count
+        let pending = session.context.changeCount
         guard pending == 0 else {
             throw CommandFailure("the script ended with \(ReplSession.count(pending, "unsaved change")); nothing was written",
                                  hint: "end the script with 'save' to write them, or 'rollback' to discard them", exitCode: .dataError)
