@@ -21,6 +21,8 @@ import Testing
         let storedPosts: [String]
         var next = 0
         var pended = 0
+        /// Attachments inserted by the test, not saved.
+        var attachments: [ModelObject] = []
 
         init(stored: Int) throws {
             dir = try TempDir()
@@ -59,7 +61,8 @@ import Testing
         }.min()!
     }
 
-    static func expectFlat(_ what: String, pend: (inout Fixture) throws -> Void, batch: (inout Fixture) throws -> Void) throws {
+    static func expectFlat(_ what: String, small: Int = small, pend: (inout Fixture) throws -> Void,
+                           batch: (inout Fixture) throws -> Void) throws {
         let few = try cost(pending: small, pend: pend, batch: batch)
         let many = try cost(pending: 10 * small, pend: pend, batch: batch)
         #expect(many / few <= allowedRatio,
@@ -112,6 +115,23 @@ import Testing
                 try f.context.delete(try #require(try f.context.object("Post", id: f.freshPost())))
                 try f.context.applyDeleteRules()
                 _ = try f.context.fetch(FetchDescriptor(model: "Attachment"))
+            }
+        }
+    }
+
+    /// Links pending on one object: attachments inserted into one stored post, then some of them deleted
+    /// again (each delete unlinks it from the post's pending list).
+    @Test func linksPendingOnOneObjectCostTheSameWhateverTheirNumber() throws {
+        func attach(_ f: inout Fixture) throws {
+            f.attachments.append(try f.context.insert("Attachment", ["name": .string("a"), "fileType": .string("png"), "sizeMiB": .double(1),
+                                                                    "post": .string(f.storedPosts[0])]))
+        }
+        // More of them: a pending link costs little beside an insert.
+        try Self.expectFlat("links", small: 1000, pend: attach) { f in
+            for _ in 0..<30 {
+                try attach(&f)
+                // One linked early: the list of links in front of it is as long as what is pending.
+                try f.context.delete(f.attachments.remove(at: f.attachments.count / 4))
             }
         }
     }
