@@ -27,8 +27,9 @@ public struct Token: Equatable, Sendable {
 /// opening quote into one Character that is no quote. Columns stay in Characters, where a caret lines up.
 public struct ExpressionLexer {
     private let scalars: [Unicode.Scalar]
-    /// The Character offset of each scalar (and of the end), for columns.
-    private let characterOffsets: [Int]
+    /// The Character offset of each scalar (and of the end), for columns; nil when it is the scalar's
+    /// own offset (ASCII without "\r\n": no array of 8 bytes a character for the common case).
+    private let characterOffsets: [Int]?
     private let source: String
     private var i = 0
     private var allowAssignment = false
@@ -48,13 +49,32 @@ public struct ExpressionLexer {
     init(source: String) {
         self.source = source
         var scalars: [Unicode.Scalar] = [], offsets: [Int] = []
-        for (offset, character) in source.enumerated() {
-            for scalar in character.unicodeScalars {
-                scalars.append(scalar)
-                offsets.append(offset)
+        if source.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII: a scalar per byte and a Character per scalar, but for "\r\n", one Character; no
+            // grapheme breaking (it was a sixth of a REPL script's time).
+            scalars = source.utf8.map { Unicode.Scalar($0) }
+            guard source.utf8.contains(0x0D) else {
+                self.scalars = scalars
+                self.characterOffsets = nil
+                return
             }
+            offsets.reserveCapacity(scalars.count + 1)
+            var offset = -1, previous: UInt8 = 0
+            for byte in source.utf8 {
+                if !(byte == 0x0A && previous == 0x0D) { offset += 1 }
+                offsets.append(offset)
+                previous = byte
+            }
+            offsets.append(offset + 1)
+        } else {
+            for (offset, character) in source.enumerated() {
+                for scalar in character.unicodeScalars {
+                    scalars.append(scalar)
+                    offsets.append(offset)
+                }
+            }
+            offsets.append(source.count)
         }
-        offsets.append(source.count)
         self.scalars = scalars
         self.characterOffsets = offsets
     }
@@ -65,17 +85,29 @@ public struct ExpressionLexer {
 
 
     private func error(_ message: String, at scalarIndex: Int, kind: ExpressionError.Kind = .wrong) -> ExpressionError {
-        ExpressionError(message, column: characterOffsets[min(max(scalarIndex, 0), scalars.count)], source: source, kind: kind)
+        ExpressionError(message, column: column(min(max(scalarIndex, 0), scalars.count)), source: source, kind: kind)
     }
 
     private func token(_ kind: Token.Kind, at scalarIndex: Int) -> Token {
-        Token(kind: kind, column: characterOffsets[scalarIndex])
+        Token(kind: kind, column: column(scalarIndex))
     }
 
-    private static func isDigit(_ c: Unicode.Scalar) -> Bool { c.isASCII && c.properties.numericType != nil }
-    private static func isIdentifierHead(_ c: Unicode.Scalar) -> Bool { c == "_" || c.properties.isAlphabetic }
+    private func column(_ scalarIndex: Int) -> Int {
+        characterOffsets?[scalarIndex] ?? scalarIndex
+    }
+
+    // ASCII answers first: a scalar's Unicode properties are a table lookup each.
+    private static func isDigit(_ c: Unicode.Scalar) -> Bool { c.value >= 0x30 && c.value <= 0x39 }
+    private static func isASCIILetter(_ c: Unicode.Scalar) -> Bool { (c.value | 0x20) >= 0x61 && (c.value | 0x20) <= 0x7A }
+    private static func isWhitespace(_ c: Unicode.Scalar) -> Bool {
+        c.isASCII ? c.value == 0x20 || (c.value >= 0x09 && c.value <= 0x0D) : c.properties.isWhitespace
+    }
+    private static func isIdentifierHead(_ c: Unicode.Scalar) -> Bool {
+        c.isASCII ? c == "_" || isASCIILetter(c) : c.properties.isAlphabetic
+    }
     /// Letters, digits, `_`, and the marks that extend a letter (an NFD `é` is `e` and U+0301).
     private static func isIdentifierBody(_ c: Unicode.Scalar) -> Bool {
+        if c.isASCII { return c == "_" || isASCIILetter(c) || isDigit(c) }
         if isIdentifierHead(c) || c.properties.numericType != nil { return true }
         switch c.properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .connectorPunctuation: return true
@@ -84,7 +116,7 @@ public struct ExpressionLexer {
     }
 
     mutating func next() throws(ExpressionError) -> Token {
-        while i < scalars.count, scalars[i].properties.isWhitespace { i += 1 }
+        while i < scalars.count, Self.isWhitespace(scalars[i]) { i += 1 }
         guard i < scalars.count else { return token(.end, at: scalars.count) }
         let start = i
         let c = scalars[i]
@@ -261,10 +293,15 @@ public struct ExpressionLexer {
     private mutating func string(_ start: Int, hashes: Int = 0) throws(ExpressionError) -> String {
         i += 1
         var out = String.UnicodeScalarView()
+        // Plain scalars are appended a run at a time, not one by one.
+        var run = i
         while true {
             guard i < scalars.count else { throw error("unterminated string", at: start, kind: .incomplete) }
             let c = scalars[i]
             i += 1
+            guard c == "\"" || c == "\\" else { continue }
+            out.append(contentsOf: scalars[run..<(i - 1)])
+            run = i
             if c == "\"", hashesFollow(hashes) {
                 i += hashes
                 if hashes > 0, i < scalars.count, scalars[i] == "#" {
@@ -298,6 +335,7 @@ public struct ExpressionLexer {
                 out.append(scalar)
             default: throw error("invalid escape \\\(e)", at: backslash)
             }
+            run = i
         }
     }
 

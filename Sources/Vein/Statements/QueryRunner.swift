@@ -22,7 +22,11 @@ package struct QueryRunner {
     /// two processes at once never loses an increment). Without `save`, a write's changes stay pending
     /// and `ModelContext.save` detects a row changed meanwhile.
     package func run(_ source: String, save: Bool = false) throws -> QueryResult {
-        let statement = try QueryParser.parse(source)
+        try run(try QueryParser.parse(source), source: source, save: save)
+    }
+
+    /// `run(source)` of a statement parsed already (the REPL parses each to tell whether it is complete).
+    package func run(_ statement: QueryStatement, source: String, save: Bool = false) throws -> QueryResult {
         let saving = save && statement.isWrite
         return try context.transaction(saving ? .immediate : .deferred) {
             let result = try run(statement, source: source)

@@ -48,6 +48,8 @@ package struct QueryParser {
     private var tokens: [Token]
     private let source: String
     private var position = 0
+    /// The source's white space, for the expression parser (mapped once, at the first expression).
+    private lazy var whitespace = WhitespaceColumns(source)
 
     package static func parse(_ source: String) throws(ExpressionError) -> QueryStatement {
         let tokens = try ExpressionLexer.tokenize(source, allowAssignment: true)
@@ -90,8 +92,7 @@ package struct QueryParser {
     }
 
     private mutating func expression() throws(ExpressionError) -> ParsedExpression {
-        let rest = Array(tokens[position...])
-        let (e, used) = try ExpressionParser.parsePrefix(rest, source: source)
+        let (e, used) = try ExpressionParser.parsePrefix(tokens, from: position, source: source, whitespace: whitespace)
         position += used
         if current.kind == .symbol("=") { throw error("use == to compare ('=' assigns, and only in 'set')") }
         return e
