@@ -48,6 +48,9 @@ enum ErrorReporting {
         case let e as ScriptError:
             var inner = report(e.underlying)
             if inner.messages.isEmpty { inner.messages = [e.place] } else { inner.messages[0] = "\(e.place): " + inner.messages[0] }
+            // A line of a script that vein refuses (`.sql` that writes, an unknown dot-command, a write under
+            // --read-only) is bad input, as a statement that does not parse is: 65, never a usage error.
+            if inner.exitCode == .usage { inner.exitCode = .dataError }
             return inner
         case let e as ReadOnlySQLError:
             switch e {
@@ -109,7 +112,7 @@ enum ErrorReporting {
     static func file(_ e: FileError) -> Report {
         switch e {
         case .notFound, .unreadable: return Report(messages: [e.description], exitCode: .noInput)
-        case .notText: return Report(messages: [e.description], exitCode: .dataError)
+        case .notText, .tooLarge: return Report(messages: [e.description], exitCode: .dataError)
         case .cannotWrite, .alreadyExists: return Report(messages: [e.description], exitCode: .cannotCreate)
         case .writeFailed: return Report(messages: [e.description], exitCode: .ioError)
         // A closed output pipe ends the command quietly (SPEC §8).

@@ -32,8 +32,15 @@ struct InteractiveLoop {
                 if !accumulator.isEmpty { accumulator.cancel(); continue }
                 if confirmQuit(editor) { return }
             case .line(let line):
-                guard let statement = accumulator.add(line) else { continue }
-                editor.addHistory(statement)
+                let statement: StatementAccumulator.Statement
+                do {
+                    guard let complete = try accumulator.add(line) else { continue }
+                    statement = complete
+                } catch {
+                    report(error)
+                    continue
+                }
+                editor.addHistory(statement.text)
                 do {
                     try session.execute(statement)
                 } catch {
