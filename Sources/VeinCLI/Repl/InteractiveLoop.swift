@@ -45,6 +45,7 @@ struct InteractiveLoop {
                     try session.execute(statement)
                 } catch {
                     report(error)
+                    offerRollback(after: error, editor)
                 }
                 if session.quitRequested {
                     session.quitRequested = false
@@ -68,7 +69,11 @@ struct InteractiveLoop {
                 case "y", "yes": return true
                 case "n", "no", "": return false
                 case "save", "s":
-                    do { try session.save(); return true } catch { report(error); return false }
+                    do { try session.save(); return true } catch {
+                        report(error)
+                        offerRollback(after: error, editor)
+                        return false
+                    }
                 default: session.console.note("y: quit, discarding them; n: stay; save: save them, then quit")
                 }
             case .interrupted: return false
@@ -84,9 +89,20 @@ struct InteractiveLoop {
             session.console.note("interrupted")
             return
         }
-        let report = ErrorReporting.report(error)
+        let report = ErrorReporting.report(error, in: .session)
         for (i, message) in report.messages.enumerated() {
             session.console.error(message, hint: i == report.messages.count - 1 ? report.hint : nil)
+        }
+    }
+
+    /// After a conflict the pending changes, computed from rows another process has changed since, can
+    /// never be saved: the hint says to roll back and repeat, and here the person may roll back at once
+    /// (or keep them, to look at with 'changes'). A script never asks: it stops at the error.
+    private func offerRollback(after error: Error, _ editor: LineEditor) {
+        guard case .conflict = error as? ContextError, session.hasUnsavedChanges else { return }
+        if case .line(let answer) = editor.readLine(prompt: "roll back now? [y/N] "),
+           ["y", "yes"].contains(StatementAccumulator.trimmed(answer).lowercased()) {
+            do { try session.execute("rollback") } catch { report(error) }
         }
     }
 }
