@@ -33,7 +33,3 @@ static inline void vein_rl_print(const char *text) {
 /* Readline (8.1 and later) ends the terminal's bracketed-paste mode with a newline after an end of input,
    and keeps `rl_eof_found` set in the callback interface: cleared, the next line ends with one newline. */
 static inline void vein_rl_clear_eof(void) { rl_eof_found = 0; }
-
-/* C's standard input stream, for the REPL's script reader (Sources/VeinCLI/Repl/ScriptLines.swift), which
-   reads it after a passphrase read through it (Swift 6 will not touch the global directly). */
-static inline FILE *vein_stdin(void) { return stdin; }

@@ -48,6 +48,19 @@ import Vein
         #expect(lines.peakKiB < Self.peakBound, "peak \(lines.peakKiB) KiB")
     }
 
+    /// With --passphrase the first line of a script is the passphrase, read so that nothing after it is
+    /// lost to a buffer: the script goes on from the next line.
+    @Test func aScriptAfterItsPassphraseLine() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        let passphrase = "correct horse battery staple"
+        #expect(try r.vein(["create", "p.vein", "--schema", VeinRunner.exampleManifest, "--passphrase"], stdin: passphrase + "\n").status == 0)
+        let result = try r.vein(["repl", "p.vein", "--passphrase"],
+                                stdin: passphrase + "\r\n" + #"insert Post(title: "a", content: "x")"# + "\nsave\ncount Post\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("\n1\n"), "\(result.stdout)")
+    }
+
     /// A long statement under the limit runs as any other.
     @Test func aLongStatementUnderTheLimitRuns() throws {
         let r = try VeinRunner.blogStore()

@@ -26,7 +26,7 @@ public struct Token: Equatable, Sendable {
 /// or extending scalar (`"\u{301}"` typed raw, a ZWJ, a variation selector), which would otherwise join the
 /// opening quote into one Character that is no quote. Columns stay in Characters, where a caret lines up.
 public struct ExpressionLexer {
-    private let scalars: [Unicode.Scalar]
+    private let scalars: SourceScalars
     /// The Character offset of each scalar (and of the end), for columns; nil when it is the scalar's
     /// own offset (ASCII without "\r\n": no array of 8 bytes a character for the common case).
     private let characterOffsets: [Int]?
@@ -52,13 +52,12 @@ public struct ExpressionLexer {
         if source.utf8.allSatisfy({ $0 < 0x80 }) {
             // ASCII: a scalar per byte and a Character per scalar, but for "\r\n", one Character; no
             // grapheme breaking (it was a sixth of a REPL script's time).
-            scalars = source.utf8.map { Unicode.Scalar($0) }
+            self.scalars = SourceScalars(ascii: Array(source.utf8))
             guard source.utf8.contains(0x0D) else {
-                self.scalars = scalars
                 self.characterOffsets = nil
                 return
             }
-            offsets.reserveCapacity(scalars.count + 1)
+            offsets.reserveCapacity(source.utf8.count + 1)
             var offset = -1, previous: UInt8 = 0
             for byte in source.utf8 {
                 if !(byte == 0x0A && previous == 0x0D) { offset += 1 }
@@ -74,8 +73,8 @@ public struct ExpressionLexer {
                 }
             }
             offsets.append(source.count)
+            self.scalars = SourceScalars(scalars)
         }
-        self.scalars = scalars
         self.characterOffsets = offsets
     }
 
@@ -143,14 +142,14 @@ public struct ExpressionLexer {
         if Self.isDigit(c) { return try number(start) }
         if c == "\"" { return token(.string(try string(start)), at: start) }
         if i + 2 < scalars.count {
-            let triple = String(String.UnicodeScalarView(scalars[i..<i + 3]))
+            let triple = scalars.string(i..<i + 3)
             if ExpressionLexer.symbols3.contains(triple) {
                 i += 3
                 return token(.symbol(triple), at: start)
             }
         }
         if i + 1 < scalars.count {
-            let pair = String(String.UnicodeScalarView([c, scalars[i + 1]]))
+            let pair = scalars.string(i..<i + 2)
             if ExpressionLexer.symbols2.contains(pair) {
                 i += 2
                 return token(.symbol(pair), at: start)
@@ -176,7 +175,7 @@ public struct ExpressionLexer {
             i += 1
             while i < scalars.count, Self.isIdentifierBody(scalars[i]) { i += 1 }
         }
-        return String(String.UnicodeScalarView(scalars[start..<i]))
+        return scalars.string(start..<i)
     }
 
     /// Swift's integer literal prefixes (lower case only, as in Swift), with the digits each allows.
@@ -292,7 +291,7 @@ public struct ExpressionLexer {
     /// followed by as many `#` as opened it (`\#n` is a newline in `#"…"#`), as in Swift.
     private mutating func string(_ start: Int, hashes: Int = 0) throws(ExpressionError) -> String {
         i += 1
-        var out = String.UnicodeScalarView()
+        var out = ""
         // Plain scalars are appended a run at a time, not one by one.
         var run = i
         while true {
@@ -300,16 +299,16 @@ public struct ExpressionLexer {
             let c = scalars[i]
             i += 1
             guard c == "\"" || c == "\\" else { continue }
-            out.append(contentsOf: scalars[run..<(i - 1)])
+            out += scalars.string(run..<(i - 1))
             run = i
             if c == "\"", hashesFollow(hashes) {
                 i += hashes
                 if hashes > 0, i < scalars.count, scalars[i] == "#" {
                     throw error("too many '#' characters in closing delimiter", at: i)
                 }
-                return String(out)
+                return out
             }
-            guard c == "\\", hashesFollow(hashes) else { out.append(c); continue }
+            guard c == "\\", hashesFollow(hashes) else { out.unicodeScalars.append(c); continue }
             let backslash = i - 1
             i += hashes
             guard i < scalars.count else { throw error("unterminated string", at: start, kind: .incomplete) }
@@ -332,7 +331,7 @@ public struct ExpressionLexer {
                     throw error("invalid unicode escape \\u{\(hex)}", at: start)
                 }
                 i += 1
-                out.append(scalar)
+                out.unicodeScalars.append(scalar)
             default: throw error("invalid escape \\\(e)", at: backslash)
             }
             run = i
@@ -340,6 +339,6 @@ public struct ExpressionLexer {
     }
 
     private func hashesFollow(_ count: Int) -> Bool {
-        i + count <= scalars.count && scalars[i..<i + count].allSatisfy { $0 == "#" }
+        i + count <= scalars.count && scalars.all(i..<i + count, are: "#")
     }
 }

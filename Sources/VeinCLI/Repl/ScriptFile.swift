@@ -30,7 +30,7 @@ enum ScriptFile {
                 throw CommandFailure("\(name) is being read already (\(chain(session.readChain.map(\.name) + [name]))): a script that reads itself never ends",
                                      exitCode: .dataError)
             }
-            lines = try ScriptLines(descriptor: descriptor)
+            lines = ScriptLines(descriptor: descriptor)
         }
         session.readChain.append(identity)
         defer { session.readChain.removeLast() }

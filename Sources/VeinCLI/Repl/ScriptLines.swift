@@ -1,60 +1,75 @@
-import CReadline
 import Foundation
 import Vein
 
-/// The lines of a script, read from a stdio stream byte by byte: standard input (the stream a passphrase
-/// was read from before them, so nothing it buffered is lost) or a file `.read` opened. A line is read
-/// only as far as the caller allows (`next(limit:)`): input with no end to a line, such as `/dev/zero`,
-/// is refused once it passes the limit, never buffered whole.
+/// The lines of a script, read from a file descriptor a chunk at a time: standard input (script mode; a
+/// passphrase read before them is read from it without buffering, so nothing is lost) or a file `.read`
+/// opened. A line is read only as far as the caller allows (`next(limit:name:)`): input with no end to a
+/// line, such as `/dev/zero`, is refused once it passes the limit, never buffered whole.
 final class ScriptLines {
-    private let stream: UnsafeMutablePointer<FILE>
-    private let closesStream: Bool
-    private var bytes: [UInt8] = []
+    private let descriptor: Int32
+    private let closesDescriptor: Bool
+    private var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    /// The unread bytes are `buffer[start..<end]`.
+    private var start = 0, end = 0
+    private var atEnd = false
 
     /// Standard input, which stays open.
-    static var standardInput: ScriptLines { ScriptLines(stream: vein_stdin(), closesStream: false) }
+    static var standardInput: ScriptLines { ScriptLines(descriptor: STDIN_FILENO, closesDescriptor: false) }
 
     /// The file open on `descriptor`, closed with this reader.
-    init(descriptor: Int32) throws {
-        guard let stream = fdopen(descriptor, "r") else {
-            close(descriptor)
-            throw FileError.unreadable("the script", reason: String(cString: strerror(errno)))
-        }
-        self.stream = stream
-        closesStream = true
+    convenience init(descriptor: Int32) {
+        self.init(descriptor: descriptor, closesDescriptor: true)
     }
 
-    private init(stream: UnsafeMutablePointer<FILE>, closesStream: Bool) {
-        self.stream = stream
-        self.closesStream = closesStream
+    private init(descriptor: Int32, closesDescriptor: Bool) {
+        self.descriptor = descriptor
+        self.closesDescriptor = closesDescriptor
     }
 
     deinit {
-        if closesStream { fclose(stream) }
+        if closesDescriptor { close(descriptor) }
     }
 
     /// The next line without its "\n" (or "\r\n"), nil at the end of the input. Throws
-    /// `StatementAccumulator.tooLong` as soon as the line passes `limit` bytes, having read no more of it.
+    /// `StatementAccumulator.tooLong` as soon as the line passes `limit` bytes, having read at most a chunk
+    /// more of it.
     func next(limit: Int, name: String) throws -> String? {
-        bytes.removeAll(keepingCapacity: bytes.count <= 1 << 16)
-        flockfile(stream)
-        defer { funlockfile(stream) }
+        var line: [UInt8] = []
         while true {
-            let c = getc_unlocked(stream)
-            if c == EOF {
-                if ferror(stream) != 0 {
-                    let reason = String(cString: strerror(errno))
-                    clearerr(stream)
-                    throw FileError.unreadable(name, reason: reason)
+            if start == end {
+                guard try refill(name) else {
+                    if line.isEmpty { return nil }
+                    break
                 }
-                if bytes.isEmpty { return nil }
+            }
+            let newline = buffer[start..<end].firstIndex(of: 0x0A)
+            let taken = (newline ?? end) - start
+            guard line.count + taken <= limit else { throw StatementAccumulator.tooLong }
+            line.append(contentsOf: buffer[start..<(start + taken)])
+            start += taken
+            if newline != nil {
+                start += 1
                 break
             }
-            if c == 0x0A { break }
-            guard bytes.count < limit else { throw StatementAccumulator.tooLong }
-            bytes.append(UInt8(c))
         }
-        if bytes.last == 0x0D { bytes.removeLast() }
-        return String(decoding: bytes, as: UTF8.self)
+        if line.last == 0x0D { line.removeLast() }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// Reads the next chunk; false at the end of the input.
+    private func refill(_ name: String) throws -> Bool {
+        guard !atEnd else { return false }
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                (start, end) = (0, count)
+                return true
+            }
+            if count == 0 {
+                atEnd = true
+                return false
+            }
+            if errno != EINTR { throw FileError.unreadable(name, reason: String(cString: strerror(errno))) }
+        }
     }
 }

@@ -20,8 +20,9 @@ struct StatementAccumulator {
     private(set) var lines: [String] = []
     private var byteCount = 0
     /// Follows the open strings and brackets of a statement past `parsedWhole` bytes, which is then
-    /// parsed again only when neither is open.
+    /// parsed again only when neither is open; `scannedLines` of `lines` it has read.
     private var scanner = StatementScanner()
+    private var scannedLines = 0
 
     /// Up to this size a statement is parsed again at each line, for the earliest error; past it, only
     /// once nothing is left open.
@@ -54,10 +55,13 @@ struct StatementAccumulator {
         } else if trimmed.isEmpty {
             return finish()
         }
-        scanner.read(lines.isEmpty ? line : "\n" + line)
         byteCount += line.utf8.count + (lines.isEmpty ? 0 : 1)
         lines.append(line)
-        if byteCount > Self.parsedWhole, scanner.isOpen { return nil }
+        if byteCount > Self.parsedWhole {
+            for n in scannedLines..<lines.count { scanner.read(n == 0 ? lines[n] : "\n" + lines[n]) }
+            scannedLines = lines.count
+            if scanner.isOpen { return nil }
+        }
         let text = self.text
         let parsed = Result { () throws(ExpressionError) in try QueryParser.parse(text) }
         if case .failure(let error) = parsed, error.kind == .incomplete { return nil }
@@ -75,6 +79,7 @@ struct StatementAccumulator {
         lines = []
         byteCount = 0
         scanner = StatementScanner()
+        scannedLines = 0
     }
 
     /// `text` without the white space around it (Foundation's `trimmingCharacters` was a tenth of a
