@@ -47,9 +47,9 @@ extension ModelContext {
     package func changes(since record: ChangeRecord, alsoOf ids: Set<String> = []) -> [Change] {
         lock.withLock {
             var inserts: [(Int, Change)] = [], updates: [Change] = [], deletes: [String: String] = [:]
-            var listed = Set<String>()
+            var listed = Set<ListedChange>()
             func list(_ change: Change?, of object: ModelObject?) {
-                guard let change, listed.insert("\(change.kind) \(change.id)").inserted else { return }
+                guard let change, listed.insert(ListedChange(kind: change.kind, id: change.id)).inserted else { return }
                 switch change.kind {
                 case .insert: inserts.append((object.flatMap { inserted.position(of: $0) } ?? .max, change))
                 case .update: updates.append(change)
@@ -71,6 +71,12 @@ extension ModelContext {
             return inserts.sorted { $0.0 < $1.0 }.map(\.1) + updates.sorted { $0.id < $1.id }
                 + deletes.sorted { $0.key < $1.key }.map { Change(kind: .delete, model: $0.value, id: $0.key, fields: []) }
         }
+    }
+
+    /// A change listed by `changes(since:alsoOf:)` already.
+    private struct ListedChange: Hashable {
+        let kind: Change.Kind
+        let id: String
     }
 
     /// The object's pending change, if it has one.

@@ -49,17 +49,18 @@ public struct ExpressionLexer {
     init(source: String) {
         self.source = source
         var scalars: [Unicode.Scalar] = [], offsets: [Int] = []
-        if source.utf8.allSatisfy({ $0 < 0x80 }) {
+        let bytes = Array(source.utf8)
+        if bytes.allSatisfy({ $0 < 0x80 }) {
             // ASCII: a scalar per byte and a Character per scalar, but for "\r\n", one Character; no
             // grapheme breaking (it was a sixth of a REPL script's time).
-            self.scalars = SourceScalars(ascii: Array(source.utf8))
-            guard source.utf8.contains(0x0D) else {
+            self.scalars = SourceScalars(ascii: bytes)
+            guard bytes.contains(0x0D) else {
                 self.characterOffsets = nil
                 return
             }
-            offsets.reserveCapacity(source.utf8.count + 1)
+            offsets.reserveCapacity(bytes.count + 1)
             var offset = -1, previous: UInt8 = 0
-            for byte in source.utf8 {
+            for byte in bytes {
                 if !(byte == 0x0A && previous == 0x0D) { offset += 1 }
                 offsets.append(offset)
                 previous = byte
@@ -81,6 +82,14 @@ public struct ExpressionLexer {
     private static let symbols3: Set<String> = ["...", "..<"]
     private static let symbols2: Set<String> = ["==", "!=", "<=", ">=", "&&", "||", "??", "?."]
     private static let symbols1: Set<Unicode.Scalar> = ["?", "<", ">", "!", "+", "-", "*", "/", "%", ".", ",", "(", ")", "[", "]", "{", "}", ":"]
+    /// The ASCII scalars that may start a symbol of three, two and one scalars (every symbol is ASCII): a
+    /// token is looked up in the sets only when its first scalar may start one (hashing a candidate for
+    /// every token was a tenth of a REPL script's lexing).
+    private static let symbolStarts: [(three: Bool, two: Bool, one: Bool)] = (0..<128).map { byte in
+        let scalar = Unicode.Scalar(UInt8(byte))
+        return (symbols3.contains { $0.unicodeScalars.first == scalar }, symbols2.contains { $0.unicodeScalars.first == scalar },
+                symbols1.contains(scalar))
+    }
 
 
     private func error(_ message: String, at scalarIndex: Int, kind: ExpressionError.Kind = .wrong) -> ExpressionError {
@@ -141,21 +150,22 @@ public struct ExpressionLexer {
         }
         if Self.isDigit(c) { return try number(start) }
         if c == "\"" { return token(.string(try string(start)), at: start) }
-        if i + 2 < scalars.count {
+        let starts = c.isASCII ? Self.symbolStarts[Int(c.value)] : (three: false, two: false, one: false)
+        if starts.three, i + 2 < scalars.count {
             let triple = scalars.string(i..<i + 3)
             if ExpressionLexer.symbols3.contains(triple) {
                 i += 3
                 return token(.symbol(triple), at: start)
             }
         }
-        if i + 1 < scalars.count {
+        if starts.two, i + 1 < scalars.count {
             let pair = scalars.string(i..<i + 2)
             if ExpressionLexer.symbols2.contains(pair) {
                 i += 2
                 return token(.symbol(pair), at: start)
             }
         }
-        if ExpressionLexer.symbols1.contains(c) {
+        if starts.one {
             i += 1
             return token(.symbol(String(c)), at: start)
         }

@@ -166,6 +166,9 @@ public struct ExpressionParser {
     }
 
     private static let comparisons: Set<String> = ["==", "!=", "<", "<=", ">", ">="]
+    // Made once: a set literal in the call was built, and its strings hashed, at every level of every expression.
+    private static let additiveOperators: Set<String> = ["+", "-"]
+    private static let multiplicativeOperators: Set<String> = ["*", "/", "%"]
 
     private mutating func comparison() throws(ExpressionError) -> ParsedExpression {
         let left = try coalesce()
@@ -207,11 +210,11 @@ public struct ExpressionParser {
     }
 
     private mutating func additive() throws(ExpressionError) -> ParsedExpression {
-        try leftAssociative(["+", "-"]) { (p: inout ExpressionParser) throws(ExpressionError) in try p.multiplicative() }
+        try leftAssociative(Self.additiveOperators) { (p: inout ExpressionParser) throws(ExpressionError) in try p.multiplicative() }
     }
 
     private mutating func multiplicative() throws(ExpressionError) -> ParsedExpression {
-        try leftAssociative(["*", "/", "%"]) { (p: inout ExpressionParser) throws(ExpressionError) in try p.prefix() }
+        try leftAssociative(Self.multiplicativeOperators) { (p: inout ExpressionParser) throws(ExpressionError) in try p.prefix() }
     }
 
     private mutating func prefix() throws(ExpressionError) -> ParsedExpression {

@@ -79,17 +79,22 @@ final class ReplSession {
         if readOnly, isWrite {
             throw CommandFailure("the store is open read-only (--read-only): a write is not run", exitCode: .usage)
         }
-        let result: QueryResult = try context.recordingChanges { record in
+        func runStatement() throws -> QueryResult {
+            try Interrupt.whileRunning(on: context) { try QueryRunner(context: context).run(statement, source: text) }
+        }
+        // A script stops at its first error, writing nothing: only a session needs to know what a failed
+        // statement left pending.
+        let result = try interactive && isWrite ? context.recordingChanges { record in
             do {
-                return try Interrupt.whileRunning(on: context) { try QueryRunner(context: context).run(statement, source: text) }
+                return try runStatement()
             } catch {
                 // A delete denied on a later row, say: what it did before stays pending, and the person should know.
-                if interactive, isWrite, !context.changes(since: record).isEmpty {
+                if !context.changes(since: record).isEmpty {
                     console.note("the statement stopped part-way; what it changed before is pending: 'changes' lists it, 'rollback' discards every pending change")
                 }
                 throw error
             }
-        }
+        } : try runStatement()
         switch result {
         case .objects(let model, let objects):
             recentIDs = objects.prefix(Self.recentIDLimit).map(\.id)
