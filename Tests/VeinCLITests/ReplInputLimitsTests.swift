@@ -77,12 +77,10 @@ import Vein
         let r = try VeinRunner.blogStore()
         defer { r.cleanUp() }
         try FileManager.default.createDirectory(atPath: r.path("dir"), withIntermediateDirectories: false)
-        let directory = try repl(r, ".read dir\n")
-        #expect(directory.status == 66)
-        #expect(directory.stderr == "vein: error: line 1: cannot read dir: it is a directory\n")
-        let device = try repl(r, ".read /dev/zero\n")
-        #expect(device.status == 66)
-        #expect(device.stderr == "vein: error: line 1: cannot read /dev/zero: it is a device, not a file\n")
+        for (file, reason) in [("dir", "it is a directory"), ("/dev/zero", "it is a device, not a file")] {
+            let refused = try repl(r, ".read \(file)\n")
+            #expect(refused.status == 66 && refused.stderr == "vein: error: line 1: cannot read \(file): \(reason)\n", "\(refused.stderr)")
+        }
 
         let pipe = try shell(r, #"echo '.read /dev/fd/3' | "$VEIN" repl b.vein --key-file k 3<<EOF"# + "\ncount Post\nEOF\n")
         #expect(pipe.result.status == 0 && pipe.result.stdout == "0\n", "\(pipe.result.stderr)")

@@ -12,6 +12,18 @@ import Testing
         context.changes().filter { $0.kind == .delete }.map(\.id)
     }
 
+    /// A blog of 3 posts of 2 comments, one comment with a report (its `reports` deny the comment's delete).
+    func reportedComment() throws -> (Fixture, comment: String, report: String) {
+        let f = try Fixture()
+        try f.seed(blogs: 1)
+        let setup = try f.context()
+        let comment = try #require(try setup.fetch(FetchDescriptor(model: "Comment")).first)
+        let report = try setup.insert("Report", ["reason": .string("spam")])
+        try comment.set("reports", .array([.string(report.id)]))
+        try setup.save()
+        return (f, comment.id, report.id)
+    }
+
     @Test func eachRunAddsItsOwnDeletesToTheEarlierOnes() throws {
         let f = try Fixture()
         let seeded = try f.seed(blogs: 3)
@@ -29,20 +41,14 @@ import Testing
 
     /// `deny` counts the members an earlier run already deletes: reports deleted first, then their comment.
     @Test func denyCountsWhatEarlierRunsDelete() throws {
-        let f = try Fixture()
-        try f.seed(blogs: 1)
-        let setup = try f.context()
-        let comment = try #require(try setup.fetch(FetchDescriptor(model: "Comment")).first)
-        let report = try setup.insert("Report", ["reason": .string("spam")])
-        try comment.set("reports", .array([.string(report.id)]))
-        try setup.save()
+        let (f, comment, report) = try reportedComment()
 
         let context = try f.context()
-        try context.delete(try #require(try context.object("Report", id: report.id)))
+        try context.delete(try #require(try context.object("Report", id: report)))
         try context.applyDeleteRules()
-        try context.delete(try #require(try context.object("Comment", id: comment.id)))
+        try context.delete(try #require(try context.object("Comment", id: comment)))
         try context.applyDeleteRules()
-        #expect(Set(deletes(context)) == [report.id, comment.id])
+        #expect(Set(deletes(context)) == [report, comment])
         try context.save()
         #expect(try f.count("Comment") == 5 && f.count("Report") == 0)
     }
@@ -51,26 +57,20 @@ import Testing
     /// pending; the next run notices and builds the set again from every pending delete (else the report
     /// deleted in the first run would be missing from it, and `deny` would refuse its comment).
     @Test func aSetEmptiedByARollbackIsBuiltAgain() throws {
-        let f = try Fixture()
-        try f.seed(blogs: 1)
-        let setup = try f.context()
-        let comment = try #require(try setup.fetch(FetchDescriptor(model: "Comment")).first)
-        let report = try setup.insert("Report", ["reason": .string("spam")])
-        try comment.set("reports", .array([.string(report.id)]))
-        try setup.save()
+        let (f, comment, report) = try reportedComment()
 
         let context = try f.context()
         struct Abandoned: Error {}
         #expect(throws: Abandoned.self) {
             try context.transaction(.deferred) {
-                try context.delete(try #require(try context.object("Report", id: report.id)))
+                try context.delete(try #require(try context.object("Report", id: report)))
                 try context.applyDeleteRules()
                 throw Abandoned()
             }
         }
-        try context.delete(try #require(try context.object("Comment", id: comment.id)))
+        try context.delete(try #require(try context.object("Comment", id: comment)))
         try context.applyDeleteRules()
-        #expect(Set(deletes(context)) == [report.id, comment.id])
+        #expect(Set(deletes(context)) == [report, comment])
         try context.save()
         #expect(try f.count("Comment") == 5 && f.count("Report") == 0)
     }
