@@ -13,4 +13,19 @@ import Vein
         #expect(report.hint == nil)
         #expect(report.exitCode == .ioError)
     }
+
+    /// After a conflict a REPL session's pending changes can never be saved: its hint says to roll back and
+    /// repeat them ("run the command again" left `save` failing the same way forever); a command's hint,
+    /// and a script's (which stops, writing nothing), stay. The same for a store migrated under a session.
+    @Test func aSessionIsToldToRollBackAfterAConflict() {
+        let conflict = ContextError.conflict(model: "Post", id: "01J0000000000000000000000Z")
+        #expect(ErrorReporting.report(conflict, in: .session).hint == "'rollback', then repeat your statements: they will read the row as it is now")
+        #expect(ErrorReporting.report(conflict).hint == "run the command again: it will read the row as it is now")
+        #expect(ErrorReporting.report(ScriptError(place: "line 3", underlying: conflict)).hint
+                == "run the command again: it will read the row as it is now")
+        let migrated = StoreError.schemaChanged("b.vein", from: "0.0.2", to: "0.1.0")
+        #expect(ErrorReporting.report(migrated, in: .session).hint
+                == "quit and start 'vein repl' again: it will use the store's new schema (changes not saved are lost)")
+        #expect(ErrorReporting.report(migrated).hint == "run the command again: it will use the store's new schema")
+    }
 }

@@ -72,6 +72,42 @@ import Testing
         #expect(r.exists("c.vein"))
     }
 
+    /// Every file vein reads (a manifest, a plan, an import file, `--fixture`, the REPL's `.read`) is a regular
+    /// file or a pipe: a directory or a device is exit 66 before anything is read (an import from a
+    /// directory was 65; `--schema /dev/zero` read until memory ran out). Text read whole stops at 64 MiB.
+    @Test func aDirectoryOrADeviceWhereAFileIsExpectedIsExit66() throws {
+        let r = try VeinRunner.blogStore()
+        defer { r.cleanUp() }
+        try FileManager.default.createDirectory(atPath: r.path("dir"), withIntermediateDirectories: false)
+        let plan = VeinRunner.packageRoot.appendingPathComponent("examples/migration/plan.json5").path
+        let cases: [([String], String)] = [
+            (["import", "b.vein", "dir", "--key-file", "k"], "dir: it is a directory"),
+            (["import", "b.vein", "/dev/zero", "--key-file", "k"], "/dev/zero: it is a device, not a file"),
+            (["create", "n.vein", "--schema", "dir", "--plaintext"], "dir: it is a directory"),
+            (["create", "n.vein", "--schema", "/dev/zero", "--plaintext"], "/dev/zero: it is a device, not a file"),
+            (["migrate", "check", "dir"], "dir: it is a directory"),
+            (["migrate", "check", plan, "--fixture", "dir"], "dir: it is a directory"),
+            (["migrate", "check", plan, "--fixture", "/dev/zero"], "/dev/zero: it is a device, not a file"),
+        ]
+        for (arguments, reason) in cases {
+            let result = try r.vein(arguments)
+            #expect(result.status == 66, "\(arguments): \(result.stderr)")
+            #expect(result.stderr == "vein: error: cannot read \(reason)\n", "\(arguments)")
+        }
+        #expect(!r.exists("n.vein"))
+
+        let huge = try r.run("/bin/bash", ["-c", #""$0" create n.vein --schema <(head -c 70000000 /dev/zero) --plaintext"#, VeinRunner.binary])
+        #expect(huge.status == 65)
+        #expect(huge.stderr.hasPrefix("vein: error: cannot read /dev/fd/") && huge.stderr.hasSuffix(": it is larger than 64 MiB\n"), "\(huge.stderr)")
+
+        // Pipes still are files: an import from a process substitution.
+        #expect(try r.query(#"insert Post(title: "a", content: "x")"#).status == 0)
+        #expect(try r.vein(["export", "b.vein", "--format", "jsonl", "-o", "posts.jsonl", "--key-file", "k"]).status == 0)
+        #expect(try r.vein(["create", "c.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
+        let piped = try r.run("/bin/bash", ["-c", #""$0" import c.vein <(cat posts.jsonl) --format jsonl"#, VeinRunner.binary])
+        #expect(piped.status == 0, "\(piped.stderr)")
+    }
+
     @Test func exportFollowsSchemaOrderNotTheCommandLine() throws {
         let r = try VeinRunner()
         defer { r.cleanUp() }

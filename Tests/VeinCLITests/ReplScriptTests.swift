@@ -132,7 +132,7 @@ import Vein
             """)
         #expect(try r.query("count Post").stdout == "0\n")
         let usage = try repl(r, ".mdoe csv\ncount Post\n")
-        #expect(usage.status == 64 && usage.stdout.isEmpty)
+        #expect(usage.status == 65 && usage.stdout.isEmpty)
         #expect(usage.stderr == "vein: error: line 1: unknown command '.mdoe' (did you mean '.mode'?)\nhint: '.help' lists the commands\n")
     }
 
@@ -168,7 +168,7 @@ import Vein
         let r = try VeinRunner.blogStore()
         defer { r.cleanUp() }
         let result = try repl(r, "count Post\n" + #"insert Post(title: "a", content: "x")"# + "\n", ["--read-only"])
-        #expect(result.status == 64)
+        #expect(result.status == 65)
         #expect(result.stdout == "0\n")
         #expect(result.stderr == "vein: error: line 2: the store is open read-only (--read-only): a write is not run\n")
     }
@@ -222,10 +222,10 @@ import Vein
         #expect(schema.status == 65)
         #expect(schema.stderr == "vein: error: line 1: no model 'Pots' (did you mean 'Post'?)\n")
         let mode = try repl(r, ".mode jsn\n")
-        #expect(mode.status == 64)
+        #expect(mode.status == 65)
         #expect(mode.stderr == "vein: error: line 1: unknown mode 'jsn' (did you mean 'json'?)\nhint: usage: .mode table|json|jsonl|csv [--safe]|line\n")
         let timer = try repl(r, ".timer maybe\n")
-        #expect(timer.status == 64 && timer.stderr == "vein: error: line 1: expected on or off\nhint: usage: .timer on|off\n")
+        #expect(timer.status == 65 && timer.stderr == "vein: error: line 1: expected on or off\nhint: usage: .timer on|off\n")
         let read = try repl(r, ".read missing.vein\n")
         #expect(read.status == 66 && read.stderr.hasPrefix("vein: error: line 1: "))
     }
@@ -278,7 +278,7 @@ import Vein
         defer { r.cleanUp() }
         for sql in [#"DELETE FROM "Post""#, "PRAGMA rekey = 'x'", "CREATE TABLE t(x)", "SELECT 1; DELETE FROM \"Post\""] {
             let result = try repl(r, ".sql \(sql)\n")
-            #expect(result.status == 64, "\(sql)")
+            #expect(result.status == 65, "\(sql)")
             #expect(result.stderr.hasPrefix("vein: error: line 1: .sql runs "), "\(sql): \(result.stderr)")
         }
         // Still readable with the same key: nothing was rekeyed.

@@ -196,6 +196,34 @@ import Testing
         #expect(try r.query("count Post").stdout == "1\n")
     }
 
+    /// A save that meets a row another process changed says to roll back and repeat (saving again would fail
+    /// the same way), and offers to roll back at once; the default keeps the changes.
+    @Test func aConflictOffersToRollBack() throws {
+        let r = try VeinRunner.blogStore()
+        defer { r.cleanUp() }
+        #expect(try r.query(#"insert Post(title: "a", content: "x")"#).status == 0)
+        let tmux = try session(r)
+        defer { tmux.kill() }
+        try tmux.type("update Post set views = 1")
+        try tmux.press("Enter")
+        try tmux.waitFor("b.vein*> ")
+        #expect(try r.query("update Post set views = 2").status == 0)
+        try tmux.type("save")
+        try tmux.press("Enter")
+        try tmux.waitFor("hint: 'rollback', then repeat your statements: they will read the row as it is now\nroll back now? [y/N] ")
+        try tmux.press("Enter")
+        try tmux.waitUntil(description: "the changes kept") {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("roll back now? [y/N] \nb.vein*>")
+        }
+        try tmux.type("save")
+        try tmux.press("Enter")
+        try tmux.waitUntil(description: "the second offer") { $0.components(separatedBy: "roll back now? [y/N]").count == 3 }
+        try tmux.type("y")
+        try tmux.press("Enter")
+        try tmux.waitFor("roll back now? [y/N] y\ndiscarded 1 change\nb.vein> ")
+        #expect(try r.query("count Post where views == 2").stdout == "1\n")
+    }
+
     @Test func longResultsGoThroughThePagerAndErrorsShowTheirCaret() throws {
         let r = try VeinRunner.blogStore()
         defer { r.cleanUp() }

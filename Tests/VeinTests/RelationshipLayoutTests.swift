@@ -88,6 +88,12 @@ import Testing
             // Delete rules at save: a cascade round and a deny check, one statement each per relationship.
             try expectIndexed(storage.cascadeSQL, "\(name) cascade")
             try expectIndexed(storage.deniedSQL, "\(name) deny")
+            // …which read one round (or the rounds from one on) of the delete set through its index: a
+            // statement's deletes added to a session's many pending ones cost what they delete.
+            for sql in [storage.cascadeSQL, storage.deniedSQL] {
+                let reads = try plan(sql).filter { $0.contains("_vein_deleted") && !$0.contains("AS _d") && !$0.contains("(model=? AND id=?)") }
+                #expect(!reads.isEmpty && reads.allSatisfy { $0.contains("_vein_deleted_rounds (model=? AND round") }, "\(name): \(reads)")
+            }
             if storage.writesLinks {
                 try expectIndexed(storage.maxPositionSQL, "\(name) next position")
                 try expectIndexed(storage.placeSQL, "\(name) place")

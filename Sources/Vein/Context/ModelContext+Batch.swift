@@ -26,12 +26,14 @@ extension ModelContext {
         try lock.withLock {
             for change in changes { try check(change.object, [(change.key, change.value)]) }
             let saved = try stateReachedBy(changes, outside: batch)
+            for state in saved.objects.values { state.openCheckpoints() }
             do {
                 for change in changes { try set(change.object, change.key, change.value) }
             } catch {
                 restore(saved)
                 throw error
             }
+            for state in saved.objects.values { state.closeCheckpoints() }
         }
     }
 
@@ -82,8 +84,7 @@ extension ModelContext {
     package func discardInserted(_ objects: [ModelObject]) {
         lock.withLock {
             guard !objects.isEmpty else { return }
-            let discarded = Set(objects.map(ObjectIdentifier.init))
-            inserted.removeAll { discarded.contains(ObjectIdentifier($0)) }
+            for object in objects { inserted.remove(object) }
             for object in objects where object.state == .inserted {
                 object.state = .deleted
                 identityMap.removeValue(forKey: ObjectKey(object.id))
@@ -99,14 +100,17 @@ private struct SavedObjects {
     var absent: Set<ObjectKey> = []
 }
 
-/// Everything of an object that `set` changes, and whether the context counted it as updated.
+/// Everything of an object that `set` changes, and whether the context counted it as updated. Its
+/// to-many changes are not copied (a copy costs their length once changed): each keeps a log of what
+/// undoes the changes made after its checkpoint.
 private struct SavedObjectState {
     let object: ModelObject
     let values: [Value]
     let unloaded: Set<Int>
     let state: ModelObject.State
     let changed: Set<Int>
-    let linkChanges: [Int: LinkChange]
+    /// The to-many relationships with a pending change.
+    let linksChanged: Set<Int>
     let readValues: [Value?]?
     let readInTransaction: Int
     let inUpdated: Bool
@@ -117,10 +121,18 @@ private struct SavedObjectState {
         unloaded = object.unloaded
         state = object.state
         changed = object.changed
-        linkChanges = object.linkChanges
+        linksChanged = Set(object.linkChanges.keys)
         readValues = object.readValues
         readInTransaction = object.readInTransaction
         self.inUpdated = inUpdated
+    }
+
+    func openCheckpoints() {
+        for i in linksChanged { object.linkChanges[i]?.openCheckpoint() }
+    }
+
+    func closeCheckpoints() {
+        for i in linksChanged { object.linkChanges[i]?.closeCheckpoint() }
     }
 
     func restore(into context: ModelContext) {
@@ -128,7 +140,9 @@ private struct SavedObjectState {
         object.unloaded = unloaded
         object.state = state
         object.changed = changed
-        object.linkChanges = linkChanges
+        for i in Array(object.linkChanges.keys) {
+            if linksChanged.contains(i) { object.linkChanges[i]?.rollBackToCheckpoint() } else { object.linkChanges.removeValue(forKey: i) }
+        }
         object.readValues = readValues
         object.readInTransaction = readInTransaction
         if inUpdated {

@@ -31,8 +31,12 @@ extension ModelContext {
                 for (i, rel) in o.layout.relationships.enumerated() {
                     guard let rel, let targets = try membersInMemory(o, i) else { continue }
                     switch rel.deleteRule {
-                    case .deny where !targets.isEmpty:
-                        throw ContextError.deleteDenied(model: o.modelName, id: o.id, relationship: rel.name, count: targets.count)
+                    case .deny:
+                        // As the store's rule counts them: a member this context already deletes is no reason.
+                        let standing = targets.filter { deleted[$0] == nil && deletedByRule[$0] == nil }
+                        guard standing.isEmpty else {
+                            throw ContextError.deleteDenied(model: o.modelName, id: o.id, relationship: rel.name, count: standing.count)
+                        }
                     case .cascade:
                         for id in targets {
                             guard let t = loadedObject(rel.target, id: id) else { continue }
@@ -56,13 +60,15 @@ extension ModelContext {
             }
             for (id, link) in throughLinks where id != object.id { cascadedThroughLinks[id] = link }
             for o in doomed {
+                journalTouch(o)
                 if o.state == .inserted {
-                    inserted.removeAll { $0 === o }
+                    inserted.remove(o)
                 } else {
                     keepReadValues(o)
                     updated.removeValue(forKey: o.id)
                     deleted[o.id] = o
                     deletedByRule.removeValue(forKey: o.id)
+                    deletedSinceRulesApplied.append(o)
                 }
                 o.state = .deleted
             }
@@ -84,36 +90,91 @@ extension ModelContext {
     /// nothing: a `deny` that refuses throws `ContextError.deleteDenied`, and the rows `cascade` takes
     /// with them become pending deletes (`changes()` lists them; held objects are marked deleted). `save`
     /// does this itself; call it to see, or refuse, a delete's whole effect first (`vein query`).
+    ///
+    /// Each call adds to the delete set only the deletes made since the last (`DeleteSetProgress`), as
+    /// rounds of their own: a delete statement in a session with many pending costs what it deletes.
     public func applyDeleteRules() throws {
         try lock.withLock {
             guard !deleted.isEmpty else { return }
-            try startDeleteSet()
-            try closeDeleteSet()
-            deletedByRule = [:]
+            // (Again, when a rolled-back transaction took the table away.)
+            try database.execute(DeleteSet.createSQL)
+            let batch: [ModelObject], firstRound: Int64
+            let resumed = try deleteSetProgress.map { try deleteSetHolds($0) } ?? false
+            if resumed, let progress = deleteSetProgress {
+                batch = deletedSinceRulesApplied.filter { deleted[$0.id] === $0 }
+                firstRound = progress.nextRound
+            } else {
+                batch = Array(deleted.values)
+                firstRound = 0
+                try database.execute("DELETE FROM \(DeleteSet.table)")
+            }
+            // Set again only once this run has completed: a run that fails part-way leaves the set to be rebuilt.
+            deleteSetProgress = nil
+            try insertRows(DeleteSet.insertSQL, DeleteSet.insertedRow, batch.map { [.text($0.modelName), .text($0.id), .integer(firstRound)] })
+            let (models, nextRound) = try closeDeleteSet(from: firstRound, models: Set(batch.map(\.modelName)))
             // The store does not have this context's pending links yet: a member unlinked in memory would
             // be found here through its stored link. A held object becomes a pending delete (which save
             // takes as named) only when no link is pending; otherwise it is listed, and save's cascade,
             // run after the links are written, decides.
-            let linksPending = (inserted + Array(updated.values) + Array(deleted.values)).contains { !$0.linkChanges.isEmpty }
-            for row in try database.rows("SELECT \"model\", \"id\" FROM \(DeleteSet.table) WHERE \"round\" > 0") {
-                guard let model = row[0].string, let id = row[1].string else { continue }
-                if !linksPending, let o = loadedObject(model, id: id), o.state == .persisted, o.readValues == nil, o.linkChanges.isEmpty {
-                    keepReadValues(o)
-                    deleted[id] = o
-                    o.state = .deleted
-                } else if deleted[id] == nil {
-                    deletedByRule[id] = model
+            var byRule = resumed ? deletedByRule : [:]
+            for model in models.sorted() {
+                let statement = try database.cachedStatement("SELECT \"id\" FROM \(DeleteSet.table) WHERE \"model\" = ? AND \"round\" > ?")
+                defer { statement.reset() }
+                try statement.bind([.text(model), .integer(firstRound)])
+                while try statement.step() {
+                    let id = statement.string(0)
+                    if !linksChangedSinceSave, let o = loadedObject(model, id: id), o.state == .persisted, o.readValues == nil, o.linkChanges.isEmpty {
+                        journalTouch(o)
+                        keepReadValues(o)
+                        deleted[id] = o
+                        byRule.removeValue(forKey: id)
+                        o.state = .deleted
+                    } else if deleted[id] == nil {
+                        byRule[id] = model
+                    }
                 }
             }
+            replaceDeletedByRule(with: byRule)
+            let marker = ULID.make().description
+            try database.execute("DELETE FROM \(DeleteSet.table) WHERE \"model\" = ''")
+            try database.execute("\(DeleteSet.insertSQL) VALUES ('', ?, -1)", [.text(marker)])
+            deleteSetProgress = DeleteSetProgress(nextRound: nextRound, marker: marker)
+            deletedSinceRulesApplied = []
         }
     }
 
-    /// Fills `DeleteSet` with the pending deletes, as round 0 (before `save` writes anything: its
+    /// Whether the delete set still holds what the last `applyDeleteRules` left in it: a transaction
+    /// rolled back since takes its rows away, and a save (or another context on the same connection)
+    /// refills the set; either removes or replaces the run's marker row.
+    private func deleteSetHolds(_ progress: DeleteSetProgress) throws -> Bool {
+        try database.scalar("SELECT count(*) FROM \(DeleteSet.table) WHERE \"model\" = '' AND \"id\" = ?", [.text(progress.marker)])?.int64 == 1
+    }
+
+    /// `deletedByRule = rows`, noting for the recordings open each row whose pending delete it adds or drops.
+    private func replaceDeletedByRule(with rows: [String: String]) {
+        if journal.isRecording {
+            for (id, model) in rows where deletedByRule[id] == nil { journal.touchRuleDeleted(id, model: model, before: nil) }
+            for (id, model) in deletedByRule where rows[id] == nil {
+                journal.touchRuleDeleted(id, model: model, before: ruleDeletion(id))
+            }
+        }
+        deletedByRule = rows
+    }
+
+    /// The pending work was saved or discarded: nothing of it is left to follow.
+    func pendingWorkEnded() {
+        linksChangedSinceSave = false
+        deleteSetProgress = nil
+        deletedSinceRulesApplied = []
+    }
+
+    /// Fills `DeleteSet` with the pending deletes, as its first round (before `save` writes anything: its
     /// conflict check of the deleted rows reads them through the set).
     func startDeleteSet() throws {
+        deleteSetProgress = nil
         try database.execute(DeleteSet.createSQL)
         try database.execute("DELETE FROM \(DeleteSet.table)")
-        try insertRows(DeleteSet.insertSQL, DeleteSet.insertedRow, deleted.values.map { [.text($0.modelName), .text($0.id)] })
+        try insertRows(DeleteSet.insertSQL, DeleteSet.insertedRow, deleted.values.map { [.text($0.modelName), .text($0.id), .integer(0)] })
     }
 
     /// Inserts `rows` with the INSERT `sql` and one `rowSQL` (`(?, …)`) per row, many rows per statement:
@@ -140,15 +201,15 @@ extension ModelContext {
         }
     }
 
-    /// Adds to `DeleteSet` (round 0 filled) what `cascade` adds, round by round, then checks `deny`.
-    /// Returns the models with rows in the set.
-    @discardableResult
-    func closeDeleteSet() throws -> Set<String> {
-        var models = Set(deleted.values.map(\.modelName))
+    /// Adds to `DeleteSet` (round `first` filled with rows of `models`) what `cascade` adds, round by
+    /// round, then checks `deny` for the owners from round `first` on. Returns the models with rows in
+    /// those rounds, and the round after the last.
+    func closeDeleteSet(from first: Int64, models start: Set<String>) throws -> (models: Set<String>, nextRound: Int64) {
+        var models = start
         let storages = relationshipStorages
         // Round n's owners add round n + 1's members; a model's round is empty once nothing new joins.
         var roundModels = models
-        var round: Int64 = 0
+        var round = first
         while !roundModels.isEmpty {
             var added = Set<String>()
             for storage in storages where storage.relationship.deleteRule == .cascade && roundModels.contains(storage.model) {
@@ -163,12 +224,12 @@ extension ModelContext {
             round += 1
         }
         for storage in storages where storage.relationship.deleteRule == .deny && models.contains(storage.model) {
-            if let row = try database.rows(storage.deniedSQL).first {
+            if let row = try database.rows(storage.deniedSQL, [.integer(first)]).first {
                 throw ContextError.deleteDenied(model: storage.model, id: row[0].string ?? "", relationship: storage.name,
                                                 count: Int(row[1].int64 ?? 0))
             }
         }
-        return models
+        return (models, round)
     }
 
     var relationshipStorages: [RelationshipStorage] {
@@ -189,7 +250,7 @@ extension ModelContext {
     /// links go with it. Returns the models with deleted rows.
     func deleteRows() throws -> Set<String> {
         guard !deleted.isEmpty else { return [] }
-        let models = try closeDeleteSet()
+        let models = try closeDeleteSet(from: 0, models: Set(deleted.values.map(\.modelName))).models
         for model in models.sorted() {
             try database.execute("DELETE FROM \(SQL.quoteIdentifier(model)) WHERE \"id\" IN \(DeleteSet.ids(of: model))")
         }

@@ -24,7 +24,7 @@ extension ModelContext {
 
             if pending || restrictedInMemory || descriptor.membersLinkedSinceSave != nil {
                 let known = Set(objects.map(\.id))
-                if pending { objects += inserted.filter { $0.modelName == descriptor.model && !known.contains($0.id) } }
+                if pending { objects += pendingInserts(descriptor, pinned: plan.pinnedIDs).filter { !known.contains($0.id) } }
                 if let ids = descriptor.restrictedTo {
                     let allowed = Set(ids)
                     objects = objects.filter { allowed.contains($0.id) }
@@ -60,6 +60,19 @@ extension ModelContext {
         var pending: Bool
         /// More ids than SQLite takes as arguments: the restriction is applied in memory.
         var restrictedInMemory: Bool
+        /// With `pending`: the ids the condition can select at most (`TypedExpression.pinnedIDs`), the
+        /// only rows and pending objects looked at.
+        var pinnedIDs: Set<String>?
+    }
+
+    /// The model's objects inserted and not saved that the fetch considers: those with the ids the
+    /// condition pins, looked up; otherwise all of the model's.
+    private func pendingInserts(_ descriptor: FetchDescriptor, pinned: Set<String>?) -> [ModelObject] {
+        let ofModel = inserted.of(descriptor.model)
+        guard let pinned else { return Array(ofModel) }
+        return pinned.sorted().compactMap { id in
+            identityMap[ObjectKey(id)].flatMap { ofModel.contains($0) ? $0 : nil }
+        }
     }
 
     func fetchPlan(_ descriptor: FetchDescriptor, layout: ModelLayout) throws -> FetchPlan {
@@ -101,7 +114,12 @@ extension ModelContext {
             conditions.append(try checkedCondition(raw, layout: layout))
             arguments += raw.arguments
         }
-        if var compiled, let narrowing = pending ? narrowingWithPendingChanges(compiled, descriptor: descriptor, layout: layout) : compiled {
+        let pinned = pending ? descriptor.predicate?.pinnedIDs.flatMap { $0.count <= SQLCompiler.maxArguments ? $0 : nil } : nil
+        if let pinned {
+            // Rows changed in memory are met by id too, so the pinned ids are all SQL needs to narrow.
+            conditions.append("\(layout.table).\"id\" IN (\(pinned.map { _ in "?" }.joined(separator: ", ")))")
+            arguments += pinned.sorted().map { .text($0) }
+        } else if var compiled, let narrowing = pending ? narrowingWithPendingChanges(compiled, descriptor: descriptor, layout: layout) : compiled {
             compiled = narrowing
             // A condition that can fail is evaluated only on rows in scope (a relationship's), as Swift
             // evaluates it only on those objects: SQLite may test the terms of a WHERE in any order.
@@ -122,7 +140,7 @@ extension ModelContext {
             arguments += [.integer(Int64(descriptor.fetchLimit ?? -1)), .integer(Int64(descriptor.fetchOffset))]
         }
         return FetchPlan(sql: sql, arguments: arguments, allInSQL: allInSQL, exactInSQL: exactInSQL, pending: pending,
-                         restrictedInMemory: restrictedInMemory)
+                         restrictedInMemory: restrictedInMemory, pinnedIDs: pinned)
     }
 
     /// A raw SQL condition (`FetchDescriptor.sqlCondition`) as a term of a WHERE, checked before it runs:
@@ -192,8 +210,9 @@ extension ModelContext {
     /// SQL: a condition reading other objects (changed members, hop targets), one that could trap on a
     /// stored row the context has changed, too many changed rows to bind.
     private func narrowingWithPendingChanges(_ compiled: SQLCompiler.Fragment, descriptor: FetchDescriptor, layout: ModelLayout) -> SQLCompiler.Fragment? {
-        let changed = updated.values.filter { $0.modelName == descriptor.model }.map(\.id)
-        guard descriptor.predicate?.readsOtherObjects != true, !compiled.canFail, changed.count <= SQLCompiler.maxArguments else { return nil }
+        let changedIDs = updated.ids(of: descriptor.model)
+        guard descriptor.predicate?.readsOtherObjects != true, !compiled.canFail, changedIDs.count <= SQLCompiler.maxArguments else { return nil }
+        let changed = changedIDs.sorted()
         guard !changed.isEmpty else { return SQLCompiler.Fragment(sql: compiled.sql, arguments: compiled.arguments, isExact: false) }
         return SQLCompiler.Fragment(sql: "(\(compiled.sql) OR \(layout.table).\"id\" IN (\(changed.map { _ in "?" }.joined(separator: ", "))))",
                                     arguments: compiled.arguments + changed.map { .text($0) }, isExact: false)
@@ -207,8 +226,7 @@ extension ModelContext {
     }
 
     func hasPendingChanges(for model: String) -> Bool {
-        inserted.contains { $0.modelName == model } || updated.values.contains { $0.modelName == model }
-            || deleted.values.contains { $0.modelName == model }
+        !inserted.of(model).isEmpty || updated.contains(model: model) || deleted.contains(model: model)
     }
 
     /// Reads columns of an object for the evaluator, following one to-one hop, and the members of its

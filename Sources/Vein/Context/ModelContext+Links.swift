@@ -28,6 +28,8 @@ extension ModelContext {
     }
 
     private func noteLinkChange(_ object: ModelObject, _ i: Int, _ change: (inout LinkChange) -> Void) {
+        journalTouch(object)
+        linksChangedSinceSave = true
         if object.state == .persisted {
             keepReadValues(object)
             updated[object.id] = object
@@ -68,7 +70,7 @@ extension ModelContext {
     /// Sets the whole list (loaded by the caller); save diffs it against the stored one.
     func replaceLinks(_ object: ModelObject, _ i: Int, _ ids: [String]) {
         object.values[i] = .array(ids.map(Value.string))
-        noteLinkChange(object, i) { $0.replaced = true }
+        noteLinkChange(object, i) { $0.markReplaced() }
     }
 
     /// The stored lists of the to-many relationships set as a whole, read inside the save transaction

@@ -94,6 +94,7 @@ extension ModelContext {
             deleted = [:]
             deletedByRule = [:]
             cascadedThroughLinks = [:]
+            pendingWorkEnded()
             heldObjectUpdates.apply()
             if try database.isInTransaction { unannouncedModels.formUnion(modelsSaved) } else { committed = modelsSaved }
         }
@@ -108,7 +109,7 @@ extension ModelContext {
         for (id, link) in cascadedThroughLinks.sorted(by: { $0.key < $1.key }) where deleted[id] != nil {
             let owner = link.owner
             guard owner.state == .deleted, deleted[owner.id] === owner else { continue }
-            if let change = owner.linkChanges[link.relationship], change.replaced || change.added.contains(id) { continue }
+            if let change = owner.linkChanges[link.relationship], change.replaced || change.isAdded(id) { continue }
             let storage = owner.layout.storage[link.relationship]!
             let statement = try database.cachedStatement("SELECT \(storage.containsSQL(owner: "?"))")
             defer { statement.reset() }

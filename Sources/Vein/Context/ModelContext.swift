@@ -44,16 +44,27 @@ public final class ModelContext: @unchecked Sendable {
     /// Set while `registeringRetained` runs.
     private var sweepsDeferred = false
     static let minimumSweepThreshold = 1024
-    /// Pending work, strongly held until saved or rolled back (insertion order kept).
-    var inserted: [ModelObject] = []
-    var updated: [String: ModelObject] = [:]
-    var deleted: [String: ModelObject] = [:]
+    /// Pending work, strongly held until saved or rolled back (insertion order kept). Each kept by model
+    /// too: what a statement asks of the pending work costs what it touches, not what is pending.
+    var inserted: PendingInserts = []
+    var updated: PendingObjects = [:]
+    var deleted: PendingObjects = [:]
     /// Rows the pending deletes take with them by `cascade` in the store that this context does not hold
     /// (id → model), as `applyDeleteRules` found them; `save` finds them again.
     var deletedByRule: [String: String] = [:]
     /// Objects `delete` took with an owner because the owner's link-table list, as this context read it,
     /// held them (member id → owner and relationship): `save` checks each link still stands in the store.
     var cascadedThroughLinks: [String: (owner: ModelObject, relationship: Int)] = [:]
+
+    /// The changes objects had before the recordings open touched them (`recordingChanges`).
+    var journal = ChangeJournal()
+    /// A to-many link was changed since the last save or rollback (`applyDeleteRules` then leaves to the
+    /// save what the store's links say a cascade takes).
+    var linksChangedSinceSave = false
+    /// How far the temporary delete set holds this context's pending deletes (`applyDeleteRules`), and
+    /// the objects deleted since.
+    var deleteSetProgress: DeleteSetProgress?
+    var deletedSinceRulesApplied: [ModelObject] = []
 
     /// Test hook: called before each row written by `save`, with the number written so far.
     package var saveFailureInjection: (@Sendable (Int) throws -> Void)?
@@ -227,6 +238,7 @@ public final class ModelContext: @unchecked Sendable {
         let object = ModelObject(id: ulid.description, layout: layout, handle: handle, values: initial,
                                  unloaded: [], state: .inserted, readInTransaction: transactionCount)
         register(object, ObjectKey(ulid))
+        journalTouch(object)
         inserted.append(object)
         // Relationships go through `set`, which keeps the inverse sides in step; all or nothing: a link
         // that fails puts back what the others changed, and the object is not left pending.
@@ -346,6 +358,7 @@ public final class ModelContext: @unchecked Sendable {
 
     /// Records a new value and the change.
     func write(_ object: ModelObject, _ i: Int, _ value: Value) {
+        journalTouch(object)
         if object.state == .persisted {
             keepReadValues(object)
             object.changed.insert(i)
@@ -539,31 +552,7 @@ public final class ModelContext: @unchecked Sendable {
     /// Objects in the identity map (tests: the map must not keep unreferenced objects for long).
     var registeredObjectCount: Int { lock.withLock { identityMap.count } }
 
-    // MARK: Changes
-
-    public var hasChanges: Bool { lock.withLock { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty } }
-
-    public struct Change: Equatable, Sendable {
-        public enum Kind: String, Sendable { case insert, update, delete }
-        public let kind: Kind
-        public let model: String
-        public let id: String
-        /// Changed columns (updates only).
-        public let fields: [String]
-    }
-
-    /// What `save` would write, in order.
-    public func changes() -> [Change] {
-        lock.withLock {
-            inserted.map { Change(kind: .insert, model: $0.modelName, id: $0.id, fields: []) }
-                + updated.values.sorted { $0.id < $1.id }.map { o in
-                    Change(kind: .update, model: o.modelName, id: o.id,
-                           fields: o.changed.union(o.linkChanges.keys).sorted().map { o.layout.columns[$0] })
-                }
-                + (deleted.values.map { ($0.id, $0.modelName) } + deletedByRule.map { ($0.key, $0.value) })
-                .sorted { $0.0 < $1.0 }.map { Change(kind: .delete, model: $0.1, id: $0.0, fields: []) }
-        }
-    }
+    // MARK: Rolling back
 
     /// Discards every pending change: inserted objects are forgotten, changed ones reloaded from the store.
     /// Observers of this context's rollbacks are told the models discarded (`StoreChangeCenter`).
@@ -585,6 +574,7 @@ public final class ModelContext: @unchecked Sendable {
             deleted = [:]
             deletedByRule = [:]
             cascadedThroughLinks = [:]
+            pendingWorkEnded()
         }
     }
 }

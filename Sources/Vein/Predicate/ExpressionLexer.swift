@@ -26,9 +26,10 @@ public struct Token: Equatable, Sendable {
 /// or extending scalar (`"\u{301}"` typed raw, a ZWJ, a variation selector), which would otherwise join the
 /// opening quote into one Character that is no quote. Columns stay in Characters, where a caret lines up.
 public struct ExpressionLexer {
-    private let scalars: [Unicode.Scalar]
-    /// The Character offset of each scalar (and of the end), for columns.
-    private let characterOffsets: [Int]
+    private let scalars: SourceScalars
+    /// The Character offset of each scalar (and of the end), for columns; nil when it is the scalar's
+    /// own offset (ASCII without "\r\n": no array of 8 bytes a character for the common case).
+    private let characterOffsets: [Int]?
     private let source: String
     private var i = 0
     private var allowAssignment = false
@@ -48,34 +49,73 @@ public struct ExpressionLexer {
     init(source: String) {
         self.source = source
         var scalars: [Unicode.Scalar] = [], offsets: [Int] = []
-        for (offset, character) in source.enumerated() {
-            for scalar in character.unicodeScalars {
-                scalars.append(scalar)
-                offsets.append(offset)
+        let bytes = Array(source.utf8)
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            // ASCII: a scalar per byte and a Character per scalar, but for "\r\n", one Character; no
+            // grapheme breaking (it was a sixth of a REPL script's time).
+            self.scalars = SourceScalars(ascii: bytes)
+            guard bytes.contains(0x0D) else {
+                self.characterOffsets = nil
+                return
             }
+            offsets.reserveCapacity(bytes.count + 1)
+            var offset = -1, previous: UInt8 = 0
+            for byte in bytes {
+                if !(byte == 0x0A && previous == 0x0D) { offset += 1 }
+                offsets.append(offset)
+                previous = byte
+            }
+            offsets.append(offset + 1)
+        } else {
+            for (offset, character) in source.enumerated() {
+                for scalar in character.unicodeScalars {
+                    scalars.append(scalar)
+                    offsets.append(offset)
+                }
+            }
+            offsets.append(source.count)
+            self.scalars = SourceScalars(scalars)
         }
-        offsets.append(source.count)
-        self.scalars = scalars
         self.characterOffsets = offsets
     }
 
     private static let symbols3: Set<String> = ["...", "..<"]
     private static let symbols2: Set<String> = ["==", "!=", "<=", ">=", "&&", "||", "??", "?."]
     private static let symbols1: Set<Unicode.Scalar> = ["?", "<", ">", "!", "+", "-", "*", "/", "%", ".", ",", "(", ")", "[", "]", "{", "}", ":"]
+    /// The ASCII scalars that may start a symbol of three, two and one scalars (every symbol is ASCII): a
+    /// token is looked up in the sets only when its first scalar may start one (hashing a candidate for
+    /// every token was a tenth of a REPL script's lexing).
+    private static let symbolStarts: [(three: Bool, two: Bool, one: Bool)] = (0..<128).map { byte in
+        let scalar = Unicode.Scalar(UInt8(byte))
+        return (symbols3.contains { $0.unicodeScalars.first == scalar }, symbols2.contains { $0.unicodeScalars.first == scalar },
+                symbols1.contains(scalar))
+    }
 
 
     private func error(_ message: String, at scalarIndex: Int, kind: ExpressionError.Kind = .wrong) -> ExpressionError {
-        ExpressionError(message, column: characterOffsets[min(max(scalarIndex, 0), scalars.count)], source: source, kind: kind)
+        ExpressionError(message, column: column(min(max(scalarIndex, 0), scalars.count)), source: source, kind: kind)
     }
 
     private func token(_ kind: Token.Kind, at scalarIndex: Int) -> Token {
-        Token(kind: kind, column: characterOffsets[scalarIndex])
+        Token(kind: kind, column: column(scalarIndex))
     }
 
-    private static func isDigit(_ c: Unicode.Scalar) -> Bool { c.isASCII && c.properties.numericType != nil }
-    private static func isIdentifierHead(_ c: Unicode.Scalar) -> Bool { c == "_" || c.properties.isAlphabetic }
+    private func column(_ scalarIndex: Int) -> Int {
+        characterOffsets?[scalarIndex] ?? scalarIndex
+    }
+
+    // ASCII answers first: a scalar's Unicode properties are a table lookup each.
+    private static func isDigit(_ c: Unicode.Scalar) -> Bool { c.value >= 0x30 && c.value <= 0x39 }
+    private static func isASCIILetter(_ c: Unicode.Scalar) -> Bool { (c.value | 0x20) >= 0x61 && (c.value | 0x20) <= 0x7A }
+    private static func isWhitespace(_ c: Unicode.Scalar) -> Bool {
+        c.isASCII ? c.value == 0x20 || (c.value >= 0x09 && c.value <= 0x0D) : c.properties.isWhitespace
+    }
+    private static func isIdentifierHead(_ c: Unicode.Scalar) -> Bool {
+        c.isASCII ? c == "_" || isASCIILetter(c) : c.properties.isAlphabetic
+    }
     /// Letters, digits, `_`, and the marks that extend a letter (an NFD `é` is `e` and U+0301).
     private static func isIdentifierBody(_ c: Unicode.Scalar) -> Bool {
+        if c.isASCII { return c == "_" || isASCIILetter(c) || isDigit(c) }
         if isIdentifierHead(c) || c.properties.numericType != nil { return true }
         switch c.properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .connectorPunctuation: return true
@@ -84,7 +124,7 @@ public struct ExpressionLexer {
     }
 
     mutating func next() throws(ExpressionError) -> Token {
-        while i < scalars.count, scalars[i].properties.isWhitespace { i += 1 }
+        while i < scalars.count, Self.isWhitespace(scalars[i]) { i += 1 }
         guard i < scalars.count else { return token(.end, at: scalars.count) }
         let start = i
         let c = scalars[i]
@@ -110,21 +150,22 @@ public struct ExpressionLexer {
         }
         if Self.isDigit(c) { return try number(start) }
         if c == "\"" { return token(.string(try string(start)), at: start) }
-        if i + 2 < scalars.count {
-            let triple = String(String.UnicodeScalarView(scalars[i..<i + 3]))
+        let starts = c.isASCII ? Self.symbolStarts[Int(c.value)] : (three: false, two: false, one: false)
+        if starts.three, i + 2 < scalars.count {
+            let triple = scalars.string(i..<i + 3)
             if ExpressionLexer.symbols3.contains(triple) {
                 i += 3
                 return token(.symbol(triple), at: start)
             }
         }
-        if i + 1 < scalars.count {
-            let pair = String(String.UnicodeScalarView([c, scalars[i + 1]]))
+        if starts.two, i + 1 < scalars.count {
+            let pair = scalars.string(i..<i + 2)
             if ExpressionLexer.symbols2.contains(pair) {
                 i += 2
                 return token(.symbol(pair), at: start)
             }
         }
-        if ExpressionLexer.symbols1.contains(c) {
+        if starts.one {
             i += 1
             return token(.symbol(String(c)), at: start)
         }
@@ -144,7 +185,7 @@ public struct ExpressionLexer {
             i += 1
             while i < scalars.count, Self.isIdentifierBody(scalars[i]) { i += 1 }
         }
-        return String(String.UnicodeScalarView(scalars[start..<i]))
+        return scalars.string(start..<i)
     }
 
     /// Swift's integer literal prefixes (lower case only, as in Swift), with the digits each allows.
@@ -260,19 +301,24 @@ public struct ExpressionLexer {
     /// followed by as many `#` as opened it (`\#n` is a newline in `#"…"#`), as in Swift.
     private mutating func string(_ start: Int, hashes: Int = 0) throws(ExpressionError) -> String {
         i += 1
-        var out = String.UnicodeScalarView()
+        var out = ""
+        // Plain scalars are appended a run at a time, not one by one.
+        var run = i
         while true {
             guard i < scalars.count else { throw error("unterminated string", at: start, kind: .incomplete) }
             let c = scalars[i]
             i += 1
+            guard c == "\"" || c == "\\" else { continue }
+            out += scalars.string(run..<(i - 1))
+            run = i
             if c == "\"", hashesFollow(hashes) {
                 i += hashes
                 if hashes > 0, i < scalars.count, scalars[i] == "#" {
                     throw error("too many '#' characters in closing delimiter", at: i)
                 }
-                return String(out)
+                return out
             }
-            guard c == "\\", hashesFollow(hashes) else { out.append(c); continue }
+            guard c == "\\", hashesFollow(hashes) else { out.unicodeScalars.append(c); continue }
             let backslash = i - 1
             i += hashes
             guard i < scalars.count else { throw error("unterminated string", at: start, kind: .incomplete) }
@@ -295,13 +341,14 @@ public struct ExpressionLexer {
                     throw error("invalid unicode escape \\u{\(hex)}", at: start)
                 }
                 i += 1
-                out.append(scalar)
+                out.unicodeScalars.append(scalar)
             default: throw error("invalid escape \\\(e)", at: backslash)
             }
+            run = i
         }
     }
 
     private func hashesFollow(_ count: Int) -> Bool {
-        i + count <= scalars.count && scalars[i..<i + count].allSatisfy { $0 == "#" }
+        i + count <= scalars.count && scalars.all(i..<i + count, are: "#")
     }
 }

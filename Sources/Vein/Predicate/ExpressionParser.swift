@@ -17,8 +17,9 @@ public struct ExpressionParser {
     private var depth = 0
     /// The parameters of the closures being parsed, innermost last (`$0` for an anonymous one).
     private var closureParameters: [String] = []
-    /// The source's Characters (token columns count them), for Swift's whitespace rules around `!` and `?`.
-    private let characters: [Character]
+    /// Which of the source's Characters are white space (token columns count Characters), for Swift's rules
+    /// around `!` and `?`.
+    private let whitespace: WhitespaceColumns
 
     /// Parses a whole expression; anything left over is an error.
     public static func parse(_ source: String) throws(ExpressionError) -> ParsedExpression {
@@ -33,27 +34,36 @@ public struct ExpressionParser {
     /// Parses an expression at the start of `tokens` and returns how many tokens it used, for statement
     /// parsers that continue after it (`where … sort …`).
     public static func parsePrefix(_ tokens: [Token], source: String) throws(ExpressionError) -> (ParsedExpression, Int) {
-        var parser = ExpressionParser(tokens: tokens, source: source)
-        return (try parser.parseExpression(), parser.position)
+        try parsePrefix(tokens, from: 0, source: source, whitespace: WhitespaceColumns(source))
     }
 
-    init(tokens: [Token], source: String) {
+    /// `parsePrefix` of the expression starting at `tokens[start]`, with the source's white space mapped once
+    /// by the caller: a statement of many expressions (an insert's values) copies neither its tokens nor
+    /// its Characters for each.
+    package static func parsePrefix(_ tokens: [Token], from start: Int, source: String,
+                                    whitespace: WhitespaceColumns) throws(ExpressionError) -> (ParsedExpression, Int) {
+        var parser = ExpressionParser(tokens: tokens, source: source, whitespace: whitespace)
+        parser.position = start
+        return (try parser.parseExpression(), parser.position - start)
+    }
+
+    init(tokens: [Token], source: String, whitespace: WhitespaceColumns? = nil) {
         self.tokens = tokens
         self.source = source
-        self.characters = Array(source)
+        self.whitespace = whitespace ?? WhitespaceColumns(source)
     }
 
     /// Whitespace (or the start) right before the current token: Swift reads `!` and `?` there as not
     /// postfix (The Swift Programming Language, "Operators").
     private var spaceBefore: Bool {
         let column = current.column
-        return column == 0 || column > characters.count || characters[column - 1].isWhitespace
+        return column == 0 || column > whitespace.count || whitespace[column - 1]
     }
 
     /// Whitespace (or the end) right after the current one-character operator.
     private var spaceAfter: Bool {
         let column = current.column + 1
-        return column >= characters.count || characters[column].isWhitespace
+        return column >= whitespace.count || whitespace[column]
     }
 
     private var current: Token { tokens[min(position, tokens.count - 1)] }
@@ -156,6 +166,9 @@ public struct ExpressionParser {
     }
 
     private static let comparisons: Set<String> = ["==", "!=", "<", "<=", ">", ">="]
+    // Made once: a set literal in the call was built, and its strings hashed, at every level of every expression.
+    private static let additiveOperators: Set<String> = ["+", "-"]
+    private static let multiplicativeOperators: Set<String> = ["*", "/", "%"]
 
     private mutating func comparison() throws(ExpressionError) -> ParsedExpression {
         let left = try coalesce()
@@ -197,11 +210,11 @@ public struct ExpressionParser {
     }
 
     private mutating func additive() throws(ExpressionError) -> ParsedExpression {
-        try leftAssociative(["+", "-"]) { (p: inout ExpressionParser) throws(ExpressionError) in try p.multiplicative() }
+        try leftAssociative(Self.additiveOperators) { (p: inout ExpressionParser) throws(ExpressionError) in try p.multiplicative() }
     }
 
     private mutating func multiplicative() throws(ExpressionError) -> ParsedExpression {
-        try leftAssociative(["*", "/", "%"]) { (p: inout ExpressionParser) throws(ExpressionError) in try p.prefix() }
+        try leftAssociative(Self.multiplicativeOperators) { (p: inout ExpressionParser) throws(ExpressionError) in try p.prefix() }
     }
 
     private mutating func prefix() throws(ExpressionError) -> ParsedExpression {

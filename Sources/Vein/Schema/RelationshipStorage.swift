@@ -249,10 +249,11 @@ package struct RelationshipStorage: Hashable, Sendable {
             + membersSQL(ownersIn: DeleteSet.ids(of: model, round: "?1")) + ")"
     }
 
-    /// `deny`: an owner in the delete set whose members are not all in it too, with how many it still
-    /// names (no row when none refuses).
+    /// `deny`: an owner in the delete set from round `?1` on whose members are not all in it too, with
+    /// how many it still names (no row when none refuses). Owners of earlier rounds were checked when
+    /// they joined, and the set has only grown since.
     package var deniedSQL: String {
-        "SELECT \"_p\".\"_o\", count(*) FROM (\(membersSQL(ownersIn: DeleteSet.ids(of: model)))) AS \"_p\" "
+        "SELECT \"_p\".\"_o\", count(*) FROM (\(membersSQL(ownersIn: DeleteSet.ids(of: model, fromRound: "?1")))) AS \"_p\" "
             + "WHERE NOT EXISTS (SELECT 1 FROM \(DeleteSet.table) AS \"_d\" WHERE \"_d\".\"model\" = \(SQL.quoteString(target)) "
             + "AND \"_d\".\"id\" = \"_p\".\"_m\") GROUP BY \"_p\".\"_o\" ORDER BY \"_p\".\"_o\" LIMIT 1"
     }

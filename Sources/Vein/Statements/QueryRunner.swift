@@ -22,8 +22,20 @@ package struct QueryRunner {
     /// two processes at once never loses an increment). Without `save`, a write's changes stay pending
     /// and `ModelContext.save` detects a row changed meanwhile.
     package func run(_ source: String, save: Bool = false) throws -> QueryResult {
-        let statement = try QueryParser.parse(source)
+        try run(try QueryParser.parse(source), source: source, save: save)
+    }
+
+    /// `run(source)` of a statement parsed already (the REPL parses each to tell whether it is complete).
+    package func run(_ statement: QueryStatement, source: String, save: Bool = false) throws -> QueryResult {
         let saving = save && statement.isWrite
+        // An insert that names no other row reads nothing of the store: no transaction to open and check
+        // the schema of (a REPL script of 100,000 inserts spent a tenth of its time on them; its save
+        // checks), and it changes nothing but its own new object: no changes to record and find.
+        if !saving, case .insert(let name, let values) = statement, let model = context.manifest.model(named: name),
+           !values.contains(where: { model.relationship(named: $0.field) != nil }) {
+            let (inserted, _) = try insert(model, values, source: source)
+            return .changes([ModelContext.Change(kind: .insert, model: model.name, id: inserted.id, fields: [])])
+        }
         return try context.transaction(saving ? .immediate : .deferred) {
             let result = try run(statement, source: source)
             if saving { try context.save() }
@@ -32,13 +44,16 @@ package struct QueryRunner {
     }
 
     private func run(_ statement: QueryStatement, source: String) throws -> QueryResult {
+        try context.recordingChanges { record in try run(statement, source: source, record: record) }
+    }
+
+    private func run(_ statement: QueryStatement, source: String, record: ModelContext.ChangeRecord) throws -> QueryResult {
         let manifest = context.manifest
-        let before = statement.isWrite ? context.changes() : []
-        /// What is new since `before`, and the objects the statement changed itself (an object updated again
-        /// has a pending change that may look the same as before).
+        /// What the statement changed, and the pending changes of the objects it changed itself (an object
+        /// updated again has a pending change that may look the same as before). Found among the objects
+        /// it touched: its cost does not grow with what else is pending.
         func changes(touching touched: [String]) -> QueryResult {
-            let ids = Set(touched)
-            return .changes(context.changes().filter { !before.contains($0) || ids.contains($0.id) })
+            .changes(context.changes(since: record, alsoOf: Set(touched)))
         }
         switch statement {
         case .fetch(let s):
@@ -54,14 +69,7 @@ package struct QueryRunner {
             return .objects(manifest.models[0], [])
         case .insert(let name, let values):
             let m = try model(name, source: source)
-            let checker = TypeChecker(manifest: manifest, model: m, source: source)
-            var evaluated: [String: Value] = [:]
-            for (field, expression, column) in values {
-                let typed = try assignment(field, expression, column: column, checker: checker)
-                let noRow = ExpressionError("an inserted value cannot read a field", column: expression.column, source: source)
-                evaluated[field] = try Evaluator(Evaluator.Scope(read: { _ in throw noRow }, members: { _ in throw noRow })).evaluate(typed)
-            }
-            let inserted = try context.insert(m.name, evaluated)
+            let (inserted, evaluated) = try insert(m, values, source: source)
             // The objects it links to change too (their inverse), though a change of theirs may be pending.
             let linked = m.relationships.flatMap { Self.ids(in: evaluated[$0.name]) }
             return changes(touching: [inserted.id] + linked)
@@ -100,6 +108,21 @@ package struct QueryRunner {
         }
     }
 
+
+    /// Inserts an object of `model` with the values written in an insert statement, each checked as Swift
+    /// checks the assignment and evaluated (they cannot read a field: there is no row yet); the object and
+    /// the values by name.
+    private func insert(_ model: ModelSchema, _ values: [(field: String, value: ParsedExpression, column: Int)],
+                        source: String) throws -> (ModelObject, [String: Value]) {
+        let checker = TypeChecker(manifest: context.manifest, model: model, source: source)
+        var evaluated: [String: Value] = [:]
+        for (field, expression, column) in values {
+            let typed = try assignment(field, expression, column: column, checker: checker)
+            let noRow = ExpressionError("an inserted value cannot read a field", column: expression.column, source: source)
+            evaluated[field] = try Evaluator(Evaluator.Scope(read: { _ in throw noRow }, members: { _ in throw noRow })).evaluate(typed)
+        }
+        return (try context.insert(model.name, evaluated), evaluated)
+    }
 
     /// The ids a relationship value names.
     private static func ids(in value: Value?) -> [String] {

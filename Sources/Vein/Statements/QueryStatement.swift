@@ -50,6 +50,8 @@ package struct QueryParser {
     private var tokens: [Token]
     private let source: String
     private var position = 0
+    /// The source's white space, for the expression parser (mapped once, at the first expression).
+    private lazy var whitespace = WhitespaceColumns(source)
 
     package static func parse(_ source: String) throws(ExpressionError) -> QueryStatement {
         let tokens = try ExpressionLexer.tokenize(source, allowAssignment: true)
@@ -92,11 +94,32 @@ package struct QueryParser {
     }
 
     private mutating func expression() throws(ExpressionError) -> ParsedExpression {
-        let rest = Array(tokens[position...])
-        let (e, used) = try ExpressionParser.parsePrefix(rest, source: source)
+        if let literal = plainLiteral() { return literal }
+        let (e, used) = try ExpressionParser.parsePrefix(tokens, from: position, source: source, whitespace: whitespace)
         position += used
         if current.kind == .symbol("=") { throw error("use == to compare ('=' assigns, and only in 'set')") }
         return e
+    }
+
+    /// A literal followed by `,` or `)` (an insert's value, most often): what the expression parser makes
+    /// of it, made without its dozen levels of descent (a fifth of a REPL script's parsing).
+    private mutating func plainLiteral() -> ParsedExpression? {
+        guard position + 1 < tokens.count, tokens[position + 1].kind == .symbol(",") || tokens[position + 1].kind == .symbol(")") else {
+            return nil
+        }
+        let token = tokens[position]
+        let literal: ParsedExpression.Literal
+        switch token.kind {
+        case .int(let v) where v != .min: literal = .int(v)  // Int64.min is 2^63's marker: the parser refuses it
+        case .double(let v): literal = .double(v)
+        case .string(let s): literal = .string(s)
+        case .identifier("true"): literal = .bool(true)
+        case .identifier("false"): literal = .bool(false)
+        case .identifier("nil"): literal = .null
+        default: return nil
+        }
+        position += 1
+        return .literal(literal, column: token.column)
     }
 
     private mutating func statement() throws(ExpressionError) -> QueryStatement {

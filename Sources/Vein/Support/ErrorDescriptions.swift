@@ -9,6 +9,7 @@ extension FileError: CustomStringConvertible {
         case .cannotWrite(let path, let reason), .writeFailed(let path, let reason): return "cannot write \(path): \(reason)"
         case .alreadyExists(let path): return "\(path) already exists"
         case .outputClosed(let path): return "\(path) was closed by its reader"
+        case .tooLarge(let path, let limit): return "cannot read \(path): it is larger than \(limit >> 20) MiB"
         }
     }
 }

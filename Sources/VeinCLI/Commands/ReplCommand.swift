@@ -50,8 +50,17 @@ enum ReplCommand {
 
             When standard input is not a terminal, vein repl runs it as a script: no prompt, no colour, each \
             statement's output as vein query prints it; the first error stops the script with its exit status, \
-            like sqlite3 -bail. A script must end with 'save' (or 'rollback'): one that ends with unsaved \
-            changes writes nothing and exits 65. A passphrase (--passphrase) is then the first line of input.
+            like sqlite3 -bail (a line it refuses, such as .sql that writes or an unknown dot-command, is 65). A \
+            script must end with 'save' (or 'rollback'): one that ends with unsaved changes writes nothing and \
+            exits 65. A passphrase (--passphrase) is then the first line of input.
+
+            A statement is at most 64 MiB: longer input is refused as it is read (exit 65 in a script). .read \
+            takes a file or a pipe, never a directory or a device (exit 66); a script that reads itself, or one \
+            that reads it back, stops with the chain of files, and reads nest 16 deep at most (exit 65).
+
+            When another process changed a row that the pending changes were computed from, 'save' refuses them \
+            (a conflict, exit 75 in a script) and would refuse them again: 'rollback', then repeat the \
+            statements. A session offers to roll back at once.
             """,
         arguments: [SharedOptions.storeArgument],
         options: [

@@ -15,7 +15,13 @@ enum ErrorReporting {
         var exitCode: ExitCode
     }
 
-    static func report(_ error: Error) -> Report {
+    /// Where an error is reported: a command, which ends with it, or an interactive REPL session, which
+    /// goes on with its pending changes (so the remedy differs: a conflict is not cured by saving again).
+    enum Setting {
+        case command, session
+    }
+
+    static func report(_ error: Error, in setting: Setting = .command) -> Report {
         switch error {
         case let e as CommandFailure:
             return Report(messages: e.message.isEmpty ? [] : [e.message], hint: e.hint, exitCode: e.exitCode)
@@ -54,8 +60,11 @@ enum ErrorReporting {
             let help = e.command.isEmpty ? "vein help" : "vein help \(e.command)"
             return Report(messages: [e.message], hint: "see '\(help)'", exitCode: .usage)
         case let e as ScriptError:
-            var inner = report(e.underlying)
+            var inner = report(e.underlying, in: setting)
             if inner.messages.isEmpty { inner.messages = [e.place] } else { inner.messages[0] = "\(e.place): " + inner.messages[0] }
+            // A line of a script that vein refuses (`.sql` that writes, an unknown dot-command, a write under
+            // --read-only) is bad input, as a statement that does not parse is: 65, never a usage error.
+            if inner.exitCode == .usage { inner.exitCode = .dataError }
             return inner
         case let e as ReadOnlySQLError:
             switch e {
@@ -68,7 +77,7 @@ enum ErrorReporting {
         case let e as ExpressionError:
             return Report(messages: [e.rendered], hint: nil, exitCode: .dataError)
         case let e as ContextError:
-            return context(e)
+            return context(e, in: setting)
         case let e as DamagedValueError:
             return Report(messages: [e.description],
                           hint: "the store was changed outside Vein; 'vein verify' lists every such value: "
@@ -94,7 +103,7 @@ enum ErrorReporting {
                               + "store that was moved or deleted), or choose another path", exitCode: .cannotCreate)
             }
         case let e as StoreError:
-            return store(e)
+            return store(e, in: setting)
         case let e as KeyError:
             return key(e)
         case let e as DatabaseError:
@@ -118,9 +127,14 @@ enum ErrorReporting {
         }
     }
 
-    static func context(_ e: ContextError) -> Report {
+    static func context(_ e: ContextError, in setting: Setting = .command) -> Report {
         if case .conflict = e {
-            return Report(messages: [e.description], hint: "run the command again: it will read the row as it is now", exitCode: .busy)
+            // The session's pending changes were computed from the row as it was: saving them again fails
+            // the same way, so they go first.
+            let hint = setting == .session
+                ? "'rollback', then repeat your statements: they will read the row as it is now"
+                : "run the command again: it will read the row as it is now"
+            return Report(messages: [e.description], hint: hint, exitCode: .busy)
         }
         return Report(messages: [e.description], hint: nil, exitCode: .dataError)
     }
@@ -128,7 +142,7 @@ enum ErrorReporting {
     static func file(_ e: FileError) -> Report {
         switch e {
         case .notFound, .unreadable: return Report(messages: [e.description], exitCode: .noInput)
-        case .notText: return Report(messages: [e.description], exitCode: .dataError)
+        case .notText, .tooLarge: return Report(messages: [e.description], exitCode: .dataError)
         case .cannotWrite, .alreadyExists: return Report(messages: [e.description], exitCode: .cannotCreate)
         case .writeFailed: return Report(messages: [e.description], exitCode: .ioError)
         // A closed output pipe ends the command quietly (SPEC §8).
@@ -136,7 +150,7 @@ enum ErrorReporting {
         }
     }
 
-    static func store(_ e: StoreError) -> Report {
+    static func store(_ e: StoreError, in setting: Setting = .command) -> Report {
         let message = [e.description]
         switch e {
         case .notFound(let path):
@@ -159,7 +173,11 @@ enum ErrorReporting {
         case .busy:
             return Report(messages: message, hint: "try again when the other vein or app has finished", exitCode: .busy)
         case .schemaChanged:
-            return Report(messages: message, hint: "run the command again: it will use the store's new schema", exitCode: .busy)
+            // A session stays on the schema it opened: it has to be started again.
+            let hint = setting == .session
+                ? "quit and start 'vein repl' again: it will use the store's new schema (changes not saved are lost)"
+                : "run the command again: it will use the store's new schema"
+            return Report(messages: message, hint: hint, exitCode: .busy)
         case .readOnly:
             return Report(messages: message,
                           hint: "commands that only read (info, export, backup, a query that reads) still work", exitCode: .ioError)

@@ -48,10 +48,9 @@ enum DotCommands {
                 return n
             }
         },
-        DotCommand(name: ".read", usage: ".read FILE", help: "Run the statements in FILE; the first error stops it.") { session, _, rest in
+        DotCommand(name: ".read", usage: ".read FILE", help: "Run the statements in FILE (a file or a pipe); the first error stops it.") { session, _, rest in
             guard !rest.isEmpty else { throw usage(".read needs a file", ".read FILE") }
-            let text = try FileInput.readText(rest)
-            try ScriptRunner.run(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), in: session, origin: rest)
+            try ScriptFile.read(rest, in: session)
         },
         DotCommand(name: ".output", usage: ".output [--force] [FILE]",
                    help: "Write results to FILE (made 0600; never the store or its key file); none: back to standard output.") { session, _, rest in

@@ -38,12 +38,20 @@ struct InteractiveLoop {
                 if !accumulator.isEmpty { accumulator.cancel(); continue }
                 if confirmQuit(editor) { return }
             case .line(let line):
-                guard let statement = accumulator.add(line) else { continue }
-                editor.addHistory(statement)
+                let statement: StatementAccumulator.Statement
+                do {
+                    guard let complete = try accumulator.add(line) else { continue }
+                    statement = complete
+                } catch {
+                    report(error)
+                    continue
+                }
+                editor.addHistory(statement.text)
                 do {
                     try session.execute(statement)
                 } catch {
                     report(error)
+                    offerRollback(after: error, editor)
                 }
                 if session.quitRequested {
                     session.quitRequested = false
@@ -57,7 +65,7 @@ struct InteractiveLoop {
 
     /// Whether to leave: at once without unsaved changes; otherwise the person chooses.
     private func confirmQuit(_ editor: LineEditor) -> Bool {
-        let pending = session.context.changes().count
+        let pending = session.context.changeCount
         guard pending > 0 else { return true }
         while true {
             // Short: a prompt wider than the terminal leaves readline's idea of the screen behind.
@@ -67,7 +75,11 @@ struct InteractiveLoop {
                 case "y", "yes": return true
                 case "n", "no", "": return false
                 case "save", "s":
-                    do { try session.save(); return true } catch { report(error); return false }
+                    do { try session.save(); return true } catch {
+                        report(error)
+                        offerRollback(after: error, editor)
+                        return false
+                    }
                 default: session.console.note("y: quit, discarding them; n: stay; save: save them, then quit")
                 }
             case .interrupted: return false
@@ -83,9 +95,20 @@ struct InteractiveLoop {
             session.console.note("interrupted")
             return
         }
-        let report = ErrorReporting.report(error)
+        let report = ErrorReporting.report(error, in: .session)
         for (i, message) in report.messages.enumerated() {
             session.console.error(message, hint: i == report.messages.count - 1 ? report.hint : nil)
+        }
+    }
+
+    /// After a conflict the pending changes, computed from rows another process has changed since, can
+    /// never be saved: the hint says to roll back and repeat, and here the person may roll back at once
+    /// (or keep them, to look at with 'changes'). A script never asks: it stops at the error.
+    private func offerRollback(after error: Error, _ editor: LineEditor) {
+        guard case .conflict = error as? ContextError, session.hasUnsavedChanges else { return }
+        if case .line(let answer) = editor.readLine(prompt: "roll back now? [y/N] "),
+           ["y", "yes"].contains(StatementAccumulator.trimmed(answer).lowercased()) {
+            do { try session.execute("rollback") } catch { report(error) }
         }
     }
 }

@@ -25,6 +25,18 @@ final class ReplSession {
     private(set) var recentIDs: [String] = []
     /// `.quit` was given.
     var quitRequested = false
+    /// The files `.read` is reading, outermost first (a script that reads itself would never end).
+    var readChain: [ReadFile] = []
+
+    /// A file being read by `.read`: its name as given, and its identity.
+    struct ReadFile {
+        let name: String
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// How deep `.read` may nest.
+    static let maxReadDepth = 16
 
     static let recentIDLimit = 1000
     /// On a terminal, table widths come from the first rows, as the first page needs them.
@@ -46,38 +58,49 @@ final class ReplSession {
 
     /// Runs one complete statement, session word (`changes`, `save`, `rollback`) or dot-command.
     func execute(_ text: String) throws {
+        try execute(StatementAccumulator.Statement(text: text, parsed: nil))
+    }
+
+    /// `execute` of a statement as the accumulator gave it, parsed if it was one.
+    func execute(_ statement: StatementAccumulator.Statement) throws {
         let started = DispatchTime.now()
         defer {
             if timer { console.note(String(format: "time: %.3f s", Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9)) }
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.hasPrefix(".") { return try DotCommands.run(trimmed, in: self) }
+        let trimmed = StatementAccumulator.trimmed(statement.text)
+        if trimmed.hasPrefix(".") { return try DotCommands.run(String(trimmed), in: self) }
         switch trimmed {
         case "changes": return try showChanges(all: false)
         case "save": return try save()
         case "rollback": return rollback()
         default:
-            if Self.isChangesAll(trimmed) { return try showChanges(all: true) }
-            try run(text)
+            if Self.isChangesAll(String(trimmed)) { return try showChanges(all: true) }
+            let parsed = statement.parsed ?? Result { () throws(ExpressionError) in try QueryParser.parse(statement.text) }
+            try run(try parsed.get(), text: statement.text)
         }
     }
 
-    private func run(_ text: String) throws {
-        let isWrite = (try? QueryParser.parse(text))?.isWrite == true
+    private func run(_ statement: QueryStatement, text: String) throws {
+        let isWrite = statement.isWrite
         if readOnly, isWrite {
             throw CommandFailure("the store is open read-only (--read-only): a write is not run", exitCode: .usage)
         }
-        let before = isWrite ? context.changes() : []
-        let result: QueryResult
-        do {
-            result = try Interrupt.whileRunning(on: context) { try QueryRunner(context: context).run(text) }
-        } catch {
-            // A delete denied on a later row, say: what it did before stays pending, and the person should know.
-            if interactive, isWrite, context.changes() != before {
-                console.note("the statement stopped part-way; what it changed before is pending: 'changes' lists it, 'rollback' discards every pending change")
-            }
-            throw error
+        func runStatement() throws -> QueryResult {
+            try Interrupt.whileRunning(on: context) { try QueryRunner(context: context).run(statement, source: text) }
         }
+        // A script stops at its first error, writing nothing: only a session needs to know what a failed
+        // statement left pending.
+        let result = try interactive && isWrite ? context.recordingChanges { record in
+            do {
+                return try runStatement()
+            } catch {
+                // A delete denied on a later row, say: what it did before stays pending, and the person should know.
+                if !context.changes(since: record).isEmpty {
+                    console.note("the statement stopped part-way; what it changed before is pending: 'changes' lists it, 'rollback' discards every pending change")
+                }
+                throw error
+            }
+        } : try runStatement()
         switch result {
         case .objects(let model, let objects):
             recentIDs = objects.prefix(Self.recentIDLimit).map(\.id)
@@ -124,13 +147,13 @@ final class ReplSession {
 
     func save() throws {
         if readOnly { throw CommandFailure("the store is open read-only (--read-only): there is nothing it can save", exitCode: .usage) }
-        let count = context.changes().count
+        let count = context.changeCount
         try context.save()
         console.note(count == 0 ? "nothing to save" : "saved \(Phrase.count(count, "change"))")
     }
 
     private func rollback() {
-        let count = context.changes().count
+        let count = context.changeCount
         context.rollback()
         console.note(count == 0 ? "nothing to roll back" : "discarded \(Phrase.count(count, "change"))")
     }

@@ -53,4 +53,27 @@ import Testing
         #expect(try looseObject["post"] == .null)
         #expect(!context.hasChanges)
     }
+
+    /// The pending link changes an object had before a set that fails are there after it, exactly: the
+    /// set logs what undoes its own changes instead of copying the object's (`LinkChange` checkpoints).
+    @Test func pendingLinksBeforeAFailedSetAreKeptExactly() throws {
+        let (f, _, onDamaged, loose) = try damagedOwner()
+        defer { f.dir.cleanUp() }
+        let context = try f.context()
+        let post = try context.insert("Post", ["title": .string("fresh"), "content": .string("c")])
+        try context.save()
+        let linked = try context.insert("Attachment", ["name": .string("linked.png"), "sizeMiB": .double(1), "post": .string(post.id)])
+        let looseObject = try #require(try context.object("Attachment", id: loose))
+        _ = try #require(try context.object("Attachment", id: onDamaged))
+        let before = context.changes()
+        #expect(throws: DamagedValueError.self) {
+            try context.set(post, all: [("attachments", .array([.string(linked.id), .string(loose), .string(onDamaged)]))])
+        }
+        #expect(context.changes() == before)
+        #expect(try post.related("attachments").map(\.id) == [linked.id])
+        #expect(try looseObject["post"] == .null)
+        try context.save()
+        let reader = try f.context()
+        #expect(try reader.object("Post", id: post.id)?.related("attachments").map(\.id) == [linked.id])
+    }
 }

@@ -1,0 +1,78 @@
+/// The objects a context has inserted since its last save, in insertion order (`save` writes them in it,
+/// `changes()` lists them in it), each model's apart (a fetch merges its own model's only).
+///
+/// Appending, removing (a pending insert deleted again) and asking whether an object is pending are
+/// O(1), whatever else is pending: a REPL session holds 100,000 of them and deletes one of them at a time.
+/// A removed object leaves a gap, closed when gaps would be half the storage.
+struct PendingInserts: Sequence, ExpressibleByArrayLiteral {
+    private var all = OrderedObjects()
+    private var byModel: [String: OrderedObjects] = [:]
+
+    init(arrayLiteral objects: ModelObject...) {
+        for object in objects { append(object) }
+    }
+
+    var count: Int { all.count }
+    var isEmpty: Bool { all.isEmpty }
+
+    func contains(_ object: ModelObject) -> Bool { all.contains(object) }
+
+    /// Where the object stands among the pending inserts: a smaller number was inserted earlier.
+    func position(of object: ModelObject) -> Int? { all.position(of: object) }
+
+    /// The pending inserts of `model`, in insertion order.
+    func of(_ model: String) -> OrderedObjects { byModel[model] ?? OrderedObjects() }
+
+    mutating func append(_ object: ModelObject) {
+        all.append(object)
+        byModel[object.modelName, default: OrderedObjects()].append(object)
+    }
+
+    mutating func remove(_ object: ModelObject) {
+        all.remove(object)
+        byModel[object.modelName]?.remove(object)
+    }
+
+    func makeIterator() -> OrderedObjects.Iterator { all.makeIterator() }
+}
+
+/// Objects in the order they were added, each once, with O(1) membership and removal.
+struct OrderedObjects: Sequence {
+    private var slots: [ModelObject?] = []
+    private var slotOf: [ObjectIdentifier: Int] = [:]
+
+    var count: Int { slotOf.count }
+    var isEmpty: Bool { slotOf.isEmpty }
+
+    func contains(_ object: ModelObject) -> Bool { slotOf[ObjectIdentifier(object)] != nil }
+
+    /// Increases with the order of addition (gaps closed keep it).
+    func position(of object: ModelObject) -> Int? { slotOf[ObjectIdentifier(object)] }
+
+    mutating func append(_ object: ModelObject) {
+        guard slotOf[ObjectIdentifier(object)] == nil else { return }
+        slotOf[ObjectIdentifier(object)] = slots.count
+        slots.append(object)
+    }
+
+    mutating func remove(_ object: ModelObject) {
+        guard let slot = slotOf.removeValue(forKey: ObjectIdentifier(object)) else { return }
+        slots[slot] = nil
+        if slots.count > 64, slots.count > 2 * slotOf.count { closeGaps() }
+    }
+
+    private mutating func closeGaps() {
+        slots = slots.filter { $0 != nil }
+        for (slot, object) in slots.enumerated() { slotOf[ObjectIdentifier(object!)] = slot }
+    }
+
+    struct Iterator: IteratorProtocol {
+        var base: IndexingIterator<[ModelObject?]>
+        mutating func next() -> ModelObject? {
+            while let slot = base.next() { if let object = slot { return object } }
+            return nil
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(base: slots.makeIterator()) }
+}
