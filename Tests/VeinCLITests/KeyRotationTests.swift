@@ -105,13 +105,13 @@ import Vein
     @Test func aLiveWritersTemporariesAreNeverRemoved() throws {
         let r = try store(posts: 3)
         defer { r.cleanUp() }
-        let live = [".s.vein.rotating-01J00000000000000000000LIVE", ".k.pending.writing-01J00000000000000000000LIVE"]
-        for name in live + live.map({ $0.replacingOccurrences(of: "LIVE", with: "DEAD") }) { try r.write(name, "x", mode: 0o600) }
+        let live = [".s.vein.rotating-01J0000000000000000000AAAA", ".k.pending.writing-01J0000000000000000000AAAA"]
+        for name in live + live.map({ $0.replacingOccurrences(of: "AAAA", with: "DEAD") }) { try r.write(name, "x", mode: 0o600) }
         let result = try r.run("/bin/sh", ["-c", """
             flock \(live[0]) flock \(live[1]) sleep 5 > /dev/null 2>&1 &
             while flock -n \(live[1]) true; do sleep 0.05; done
             "$0" info s.vein --key-file k > /dev/null; echo "info $?"
-            ls -A | grep -E 'LIVE|DEAD'
+            ls -A | grep -E 'AAAA|DEAD'
             """, VeinRunner.binary])
         #expect(result.stdout == "info 0\n" + live.sorted().joined(separator: "\n") + "\n", "\(result.stdout) \(result.stderr)")
     }
