@@ -45,12 +45,22 @@ public final class Store {
         StagedFile.removeLeftovers(of: realPath)
         let key: CipherKey?
         let encryption: Encryption
+        var missingKeyFile: KeyError?
         if try isPlaintext(path) {
             key = nil
             encryption = .plaintext
         } else {
             try refuseText(path)
-            let (found, source) = try keys.keyForOpening(realPath: realPath)
+            let (found, source): (CipherKey, KeySource)
+            do {
+                (found, source) = try keys.keyForOpening(realPath: realPath)
+            } catch let error as KeyError where keys.keyFile.map({ !FileSystem.fileExists($0) }) == true {
+                // A rotation to a new key file that stopped after the store changed left its key only in
+                // FILE.pending: tried as the key, and the key file's own error stands if it does not open.
+                guard let pending = try keys.pendingKey(realPath: realPath) else { throw error }
+                (found, source) = pending
+                missingKeyFile = error
+            }
             key = found
             encryption = .encrypted(kind: found.kindDescription, source: source)
         }
@@ -58,6 +68,7 @@ public final class Store {
         do {
             store = try open(path, realPath: realPath, key: key, encryption: encryption, mode: mode)
         } catch StoreError.wrongKey(let reported, _) {
+            if let missingKeyFile { throw missingKeyFile }
             // A rotation that replaced the file but stopped before promoting its key left the new key pending.
             guard let (pending, source) = try keys.pendingKey(realPath: realPath) else {
                 throw StoreError.wrongKey(reported, source: encryption.keySource)
