@@ -145,11 +145,64 @@ import Testing
         #expect(try keyring.lookup(storePath: realPath, state: .current) != nil, "the current key stays")
     }
 
+    /// `key forget --purge` stopped part way (here the keyring fails to delete the key) keeps the records of
+    /// the backups a kept key alone opens: it deletes the key first, its records after.
+    @Test func aForgetThatStopsKeepsTheRecordsOfTheKeyItKept() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let keyring = FakeKeyring()
+        let realPath = try keyringStore(dir, keyring)
+        let store = try Store.open(dir.path("s.vein"), keys: StoreTests.keys(keyring: keyring), mode: .readOnly)
+        _ = try StoreCopier.copy(store, to: dir.path("b.vein"), protection: .existingKey(try store.keyForCopies(), source: .keyring, keyring: keyring,
+                                                                                        app: "com.example.blog", backupOf: realPath))
+        try store.database.close()
+        _ = try KeyRotation.rotate(dir.path("s.vein"), keys: StoreTests.keys(keyring: keyring), to: .sameSource)
+        let backup = try FileSystem.realPath(dir.path("b.vein"))
+        try keyring.remove(storePath: backup, state: .current)
+
+        let failing = SelectivelyFailingKeyring(keyring, failing: .deletingRetiredKeys)
+        let entries = try RetiredKeyDeletion.entries(storePath: realPath, keyring: failing)
+        #expect(throws: KeyError.self) { try RetiredKeyDeletion.delete(entries, storePath: realPath, keyring: failing) }
+        #expect(try keyring.retiredKeys(storePath: realPath).count == 1)
+        #expect(try RetiredKeyDeletion.entries(storePath: realPath, keyring: keyring).first?.onlyKeyOf.map(\.backup) == [backup])
+    }
+
     @Test func aFingerprintTellsKeysApartAndIsStable() throws {
         let key = try CipherKey(text: KeyTests.hex)
         #expect(key.fingerprint == (try CipherKey(text: KeyTests.hex)).fingerprint)
         #expect(key.fingerprint.count == 16)
         #expect(key.fingerprint != (try CipherKey.random()).fingerprint)
         #expect(!KeyTests.hex.contains(key.fingerprint))
+    }
+}
+
+/// A keyring that passes everything to another but fails one kind of change ("refused"): retiring a current
+/// key, or deleting retired keys.
+final class SelectivelyFailingKeyring: Keyring {
+    enum Failing: Sendable { case retiring, deletingRetiredKeys }
+    let inner: FakeKeyring
+    let failing: Failing
+
+    init(_ inner: FakeKeyring, failing: Failing) {
+        self.inner = inner
+        self.failing = failing
+    }
+
+    func store(key: CipherKey, app: String, storePath: String, state: KeyState) throws(KeyError) {
+        try inner.store(key: key, app: app, storePath: storePath, state: state)
+    }
+    func lookup(storePath: String, state: KeyState) throws(KeyError) -> CipherKey? { try inner.lookup(storePath: storePath, state: state) }
+    func remove(storePath: String, state: KeyState) throws(KeyError) -> Bool { try inner.remove(storePath: storePath, state: state) }
+    func items(matching attributes: [String: String]) throws(KeyError) -> [KeyringItem] { try inner.items(matching: attributes) }
+    func store(secret: CipherKey, attributes: [String: String], label: String) throws(KeyError) {
+        try inner.store(secret: secret, attributes: attributes, label: label)
+    }
+    func relabel(matching: [String: String], attributes: [String: String], label: String) throws(KeyError) -> Int {
+        if failing == .retiring, attributes["state"] == KeyState.retired.rawValue { throw .keyringFailed("refused") }
+        return try inner.relabel(matching: matching, attributes: attributes, label: label)
+    }
+    func delete(matching attributes: [String: String]) throws(KeyError) -> Int {
+        if failing == .deletingRetiredKeys, attributes["state"] == KeyState.retired.rawValue { throw .keyringFailed("refused") }
+        return try inner.delete(matching: attributes)
     }
 }

@@ -81,4 +81,12 @@ enum KeyProbe {
         try? database.close()
         return true
     }
+
+    /// `opens`, for a path that may hold anything or nothing: only a non-empty regular file is read (a FIFO
+    /// would block the read).
+    static func opensStoreFile(_ path: String, with key: CipherKey) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return false }
+        return opens(path, with: key)
+    }
 }
