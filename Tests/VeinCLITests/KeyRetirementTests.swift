@@ -73,6 +73,71 @@ import Vein
         ], "\(result.stderr)")
     }
 
+    /// A move out of the keyring killed after the rename, before the old item was retired: the next command
+    /// finds the marked item no longer opening the store, retires it, and says where the key went.
+    @Test func aMoveOutOfTheKeyringKilledAfterTheRenameIsFinishedByTheNextOpen() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        let vein = VeinRunner.binary
+        let real = try FileSystem.realPath(r.path("s.vein"))
+        let result = try r.run(VeinRunner.withSecretService, ["bash", "-c", """
+            '\(vein)' create s.vein --schema '\(VeinRunner.exampleManifest)' -q || exit 1
+            printf 'a new passphrase\\na new passphrase\\n' | VEIN_TEST_ROTATE_STOP=renamed '\(vein)' key rotate s.vein --to-passphrase
+            echo "rotate exit $?"
+            '\(vein)' info s.vein || echo "info exit $?"
+            printf 'a new passphrase\\n' | '\(vein)' key status s.vein --passphrase | tail -2
+            secret-tool search --all store '\(real)' 2>&1 | grep -E '^attribute\\.(state|moved-to)' | sort
+            """])
+        #expect(Self.masked(result.stdout) == """
+            rotate exit 137
+            info exit 69
+            retired keys 1
+              keyring item, retired DATE, when the key moved to the passphrase
+            attribute.moved-to = passphrase
+            attribute.state = retired
+
+            """, "\(result.stderr)")
+        let lines = Self.masked(result.stderr).split(separator: "\n").map(String.init).filter { $0.hasPrefix("vein:") || $0.hasPrefix("hint:") }
+        #expect(lines == [
+            "vein: error: no key for \(real): the keyring's key for this store was retired on DATE when it moved to a passphrase",
+            "hint: use --passphrase ('vein key status' lists the retired key, which opens copies made before the rotation)",
+        ], "\(result.stderr)")
+    }
+
+    /// A copy from before a rotation put back over the store opens only with the retired key: opening says
+    /// so (not "wrong key"), `key forget --purge` keeps that key, and the hint's command gives the store a
+    /// key of its own.
+    @Test func aCopyFromBeforeARotationPutBackKeepsTheKeyThatOpensIt() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        let vein = VeinRunner.binary
+        let real = try FileSystem.realPath(r.path("s.vein"))
+        let result = try r.run(VeinRunner.withSecretService, ["bash", "-c", """
+            set -e
+            '\(vein)' create s.vein --schema '\(VeinRunner.exampleManifest)' -q
+            '\(vein)' query s.vein 'insert Post(title: "t", content: "c")' > /dev/null
+            cp s.vein old.vein
+            '\(vein)' key rotate s.vein -q
+            cp old.vein s.vein
+            '\(vein)' info s.vein || echo "info exit $?"
+            '\(vein)' key forget s.vein --purge
+            retired=$(secret-tool search --all store '\(real)' state retired 2>&1 | sed -n 's/^attribute\\.retired = //p')
+            VEIN_KEY="$(secret-tool lookup store '\(real)' state retired retired "$retired")" '\(vein)' key rotate '\(real)' --to-keyring -q
+            '\(vein)' query s.vein 'count Post'
+            """])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "info exit 69\n1\n", "\(result.stderr)")
+        let lines = Self.masked(result.stderr).split(separator: "\n").map(String.init).filter { !$0.contains("fd limit") }
+        #expect(lines == [
+            "vein: error: cannot decrypt \(real) with the key in the keyring, but the key the keyring retired for it on DATE opens it "
+                + "(it is a copy from before that rotation)",
+            "hint: give it a key of its own: VEIN_KEY=\"$(secret-tool lookup store '\(real)' state retired retired 'DATE')\" "
+                + "vein key rotate '\(real)' --to-keyring",
+            "s.vein has no retired key to delete",
+            "  keyring item, retired DATE, when the key moved to the keyring: kept: it opens s.vein as it is now (a copy from before its rotation)",
+        ], "\(result.stderr)")
+    }
+
     /// A rotation in place keeps the old key as a retired item: a copy made before it still opens.
     @Test func rotatingInTheKeyringKeepsTheOldKeyForOldCopies() throws {
         let r = try VeinRunner()

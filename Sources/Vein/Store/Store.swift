@@ -71,19 +71,30 @@ public final class Store {
             if let missingKeyFile { throw missingKeyFile }
             // A rotation that replaced the file but stopped before promoting its key left the new key pending.
             guard let (pending, source) = try keys.pendingKey(realPath: realPath) else {
-                throw StoreError.wrongKey(reported, source: encryption.keySource)
+                throw wrongKey(reported, realPath: realPath, key: key, source: encryption.keySource, keys: keys)
             }
             do {
                 store = try open(path, realPath: realPath, key: pending,
                                  encryption: .encrypted(kind: pending.kindDescription, source: source), mode: mode)
             } catch StoreError.wrongKey {
-                throw StoreError.wrongKey(reported, source: encryption.keySource)
+                throw wrongKey(reported, realPath: realPath, key: key, source: encryption.keySource, keys: keys)
             }
         }
         // A read-only open of a store we may write is read-write with writes refused (see StoreAccess).
         store.refusesWrites = requested == .readOnly && mode == .readWrite
         if store.refusesWrites { try store.database.execute("PRAGMA query_only = ON") }
         return store
+    }
+
+    /// The error for a key that does not open the store: when it came from the keyring, what the keyring
+    /// knows of why (a move out of it that stopped after the rename, a copy from before a rotation), else
+    /// "wrong key".
+    private static func wrongKey(_ reported: String, realPath: String, key: CipherKey?, source: KeySource, keys: KeyOptions) -> Error {
+        if source == .keyring, let key, let keyring = keys.keyring,
+           let explained = keyring.explainWrongKey(storePath: realPath, tried: key, at: Date()) {
+            return explained
+        }
+        return StoreError.wrongKey(reported, source: source)
     }
 
     /// Opens a store whose key is already in hand (a store being created, before it has its name).
