@@ -24,13 +24,16 @@ enum KeyRotateCommand {
             The new key is recorded as pending before the store changes (a key file's FILE.pending, or the \
             keyring's item with state=pending), tried whenever the current key does not open the store, and \
             promoted to current after the rename. A crash at any point leaves a store that the keys in its \
-            source open.
+            source open (after a move to a new key file stopped after the rename, --key-file FILE finds \
+            FILE.pending).
 
             The old key is retired, never deleted: copies and backups made before the rotation open only with \
             it. In the keyring its item gets state=retired (with the date and where the key went), which \
             lookups skip; a key file keeps it as FILE.retired-DATE beside it (a second name when FILE gets the \
-            new key, a rename when the key moved to another source). 'vein key status' lists retired keys, \
-            'vein key forget --purge' deletes the keyring's.
+            new key, a rename when the key moved to another source). A key moving out of the keyring is \
+            marked (moved-to) before the store changes, so that a rotation killed before the retirement is \
+            finished by the next command that finds that key no longer opening the store. 'vein key status' \
+            lists retired keys, 'vein key forget --purge' deletes the keyring's.
 
             The new key goes where the current one is (its key file or keyring item), or with --to-keyring, \
             --to-key-file FILE (written 0600; an existing FILE only with --force; neither FILE nor FILE.pending \
