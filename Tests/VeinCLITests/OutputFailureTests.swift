@@ -144,8 +144,8 @@ import Vein
     @Test func keyRotateRemovesKeyTemporariesAKilledRotationLeft() throws {
         let r = try store(posts: 2)
         defer { r.cleanUp() }
-        let leftovers = [".k.pending.writing-01J0000000000000000000000", "k.pending.writing-01J0000000000000000000000",
-                         ".k.writing-01J0000000000000000000000"]
+        let leftovers = [".k.pending.writing-01J00000000000000000000000", "k.pending.writing-01J00000000000000000000000",
+                         ".k.writing-01J00000000000000000000000"]
         for name in leftovers { try r.write(name, String(repeating: "ab", count: 32) + "\n", mode: 0o600) }
         #expect(try r.vein(["key", "rotate", "s.vein", "--key-file", "k", "-q"]).status == 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: r.directory.path)

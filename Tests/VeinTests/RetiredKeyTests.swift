@@ -145,11 +145,136 @@ import Testing
         #expect(try keyring.lookup(storePath: realPath, state: .current) != nil, "the current key stays")
     }
 
+    /// A copy from before a rotation put back at the store's path opens only with the retired key: `vein key
+    /// forget` never deletes that key, and opening says which key it is instead of "wrong key".
+    @Test func aRetiredKeyThatOpensTheStoreAsItIsNowIsNeverForgotten() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let keyring = FakeKeyring()
+        let realPath = try keyringStore(dir, keyring)
+        let first = try #require(keyring.item(realPath)).key
+        try FileManager.default.copyItem(atPath: dir.path("s.vein"), toPath: dir.path("copy.vein"))
+        _ = try KeyRotation.rotate(dir.path("s.vein"), keys: StoreTests.keys(keyring: keyring), to: .sameSource)
+        // An older retired key that opens nothing here.
+        try keyring.store(secret: try CipherKey.random(), attributes: ["app": "com.example.blog", "store": realPath, "state": "retired",
+                                                                        "retired": "2020-01-31T12:00:00Z"], label: "Vein key")
+        try #require(try keyring.retiredKeys(storePath: realPath).count == 2)
+        try FileManager.default.removeItem(atPath: dir.path("s.vein"))
+        try FileManager.default.copyItem(atPath: dir.path("copy.vein"), toPath: dir.path("s.vein"))
+
+        let entries = try RetiredKeyDeletion.entries(storePath: realPath, keyring: keyring)
+        #expect(try RetiredKeyDeletion.delete(entries, storePath: realPath, keyring: keyring) == 1)
+        #expect(try keyring.retiredKeys(storePath: realPath).map(\.key) == [first], "the key of the store as it is now stays")
+        #expect(try Store.open(dir.path("s.vein"), keys: StoreTests.keys(env: ["K": first.text], keyEnv: "K")).meta.app == "com.example.blog")
+        let retiredAt = try #require(try keyring.retiredKeys(storePath: realPath).first).retiredAt
+        #expect(throws: KeyError.retiredKeyOpens(store: realPath, retiredAt: retiredAt)) {
+            try Store.open(dir.path("s.vein"), keys: StoreTests.keys(keyring: keyring))
+        }
+    }
+
+    /// `key forget --purge` stopped part way (here the keyring fails to delete the key) keeps the records of
+    /// the backups a kept key alone opens: it deletes the key first, its records after.
+    @Test func aForgetThatStopsKeepsTheRecordsOfTheKeyItKept() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let keyring = FakeKeyring()
+        let realPath = try keyringStore(dir, keyring)
+        let store = try Store.open(dir.path("s.vein"), keys: StoreTests.keys(keyring: keyring), mode: .readOnly)
+        _ = try StoreCopier.copy(store, to: dir.path("b.vein"), protection: .existingKey(try store.keyForCopies(), source: .keyring, keyring: keyring,
+                                                                                        app: "com.example.blog", backupOf: realPath))
+        try store.database.close()
+        _ = try KeyRotation.rotate(dir.path("s.vein"), keys: StoreTests.keys(keyring: keyring), to: .sameSource)
+        let backup = try FileSystem.realPath(dir.path("b.vein"))
+        try keyring.remove(storePath: backup, state: .current)
+
+        let failing = SelectivelyFailingKeyring(keyring, failing: .deletingRetiredKeys)
+        let entries = try RetiredKeyDeletion.entries(storePath: realPath, keyring: failing)
+        #expect(throws: KeyError.self) { try RetiredKeyDeletion.delete(entries, storePath: realPath, keyring: failing) }
+        #expect(try keyring.retiredKeys(storePath: realPath).count == 1)
+        #expect(try RetiredKeyDeletion.entries(storePath: realPath, keyring: keyring).first?.onlyKeyOf.map(\.backup) == [backup])
+    }
+
+    /// A move out of the keyring whose retirement of the old item fails after the rename says so (the store
+    /// opens with the new key); the item stays marked as moved, and the next open retires it and says where
+    /// the key went.
+    @Test func aKeyringKeyThatCouldNotBeRetiredIsRetiredByTheNextOpen() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let keyring = FakeKeyring()
+        let realPath = try keyringStore(dir, keyring)
+        let old = try #require(keyring.item(realPath)).key
+        let failing = SelectivelyFailingKeyring(keyring, failing: .retiring)
+        #expect(throws: KeyRotationError.oldKeyNotRetired(.keyring, newHome: .passphrasePrompt, reason: "the keyring failed: refused")) {
+            try KeyRotation.rotate(dir.path("s.vein"), keys: StoreTests.keys(keyring: failing), to: .passphrase("a new passphrase"))
+        }
+        _ = try Store.open(dir.path("s.vein"), keys: StoreTests.keys(env: ["P": "a new passphrase"], keyEnv: "P", keyring: keyring))
+        #expect(try keyring.lookup(storePath: realPath, state: .current) == old, "not retired yet")
+
+        var caught: Error?
+        do { _ = try Store.open(dir.path("s.vein"), keys: StoreTests.keys(keyring: keyring)) } catch { caught = error }
+        let retired = try #require(try keyring.retiredKeys(storePath: realPath).first)
+        #expect(retired.key == old && retired.movedTo == .passphrasePrompt)
+        #expect(caught as? KeyError == .keyRetired(store: realPath, retiredAt: retired.retiredAt, movedTo: .passphrasePrompt))
+        #expect(try keyring.lookup(storePath: realPath, state: .current) == nil)
+    }
+
+    /// The mark a move out of the keyring puts on the item before the rename (left here as by a process
+    /// killed before the rename) is taken off by the next rotation: a key that opens the store is never
+    /// retired for a move that did not happen.
+    @Test func aMoveThatNeverHappenedLeavesNoMark() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let keyring = FakeKeyring()
+        let realPath = try keyringStore(dir, keyring)
+        let old = try #require(keyring.item(realPath)).key
+        try keyring.markMoving(storePath: realPath, holding: old, to: .passphrasePrompt)
+        #expect(try keyring.items(matching: ["store": realPath, "state": "current"]).first?.attributes["moved-to"] == "passphrase")
+        // The next rotation takes it off first, even one that then fails (a key file in the way).
+        try dir.write("taken", "keep me\n")
+        #expect(throws: KeyError.keyFileExists(path: dir.path("taken"))) {
+            try KeyRotation.rotate(dir.path("s.vein"), keys: StoreTests.keys(keyring: keyring), to: .keyFile(dir.path("taken"), force: false))
+        }
+        #expect(try keyring.items(matching: ["store": realPath, "state": "current"]).map { $0.attributes["moved-to"] } == [nil])
+        #expect(try keyring.lookup(storePath: realPath, state: .current) == old)
+        _ = try Store.open(dir.path("s.vein"), keys: StoreTests.keys(keyring: keyring))
+    }
+
     @Test func aFingerprintTellsKeysApartAndIsStable() throws {
         let key = try CipherKey(text: KeyTests.hex)
         #expect(key.fingerprint == (try CipherKey(text: KeyTests.hex)).fingerprint)
         #expect(key.fingerprint.count == 16)
         #expect(key.fingerprint != (try CipherKey.random()).fingerprint)
         #expect(!KeyTests.hex.contains(key.fingerprint))
+    }
+}
+
+/// A keyring that passes everything to another but fails one kind of change ("refused"): retiring a current
+/// key, or deleting retired keys.
+final class SelectivelyFailingKeyring: Keyring {
+    enum Failing: Sendable { case retiring, deletingRetiredKeys }
+    let inner: FakeKeyring
+    let failing: Failing
+
+    init(_ inner: FakeKeyring, failing: Failing) {
+        self.inner = inner
+        self.failing = failing
+    }
+
+    func store(key: CipherKey, app: String, storePath: String, state: KeyState) throws(KeyError) {
+        try inner.store(key: key, app: app, storePath: storePath, state: state)
+    }
+    func lookup(storePath: String, state: KeyState) throws(KeyError) -> CipherKey? { try inner.lookup(storePath: storePath, state: state) }
+    func remove(storePath: String, state: KeyState) throws(KeyError) -> Bool { try inner.remove(storePath: storePath, state: state) }
+    func items(matching attributes: [String: String]) throws(KeyError) -> [KeyringItem] { try inner.items(matching: attributes) }
+    func store(secret: CipherKey, attributes: [String: String], label: String) throws(KeyError) {
+        try inner.store(secret: secret, attributes: attributes, label: label)
+    }
+    func relabel(matching: [String: String], attributes: [String: String], label: String) throws(KeyError) -> Int {
+        if failing == .retiring, attributes["state"] == KeyState.retired.rawValue { throw .keyringFailed("refused") }
+        return try inner.relabel(matching: matching, attributes: attributes, label: label)
+    }
+    func delete(matching attributes: [String: String]) throws(KeyError) -> Int {
+        if failing == .deletingRetiredKeys, attributes["state"] == KeyState.retired.rawValue { throw .keyringFailed("refused") }
+        return try inner.delete(matching: attributes)
     }
 }

@@ -114,11 +114,31 @@ import Testing
         let dir = try TempDir()
         defer { dir.cleanUp() }
         let live = try StagedFile(target: dir.path("k"), tag: "writing", mode: 0o600, placement: .replace)
-        for name in [".k.writing-01DEAD", ".k.writing-01DEAD-wal", "k.writing-01OLDSTYLE", ".other.writing-01X"] { try dir.write(name, "x") }
+        let dead = "01J0000000000000000000DEAD", old = "01J000000000000000000000AB"
+        for name in [".k.writing-\(dead)", ".k.writing-\(dead)-wal", "k.writing-\(old)", ".other.writing-\(dead)"] { try dir.write(name, "x") }
         StagedFile.removeLeftovers(of: dir.path("k"), tag: "writing")
         let liveName = URL(fileURLWithPath: live.temporary).lastPathComponent
-        #expect(try dir.contents() == [".other.writing-01X", liveName].sorted())
+        #expect(try dir.contents() == [".other.writing-\(dead)", liveName].sorted())
         live.discard()
+    }
+
+    /// Another process's cleanup can take a new temporary in the moment before its writer locks it (it looks
+    /// like a dead one then): the writer notices and makes it again under a new name instead of writing into
+    /// a file that no longer has one.
+    @Test func aTemporaryRemovedBeforeItIsLockedIsMadeAgain() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        var removed: [String] = []
+        let staged = try StagedFile(target: dir.path("a"), tag: "writing", mode: 0o600, placement: .create) { temporary in
+            // What removeLeftovers in another process does to a file nobody has locked.
+            if removed.isEmpty, unlink(temporary) == 0 { removed.append(temporary) }
+        }
+        try #require(removed.count == 1)
+        #expect(staged.temporary != removed[0])
+        try staged.write(Array("new".utf8))
+        try staged.commit()
+        #expect(try dir.contents() == ["a"])
+        #expect(String(decoding: try dir.bytes("a"), as: UTF8.self) == "new")
     }
 
     /// On a full disk writing fails as a write failure (exit 74 in the CLI), and nothing stays behind.

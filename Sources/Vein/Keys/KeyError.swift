@@ -6,6 +6,9 @@ public enum KeyError: Error, Equatable, Sendable {
     /// The keyring holds no current key for the store, only keys a rotation retired; the newest was
     /// retired at `retiredAt` when the store's key moved to `movedTo` (nil when not recorded).
     case keyRetired(store: String, retiredAt: String, movedTo: KeySource?)
+    /// The keyring's current key for the store does not open it, but the key it retired for it at `retiredAt`
+    /// does: a copy from before that rotation was put back at the path.
+    case retiredKeyOpens(store: String, retiredAt: String)
     /// The keyring holds no key for the store's path, but the key it keeps for `otherPath` opens it: the
     /// store was moved or copied from there.
     case keyKeptForAnotherPath(store: String, otherPath: String)
@@ -77,6 +80,9 @@ extension KeyError: CustomStringConvertible {
             }
             return "no key for \(store): the keyring's key for this store was retired on \(retiredAt)"
                 + (place.map { " when it moved to \($0)" } ?? "")
+        case .retiredKeyOpens(let store, let retiredAt):
+            return "cannot decrypt \(store) with the key in the keyring, but the key the keyring retired for it on \(retiredAt) "
+                + "opens it (it is a copy from before that rotation)"
         case .keyKeptForAnotherPath(let store, let other):
             return "no key for \(store): the keyring has no key for this path, but the key it keeps for \(other) opens it "
                 + "(the store was moved or copied from there)"

@@ -40,25 +40,17 @@ extension Keyring {
         let retiredAt = RetiredKey.timestamp(date)
         attributes[KeyringAttribute.state] = KeyState.retired.rawValue
         attributes[KeyringAttribute.retired] = retiredAt
-        attributes[KeyringAttribute.movedTo] = movedTo.kind
-        if case .keyFile(let path) = movedTo { attributes[KeyringAttribute.keyFile] = path }
-        let app = attributes[KeyringAttribute.app] ?? "unknown app"
+        attributes = attributes.filter { !Self.moveAttributes.contains($0.key) }.merging(Self.attributes(movedTo: movedTo)) { $1 }
         return try relabel(matching: match, attributes: attributes,
-                           label: "Vein key for \(app) store \(storePath) (retired \(retiredAt))") > 0
+                           label: Self.label(of: attributes, storePath: storePath) + " (retired \(retiredAt))") > 0
     }
 
     /// The store's retired keys in the keyring, oldest first.
     package func retiredKeys(storePath: String) throws(KeyError) -> [RetiredKey] {
         let items = try items(matching: [KeyringAttribute.store: storePath, KeyringAttribute.state: KeyState.retired.rawValue])
         return items.map { item in
-            let attributes = item.attributes
-            let movedTo: KeySource? = switch attributes[KeyringAttribute.movedTo] {
-            case "keyring": .keyring
-            case "passphrase": .passphrasePrompt
-            case "key-file": .keyFile(attributes[KeyringAttribute.keyFile] ?? "?")
-            default: nil
-            }
-            return RetiredKey(place: .keyring, retiredAt: attributes[KeyringAttribute.retired] ?? "", movedTo: movedTo, key: item.key)
+            RetiredKey(place: .keyring, retiredAt: item.attributes[KeyringAttribute.retired] ?? "",
+                       movedTo: Self.source(movedTo: item.attributes), key: item.key)
         }.sorted { $0.retiredAt < $1.retiredAt }
     }
 
@@ -80,5 +72,13 @@ enum KeyProbe {
         guard let database = try? Database(path: path, mode: .immutable, key: key) else { return false }
         try? database.close()
         return true
+    }
+
+    /// `opens`, for a path that may hold anything or nothing: only a non-empty regular file is read (a FIFO
+    /// would block the read).
+    static func opensStoreFile(_ path: String, with key: CipherKey) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return false }
+        return opens(path, with: key)
     }
 }

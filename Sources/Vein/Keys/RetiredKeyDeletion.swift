@@ -13,6 +13,9 @@ public enum RetiredKeyDeletion {
         public let onlyKeyOf: [BackupRecord]
         /// Backups recorded with this key that also open with their own keyring item.
         public let alsoOpenedByTheirOwnKey: [BackupRecord]
+        /// The key opens the file at the store's path as it is now (a copy from before the rotation was put
+        /// back there): it is never deleted.
+        public let opensTheStore: Bool
     }
 
     /// The store's retired keyring keys and the backups each opens.
@@ -28,23 +31,29 @@ public enum RetiredKeyDeletion {
                 let own = try keyring.lookup(storePath: record.backup, state: .current)
                 if own?.fingerprint == record.fingerprint { also.append(record) } else { only.append(record) }
             }
-            entries.append(Entry(key: key, onlyKeyOf: only, alsoOpenedByTheirOwnKey: also))
+            let opens = key.key.map { KeyProbe.opensStoreFile(storePath, with: $0) } ?? false
+            entries.append(Entry(key: key, onlyKeyOf: only, alsoOpenedByTheirOwnKey: also, opensTheStore: opens))
         }
         return entries
     }
 
-    /// Deletes the retired keys `entries` lists (and no other: one retired meanwhile stays) and the backup
-    /// records made with them. Returns how many keys were deleted.
+    /// Deletes the retired keys `entries` lists (and no other: one retired meanwhile stays) and then the backup
+    /// records made with them, except a key that opens the store as it is now. Returns how many keys were
+    /// deleted. The key goes first: a stop between the two leaves records of a deleted key, never a kept key
+    /// without the records that say which backups only it opens.
     @discardableResult
     public static func delete(_ entries: [Entry], storePath: String, keyring: any Keyring) throws(KeyError) -> Int {
+        // Items are deleted by their retirement date; one retired in the same second as a key that opens the
+        // store would go with it, so it stays too.
+        let kept = Set(entries.filter(\.opensTheStore).map(\.key.retiredAt))
         var deleted = 0
-        for entry in entries {
+        for entry in entries where !kept.contains(entry.key.retiredAt) {
+            deleted += try keyring.delete(matching: [KeyringAttribute.store: storePath, KeyringAttribute.state: KeyState.retired.rawValue,
+                                                     KeyringAttribute.retired: entry.key.retiredAt])
             for record in entry.onlyKeyOf + entry.alsoOpenedByTheirOwnKey {
                 try keyring.delete(matching: [KeyringAttribute.store: storePath, KeyringAttribute.state: BackupRecord.state,
                                               KeyringAttribute.backup: record.backup, KeyringAttribute.fingerprint: record.fingerprint])
             }
-            deleted += try keyring.delete(matching: [KeyringAttribute.store: storePath, KeyringAttribute.state: KeyState.retired.rawValue,
-                                                     KeyringAttribute.retired: entry.key.retiredAt])
         }
         return deleted
     }

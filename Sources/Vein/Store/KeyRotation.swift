@@ -48,7 +48,7 @@ public enum KeyRotation {
         // A pending key from an interrupted rotation is settled first: promoted when it is the key that
         // opens the file (the rename happened), dropped when it is not. Only then may a new pending key
         // take its place; overwriting it while it alone opens the file would lose the store.
-        try finishInterruptedRotation(keys, realPath: realPath, openedWith: oldKey, app: store.meta.app)
+        try finishInterruptedRotation(keys, realPath: realPath, openedWith: oldKey, from: source, app: store.meta.app)
 
         // Where the new key goes, and the key itself.
         let newKey: CipherKey
@@ -107,6 +107,15 @@ public enum KeyRotation {
             home.forgetPending(realPath: realPath)
             throw error
         }
+        // A key leaving the keyring is marked as moving there before the store changes (see KeyringMove).
+        let leaving = source == .keyring && home.source != .keyring ? keys.keyring : nil
+        do {
+            try leaving?.markMoving(storePath: realPath, holding: oldKey, to: home.source ?? .passphrasePrompt)
+        } catch {
+            staged.discard()
+            home.forgetPending(realPath: realPath)
+            throw error
+        }
         after?(.pendingRecorded)
         do {
             try export(realPath, oldKey: oldKey, into: staged.temporary, newKey: newKey)
@@ -115,6 +124,7 @@ public enum KeyRotation {
         } catch {
             staged.discard()
             home.forgetPending(realPath: realPath)
+            leaving?.unmarkMoving(storePath: realPath)
             throw error
         }
         // From here the path is the new file: the pending key opens it and must never be dropped. A failure
@@ -142,7 +152,10 @@ public enum KeyRotation {
                       durationSeconds: Date().timeIntervalSince(started))
     }
 
-    private static func finishInterruptedRotation(_ keys: KeyOptions, realPath: String, openedWith key: CipherKey, app: String) throws {
+    private static func finishInterruptedRotation(_ keys: KeyOptions, realPath: String, openedWith key: CipherKey, from source: KeySource,
+                                                  app: String) throws {
+        // A move out of the keyring that stopped before the rename left the mark on a key that still opens.
+        if source == .keyring { keys.keyring?.unmarkMoving(storePath: realPath) }
         guard let (pending, _) = try keys.pendingKey(realPath: realPath) else { return }
         let home: KeyHome
         if let file = keys.keyFile {

@@ -45,12 +45,22 @@ public final class Store {
         StagedFile.removeLeftovers(of: realPath)
         let key: CipherKey?
         let encryption: Encryption
+        var missingKeyFile: KeyError?
         if try isPlaintext(path) {
             key = nil
             encryption = .plaintext
         } else {
             try refuseText(path)
-            let (found, source) = try keys.keyForOpening(realPath: realPath)
+            let (found, source): (CipherKey, KeySource)
+            do {
+                (found, source) = try keys.keyForOpening(realPath: realPath)
+            } catch let error as KeyError where keys.keyFile.map({ !FileSystem.fileExists($0) }) == true {
+                // A rotation to a new key file that stopped after the store changed left its key only in
+                // FILE.pending: tried as the key, and the key file's own error stands if it does not open.
+                guard let pending = try keys.pendingKey(realPath: realPath) else { throw error }
+                (found, source) = pending
+                missingKeyFile = error
+            }
             key = found
             encryption = .encrypted(kind: found.kindDescription, source: source)
         }
@@ -58,21 +68,33 @@ public final class Store {
         do {
             store = try open(path, realPath: realPath, key: key, encryption: encryption, mode: mode)
         } catch StoreError.wrongKey(let reported, _) {
+            if let missingKeyFile { throw missingKeyFile }
             // A rotation that replaced the file but stopped before promoting its key left the new key pending.
             guard let (pending, source) = try keys.pendingKey(realPath: realPath) else {
-                throw StoreError.wrongKey(reported, source: encryption.keySource)
+                throw wrongKey(reported, realPath: realPath, key: key, source: encryption.keySource, keys: keys)
             }
             do {
                 store = try open(path, realPath: realPath, key: pending,
                                  encryption: .encrypted(kind: pending.kindDescription, source: source), mode: mode)
             } catch StoreError.wrongKey {
-                throw StoreError.wrongKey(reported, source: encryption.keySource)
+                throw wrongKey(reported, realPath: realPath, key: key, source: encryption.keySource, keys: keys)
             }
         }
         // A read-only open of a store we may write is read-write with writes refused (see StoreAccess).
         store.refusesWrites = requested == .readOnly && mode == .readWrite
         if store.refusesWrites { try store.database.execute("PRAGMA query_only = ON") }
         return store
+    }
+
+    /// The error for a key that does not open the store: when it came from the keyring, what the keyring
+    /// knows of why (a move out of it that stopped after the rename, a copy from before a rotation), else
+    /// "wrong key".
+    private static func wrongKey(_ reported: String, realPath: String, key: CipherKey?, source: KeySource, keys: KeyOptions) -> Error {
+        if source == .keyring, let key, let keyring = keys.keyring,
+           let explained = keyring.explainWrongKey(storePath: realPath, tried: key, at: Date()) {
+            return explained
+        }
+        return StoreError.wrongKey(reported, source: source)
     }
 
     /// Opens a store whose key is already in hand (a store being created, before it has its name).

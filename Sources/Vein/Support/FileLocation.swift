@@ -14,6 +14,18 @@ package struct FileLocation: Equatable, Sendable {
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
         }
+
+        /// The object `path` itself names (a symbolic link is not followed); nil when there is none.
+        static func named(_ path: String) -> Node? {
+            var info = stat()
+            return lstat(path, &info) == 0 ? Node(info) : nil
+        }
+
+        /// The object an open descriptor refers to.
+        static func opened(_ descriptor: Int32) -> Node? {
+            var info = stat()
+            return fstat(descriptor, &info) == 0 ? Node(info) : nil
+        }
     }
 
     /// The file the path names, symbolic links followed; nil when there is none.

@@ -29,34 +29,56 @@ package final class StagedFile {
     private var finished = false
 
     /// Creates the temporary `.NAME.TAG-ULID` beside `target` with `mode`. With `keepsMode` false the
-    /// file keeps `mode` even when it replaces one with another mode (key files stay 0600).
-    package init(target: String, tag: String, mode: mode_t, keepsMode: Bool = true, placement: Placement) throws {
-        let (directory, name) = FileSystem.splitPath(target)
+    /// file keeps `mode` even when it replaces one with another mode (key files stay 0600). `beforeLocking`
+    /// is a test's way into the moment between the temporary's creation and its lock.
+    package init(target: String, tag: String, mode: mode_t, keepsMode: Bool = true, placement: Placement,
+                 beforeLocking: ((String) -> Void)? = nil) throws {
         self.target = target
-        self.temporary = directory + "/." + name + "." + tag + "-" + ULID.make().description
         self.placement = placement
         self.keepsMode = keepsMode
-        TemporaryFiles.register(temporary)
-        let fd = FileCalls.create(temporary, flags: O_RDWR | O_EXCL | O_CLOEXEC, mode: mode)
-        guard fd >= 0 else {
-            let code = errno
-            TemporaryFiles.unregister(temporary)
-            throw FileSystem.writeError(target, code, creating: true)
-        }
-        // Marks the temporary as in use for removeLeftovers until it is placed or discarded. A descriptor of
-        // its own (read-only, so closing it can lose nothing) holds the lock past the close of the written
-        // one, whose result is checked before the file is put in place.
-        let lock = open(temporary, O_RDONLY | O_CLOEXEC)
-        guard lock >= 0, flock(lock, LOCK_EX) == 0 else {
-            let code = errno
-            if lock >= 0 { close(lock) }
+        (temporary, descriptor, lockDescriptor) = try Self.createLocked(beside: target, tag: tag, mode: mode, beforeLocking: beforeLocking)
+    }
+
+    /// New names tried when another process's cleanup takes each new temporary before it is locked.
+    private static let creationAttempts = 8
+
+    /// Creates `.NAME.TAG-ULID` beside `target`, open for writing, and a second descriptor holding its lock.
+    ///
+    /// The lock marks the temporary as in use for `removeLeftovers` until it is placed or discarded. A
+    /// descriptor of its own (read-only, so closing it can lose nothing) holds it past the close of the
+    /// written one, whose result is checked before the file is put in place. Until the lock is taken the new
+    /// file looks like one a killed writer left, and another process's `removeLeftovers` may remove it; then
+    /// the name no longer gives the locked file, and the file is made again under a new name.
+    private static func createLocked(beside target: String, tag: String, mode: mode_t,
+                                     beforeLocking: ((String) -> Void)?) throws -> (String, Int32, Int32) {
+        let (directory, name) = FileSystem.splitPath(target)
+        for _ in 0..<creationAttempts {
+            let temporary = directory + "/." + name + "." + tag + "-" + ULID.make().description
+            TemporaryFiles.register(temporary)
+            let fd = FileCalls.create(temporary, flags: O_RDWR | O_EXCL | O_CLOEXEC, mode: mode)
+            guard fd >= 0 else {
+                let code = errno
+                TemporaryFiles.unregister(temporary)
+                throw FileSystem.writeError(target, code, creating: true)
+            }
+            let lock = open(temporary, O_RDONLY | O_CLOEXEC)
+            if lock >= 0 { beforeLocking?(temporary) }
+            guard lock >= 0, flock(lock, LOCK_EX) == 0 else {
+                let code = errno
+                if lock >= 0 { close(lock) }
+                close(fd)
+                TemporaryFiles.unregister(temporary)
+                if code == ENOENT { continue }  // removed before it could be opened again
+                _ = FileCalls.unlink(temporary)
+                throw FileSystem.writeError(target, code, creating: true)
+            }
+            if FileLocation.Node.opened(lock) == FileLocation.Node.named(temporary) { return (temporary, fd, lock) }
+            // Removed before it was locked: the name is gone (or another file's), so it is left alone.
+            close(lock)
             close(fd)
-            _ = FileCalls.unlink(temporary)
             TemporaryFiles.unregister(temporary)
-            throw FileSystem.writeError(target, code, creating: true)
         }
-        descriptor = fd
-        lockDescriptor = lock
+        throw FileError.cannotWrite(target, reason: "each new temporary file beside it was removed before it could be locked")
     }
 
     deinit {
@@ -199,55 +221,4 @@ package final class StagedFile {
     /// The tags of every kind of temporary Vein makes (`.NAME.TAG-ULID`): stores being created or rotated,
     /// key files and outputs being written, dry-run copies.
     package enum Tag: String, CaseIterable, Sendable { case creating, rotating, writing, scratch }
-
-    /// Removes temporaries of `target` with `tag` that a killed process left (and their SQLite journals);
-    /// one still being written is locked and stays. Also takes the names older versions used (`NAME.TAG-…`).
-    package static func removeLeftovers(of target: String, tag: String) {
-        removeLeftovers(of: target, tags: [tag])
-    }
-
-    /// Removes what killed processes left of temporaries of `target` of every kind (`Tag`): the next command
-    /// on a store or key file cleans up after any command that was killed while writing beside it.
-    package static func removeLeftovers(of target: String) {
-        removeLeftovers(of: target, tags: Tag.allCases.map(\.rawValue))
-    }
-
-    /// Removes what killed processes left of temporaries with `tag` of any file in `directory` (names
-    /// `.NAME.TAG-ULID`): a backup to a new name each night cleans up after one killed the night before.
-    package static func removeLeftovers(in directory: String, tag: String) {
-        let marker = "." + tag + "-"
-        removeLeftovers(in: directory) { name in
-            guard name.hasPrefix("."), let range = name.range(of: marker, options: .backwards) else { return false }
-            return ULID(String(name[range.upperBound...])) != nil
-        }
-    }
-
-    private static func removeLeftovers(of target: String, tags: [String]) {
-        let (directory, name) = FileSystem.splitPath(target)
-        let prefixes: [String] = tags.flatMap { tag -> [String] in ["." + name + "." + tag + "-", name + "." + tag + "-"] }
-        removeLeftovers(in: directory) { candidate in prefixes.contains(where: candidate.hasPrefix) }
-    }
-
-    /// A temporary is a leftover when no process holds its lock (its writer is gone: the lock goes with the
-    /// process); a SQLite journal of a temporary is one when the temporary itself is gone (a process killed
-    /// while removing them). This process's own temporaries are never touched: opening and closing a file
-    /// would drop the locks SQLite holds on it.
-    private static func removeLeftovers(in directory: String, matching isTemporary: (String) -> Bool) {
-        let directory = directory.isEmpty ? "." : directory
-        let companions = ["-wal", "-shm", "-journal"]
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for name in names {
-            let path = directory + "/" + name
-            if let companion = companions.first(where: name.hasSuffix), isTemporary(String(name.dropLast(companion.count))) {
-                let main = String(path.dropLast(companion.count))
-                if !FileSystem.fileExists(main) && !TemporaryFiles.isRegistered(main) { _ = FileCalls.unlink(path) }
-                continue
-            }
-            guard isTemporary(name), !TemporaryFiles.isRegistered(path) else { continue }
-            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-            guard fd >= 0 else { continue }
-            if flock(fd, LOCK_EX | LOCK_NB) == 0 { FileSystem.removeDatabaseFiles(path) }
-            close(fd)
-        }
-    }
 }

@@ -24,14 +24,17 @@ enum KeyRotateCommand {
             The new key is recorded as pending before the store changes (a key file's FILE.pending, or the \
             keyring's item with state=pending), tried whenever the current key does not open the store (or the \
             keyring has none), and promoted to current after the rename. A crash at any point leaves a store \
-            that the keys in its source open. A failure after the rename (exit 74) says so: the store has its \
+            that the keys in its source open (after a move to a new key file stopped after the rename, \
+            --key-file FILE finds FILE.pending). A failure after the rename (exit 74) says so: the store has its \
             new key, which stays pending until the next rotation makes it current; keep it.
 
             The old key is retired, never deleted: copies and backups made before the rotation open only with \
             it. In the keyring its item gets state=retired (with the date and where the key went), which \
             lookups skip; a key file keeps it as FILE.retired-DATE beside it (a second name when FILE gets the \
-            new key, a rename when the key moved to another source). 'vein key status' lists retired keys, \
-            'vein key forget --purge' deletes the keyring's.
+            new key, a rename when the key moved to another source). A key moving out of the keyring is \
+            marked (moved-to) before the store changes, so that a rotation killed before the retirement is \
+            finished by the next command that finds that key no longer opening the store. 'vein key status' \
+            lists retired keys, 'vein key forget --purge' deletes the keyring's.
 
             The new key goes where the current one is (its key file or keyring item), or with --to-keyring, \
             --to-key-file FILE (written 0600; an existing FILE only with --force; neither FILE nor FILE.pending \
@@ -172,8 +175,9 @@ enum KeyForgetCommand {
             rotation, so nothing is deleted without --purge: without it vein lists each retired key and the \
             backups that only it opens, and exits 64. Those are the backups 'vein backup' recorded with that key \
             whose own keyring item is gone or holds another key; copies made otherwise (cp, snapshots) are not \
-            known to vein. Needs no key: STORE may even be gone. Retired key files (FILE.retired-DATE) are not \
-            touched; remove them yourself when nothing needs them.
+            known to vein. A retired key that opens the file at STORE as it is now (a copy from before its \
+            rotation was put back) is never deleted. Needs no key: STORE may even be gone. Retired key files \
+            (FILE.retired-DATE) are not touched; remove them yourself when nothing needs them.
             """,
         arguments: [SharedOptions.storeArgument],
         options: [OptionSpec("purge", help: "Delete the retired keys, even those that are the only key of a recorded backup."),
@@ -192,17 +196,24 @@ enum KeyForgetCommand {
             if !invocation.quiet { console.note("\(path) has no retired keys in the keyring") }
             return
         }
-        let lines = entries.flatMap(Self.describe)
-        let count = entries.count == 1 ? "1 retired key" : "\(entries.count) retired keys"
+        let lines = entries.flatMap { Self.describe($0, store: path) }
+        let deletable = entries.filter { !$0.opensTheStore }.count
+        guard deletable > 0 else {
+            if !invocation.quiet { console.note((["\(path) has no retired key to delete"] + lines).joined(separator: "\n")) }
+            return
+        }
+        let count = deletable == 1 ? "1 retired key" : "\(deletable) retired keys"
         guard invocation.arguments.flag("purge") else {
             throw CommandFailure((["deleting \(count) of \(path) needs --purge"] + lines).joined(separator: "\n"),
                                  hint: "a retired key also opens the copies of the store made before its rotation; "
                                      + "'vein key forget \(path) --purge' deletes them for good", exitCode: .usage)
         }
         let deleted = try RetiredKeyDeletion.delete(entries, storePath: realPath, keyring: keyring)
-        let orphaned = entries.flatMap(\.onlyKeyOf)
+        let orphaned = entries.filter { !$0.opensTheStore }.flatMap(\.onlyKeyOf)
         if !invocation.quiet {
             console.note("deleted \(deleted == 1 ? "1 retired key" : "\(deleted) retired keys") of \(path)")
+            let kept = entries.count - deletable
+            if kept > 0 { console.note("kept \(kept == 1 ? "1 retired key" : "\(kept) retired keys") that \(kept == 1 ? "opens" : "open") \(path) as it is now") }
             if !orphaned.isEmpty {
                 console.note("no key vein knows opens these backups any more: " + orphaned.map(\.backup).joined(separator: ", "))
             }
@@ -210,10 +221,12 @@ enum KeyForgetCommand {
     }
 
     /// A retired key and the backups only it opens, as lines under the refusal.
-    static func describe(_ entry: RetiredKeyDeletion.Entry) -> [String] {
+    static func describe(_ entry: RetiredKeyDeletion.Entry, store: String) -> [String] {
         let backups = entry.onlyKeyOf
-        var lines = ["  " + KeyStatusCommand.describe(entry.key) + ": "
-                     + (backups.isEmpty ? "no recorded backup needs it" : "the only key of \(backups.count == 1 ? "1 backup" : "\(backups.count) backups")")]
+        let use = entry.opensTheStore
+            ? "kept: it opens \(store) as it is now (a copy from before its rotation)"
+            : backups.isEmpty ? "no recorded backup needs it" : "the only key of \(backups.count == 1 ? "1 backup" : "\(backups.count) backups")"
+        var lines = ["  " + KeyStatusCommand.describe(entry.key) + ": " + use]
         lines += backups.map { "    \($0.backup), made \($0.created)" }
         let others = entry.alsoOpenedByTheirOwnKey.count
         if others > 0 { lines.append("    (\(others == 1 ? "1 more backup" : "\(others) more backups") made with it \(others == 1 ? "keeps its" : "keep their") own keyring key)") }

@@ -38,10 +38,11 @@ enum ErrorReporting {
                 return Report(messages: [e.description],
                               hint: pending == nil ? nil : "keep the pending key: every open tries it, and the next 'vein key rotate' makes it current",
                               exitCode: .ioError)
-            case .oldKeyNotRetired:
-                return Report(messages: [e.description],
-                              hint: "the old key no longer opens the store: mark it retired by hand (rename a key file to FILE.retired-DATE)",
-                              exitCode: .ioError)
+            case .oldKeyNotRetired(let source, _, _):
+                let hint = source == .keyring
+                    ? "the keyring's old key is marked as moved: the next command that finds it no longer opens the store retires it"
+                    : "the old key no longer opens the store: mark it retired by hand (rename the key file to FILE.retired-DATE)"
+                return Report(messages: [e.description], hint: hint, exitCode: .ioError)
             }
         case is ExportSelectionError:
             // Worded by its options: the engine's message names none.
@@ -209,6 +210,11 @@ enum ErrorReporting {
             default: keySourcesHint
             }
             return Report(messages: message, hint: hint + " ('vein key status' lists the retired key, which opens copies made before the rotation)",
+                          exitCode: .unavailable)
+        case .retiredKeyOpens(let store, let retiredAt):
+            return Report(messages: message,
+                          hint: "give it a key of its own: VEIN_KEY=\"$(secret-tool lookup store '\(store)' state retired retired '\(retiredAt)')\" "
+                              + "vein key rotate '\(store)' --to-keyring",
                           exitCode: .unavailable)
         case .keyKeptForAnotherPath(let store, let other):
             return Report(messages: message,
