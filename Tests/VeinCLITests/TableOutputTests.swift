@@ -91,7 +91,7 @@ import Testing
         #expect(lines.count == 4 && lines[1].hasSuffix(#""'=HYPERLINK(""http://x"",""y"")",'-2+3,-5,,[]"#)
                 && lines[3].hasSuffix(#""=HYPERLINK(""http://x"",""y"")",-2+3,-5,,[]"#), "\(repl.stdout)")
         #expect(repl.stderr.hasPrefix("mode: csv --safe\n"))
-        #expect(repl.status == 64 && repl.stderr.hasSuffix("""
+        #expect(repl.status == 65 && repl.stderr.hasSuffix("""
             vein: error: line 6: '--safe' is not an option of .mode json
             hint: usage: .mode table|json|jsonl|csv [--safe]|line
 

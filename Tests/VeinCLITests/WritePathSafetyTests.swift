@@ -298,7 +298,7 @@ import Testing
         #expect(result.status == 0)
         #expect(try String(contentsOfFile: r.path("notes.txt"), encoding: .utf8) == "2\n")
         let bare = try r.vein(["repl", "b.vein", "--key-file", "k"], stdin: ".output --force\n")
-        #expect(bare.status == 64)
+        #expect(bare.status == 65)
         #expect(bare.stderr == "vein: error: line 1: .output --force needs a file\nhint: usage: .output [--force] [FILE]\n")
     }
 }
