@@ -134,6 +134,22 @@ import Testing
         #expect(result.stderr == "vein: error: k is a text file, not a store\nhint: the store comes first: vein info b.vein --key-file k\n")
     }
 
+    /// Before: "line 1, column 1: unexpected byte 0x97, expected '{'" for a store (or any binary file) given
+    /// as the records to import, the store itself included. The store is untouched.
+    @Test func aStoreGivenAsTheRecordsToImport() throws {
+        let r = try VeinRunner.blogStore()
+        defer { r.cleanUp() }
+        try FileManager.default.copyItem(atPath: r.path("b.vein"), toPath: r.path("copy.vein"))
+        let before = try Data(contentsOf: URL(fileURLWithPath: r.path("b.vein")))
+        for records in ["b.vein", "copy.vein"] {
+            let result = try r.vein(["import", "b.vein", records, "--key-file", "k"])
+            #expect(result.status == 65)
+            #expect(result.stderr == "vein: error: \(records) is not UTF-8 text\nhint: \(records) looks like a store; FILE is the records to read\n")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: r.path("b.vein"))) == before)
+        #expect(try r.query("count Post").stdout == "0\n")
+    }
+
     /// Before: a store path of one character crashed (signal 4) in Foundation's deletingLastPathComponent.
     @Test func aOneCharacterStorePathOpens() throws {
         let r = try VeinRunner()

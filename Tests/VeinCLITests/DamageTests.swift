@@ -129,6 +129,32 @@ import Vein
         #expect(info.status == 0 || (info.status == 65 && info.stderr == Self.damagedStore))
     }
 
+    /// Damage where the store's schema is kept stops it from opening. Before, verify then printed no
+    /// report (nothing at all with --json) and its hint sent the person to `vein verify`.
+    @Test(arguments: ["flipped", "truncated"])
+    func damageThatStopsTheStoreOpeningIsVerifysReport(_ damage: String) throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        try bigStore(r, encrypted: true)
+        if damage == "flipped" {
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: r.path("s.vein"))))
+            for i in 8300..<8316 { bytes[i] ^= 0xFF }
+            try Data(bytes).write(to: URL(fileURLWithPath: r.path("s.vein")))
+        } else {
+            #expect(truncate(r.path("s.vein"), 20_000) == 0)
+        }
+        let finding = "a page failed its authentication check: the file is damaged or was changed"
+        let verify = try r.vein(["verify", "s.vein", "--key-file", "k"])
+        #expect(verify.status == 65)
+        #expect(verify.stdout == "integrity      1 problem\n  \(finding)\n")
+        #expect(verify.stderr == "vein: error: s.vein failed verification (1 problem)\n")
+        let json = try r.vein(["verify", "s.vein", "--key-file", "k", "--json"])
+        #expect(json.status == 65)
+        let report = try JSONParser.parse(json.stdout).objectValue
+        #expect(report?["ok"] == .bool(false))
+        #expect(json.stdout.contains(finding))
+    }
+
     /// Every page after the damaged one fails too; the report names the first few, not a hundred lines.
     @Test func aLongIntegrityReportIsCut() throws {
         let r = try VeinRunner()

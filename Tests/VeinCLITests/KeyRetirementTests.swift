@@ -68,7 +68,7 @@ import Vein
         let stderr = Self.masked(result.stderr).split(separator: "\n").map(String.init).filter { !$0.contains("fd limit") }
         #expect(stderr == [
             "vein: error: no key for \(real): the keyring's key for this store was retired on DATE when it moved to a passphrase",
-            "hint: use --passphrase ('vein key status' lists the retired key, which opens copies made before the rotation)",
+            "hint: use --passphrase; with it, 'vein key status' lists the retired key, which opens copies made before the rotation",
             "vein: error: deleting 1 retired key of s.vein needs --purge",
             "  keyring item, retired DATE, when the key moved to the passphrase: no recorded backup needs it",
             "    (1 more backup made with it keeps its own keyring key)",
@@ -109,7 +109,7 @@ import Vein
         let lines = Self.masked(result.stderr).split(separator: "\n").map(String.init).filter { $0.hasPrefix("vein:") || $0.hasPrefix("hint:") }
         #expect(lines == [
             "vein: error: no key for \(real): the keyring's key for this store was retired on DATE when it moved to a passphrase",
-            "hint: use --passphrase ('vein key status' lists the retired key, which opens copies made before the rotation)",
+            "hint: use --passphrase; with it, 'vein key status' lists the retired key, which opens copies made before the rotation",
         ], "\(result.stderr)")
     }
 

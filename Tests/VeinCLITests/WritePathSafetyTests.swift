@@ -303,6 +303,25 @@ import Testing
     }
 }
 
+/// A script keeps no history, but the --history it names is checked as a session's is. Before: `vein repl
+/// b.vein --history b.vein < script` ran and exited 0, where the same command at a terminal was refused.
+@Suite struct ScriptHistoryOptionTests {
+    @Test func aScriptsHistoryFileIsCheckedAsASessionsIs() throws {
+        let r = try WritePathSafetyTests.fixture()
+        defer { r.cleanUp() }
+        let before = try WritePathSafetyTests.state(r)
+        let refused = try r.vein(["repl", "b.vein", "--key-file", "k", "--history", "b.vein"], stdin: "count Post\n")
+        #expect(refused.status == 73)
+        #expect(refused.stderr == "vein: error: refusing to write b.vein: " + WritePathSafetyTests.destroysStore
+                + "\nhint: nothing was written; choose another file\n")
+        #expect(refused.stdout == "")
+        #expect(try WritePathSafetyTests.state(r) == before)
+        let allowed = try r.vein(["repl", "b.vein", "--key-file", "k", "--history", "h.txt"], stdin: "count Post\n")
+        #expect(allowed.status == 0 && allowed.stdout == "2\n")
+        #expect(!r.exists("h.txt"))
+    }
+}
+
 /// `vein repl --history FILE` in a terminal (the only place history is used): readline reads FILE before the
 /// first prompt and rewrites it on the way out, so FILE is checked before either, and refused with exit 73
 /// before the first prompt.
@@ -402,7 +421,9 @@ import Testing
         unlink(r.path("h.txt"))
         try #require(symlink("b.vein", r.path("h.txt")) == 0)
         try session.press("C-d")
-        let screen = try session.waitFor(TmuxSession.exitMarker)
+        // Before: the refusal was printed and the session exited 0.
+        #expect(try session.exitStatus() == 73)
+        let screen = try session.screen()
         #expect(screen.contains("vein: error: refusing to write h.txt: " + WritePathSafetyTests.destroysStore + "\n"), "\(screen)")
         #expect(try WritePathSafetyTests.state(r) == before)
     }
@@ -411,7 +432,7 @@ import Testing
         let r = try VeinRunner.blogStore()
         defer { r.cleanUp() }
         let binary = Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 128) })
-        FileManager.default.createFile(atPath: r.path("h.bin"), contents: binary)
+        try binary.write(to: URL(fileURLWithPath: r.path("h.bin")))
         let (status, screen) = try refusedSession(r, "b.vein", ["--key-file", "k", "--history", "h.bin"])
         #expect(status == 73, "\(screen)")
         #expect(screen.contains("vein: error: refusing to replace h.bin: it holds binary data, not UTF-8 text (an encrypted store looks like this)\n"

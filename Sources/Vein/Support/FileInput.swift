@@ -52,6 +52,18 @@ package enum FileInput {
         }
     }
 
+    /// Refuses a regular file whose first bytes are not text (a store, a binary) with `notText`, before a
+    /// parser reports the first byte as a syntax error: the caller names the file it wanted. Reads with
+    /// `pread`, so a stream's position is untouched; a pipe is left to the parser.
+    package static func requireTextStart(_ descriptor: Int32, path: String) throws(FileError) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return }
+        var sample = [UInt8](repeating: 0, count: TextContent.sampleSize)
+        let count = sample.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return }
+        if TextContent.of(Array(sample[..<count]), cut: Int64(count) < Int64(info.st_size)) == nil { throw .notText(path) }
+    }
+
     /// A descriptor to stream `path` from (`-` is standard input, which the caller must not close): a
     /// regular file or a pipe; a directory or a device is refused with `unreadable` before any read.
     package static func openForStreaming(_ path: String) throws(FileError) -> Int32 {

@@ -57,6 +57,8 @@ enum ImportCommand {
         let bar = ProgressBar(invocation)
         defer { bar?.finish() }
         func importInto(_ store: Store) throws -> InterchangeSummary {
+            // After the store opened: a JSON file in the store's place is the mistake to report first.
+            try FileInput.requireTextStart(descriptor, path: file)
             var importer = StoreImporter(store: store)
             importer.format = format
             importer.upsert = args.flag("upsert")

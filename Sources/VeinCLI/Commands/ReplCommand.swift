@@ -104,17 +104,17 @@ enum ReplCommand {
         if invocation.arguments.flag("force") && invocation.arguments.value("history") == nil {
             throw UsageError(message: "--force goes with --history FILE", command: invocation.commandPath)
         }
+        let force = invocation.arguments.flag("force")
+        // Whether the history file may be written: settled before the first prompt (readline reads the file
+        // then), not after the session's work, and again just before it is written on the way out.
+        let checkHistory = { (path: String) throws in
+            try writeGuard.check(path, force: force)
+            try FileSystem.requireWritable(path)
+        }
         if interactive {
             // In a script Ctrl-C ends vein, as it ends sqlite3 running one.
             Interrupt.install()
             if let keyEnv = invocation.arguments.value("key-env") { Pager.hiddenVariables.insert(keyEnv) }
-            let force = invocation.arguments.flag("force")
-            // Whether the history file may be written: settled before the first prompt (readline reads the file
-            // then), not after the session's work, and again just before it is written on the way out.
-            let checkHistory = { (path: String) throws in
-                try writeGuard.check(path, force: force)
-                try FileSystem.requireWritable(path)
-            }
             var history = HistoryPolicy.file(explicit: invocation.arguments.value("history"), encrypted: store.encryption.isEncrypted,
                                              environment: invocation.environment)
             if let file = history {
@@ -128,6 +128,9 @@ enum ReplCommand {
             }
             try InteractiveLoop(session: session, historyFile: history?.path, checkHistoryFile: checkHistory).run()
         } else {
+            // A script keeps no history, but a --history it names is refused as a session's would be: the
+            // same command line typed at a terminal must not pass here and fail there.
+            if let named = invocation.arguments.value("history") { try checkHistory(named) }
             try ScriptRunner.runStandardInput(session)
         }
     }

@@ -19,12 +19,19 @@ enum VerifyCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let store = try SharedOptions.openStore(invocation, mode: .readOnly)
-        let report = try StoreVerifier.verify(store)
+        let path = invocation.required("STORE")
+        let report: StoreVerifier.Report
+        do {
+            report = try StoreVerifier.verify(try SharedOptions.openStore(invocation, mode: .readOnly))
+        } catch {
+            // Damage that stops the store from opening is verify's finding, reported as the others are.
+            guard let damaged = StoreVerifier.damagedBeforeChecks(error, path: path) else { throw error }
+            report = damaged
+        }
         let console = invocation.console
         if invocation.wantsJSON {
             console.outJSON(.object(JSONObject([
-                ("store", .string(store.path)),
+                ("store", .string(path)),
                 ("ok", .bool(report.isClean)),
                 ("checks", .array(report.checks.map { check in
                     .object(JSONObject([("name", .string(check.name)), ("ok", .bool(check.isClean)),
@@ -40,7 +47,7 @@ enum VerifyCommand {
         }
         guard report.isClean else {
             let count = report.checks.reduce(0) { $0 + $1.problems.count }
-            throw CommandFailure("\(store.path) failed verification (\(Phrase.count(count, "problem")))", exitCode: .dataError)
+            throw CommandFailure("\(path) failed verification (\(Phrase.count(count, "problem")))", exitCode: .dataError)
         }
     }
 }

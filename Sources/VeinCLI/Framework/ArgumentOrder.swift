@@ -42,7 +42,9 @@ enum ArgumentOrder {
     /// read, and nothing to swap it with. The hint says what the argument or option is for.
     private static func storeReadAsText(_ error: Error, spec: CommandSpec, arguments: ParsedArguments) -> String? {
         guard case FileError.notText(let path) = error, Store.mightBeStore(path) else { return nil }
-        let argument = spec.arguments.first { arguments.argument($0.name) == path }.map { ($0.name, $0.help) }
+        // A store argument is never read as text: `vein import b.vein b.vein` names FILE.
+        let argument = spec.arguments.first { !["STORE", "SRC"].contains($0.name) && arguments.argument($0.name) == path }
+            .map { ($0.name, $0.help) }
         let option = spec.options.first { arguments.value($0.long) == path }.map { ("--\($0.long)", $0.help) }
         guard let (name, help) = argument ?? option else { return nil }
         let what = help.prefix(1).lowercased() + help.dropFirst().prefix { $0 != "." && $0 != "(" }.trimmingCharacters(in: .whitespaces)

@@ -209,7 +209,8 @@ enum ErrorReporting {
             case .keyFile(let path): "use --key-file \(path)"
             default: keySourcesHint
             }
-            return Report(messages: message, hint: hint + " ('vein key status' lists the retired key, which opens copies made before the rotation)",
+            // 'vein key status' needs the store's key too: the hint says so, or it would send the person round.
+            return Report(messages: message, hint: hint + "; with it, 'vein key status' lists the retired key, which opens copies made before the rotation",
                           exitCode: .unavailable)
         case .retiredKeyOpens(let store, let retiredAt):
             return Report(messages: message,

@@ -16,14 +16,17 @@ struct InteractiveLoop {
             Completer(manifest: session.manifest, recentIDs: session.recentIDs).complete(text)
         }
         if let historyFile { editor.loadHistory(historyFile) }
-        defer {
-            if let historyFile {
-                do {
-                    try checkHistoryFile(historyFile)
-                    try editor.saveHistory(historyFile)
-                } catch { report(error) }
-            }
+        readStatements(editor)
+        // A history that cannot be written fails the session (73 or 74), as any other file vein could not
+        // write does: `vein repl … && next` must not go on as if everything was kept.
+        if let historyFile {
+            try checkHistoryFile(historyFile)
+            try editor.saveHistory(historyFile)
         }
+    }
+
+    /// Prompts and runs statements until the person leaves; every error is reported and the session goes on.
+    private func readStatements(_ editor: LineEditor) {
         session.console.note("vein \(VeinVersion.current): \(session.name)"
             + (session.store.encryption.isEncrypted ? ", encrypted" : ", plaintext") + (session.readOnly ? ", read-only" : "")
             + (historyFile == nil ? ", history in memory only" : "") + ". '.help' lists the commands.")
