@@ -23,9 +23,6 @@ public final class Store {
         }
     }
 
-    /// The first 16 bytes of every unencrypted SQLite file. An encrypted file starts with random salt.
-    static let plaintextHeader = Array("SQLite format 3\0".utf8)
-
     /// Opens an existing store. Plaintext stores need no key; encrypted ones take the first key source
     /// that gives one (`KeyOptions`). A wrong key fails with `StoreError.wrongKey` before anything is written.
     public static func open(_ path: String, keys: KeyOptions, mode: Database.OpenMode = .readWrite) throws -> Store {
@@ -156,7 +153,7 @@ public final class Store {
         }
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
-        return Array(header) == plaintextHeader
+        return Array(header) == ExistingContent.sqliteHeader
     }
 
     /// Whether `path` could hold a store: a non-empty regular file that is not text (plaintext SQLite, or

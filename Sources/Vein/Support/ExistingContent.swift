@@ -27,11 +27,14 @@ package enum ExistingContent {
         }
         let bytes = sample[0..<filled]
         let whole = Int64(filled) >= Int64(info.st_size)
-        if bytes.starts(with: Store.plaintextHeader) { return "it is a SQLite database" }
+        if bytes.starts(with: sqliteHeader) { return "it is a SQLite database" }
         if !isText(bytes, whole: whole) { return "it holds binary data, not UTF-8 text (an encrypted store looks like this)" }
         if whole, isRawKey(bytes) { return "it holds a raw key (64 hex digits)" }
         return nil
     }
+
+    /// The first 16 bytes of every unencrypted SQLite file. An encrypted file starts with random salt.
+    static let sqliteHeader = Array("SQLite format 3\0".utf8)
 
     /// UTF-8 without NUL (no text format Vein writes has one). A sample that ends inside a character is
     /// judged on the characters before it.
