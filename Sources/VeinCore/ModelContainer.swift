@@ -106,7 +106,12 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
             migrator.didRunStage = { stage, database in
                 try Self.runHook(stages.first { $0.from.version == stage.from.version }?.didMigrate, database, stage.to)
             }
-            let report = try migrator.run(on: _store)
+            let report: MigrationReport
+            do {
+                report = try migrator.run(on: _store)
+            } catch let error as MigrationError {
+                throw Self.explained(error, stages: stages)
+            }
             // Another container (or process) may have migrated the store since this one opened it: the
             // context is replaced whenever it is not at the app's schema, whether this run had stages or not.
             guard !report.stages.isEmpty || _store.manifest.sha256 != manifest.sha256 else { return report }
@@ -119,6 +124,17 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
 }
 
 extension ModelContainer {
+    /// A stage whose new required fields get no value, and that has a `didMigrate`: the person likely meant
+    /// it to fill them, but it runs once the stage has made the new tables, too late. The remedy says so.
+    static func explained(_ error: MigrationError, stages: [MigrationStage]) -> MigrationError {
+        guard case .unhandledData(let name, let findings) = error,
+              stages.contains(where: { "\($0.from.version) → \($0.to.version)" == name && $0.didMigrate != nil }) else { return error }
+        return .unhandledData(stage: name, findings.map { finding in
+            guard finding.kind == .missingValue || finding.kind == .nilInRequiredField else { return finding }
+            return finding.withRemedyNote("didMigrate runs after the stage has made the new schema's tables, too late to fill a required field")
+        })
+    }
+
     /// Refuses, when the container opens, a store that `migrate()` could not bring to `manifest`: another
     /// app's, one at a version the plan does not list, or one whose schema is not the plan's schema of its
     /// version (a schema changed without a new version). Only a store `migrate()` brings to the app's

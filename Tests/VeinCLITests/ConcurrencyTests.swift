@@ -220,7 +220,7 @@ import Vein
     /// context used as a library) is exit 75 with a message that says to run the command again.
     @Test func conflictMessage() {
         let report = ErrorReporting.report(ContextError.conflict(model: "Post", id: "01J0000000000000000000000Z"))
-        #expect(report.messages == ["another process changed Post 01J0000000000000000000000Z after it was read; nothing was saved"])
+        #expect(report.messages == ["another context or process changed Post 01J0000000000000000000000Z after it was read; nothing was saved"])
         #expect(report.hint == "run the command again: it will read the row as it is now")
         #expect(report.exitCode == .busy)
     }

@@ -67,6 +67,16 @@ enum CarelessBlogMigration: SchemaMigrationPlan {
     static let stages: [MigrationStage] = [.lightweight(from: V0_0_1.self, to: BlogV0_0_2.self)]
 }
 
+/// The new required `summary` filled by `didMigrate`, which runs only after the stage gave it a value.
+enum SummaryInDidMigrate: SchemaMigrationPlan {
+    static let schemas: [any VersionedSchema.Type] = [V0_0_1.self, BlogV0_0_2.self]
+    static let stages: [MigrationStage] = [
+        .custom(from: V0_0_1.self, to: BlogV0_0_2.self, didMigrate: { context in
+            for post in try context.fetch(BlogV0_0_2.Post.self) { post.summary = String(post.body.prefix(20)) }
+        }),
+    ]
+}
+
 /// Two versions and no stage between them.
 enum StagelessBlogMigration: SchemaMigrationPlan {
     static let schemas: [any VersionedSchema.Type] = [V0_0_1.self, BlogV0_0_2.self]

@@ -81,6 +81,32 @@ import VeinCore
         #expect(try old.context.fetch(Post.self).map(\.views) == [3, 0])
     }
 
+    /// A new required field filled in `didMigrate` (as a SwiftData migration might): the stage fails first,
+    /// and the error says how to fix the plan and why `didMigrate` cannot. Before, the message had no remedy.
+    @Test func aRequiredFieldFilledInDidMigrateFailsWithTheFix() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try Self.storeAtFirstVersion(folder)
+        let container = try VeinCore.ModelContainer(BlogV0_0_2.self, migration: SummaryInDidMigrate.self, at: path,
+                                                    appID: Self.app, keyProvider: .keyFile("\(folder)/blog.key"))
+        let error = try #require(throws: MigrationError.self) { try container.migrate() }
+        let lines = error.description.split(separator: "\n").map(String.init)
+        #expect(lines.first == "stage 0.0.1 → 0.0.2 would lose or could not carry data; nothing was changed")
+        #expect(lines.contains { $0.hasPrefix("  Post.summary: 2 rows get no value for a new required field (") })
+        // The stage also drops `views`, whose remedy comes first.
+        let fix = try #require(lines.last)
+        #expect(fix.hasPrefix("fix: add { drop: { model: \"Post\", field: \"views\" } } to acknowledge losing them"), "\(fix)")
+        #expect(fix.hasSuffix("; give the field a default in 0.0.2, make it optional, or add a map step that sets it "
+                + "(didMigrate runs after the stage has made the new schema's tables, too late to fill a required field)"), "\(fix)")
+        // Without a didMigrate, the fix alone.
+        let careless = try #require(throws: MigrationError.self) {
+            try VeinCore.ModelContainer(BlogV0_0_2.self, migration: CarelessBlogMigration.self, at: path,
+                                        appID: Self.app, keyProvider: .keyFile("\(folder)/blog.key")).migrate()
+        }
+        #expect(careless.description.split(separator: "\n").last?
+                .hasSuffix("; give the field a default in 0.0.2, make it optional, or add a map step that sets it") == true)
+    }
+
     @Test func aPlanWithoutAStagePerPairIsRefusedAsTheCLIRefusesIt() throws {
         let folder = try ModelContainerTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

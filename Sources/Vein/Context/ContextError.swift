@@ -30,7 +30,7 @@ extension ContextError: CustomStringConvertible {
         case .constraintViolation(let text): return "the store refused the change: \(text)"
         case .objectDeleted(let m, let id): return "\(m) \(id) is deleted"
         case .contextClosed(let m, let id): return "\(m) \(id) belongs to a context that no longer exists"
-        case .conflict(let m, let id): return "another process changed \(m) \(id) after it was read; nothing was saved"
+        case .conflict(let m, let id): return "another context or process changed \(m) \(id) after it was read; nothing was saved"
         }
     }
 }

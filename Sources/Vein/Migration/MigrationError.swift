@@ -34,7 +34,17 @@ extension MigrationError: CustomStringConvertible {
         }
     }
 
-    public var description: String { lines.joined(separator: "\n") }
+    /// What to change in the plan, each once, for the errors whose fix depends on the data found (the CLI
+    /// shows them as its hint).
+    public var remedies: [String] {
+        guard case .unhandledData(_, let findings) = self else { return [] }
+        return findings.map(\.remedy).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+    }
+
+    /// The message and, where the plan can fix it, how: an app that prints a failed migration shows both.
+    public var description: String {
+        (lines + (remedies.isEmpty ? [] : ["fix: " + remedies.joined(separator: "; ")])).joined(separator: "\n")
+    }
 }
 
 /// One kind of data a stage would lose or could not carry: which model and field, how many rows, and up to
@@ -56,6 +66,21 @@ public struct UnhandledData: Equatable, Sendable, CustomStringConvertible {
     public let remedy: String
 
     public static let sampleLimit = 5
+
+    package init(kind: Kind, model: String, field: String?, count: Int, sampleIDs: [String], problem: String, remedy: String) {
+        self.kind = kind
+        self.model = model
+        self.field = field
+        self.count = count
+        self.sampleIDs = sampleIDs
+        self.problem = problem
+        self.remedy = remedy
+    }
+
+    /// The same finding with `note` after its remedy.
+    package func withRemedyNote(_ note: String) -> UnhandledData {
+        UnhandledData(kind: kind, model: model, field: field, count: count, sampleIDs: sampleIDs, problem: problem, remedy: remedy + " (\(note))")
+    }
 
     public var description: String {
         let samples = sampleIDs.isEmpty ? "" : " (\(sampleIDs.joined(separator: ", "))\(count > sampleIDs.count ? ", …" : ""))"

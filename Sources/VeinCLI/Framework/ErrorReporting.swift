@@ -254,9 +254,8 @@ enum ErrorReporting {
 
     static func migration(_ e: MigrationError) -> Report {
         switch e {
-        case .unhandledData(_, let findings):
-            let remedies = findings.map(\.remedy).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-            return Report(messages: e.lines, hint: remedies.joined(separator: "; "), exitCode: .dataError)
+        case .unhandledData:
+            return Report(messages: e.lines, hint: e.remedies.joined(separator: "; "), exitCode: .dataError)
         case .appMismatch:
             return Report(messages: e.lines, hint: "use the plan that belongs with this store", exitCode: .dataError)
         case .versionNotInPlan(_, _, let newer):

@@ -35,7 +35,10 @@ import Testing
         try seenByB.set("views", .int(try views(seenByB) + 1))
         try b.insert("Tag", ["name": .string("written with b's update")])
         try a.save()
-        #expect(throws: ContextError.conflict(model: "Post", id: id)) { try b.save() }
+        let conflict = try #require(throws: ContextError.self) { try b.save() }
+        #expect(conflict == .conflict(model: "Post", id: id))
+        // Both contexts are in this process: before, the message blamed "another process".
+        #expect(conflict.description == "another context or process changed Post \(id) after it was read; nothing was saved")
         #expect(b.hasChanges, "the changes stay pending")
         #expect(try storedViews(f, id) == 1)
         #expect(try f.context().fetchCount(FetchDescriptor(model: "Tag")) == 0, "nothing of the refused save is written")
