@@ -13,12 +13,15 @@ ITEM_ATOMS = [
     "$0.s.count > i1",
     "$0.so == s1", "$0.so == nil", "($0.so ?? s2) == s1", "$0.so?.contains(s1) == true", "$0.so?.count == i1",
     "$0.so?.isEmpty == false",
+    "$0.s.localizedStandardContains(s1)", "$0.so?.localizedStandardContains(s2) == true",
+    "($0.so ?? s1).localizedStandardContains(s2)",
     "$0.d > d1", "$0.d < d2", "$0.d / d1 < d2", "$0.d * d1 >= d2", "($0.dopt ?? d1) <= d2", "$0.dopt == nil", "$0.dopt != d1",
     "$0.b", "!$0.b", "$0.b == b1", "$0.bo == true", "$0.bo == nil", "($0.bo ?? b1)", "$0.bo != b1",
     "$0.dt < dt1", "$0.dt >= dt2", "$0.dto == nil", "($0.dto ?? dt1) > dt2", "$0.dto == dt1",
     "$0.kind == kind1", "$0.kind != kind1",
     "$0.tags.isEmpty", "$0.tags.count > i1", "$0.tags.contains { $0.v > i1 }", "$0.tags.allSatisfy { $0.t != nil }",
-    "$0.tags.contains { ($0.t ?? s1).contains(s2) }", "$0.tags.allSatisfy { $0.v <= i2 }",
+    "$0.tags.contains { ($0.t ?? s1).contains(s2) }", "$0.tags.contains { $0.t?.localizedStandardContains(s1) == true }",
+    "$0.tags.allSatisfy { $0.v <= i2 }",
     "(lo...hi).contains($0.n)", "(lo..<hi).contains($0.n)", "(dlo...dhi).contains($0.d)", "(slo...shi).contains($0.s)",
     "strings.contains($0.s)", "ints.contains($0.n)",
     "($0.b ? $0.n : i1) > i2", "$0.no != nil && $0.no! > i1",
@@ -28,6 +31,7 @@ ITEM_ATOMS = [
 TAG_ATOMS = [
     "$0.v > i1", "$0.t == nil", "$0.t == s1", "$0.item?.n == i1", "($0.item?.n ?? i1) > i2", "$0.item?.s.contains(s1) == true", "$0.item?.no == nil",
     "$0.item?.so == s1", "$0.item?.kind == kind1", "$0.item?.b == true", "($0.item?.d ?? d1) < d2",
+    "$0.item?.s.localizedStandardContains(s1) == true", "($0.t ?? s2).localizedStandardContains(s1)",
 ]
 
 def combos(atoms, rng, count):

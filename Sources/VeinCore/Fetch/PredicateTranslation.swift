@@ -292,6 +292,14 @@ extension PredicateExpressions.CollectionContainsCollection: VeinTranslatableExp
     }
 }
 
+/// The engine's `localizedStandardContains`, which it evaluates with Foundation's method after whatever
+/// the rest of the condition narrows in SQL (SQLite folds neither case beyond ASCII nor diacritics).
+extension PredicateExpressions.StringLocalizedStandardContains: VeinTranslatableExpression {
+    func veinExpression(_ t: PredicateTranslator) -> ParsedExpression? {
+        PredicateTranslator.call(t, root, "localizedStandardContains", other)
+    }
+}
+
 extension PredicateExpressions.SequenceStartsWith: VeinTranslatableExpression {
     func veinExpression(_ t: PredicateTranslator) -> ParsedExpression? {
         guard Base.Output.self == String.self else { return nil }

@@ -75,11 +75,13 @@ struct DiffRandom: RandomNumberGenerator {
 }
 
 /// The pools values are drawn from: small, so equalities and ties happen; Unicode that Swift compares by
-/// canonical equivalence (precomposed and decomposed é), case, empty strings, negative zero.
+/// canonical equivalence (precomposed and decomposed é), case, empty strings, negative zero; and what
+/// `localizedStandardContains` folds (case, diacritics, ß and ss).
 enum DiffPools {
     static let ints = [-20, -7, -3, -1, 0, 1, 2, 3, 5, 7, 12, 20]
     static let strings = ["", "a", "A", "ab", "Ab", "b", "caf\u{e9}", "cafe\u{301}", "\u{e9}", "e\u{301}", "\u{df}", "\u{65e5}\u{672c}",
-                          "abc", "zz", "\u{1F3FD}"]
+                          "abc", "zz", "\u{1F3FD}",
+                          "CAFE", "e", "SS"]
     static let doubles = [-1.5, -0.0, 0, 0.25, 0.5, 2, 3.75, 1e10, -1e-3]
     static let dates = [-86_400.0, 0, 1_000_000.5, 951_868_799.999999, 1_700_000_000].map(Date.init(timeIntervalSince1970:))
     static let uuids = (0..<3).map { UUID(uuidString: "00000000-0000-0000-0000-00000000000\($0)")! }
