@@ -25,7 +25,7 @@ extension ModelMacro: MemberMacro {
         // other properties' accessors need them, and the misuse is then the only error.
         let (properties, problems) = persistedProperties(of: model)
         for problem in problems { context.diagnose(problem) }
-        let uniqueFields = uniqueFieldNames(of: model, fields: properties.filter { $0.relationship == nil }, context: context)
+        let uniqueFields = uniqueFieldNames(of: model, context: context)
         let access = model.modifiers.contains { ["public", "open"].contains($0.name.text) } ? "public " : ""
         let name = model.name.text
         let modelName = model.name.unquotedText
@@ -84,8 +84,11 @@ extension ModelMacro: MemberMacro {
     }
 
     /// The fields `#Unique` makes unique, one per list: a list of several fields (a compound constraint,
-    /// which the manifest cannot express) or a key path to anything but a persisted field is diagnosed.
-    static func uniqueFieldNames(of model: ClassDeclSyntax, fields: [PropertyInfo], context: some MacroExpansionContext) -> Set<String> {
+    /// which the manifest cannot express) or a key path to anything but a persisted field is diagnosed. A
+    /// field with a misuse of its own counts as a field here: its own diagnostic says what is wrong.
+    static func uniqueFieldNames(of model: ClassDeclSyntax, context: some MacroExpansionContext) -> Set<String> {
+        let fields = model.memberBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self).flatMap(PropertyInfo.init) }
+            .filter { $0.relationship == nil }
         var names: Set<String> = []
         for (list, array) in KeyPathListMacro.unique.lists(in: model, context: context) {
             guard list.count <= 1 else {

@@ -80,5 +80,7 @@ import Testing
         #expect(Self.uniqueMessages("#Unique<Person>(keys)")
                 == ["#Unique takes lists of key paths of 'Person' such as [\\.title]; 'keys' is not one"])
         #expect(Self.uniqueMessages("#Unique<Person>([\\.givenName], [\\.familyName])") == [])
+        let misused = MacroExpansion("@Model final class P {\n    #Unique<P>([\\.ratio])\n    var ratio: Float\n}")
+        #expect(misused.messages.count == 1, "the field's own misuse, not a second message about #Unique")
     }
 }
