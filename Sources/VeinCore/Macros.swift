@@ -31,10 +31,14 @@ public macro LazyField() = #externalMacro(module: "VeinMacros", type: "MarkerMac
 @attached(peer)
 public macro Unique() = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
 
-/// A field or relationship renamed from `originalName` in the previous schema version (the manifest's
-/// `renamedFrom`), so a lightweight migration keeps its values.
+/// SwiftData's `@Attribute`: `options` (`.unique`, `.externalStorage` as a lazy field,
+/// `.preserveValueOnDeletion`, `.allowsCloudEncryption`: see `AttributeOption`) and `originalName`, the
+/// field's or relationship's name in the previous schema version (the manifest's `renamedFrom`), so a
+/// lightweight migration keeps its values. `hashModifier` is accepted for SwiftData's sake: Vein's schema
+/// versions are the `VersionedSchema`s, so it changes nothing.
 @attached(peer)
-public macro Attribute(originalName: String) = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
+public macro Attribute(_ options: AttributeOption..., originalName: String? = nil, hashModifier: String? = nil)
+    = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
 
 /// A relationship to another model: `Model?` is a to-one, `[Model]` a to-many (in the order given).
 @attached(peer)
@@ -50,12 +54,26 @@ public macro Relationship<Target: PersistentModel, Inverse>(inverse: KeyPath<Tar
 @attached(accessor, names: named(init), named(get), named(set))
 public macro _PersistedProperty(column: Int = -1) = #externalMacro(module: "VeinMacros", type: "PersistedPropertyMacro")
 
-/// A property @Model leaves alone: not stored, not in the manifest. The model stays `Sendable`, so a
-/// transient property must be a `let` of a Sendable type (a `var` is a compile-time error there).
+/// A property @Model does not persist: not stored, not in the manifest, each instance (a fetched one too)
+/// starting with the initial value. The model stays `Sendable`, so @Model makes a `var` a computed property
+/// over lock-protected storage (`_TransientProperty`); it needs a written type, and an initial value unless
+/// it is optional. A `let` is left as it is.
 @attached(peer)
 public macro Transient() = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
+
+/// The storage and accessors of a `@Transient var`; @Model adds it, apps do not write it.
+@attached(peer, names: prefixed(_$transient_))
+@attached(accessor, names: named(init), named(get), named(set))
+public macro _TransientProperty() = #externalMacro(module: "VeinMacros", type: "TransientMacro")
 
 /// The model's indexes (SPEC §2 `indexes`), inside an `@Model` class: each array lists the fields (or
 /// to-one relationships) of one index in key order. `#Index<Post>([\.publishedAt], [\.title, \.views])`
 @freestanding(declaration)
 public macro Index<T>(_ indexes: [PartialKeyPath<T>]...) = #externalMacro(module: "VeinMacros", type: "IndexMacro")
+
+/// SwiftData's uniqueness constraints, inside an `@Model` class: `#Unique<Person>([\.email], [\.sku])` makes
+/// each listed field unique, as `@Attribute(.unique)` does. Each list must hold one field: the manifest's
+/// `unique` is a property of one field, so a compound constraint (`[\.givenName, \.familyName]`) is a
+/// compile-time error.
+@freestanding(declaration)
+public macro Unique<T>(_ constraints: [PartialKeyPath<T>]...) = #externalMacro(module: "VeinMacros", type: "IndexMacro")

@@ -12,10 +12,14 @@ enum ModelDiagnostic: DiagnosticMessage {
     case toOneNotOptional(property: String, type: String)
     case relationshipNotAModelType(property: String, type: String)
     case inverseNotAKeyPath(property: String)
-    case indexOfAnotherModel(model: String, written: String)
-    case indexNotAList(model: String, written: String)
-    case indexNotAKeyPath(model: String, written: String)
-    case indexPathPastAProperty(model: String, written: String, property: String)
+    case keyPathListOfAnotherModel(macro: KeyPathListMacro, model: String, written: String)
+    case keyPathListNotAList(macro: KeyPathListMacro, model: String, written: String)
+    case keyPathListElementNotAKeyPath(macro: KeyPathListMacro, model: String, written: String)
+    case keyPathPastAProperty(macro: KeyPathListMacro, model: String, written: String, property: String)
+    case compoundUnique(model: String, written: String)
+    case uniqueNotAField(model: String, written: String)
+    case transientWithoutType(property: String, suggested: String?)
+    case transientWithoutInitialValue(property: String)
 
     var message: String {
         switch self {
@@ -37,15 +41,28 @@ enum ModelDiagnostic: DiagnosticMessage {
             return "@Relationship '\(property)' has type '\(type)': a relationship is 'Model?' (to-one) or '[Model]' (to-many)"
         case .inverseNotAKeyPath(let property):
             return "the inverse of @Relationship '\(property)' must be a key path such as \\Other.property"
-        case .indexOfAnotherModel(let model, let written):
-            return "#Index<\(written)> in '\(model)': an index is declared in the class it indexes; write #Index<\(model)>"
-        case .indexNotAList(let model, let written):
-            return "#Index takes lists of key paths of '\(model)' such as [\\.title]; '\(written)' is not one"
-        case .indexNotAKeyPath(let model, let written):
-            return "'\(written)' in #Index is not a key path of '\(model)' such as \\.title"
-        case .indexPathPastAProperty(let model, let written, let property):
-            return "#Index key path '\(written)' goes past '\(property)': an index covers fields and to-one relationships "
+        case .keyPathListOfAnotherModel(let macro, let model, let written):
+            return "#\(macro.rawValue)<\(written)> in '\(model)': \(macro.declares); write #\(macro.rawValue)<\(model)>"
+        case .keyPathListNotAList(let macro, let model, let written):
+            return "#\(macro.rawValue) takes lists of key paths of '\(model)' such as [\\.title]; '\(written)' is not one"
+        case .keyPathListElementNotAKeyPath(let macro, let model, let written):
+            return "'\(written)' in #\(macro.rawValue) is not a key path of '\(model)' such as \\.title"
+        case .keyPathPastAProperty(let macro, let model, let written, let property):
+            return "#\(macro.rawValue) key path '\(written)' goes past '\(property)': \(macro.covers) "
                 + "of '\(model)' itself; write \\.\(property)"
+        case .compoundUnique(let model, let written):
+            return "#Unique list \(written) in '\(model)' combines several fields: Vein's manifest makes single fields "
+                + "unique, not combinations of fields; list one field, or check the combination in the app before saving"
+        case .uniqueNotAField(let model, let written):
+            return "#Unique key path '\(written)' is not a persisted field of '\(model)': a uniqueness constraint covers "
+                + "fields, not relationships or properties Vein does not store"
+        case .transientWithoutType(let property, let suggested):
+            let example = suggested.map { " ('\(property): \($0)')" } ?? ""
+            return "@Transient property '\(property)' needs a written type\(example): Vein keeps its value in lock-protected "
+                + "storage, so that the model stays Sendable, and Swift needs the type of such a property"
+        case .transientWithoutInitialValue(let property):
+            return "@Transient property '\(property)' needs an initial value: Vein does not store it, and a fetched object "
+                + "starts with that value"
         }
     }
 

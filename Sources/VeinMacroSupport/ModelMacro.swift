@@ -20,16 +20,20 @@ public enum ModelMacro {}
 extension ModelMacro: MemberMacro {
     public static func expansion(of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
                                  conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext) throws -> [DeclSyntax] {
-        guard let model = try validatedClass(declaration, node: node, context: context, report: true),
-              let properties = persistedProperties(of: model, context: context) else { return [] }
+        guard let model = try validatedClass(declaration, node: node, context: context, report: true) else { return [] }
+        // With a misuse reported, the members are still generated for the properties without one: the
+        // other properties' accessors need them, and the misuse is then the only error.
+        let (properties, problems) = persistedProperties(of: model)
+        for problem in problems { context.diagnose(problem) }
+        let uniqueFields = uniqueFieldNames(of: model, context: context)
         let access = model.modifiers.contains { ["public", "open"].contains($0.name.text) } ? "public " : ""
         let name = model.name.text
         let modelName = model.name.unquotedText
-        let entries = properties.map { schemaEntry($0, modelName: name) }
+        let entries = properties.map { schemaEntry($0, modelName: name, unique: uniqueFields.contains($0.name)) }
         let table = entries.isEmpty ? "[]" : "[\n" + entries.map { "    \($0)," }.joined(separator: "\n") + "\n]"
         let keyPaths = properties.isEmpty ? "[:]"
             : "[\n" + properties.map { "    \\\(name).\($0.identifier): \"\($0.name)\"," }.joined(separator: "\n") + "\n]"
-        let indexes = indexLists(of: model, context: context)
+        let indexes = KeyPathListMacro.index.lists(in: model, context: context).map(\.names)
         let tableArguments = (indexes.isEmpty ? ""
             : ", indexes: [" + indexes.map { "[" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }.joined(separator: ", ") + "]")
             + (node.stringArgument(labeled: "originalName").map { ", originalName: \"\($0)\"" } ?? "")
@@ -79,51 +83,32 @@ extension ModelMacro: MemberMacro {
             """
     }
 
-    /// The key paths' names of each `#Index` in the class, in order. What the compiler accepts but is not an
-    /// index of this class (`#Index<Other>`, `\.author.name`, an argument that is not a list of key paths) is
-    /// diagnosed, never dropped or shortened in silence.
-    static func indexLists(of model: ClassDeclSyntax, context: some MacroExpansionContext) -> [[String]] {
-        let className = model.name.text
-        var lists: [[String]] = []
-        for index in model.memberBlock.members.compactMap({ $0.decl.as(MacroExpansionDeclSyntax.self) })
-            where index.macroName.text == "Index" {
-            // The class by its name, `Self`, or its name qualified (`Schema.Post`).
-            if let argument = index.genericArgumentClause?.arguments.first,
-               ![className, "Self"].contains(argument.trimmedDescription), !argument.trimmedDescription.hasSuffix("." + className) {
-                context.diagnose(Diagnostic(node: argument, message: ModelDiagnostic.indexOfAnotherModel(
-                    model: className, written: argument.trimmedDescription)))
+    /// The fields `#Unique` makes unique, one per list: a list of several fields (a compound constraint,
+    /// which the manifest cannot express) or a key path to anything but a persisted field is diagnosed. A
+    /// field with a misuse of its own counts as a field here: its own diagnostic says what is wrong.
+    static func uniqueFieldNames(of model: ClassDeclSyntax, context: some MacroExpansionContext) -> Set<String> {
+        let fields = model.memberBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self).flatMap(PropertyInfo.init) }
+            .filter { $0.relationship == nil }
+        var names: Set<String> = []
+        for (list, array) in KeyPathListMacro.unique.lists(in: model, context: context) {
+            guard list.count <= 1 else {
+                context.diagnose(Diagnostic(node: array, message: ModelDiagnostic.compoundUnique(
+                    model: model.name.text, written: array.trimmedDescription)))
                 continue
             }
-            for argument in index.arguments {
-                guard let array = argument.expression.as(ArrayExprSyntax.self) else {
-                    context.diagnose(Diagnostic(node: argument.expression, message: ModelDiagnostic.indexNotAList(
-                        model: className, written: argument.expression.trimmedDescription)))
-                    continue
-                }
-                var names: [String] = []
-                for element in array.elements {
-                    let written = element.expression.trimmedDescription
-                    guard let keyPath = element.expression.as(KeyPathExprSyntax.self),
-                          let first = keyPath.components.first?.component.as(KeyPathPropertyComponentSyntax.self) else {
-                        context.diagnose(Diagnostic(node: element.expression, message: ModelDiagnostic.indexNotAKeyPath(
-                            model: className, written: written)))
-                        continue
-                    }
-                    guard keyPath.components.count == 1 else {
-                        context.diagnose(Diagnostic(node: element.expression, message: ModelDiagnostic.indexPathPastAProperty(
-                            model: className, written: written, property: first.declName.baseName.text)))
-                        continue
-                    }
-                    names.append(first.declName.baseName.unquotedText)
-                }
-                lists.append(names)
+            guard let name = list.first, let keyPath = array.elements.first?.expression else { continue }
+            guard fields.contains(where: { $0.name == name }) else {
+                context.diagnose(Diagnostic(node: keyPath, message: ModelDiagnostic.uniqueNotAField(
+                    model: model.name.text, written: keyPath.trimmedDescription)))
+                continue
             }
+            names.insert(name)
         }
-        return lists
+        return names
     }
 
     /// One entry of the field and relationship table.
-    static func schemaEntry(_ property: PropertyInfo, modelName: String) -> String {
+    static func schemaEntry(_ property: PropertyInfo, modelName: String, unique: Bool = false) -> String {
         var options: [String] = []
         if let relationship = property.relationship {
             let many = FieldTypeSyntax.elementOfArray(property.type)
@@ -138,7 +123,7 @@ extension ModelMacro: MemberMacro {
             return ".\(many == nil ? "toOne" : "toMany")(\"\(property.name)\", \(target).self\(tail))"
         }
         if property.isLazy { options.append("lazy: true") }
-        if property.isUnique { options.append("unique: true") }
+        if property.isUnique || unique { options.append("unique: true") }
         if let original = property.originalName { options.append("originalName: \"\(original)\"") }
         if let initial = property.initializer { options.append("default: \(initial.value.trimmedDescription)") }
         let tail = options.isEmpty ? "" : ", " + options.joined(separator: ", ")
@@ -180,28 +165,31 @@ extension ModelMacro: MemberMacro {
         return model
     }
 
-    /// The persisted properties in declaration order (their order is the column order), after checking
-    /// what the syntax alone can tell; nil when a misuse was reported (then nothing is generated).
-    static func persistedProperties(of model: ClassDeclSyntax, context: some MacroExpansionContext) -> [PropertyInfo]? {
+    /// The persisted properties in declaration order (their order is the column order) that pass the
+    /// checks the syntax alone allows, and the misuses found (a persisted property that fails is left out;
+    /// a `@Transient var` that cannot be converted too).
+    static func persistedProperties(of model: ClassDeclSyntax) -> (properties: [PropertyInfo], problems: [Diagnostic]) {
         var properties: [PropertyInfo] = []
-        var failed = false
+        var problems: [Diagnostic] = []
         for member in model.memberBlock.members {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            if let problem = TransientProperty(variable)?.problem {
+                problems.append(problem)
+                continue
+            }
             if let binding = PropertyInfo.lacksTypeAnnotation(variable) {
-                context.diagnose(Diagnostic(node: binding.pattern,
-                                            message: ModelDiagnostic.missingTypeAnnotation(property: binding.pattern.trimmedDescription)))
-                failed = true
+                problems.append(Diagnostic(node: binding.pattern,
+                                           message: ModelDiagnostic.missingTypeAnnotation(property: binding.pattern.trimmedDescription)))
                 continue
             }
             guard let property = PropertyInfo(variable) else { continue }
             if let problem = problem(with: property) {
-                context.diagnose(problem)
-                failed = true
+                problems.append(problem)
                 continue
             }
             properties.append(property)
         }
-        return failed ? nil : properties
+        return (properties, problems)
     }
 
     static func problem(with property: PropertyInfo) -> Diagnostic? {
@@ -241,14 +229,19 @@ extension ModelMacro: MemberMacro {
 }
 
 extension ModelMacro: MemberAttributeMacro {
-    /// Puts `@_PersistedProperty` (the accessors) on each persisted property, with a field's position
+    /// Puts `@_TransientProperty` on each `@Transient var` (its storage and accessors), and
+    /// `@_PersistedProperty` (the accessors) on each persisted property, with a field's position
     /// among the model's columns (`column: N`: the fields in declaration order, then the relationships, as
     /// `ModelDescription` orders them), so that its accessors reach the column by position.
     public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
                                  providingAttributesFor member: some DeclSyntaxProtocol,
                                  in context: some MacroExpansionContext) throws -> [AttributeSyntax] {
         guard let model = try validatedClass(declaration, node: node, context: context, report: false),
-              let variable = member.as(VariableDeclSyntax.self), let property = PropertyInfo(variable),
+              let variable = member.as(VariableDeclSyntax.self) else { return [] }
+        if TransientMacro.convertible(variable) != nil, variable.attribute(named: "_TransientProperty") == nil {
+            return ["@_TransientProperty"]
+        }
+        guard let property = PropertyInfo(variable),
               problem(with: property) == nil, variable.attribute(named: "_PersistedProperty") == nil
         else { return [] }
         guard property.relationship == nil, let column = fieldColumn(of: variable, in: model) else { return ["@_PersistedProperty"] }
@@ -272,7 +265,10 @@ extension ModelMacro: ExtensionMacro {
     public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
                                  providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
                                  in context: some MacroExpansionContext) throws -> [ExtensionDeclSyntax] {
-        guard try validatedClass(declaration, node: node, context: context, report: false) != nil else { return [] }
-        return [try ExtensionDeclSyntax("extension \(type.trimmed): VeinCore.PersistentModel, Sendable {}")]
+        guard let model = try validatedClass(declaration, node: node, context: context, report: false) else { return [] }
+        // A property with a misuse stays a stored property: checked Sendable would add an error about it
+        // ("stored property … is mutable") next to the one that says what is wrong.
+        let sendable = persistedProperties(of: model).problems.isEmpty ? "Sendable" : "@unchecked Sendable"
+        return [try ExtensionDeclSyntax("extension \(type.trimmed): VeinCore.PersistentModel, \(raw: sendable) {}")]
     }
 }

@@ -38,17 +38,10 @@ public enum PersistedPropertyMacro: AccessorMacro {
     }
 }
 
-/// `@Field`, `@LazyField`, `@Unique`, `@Attribute(originalName:)` and `@Relationship(…)`: markers that
+/// `@Field`, `@LazyField`, `@Unique`, `@Attribute(…)` and `@Relationship(…)`: markers that
 /// @Model reads from the declaration; by themselves they add nothing.
 public enum MarkerMacro: PeerMacro {
     public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
-                                 in context: some MacroExpansionContext) throws -> [DeclSyntax] { [] }
-}
-
-/// `#Index<Model>([\.a], [\.b, \.c])`: @Model reads the key paths from the declaration (the compiler has
-/// type-checked them against the model); by itself it declares nothing.
-public enum IndexMacro: DeclarationMacro {
-    public static func expansion(of node: some FreestandingMacroExpansionSyntax,
                                  in context: some MacroExpansionContext) throws -> [DeclSyntax] { [] }
 }
 
@@ -60,5 +53,6 @@ public enum VeinMacroTable {
         "PersistedPropertyMacro": PersistedPropertyMacro.self,
         "MarkerMacro": MarkerMacro.self,
         "IndexMacro": IndexMacro.self,
+        "TransientMacro": TransientMacro.self,
     ]
 }

@@ -35,9 +35,11 @@ struct PropertyInfo {
         self.identifier = pattern.identifier.text
         // Not trimmed: a trimmed copy is a new tree, and diagnostics and fix-its must point into the source.
         self.type = type
-        self.isLazy = declaration.attribute(named: "LazyField") != nil
-        self.isUnique = declaration.attribute(named: "Unique") != nil
-        self.originalName = declaration.attribute(named: "Attribute")?.stringArgument(labeled: "originalName")
+        let attribute = declaration.attribute(named: "Attribute")
+        let options = attribute?.optionNames ?? []
+        self.isLazy = declaration.attribute(named: "LazyField") != nil || options.contains("externalStorage")
+        self.isUnique = declaration.attribute(named: "Unique") != nil || options.contains("unique")
+        self.originalName = attribute?.stringArgument(labeled: "originalName")
         self.relationship = declaration.attribute(named: "Relationship")
         self.initializer = binding.initializer
         self.binding = binding
@@ -70,6 +72,14 @@ extension AttributeSyntax {
 
     func argument(labeled label: String) -> ExprSyntax? {
         labeledArguments?.first { $0.label?.text == label }?.expression
+    }
+
+    /// The names of the unlabeled options (`@Attribute(.unique, .externalStorage)`, or spelled with their
+    /// type, `AttributeOption.unique`); the compiler has checked that each is one.
+    var optionNames: Set<String> {
+        Set((labeledArguments ?? []).filter { $0.label == nil }.compactMap {
+            $0.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+        })
     }
 
     /// The text of a string-literal argument without interpolation.

@@ -123,4 +123,50 @@ import Testing
         #expect(result.errors == [])
         #expect(result.status == 0)
     }
+
+    /// Each misuse @Model reports is the only error about it: no "stored property … of 'Sendable'-conforming
+    /// class is mutable", no "does not conform to protocol 'PersistentModel'", no "cannot find '_$backing'".
+    @Test(.enabled(if: swiftcFound, "swiftc is not on PATH"))
+    func oneErrorPerMistake() throws {
+        let result = try Self.typecheck("""
+            import VeinCore
+            @Model final class Item {
+                var ratio: Float
+                var name: String
+                @Transient var cache = 0
+                init() { ratio = 0; name = "" }
+            }
+            """)
+        #expect(result.errors == [
+            "'ratio' has type 'Float', which Vein does not store; use Double (field types: String, Int, Double, Bool, Date, "
+                + "Data, UUID, String or Int enums, Codable values, optionals of these) (from macro 'Model ')",
+            "@Transient property 'cache' needs a written type ('cache: Int'): Vein keeps its value in lock-protected storage, "
+                + "so that the model stays Sendable, and Swift needs the type of such a property (from macro 'Model ')",
+        ])
+        #expect(result.status != 0)
+    }
+
+    /// SwiftData's spellings compile as an app writes them, `@Transient var` included.
+    @Test(.enabled(if: swiftcFound, "swiftc is not on PATH"))
+    func swiftDataAttributeSpellingsCompile() throws {
+        let result = try Self.typecheck("""
+            import Foundation
+            import VeinCore
+            @Model final class Trip {
+                #Unique<Trip>([\\.destination])
+                @Attribute(.unique) var name: String
+                var destination: String
+                @Attribute(.externalStorage) var photo: Data?
+                @Attribute(.unique, originalName: "code") var sku: String
+                @Attribute(.preserveValueOnDeletion) var note: String = ""
+                @Attribute(.allowsCloudEncryption, hashModifier: "v2") var secret: String = ""
+                @Unique var booking: String = ""
+                @Transient var cache: [String: Int] = [:]
+                @Transient let fixed = 3
+                init(name: String) { self.name = name; destination = ""; sku = name; cache = ["a": 1] }
+            }
+            """)
+        #expect(result.errors == [])
+        #expect(result.status == 0)
+    }
 }

@@ -13,10 +13,12 @@ struct MacroExpansion {
         "_PersistedProperty": PersistedPropertyMacro.self,
         "Field": MarkerMacro.self,
         "LazyField": MarkerMacro.self,
-        "Unique": MarkerMacro.self,
+        "Unique": UniqueRoles.self,
         "Attribute": MarkerMacro.self,
         "Relationship": MarkerMacro.self,
         "Index": IndexMacro.self,
+        "Transient": MarkerMacro.self,
+        "_TransientProperty": TransientMacro.self,
     ]
 
     let expanded: String
@@ -51,5 +53,19 @@ struct MacroExpansion {
     func location(of diagnostic: Diagnostic) -> String {
         let location = diagnostic.location(converter: SourceLocationConverter(fileName: "App.swift", tree: source))
         return "\(location.line):\(location.column)"
+    }
+}
+
+/// `@Unique` and `#Unique` share a name, which the compiler resolves by role to two implementations; the
+/// in-process table has one entry per name, so this one serves both roles.
+enum UniqueRoles: PeerMacro, DeclarationMacro {
+    static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+                          in context: some MacroExpansionContext) throws -> [DeclSyntax] {
+        try MarkerMacro.expansion(of: node, providingPeersOf: declaration, in: context)
+    }
+
+    static func expansion(of node: some FreestandingMacroExpansionSyntax,
+                          in context: some MacroExpansionContext) throws -> [DeclSyntax] {
+        try IndexMacro.expansion(of: node, in: context)
     }
 }

@@ -1,0 +1,86 @@
+import Testing
+
+/// SwiftData's spellings of field options: `@Attribute(.unique)`, `.externalStorage` and the others, with
+/// `originalName:`, and `#Unique<Model>([\.field])`, each becoming the manifest's option.
+@Suite struct AttributeOptionMacroTests {
+    @Test func uniqueAndExternalStorageAreTheManifestsUniqueAndLazy() {
+        #expect(ModelMacroTests.tableEntry("@Attribute(.unique) var name: String") == #".field("name", (String).self, unique: true),"#)
+        #expect(ModelMacroTests.tableEntry("@Attribute(.externalStorage) var photo: Data?") == #".field("photo", (Data?).self, lazy: true),"#)
+        #expect(ModelMacroTests.tableEntry("@Attribute(.unique, .externalStorage) var blob: Data")
+                == #".field("blob", (Data).self, lazy: true, unique: true),"#)
+        #expect(ModelMacroTests.tableEntry("@Attribute(AttributeOption.unique) var sku: String")
+                == #".field("sku", (String).self, unique: true),"#)
+    }
+
+    @Test func optionsCombineWithOriginalName() {
+        #expect(ModelMacroTests.tableEntry(#"@Attribute(.unique, originalName: "code") var sku: String"#)
+                == #".field("sku", (String).self, unique: true, originalName: "code"),"#)
+        #expect(ModelMacroTests.tableEntry(#"@Attribute(originalName: "code") var sku: String"#)
+                == #".field("sku", (String).self, originalName: "code"),"#)
+    }
+
+    /// Accepted for SwiftData's sake: no history yet, and the whole store is encrypted.
+    @Test func optionsWithoutAnEffectChangeNothing() {
+        #expect(ModelMacroTests.tableEntry("@Attribute(.preserveValueOnDeletion) var note: String") == #".field("note", (String).self),"#)
+        #expect(ModelMacroTests.tableEntry(#"@Attribute(.allowsCloudEncryption, hashModifier: "v2") var note: String"#)
+                == #".field("note", (String).self),"#)
+    }
+
+    @Test func uniqueMacroMakesEachListedFieldUnique() {
+        let expansion = MacroExpansion("""
+            @Model final class Person {
+                #Unique<Person>([\\.email], [\\.handle])
+                var email: String
+                var handle: String
+                var name: String
+            }
+            """)
+        #expect(expansion.messages == [])
+        #expect(expansion.expanded.contains(#".field("email", (String).self, unique: true),"#))
+        #expect(expansion.expanded.contains(#".field("handle", (String).self, unique: true),"#))
+        #expect(expansion.expanded.contains(#".field("name", (String).self),"#))
+        #expect(!expansion.expanded.contains("#Unique"), "expands to nothing")
+    }
+
+    static func uniqueMessages(_ unique: String) -> [String] {
+        MacroExpansion("""
+            @Model final class Person {
+                \(unique)
+                var givenName: String
+                var familyName: String
+                @Relationship var team: Team?
+                @Transient var score: Int = 0
+                init() {}
+            }
+            """).messages
+    }
+
+    /// The manifest's `unique` is a property of one field: a compound constraint is refused, not made two
+    /// single ones (which would refuse rows SwiftData accepts).
+    @Test func aCompoundUniqueIsADiagnostic() throws {
+        #expect(Self.uniqueMessages("#Unique<Person>([\\.givenName, \\.familyName])")
+                == ["#Unique list [\\.givenName, \\.familyName] in 'Person' combines several fields: Vein's manifest makes single "
+                    + "fields unique, not combinations of fields; list one field, or check the combination in the app before saving"])
+        let expansion = MacroExpansion("@Model final class P {\n    #Unique<P>([\\.a, \\.b])\n    var a: Int\n    var b: Int\n}")
+        #expect(expansion.location(of: try #require(expansion.diagnostics.first)) == "2:16")
+    }
+
+    @Test func uniqueMisuse() {
+        #expect(Self.uniqueMessages("#Unique<Person>([\\.team])")
+                == ["#Unique key path '\\.team' is not a persisted field of 'Person': a uniqueness constraint covers fields, "
+                    + "not relationships or properties Vein does not store"])
+        #expect(Self.uniqueMessages("#Unique<Person>([\\.score])")
+                == ["#Unique key path '\\.score' is not a persisted field of 'Person': a uniqueness constraint covers fields, "
+                    + "not relationships or properties Vein does not store"])
+        #expect(Self.uniqueMessages("#Unique<Team>([\\.givenName])")
+                == ["#Unique<Team> in 'Person': a uniqueness constraint is declared in the class it constrains; write #Unique<Person>"])
+        #expect(Self.uniqueMessages("#Unique<Person>([\\.team.name])")
+                == ["#Unique key path '\\.team.name' goes past 'team': a uniqueness constraint covers fields of 'Person' itself; "
+                    + "write \\.team"])
+        #expect(Self.uniqueMessages("#Unique<Person>(keys)")
+                == ["#Unique takes lists of key paths of 'Person' such as [\\.title]; 'keys' is not one"])
+        #expect(Self.uniqueMessages("#Unique<Person>([\\.givenName], [\\.familyName])") == [])
+        let misused = MacroExpansion("@Model final class P {\n    #Unique<P>([\\.ratio])\n    var ratio: Float\n}")
+        #expect(misused.messages.count == 1, "the field's own misuse, not a second message about #Unique")
+    }
+}
