@@ -75,7 +75,8 @@ extension ModelContext {
         }
     }
 
-    func fetchPlan(_ descriptor: FetchDescriptor, layout: ModelLayout) throws -> FetchPlan {
+    /// `columns`: what the plan's SQL selects, by default the layout's columns (an object's row).
+    func fetchPlan(_ descriptor: FetchDescriptor, layout: ModelLayout, columns: String? = nil) throws -> FetchPlan {
         let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition($0) }
         let exactInSQL = descriptor.predicate == nil || (compiled?.isExact ?? false)
         let pending = descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model, readBy: descriptor.predicate)
@@ -87,7 +88,7 @@ extension ModelContext {
         let allInSQL = exactInSQL && !pending && !orderKeptFromList && !restrictedInMemory && descriptor.membersLinkedSinceSave == nil
             && !(windowed && compiled?.canFail == true)
 
-        var sql = "SELECT \(layout.selectList) FROM \(layout.table)"
+        var sql = "SELECT \(columns ?? layout.selectList) FROM \(layout.table)"
         var conditions: [String] = [], arguments: [DatabaseValue] = []
         // Through the primary key: the members' ids from the relationship's index, or a bound list.
         if let members = descriptor.members {
@@ -201,7 +202,21 @@ extension ModelContext {
     }
 
     public func fetchIdentifiers(_ descriptor: FetchDescriptor) throws -> [String] {
-        try fetch(descriptor).map(\.id)
+        let ids: [String]? = try lock.withLock {
+            // Rows the store answers exactly, none of them changed in this context: their ids straight from
+            // SQL, without making an object per row (which cost more than the fetch of the objects).
+            guard !hasPendingChanges(for: descriptor.model) else { return nil }
+            let layout = try layout(descriptor.model)
+            let plan = try fetchPlan(descriptor, layout: layout, columns: "\(layout.table).\"id\"")
+            guard plan.allInSQL else { return nil }
+            let statement = try database.cachedStatement(plan.sql)
+            defer { statement.reset() }
+            try statement.bind(plan.arguments)
+            var ids: [String] = []
+            while try statement.step() { ids.append(statement.string(0)) }
+            return ids
+        }
+        return try ids ?? fetch(descriptor).map(\.id)
     }
 
     /// The condition as a filter on stored rows while the context has pending changes, whose rows the store
