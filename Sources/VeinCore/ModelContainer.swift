@@ -14,7 +14,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
     private let lock = NSLock()
     private var _store: Store
     private var _context: ModelContext
-    private let manifest: SchemaManifest
+    let manifest: SchemaManifest
     private let plan: (any SchemaMigrationPlan.Type)?
     private let keys: KeyOptions
     /// The folder of an in-memory store, removed with the container.
