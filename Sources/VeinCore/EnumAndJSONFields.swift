@@ -5,6 +5,8 @@ import Vein
 /// `values`). `CaseIterable` gives the cases; declaring this protocol synthesizes it. So does it `Codable`
 /// (from the raw value), which a `#Predicate` needs to compare the field with a value
 /// (`$0.fileType == png`): Foundation's predicate expressions hold only Codable values.
+/// Optional: an enum declared `String, Codable` (SwiftData's spelling) is stored the same way, and as an
+/// `enum` field too when it is `CaseIterable`.
 public protocol RawRepresentablePersistable: FieldValue, RawRepresentable, CaseIterable, Codable where RawValue: RawFieldValue {}
 
 /// The raw value types an enum field may have.
@@ -15,24 +17,20 @@ extension String: RawFieldValue { public var jsonValue: JSONValue { .string(self
 extension Int: RawFieldValue { public var jsonValue: JSONValue { .int(Int64(self)) } }
 
 extension RawRepresentablePersistable {
-    public static var fieldKind: FieldKind { FieldKind(.enum, enumValues: allCases.map(\.rawValue.jsonValue)) }
+    public static var fieldKind: FieldKind { RawValueCoding<Self>.fieldKind }
     public var fieldValue: Value { rawValue.fieldValue }
-    public init(fieldValue: Value) throws {
-        guard let value = Self(rawValue: try RawValue(fieldValue: fieldValue)) else {
-            throw FieldValueMismatch(expected: "\(Self.self)", found: fieldValue)
-        }
-        self = value
-    }
+    public init(fieldValue: Value) throws { self = try RawValueCoding<Self>.decoded(fieldValue) }
 }
 
-/// A Codable value stored as canonical JSON (the manifest's `json` type).
+/// A Codable value stored as canonical JSON (the manifest's `json` type). Optional: any Codable type
+/// is stored so without it.
 public protocol CodablePersistable: FieldValue, Codable {}
 
 extension CodablePersistable {
-    public static var fieldKind: FieldKind { FieldKind(.json) }
+    public static var fieldKind: FieldKind { JSONCoding<Self>.fieldKind }
     public var fieldValue: Value { JSONField.encode(self) }
-    public func encodedFieldValue() throws -> Value { try JSONField.encoded(self) }
-    public init(fieldValue: Value) throws { self = try JSONField.decode(fieldValue) }
+    public func encodedFieldValue() throws -> Value { try JSONCoding<Self>.encoded(self) }
+    public init(fieldValue: Value) throws { self = try JSONCoding<Self>.decoded(fieldValue) }
 }
 
 extension Array: FieldValue where Element: Codable {
@@ -60,11 +58,16 @@ enum JSONField {
         }
     }
 
-    /// The JSON text of `value`; throws for a value that cannot be JSON (a non-finite Double).
+    /// The JSON text of `value`; throws for a value that cannot be JSON (a non-finite Double). Object keys
+    /// are sorted, and so are the elements of a set, which would otherwise come in hash order (a different
+    /// order in each process): an export stays byte-identical, and a set assigned again unchanged is not a change.
     static func encoded<T: Encodable>(_ value: T) throws -> Value {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return .string(String(decoding: try encoder.encode(value), as: UTF8.self))
+        let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+        guard value is any UnorderedCollection, case .array(let elements)? = try? JSONParser.parse(text) else { return .string(text) }
+        let sorted = elements.map { JSONWriter.string($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return .string("[" + sorted.joined(separator: ",") + "]")
     }
 
     static func decode<T: Decodable>(_ value: Value) throws -> T {
@@ -72,6 +75,10 @@ enum JSONField {
         return try JSONDecoder().decode(T.self, from: Data(text.utf8))
     }
 }
+
+/// A collection whose order means nothing, so its JSON is put in sorted order.
+protocol UnorderedCollection {}
+extension Set: UnorderedCollection {}
 
 /// Any JSON value, for a `json` field with no Swift type of its own (what `vein schema --swift` declares).
 extension JSONValue: FieldValue {

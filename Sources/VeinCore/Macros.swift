@@ -40,13 +40,19 @@ public macro Unique() = #externalMacro(module: "VeinMacros", type: "MarkerMacro"
 public macro Attribute(_ options: AttributeOption..., originalName: String? = nil, hashModifier: String? = nil)
     = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
 
-/// A relationship to another model: `Model?` is a to-one, `[Model]` a to-many (in the order given).
+/// A relationship to another model: `Model?` is a to-one, `[Model]` or `[Model]?` a to-many (in the order
+/// given). Optional, as in SwiftData: a property whose type is a model is a relationship without it.
 @attached(peer)
 public macro Relationship(deleteRule: DeleteRule = .nullify) = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
 
 /// A relationship with its inverse on the target model, which the context keeps in step.
 @attached(peer)
 public macro Relationship<Target: PersistentModel, Inverse>(inverse: KeyPath<Target, Inverse>, deleteRule: DeleteRule = .nullify)
+    = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
+
+/// The same, in SwiftData's argument order: `@Relationship(deleteRule: .cascade, inverse: \Pet.owner)`.
+@attached(peer)
+public macro Relationship<Target: PersistentModel, Inverse>(deleteRule: DeleteRule, inverse: KeyPath<Target, Inverse>)
     = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
 
 /// The accessors of a persisted property; @Model adds it, apps do not write it. `column` is the field's

@@ -31,18 +31,11 @@ public struct ModelDescription: Sendable {
     }
 }
 
-/// One entry of the table.
+/// One entry of the table. Its `field` entry points, one for each kind of declared type, are in
+/// FieldTypeOverloads.swift.
 public enum PropertyDescription: Sendable {
     case field(FieldSchema)
     case relationship(RelationshipSchema)
-
-    public static func field<T: FieldValue>(_ name: String, _ type: T.Type, lazy: Bool = false, unique: Bool = false,
-                                            originalName: String? = nil, default initial: T? = nil) -> PropertyDescription {
-        let kind = T.fieldKind
-        return .field(FieldSchema(name: name, type: kind.type, isOptional: kind.isOptional, isLazy: lazy, isUnique: unique,
-                                  defaultValue: initial.flatMap { ManifestDefault.json($0.fieldValue, kind: kind) },
-                                  enumValues: kind.enumValues, renamedFrom: originalName))
-    }
 
     public static func toOne<T: PersistentModel>(_ name: String, _ target: T.Type, inverse: String? = nil,
                                                  deleteRule: DeleteRule = .nullify, originalName: String? = nil) -> PropertyDescription {
@@ -67,6 +60,12 @@ public enum Inverse {
     }
 
     public static func named<Target: PersistentModel, Owner: PersistentModel>(_ name: String, _ path: KeyPath<Target, [Owner]>,
+                                                                         from owner: Owner.Type) -> String {
+        name
+    }
+
+    /// An optional to-many (`var pets: [Pet]? = []`, the CloudKit-style shape).
+    public static func named<Target: PersistentModel, Owner: PersistentModel>(_ name: String, _ path: KeyPath<Target, [Owner]?>,
                                                                          from owner: Owner.Type) -> String {
         name
     }

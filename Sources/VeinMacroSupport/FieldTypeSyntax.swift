@@ -1,9 +1,10 @@
 import SwiftSyntax
 import SwiftSyntaxBuilder
 
-/// What the written type of a persisted property says by itself. The type checker decides the rest: a
-/// field's type must conform to `FieldValue` (SPEC §2 types, enums, Codable values) and a relationship's
-/// target to `PersistentModel`, checked in the code @Model generates.
+/// What the written type of a persisted property says by itself. The type checker decides the rest, in
+/// the code @Model generates: whether a property without `@Relationship` is a field or a relationship
+/// (VeinCore's FieldTypeOverloads.swift), that a field's type is Codable and a relationship's target a
+/// `PersistentModel`.
 enum FieldTypeSyntax {
     /// Types of the standard library and Foundation that Vein does not store, and what to use instead.
     static let unsupported: [String: String?] = [
@@ -40,6 +41,11 @@ enum FieldTypeSyntax {
         return nil
     }
 
+    /// The element of a to-many relationship's type: `[T]`, or `[T]?` (the CloudKit-style shape).
+    static func elementOfToMany(_ type: TypeSyntax) -> TypeSyntax? {
+        elementOfArray(wrappedOfOptional(type) ?? type)
+    }
+
     /// The first part of `type` (itself, or inside optionals, arrays and dictionaries) that Vein cannot
     /// store whatever the type checker says, with the replacement type when there is one.
     static func unsupportedPart(of type: TypeSyntax) -> (part: TypeSyntax, replacement: String?)? {
@@ -63,7 +69,7 @@ enum FieldTypeSyntax {
     /// Whether `type` is one of SPEC §2's plain field types, optionally optional or in an array: a
     /// relationship written with it points to no model.
     static func isPlainFieldType(_ type: TypeSyntax) -> Bool {
-        let inner = wrappedOfOptional(type) ?? elementOfArray(type) ?? type
+        let inner = elementOfToMany(type) ?? wrappedOfOptional(type) ?? type
         return stored.contains(inner.trimmedDescription)
     }
 }

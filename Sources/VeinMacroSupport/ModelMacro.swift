@@ -111,7 +111,7 @@ extension ModelMacro: MemberMacro {
     static func schemaEntry(_ property: PropertyInfo, modelName: String, unique: Bool = false) -> String {
         var options: [String] = []
         if let relationship = property.relationship {
-            let many = FieldTypeSyntax.elementOfArray(property.type)
+            let many = FieldTypeSyntax.elementOfToMany(property.type)
             let target = (many ?? FieldTypeSyntax.wrappedOfOptional(property.type) ?? property.type).trimmedDescription
             if let inverse = relationship.argument(labeled: "inverse")?.as(KeyPathExprSyntax.self),
                let inverseName = inverse.components.last?.component.as(KeyPathPropertyComponentSyntax.self)?.declName.baseName.unquotedText {

@@ -11,16 +11,18 @@ public enum PersistedPropertyMacro: AccessorMacro {
         guard let variable = declaration.as(VariableDeclSyntax.self), let property = PropertyInfo(variable) else { return [] }
         let name = property.name
         if property.relationship != nil {
-            if let element = FieldTypeSyntax.elementOfArray(property.type) {
-                return [
-                    "get { _$backing.toMany(\(literal: name), as: \(element.trimmed).self) }",
-                    "set { _$backing.setToMany(\(literal: name), newValue) }",
-                ]
-            }
-            let target = FieldTypeSyntax.wrappedOfOptional(property.type) ?? property.type
-            return [
-                "get { _$backing.toOne(\(literal: name), as: \(target.trimmed).self) }",
-                "set { _$backing.setToOne(\(literal: name), newValue) }",
+            let element = FieldTypeSyntax.elementOfToMany(property.type)
+            let target = element ?? FieldTypeSyntax.wrappedOfOptional(property.type) ?? property.type
+            let (get, set) = element == nil ? ("toOne", "setToOne") : ("toMany", "setToMany")
+            // An optional to-many (`[Pet]?`) set to nil is emptied.
+            let value = element != nil && FieldTypeSyntax.wrappedOfOptional(property.type) != nil ? " ?? []" : ""
+            let initialValue: [AccessorDeclSyntax] = property.initializer == nil ? [] : ["""
+                @storageRestrictions(accesses: _$backing)
+                init(initialValue) { _$backing.\(raw: set)(\(literal: name), initialValue\(raw: value)) }
+                """]
+            return initialValue + [
+                "get { _$backing.\(raw: get)(\(literal: name), as: \(target.trimmed).self) }",
+                "set { _$backing.\(raw: set)(\(literal: name), newValue\(raw: value)) }",
             ]
         }
         // The field's position among the model's columns, when @Model gave it (`column: N`).

@@ -135,6 +135,21 @@ import Testing
         #expect(expansion.expanded.contains(#"_$backing.setToMany("tags", newValue)"#))
     }
 
+    /// SwiftData's shapes: the argument order `deleteRule:, inverse:`, an optional to-many with an initial
+    /// value (set through an init accessor, nil emptying it), and a property whose type is a model without
+    /// `@Relationship`, which the type checker classifies through `PropertyDescription.field`'s overloads.
+    @Test func swiftDataRelationshipShapes() {
+        #expect(Self.tableEntry(#"@Relationship(deleteRule: .cascade, inverse: \Pet.owner) var pets: [Pet]? = []"#)
+                == #".toMany("pets", Pet.self, inverse: VeinCore.Inverse.named("owner", \Pet.owner, from: M.self), deleteRule: .cascade),"#)
+        #expect(Self.tableEntry("var owner: Person?") == #".field("owner", (Person?).self),"#)
+        #expect(Self.tableEntry("var pets: [Pet]? = []") == #".field("pets", ([Pet]?).self, default: []),"#)
+        let expansion = MacroExpansion("@Model final class M {\n    @Relationship var pets: [Pet]? = []\n}")
+        #expect(expansion.diagnostics.isEmpty)
+        #expect(expansion.expanded.contains(#"_$backing.setToMany("pets", initialValue ?? [])"#))
+        #expect(expansion.expanded.contains(#"_$backing.toMany("pets", as: Pet.self)"#))
+        #expect(expansion.expanded.contains(#"_$backing.setToMany("pets", newValue ?? [])"#))
+    }
+
     /// Each field's accessors pass its position among the model's columns: the fields in declaration
     /// order (relationships and what is not persisted do not count), as `ModelDescription` orders them.
     @Test func aFieldsAccessorsPassItsColumn() {

@@ -149,7 +149,7 @@ enum PredicateLiteral {
         case let v as Date: literal = .date(v.timeIntervalSince1970)
         // A uuid-typed literal: the engine compares it with a uuid field as the stored text (== and != only).
         case let v as UUID: literal = .uuid(v)
-        case let v as any RawRepresentablePersistable: return enumExpression(v)
+        case let v as any RawRepresentable: return enumExpression(v)
         case let items as [Any]:
             var elements: [ParsedExpression] = []
             for item in items {
@@ -162,11 +162,12 @@ enum PredicateLiteral {
         return .literal(literal, column: 0)
     }
 
-    /// An enum case by its raw value: the engine names a String-valued case `.raw` and compares an
-    /// Int-valued one as its number.
-    private static func enumExpression<E: RawRepresentablePersistable>(_ value: E) -> ParsedExpression? {
+    /// An enum case by its raw value: the engine names a String-valued case of an `enum` field (a
+    /// `CaseIterable` enum's) `.raw`, compares one of a `string` field as the text and an Int-valued one as
+    /// its number.
+    private static func enumExpression<E: RawRepresentable>(_ value: E) -> ParsedExpression? {
         switch value.rawValue {
-        case let raw as String: return .enumCase(raw, column: 0)
+        case let raw as String: return value is any CaseIterable ? .enumCase(raw, column: 0) : .literal(.string(raw), column: 0)
         case let raw as Int: return .literal(.int(Int64(raw)), column: 0)
         default: return nil
         }
