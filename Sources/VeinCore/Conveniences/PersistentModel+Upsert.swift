@@ -7,8 +7,10 @@ import Vein
 /// - One row has them: that row's instance is returned, with the new instance's whole state in place of
 ///   the row's, as SwiftData's upsert does: every field takes the new instance's value, an optional field
 ///   it never assigned (`var note: String?` without an initializer, or one it never set) becomes nil;
-///   every relationship takes the new instance's targets, one it never assigned becomes nil or empty
-///   (targets in no context yet are inserted, as `insert` does). The new instance stays out of every
+///   a relationship it assigned takes its targets (targets in no context yet are inserted, as `insert`
+///   does). A relationship it never assigned stays as the store has it, unlike SwiftData, which empties
+///   it: a fresh instance knows nothing of the row's members, and emptying a cascading list would leave
+///   its members behind when the row is later deleted. The new instance stays out of every
 ///   context. All of it is checked before anything changes: a refused value (a `Double.nan`, a target in
 ///   another context) throws and leaves the row, and the targets, as they were.
 /// - Its unique fields name two different rows: `ModelConvenienceError.matchesTwoRows`, nothing changed.
@@ -68,7 +70,8 @@ extension PersistentModel {
                 try Insertion.insert(model, into: engine)
                 return model
             }
-            // The whole state: what the new instance never assigned is nil (an optional field) or no target.
+            // The whole state of the fields (one never assigned is nil, when optional); of the relationships,
+            // the ones it assigned.
             var fields: [(key: String, value: Value)] = []
             var links: [(name: String, isToMany: Bool, targets: [any PersistentModel])] = []
             for property in _$schema.properties {
@@ -76,7 +79,7 @@ extension PersistentModel {
                 case .field(let field):
                     if let value = given.values[field.name] ?? (field.isOptional ? .null : nil) { fields.append((field.name, value)) }
                 case .relationship(let relationship):
-                    links.append((relationship.name, relationship.isToMany, given.links[relationship.name] ?? []))
+                    if let targets = given.links[relationship.name] { links.append((relationship.name, relationship.isToMany, targets)) }
                 }
             }
             // Everything checked before the first change: the fields, and targets that are another
