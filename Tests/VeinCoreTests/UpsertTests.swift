@@ -80,8 +80,8 @@ private typealias Review = ShopSchema.Review
         let lamp = try Self.stored(context)
         try lamp.delete()
         let again = try #require(throws: ModelConvenienceError.self) { try Product.upsert(Product(sku: "A-1", name: "New lamp"), in: context) }
-        #expect(again.description == "upsert: Product row \(lamp.id!) still holds this sku in the store; this context deleted it "
-                + "without saving, and a save writes new rows before deletes: save first, then upsert")
+        #expect(again.description == "Product row \(lamp.id!) still holds this sku in the store; this context deleted it "
+                + "without saving, and a save writes new rows before deletes: save first, then insert or upsert the new one")
         #expect(again == .valueHeldByUnsavedDelete(model: "Product", field: "sku", id: lamp.id!))
         try context.save()
         #expect(try Product.upsert(Product(sku: "A-1", name: "New lamp"), in: context).name == "New lamp")
