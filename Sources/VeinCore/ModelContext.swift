@@ -37,9 +37,25 @@ public final class ModelContext: @unchecked Sendable {
     }
 
     /// Inserts `model` and the models it points to that are in no context yet.
-    public func insert(_ model: some PersistentModel) throws {
+    ///
+    /// As in SwiftData, an insert of an instance whose `@Unique` value a stored row holds updates that
+    /// row (an upsert, see `PersistentModel.upsert`): the instance becomes a view of the row, which takes
+    /// its fields and the relationships it assigned. The row is found when the instance is inserted, in
+    /// the store as this context has it: a value given after the insert, one another context saves
+    /// meanwhile, or one two unsaved inserts share, is the store's UNIQUE index's to refuse at `save`.
+    public func insert<T: PersistentModel>(_ model: T) throws {
         try checkSchema()
-        try Insertion.insert(model, into: engine)
+        let uniqueFields = T._$schema.uniqueFields
+        guard !uniqueFields.isEmpty, model._$backing.object == nil else { return try Insertion.insert(model, into: engine) }
+        try engine.lock.withLock { try ModelBacking.instanceLock.withLock {
+            guard let merged = try T.merge(model, into: engine, uniqueFields: uniqueFields, includingPending: false) else {
+                try T.requireNoUnsavedDeleteHolds(model, in: engine, uniqueFields: uniqueFields)
+                return try Insertion.insert(model, into: engine)
+            }
+            // The inserted instance is the row's from now on (one the app held before stays a view of it).
+            model._$backing.attach(merged.object)
+            merged.object.typedModel = model
+        } }
     }
 
     public func delete(_ model: some PersistentModel) throws {

@@ -29,6 +29,14 @@ public struct ModelDescription: Sendable {
         }
         return ModelSchema(name: name, fields: fields, relationships: relationships, indexes: indexes, renamedFrom: originalName)
     }
+
+    /// The `@Unique` fields: a row's identity for `upsert` and for an insert of a value a row holds.
+    var uniqueFields: [FieldSchema] {
+        properties.compactMap { property in
+            guard case .field(let field) = property, field.isUnique else { return nil }
+            return field
+        }
+    }
 }
 
 /// One entry of the table. Its `field` entry points, one for each kind of declared type, are in

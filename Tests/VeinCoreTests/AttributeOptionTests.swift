@@ -46,9 +46,13 @@ import VeinCore
         #expect(kept.destination == "Porto")
         #expect(try container.context.fetchCount(Trip.self) == 1, "the upsert found the row by its unique name")
 
-        for (name, code, field) in [("Spring", "S2", "name"), ("Summer", "S1", "code")] {
-            let other = container.newContext()
-            try other.insert(Self.trip(name, code: code))
+        // An insert of a stored value updates its row (as SwiftData): the constraint shows when two contexts
+        // insert one value, neither seeing the other's.
+        for (first, second, field) in [(("Autumn", "A1"), ("Autumn", "A2"), "name"), (("Winter", "W1"), ("Summer", "W1"), "code")] {
+            let one = container.newContext(), other = container.newContext()
+            try one.insert(Self.trip(first.0, code: first.1))
+            try other.insert(Self.trip(second.0, code: second.1))
+            try one.save()
             let error = #expect(throws: ContextError.self) { try other.save() }
             #expect(error?.description.contains("UNIQUE constraint failed: Trip.\(field)") == true, "\(String(describing: error))")
         }

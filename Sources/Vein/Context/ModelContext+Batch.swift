@@ -113,6 +113,7 @@ private struct SavedObjectState {
     let linksChanged: Set<Int>
     let readValues: [Value?]?
     let readInTransaction: Int
+    let readInGeneration: Int
     let inUpdated: Bool
 
     init(_ object: ModelObject, inUpdated: Bool) {
@@ -124,6 +125,7 @@ private struct SavedObjectState {
         linksChanged = Set(object.linkChanges.keys)
         readValues = object.readValues
         readInTransaction = object.readInTransaction
+        readInGeneration = object.readInGeneration
         self.inUpdated = inUpdated
     }
 
@@ -145,6 +147,7 @@ private struct SavedObjectState {
         }
         object.readValues = readValues
         object.readInTransaction = readInTransaction
+        object.readInGeneration = readInGeneration
         if inUpdated {
             context.updated[object.id] = object
         } else if context.updated[object.id] === object {

@@ -5,6 +5,7 @@ extension ModelContext {
     public func fetch(_ descriptor: FetchDescriptor) throws -> [ModelObject] {
         try lock.withLock {
             let layout = try layout(descriptor.model)
+            try noticeOtherWriters()
             let plan = try fetchPlan(descriptor, layout: layout)
             let (sql, arguments, allInSQL, exactInSQL, pending, restrictedInMemory) =
                 (plan.sql, plan.arguments, plan.allInSQL, plan.exactInSQL, plan.pending, plan.restrictedInMemory)

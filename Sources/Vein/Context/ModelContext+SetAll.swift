@@ -31,6 +31,7 @@ extension ModelContext {
     /// value that is leaving is not free for a new row of the same save).
     package func storedRowsDeletedWithoutSaving(_ model: String, where predicate: TypedExpression) throws -> [String] {
         try lock.withLock {
+            guard deleted.contains(model: model) else { return [] }
             let layout = try layout(model)
             guard let compiled = SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition(predicate) else { return [] }
             let ids = try database.rows("SELECT \"id\" FROM \(layout.table) WHERE \(compiled.sql)", compiled.arguments).compactMap { $0[0].string }

@@ -74,6 +74,11 @@ public final class ModelContext: @unchecked Sendable {
     private let openedMeta: (meta: StoreMeta, path: String)?
     /// Transactions begun by `transaction`; see `isStale`.
     private var transactionCount = 0
+    /// Counts the commits of other connections a fetch has noticed (`noticeOtherWriters`); an object read
+    /// under an older count may be out of date (`isOutdated`).
+    var storeGeneration = 0
+    /// `PRAGMA data_version` when the context last looked, from the opening of its connection on.
+    var lastDataVersion: Int64?
     /// The store file's real path, under which saves are announced (`StoreChangeCenter`); nil for a
     /// context over a bare connection (a migration's), whose work is announced by no one.
     package let storeRealPath: String?
@@ -146,6 +151,7 @@ public final class ModelContext: @unchecked Sendable {
                 let opened = try connect!()
                 opened.install(SQLFunctions.self)
                 connection = opened
+                lastDataVersion = try opened.scalar("PRAGMA data_version")?.int64
                 return opened
             }
         }
@@ -236,7 +242,7 @@ public final class ModelContext: @unchecked Sendable {
         }
         let ulid = ULID.make()
         let object = ModelObject(id: ulid.description, layout: layout, handle: handle, values: initial,
-                                 unloaded: [], state: .inserted, readInTransaction: transactionCount)
+                                 unloaded: [], state: .inserted, readInTransaction: transactionCount, readInGeneration: storeGeneration)
         register(object, ObjectKey(ulid))
         journalTouch(object)
         inserted.append(object)
@@ -458,16 +464,17 @@ public final class ModelContext: @unchecked Sendable {
         // two tables) is not this row's; this row's object then stays out of the map, as in `materializeUnheld`.
         let held = identityMap[key]
         if let existing = held, existing.modelName == layout.model.name {
-            if isStale(existing) {
+            if isStale(existing) || isOutdated(existing) {
                 (existing.values, existing.unloaded) = try Self.read(statement, layout: layout, id: existing.id)
                 existing.readInTransaction = transactionCount
+                existing.readInGeneration = storeGeneration
             }
             return existing
         }
         let id = String(decoding: bytes, as: UTF8.self)
         let (values, unloaded) = try Self.read(statement, layout: layout, id: id)
         let object = ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted,
-                                 readInTransaction: transactionCount)
+                                 readInTransaction: transactionCount, readInGeneration: storeGeneration)
         if held == nil { register(object, key) }
         return object
     }
@@ -486,7 +493,7 @@ public final class ModelContext: @unchecked Sendable {
             let id = String(decoding: bytes, as: UTF8.self)
             let (values, unloaded) = try Self.read(statement, layout: layout, id: id)
             objects.append(ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted,
-                                       readInTransaction: transactionCount))
+                                       readInTransaction: transactionCount, readInGeneration: storeGeneration))
             keys.append(key)
         }
         guard !objects.isEmpty else { return objects }
@@ -510,8 +517,13 @@ public final class ModelContext: @unchecked Sendable {
     /// under its lock, not from an older read (which would make its save a conflict, or worse). Objects
     /// with changes keep them; `save` checks their rows.
     private func isStale(_ object: ModelObject) -> Bool {
-        object.readInTransaction != transactionCount && object.state == .persisted && object.readValues == nil
-            && object.linkChanges.isEmpty && connection?.isInTransaction == true
+        object.readInTransaction != transactionCount && hasNoUnsavedChange(object) && connection?.isInTransaction == true
+    }
+
+    /// A stored object this context has not changed: what it holds of the row is only a copy, which a
+    /// read of the row may replace.
+    func hasNoUnsavedChange(_ object: ModelObject) -> Bool {
+        object.state == .persisted && object.readValues == nil && object.linkChanges.isEmpty
     }
 
     /// Runs a loop that registers objects it keeps in an array until it returns (a fetch): a sweep inside

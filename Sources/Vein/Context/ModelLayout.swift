@@ -29,6 +29,9 @@ final class ModelLayout: @unchecked Sendable {
     let table: String
     let selectList: String
     let insertSQL: String
+    /// The statement text that finds the row holding a unique column's value, by column (made once each,
+    /// under the context's lock: `ModelContext.storedObject`).
+    var uniqueLookupSQL: [Int: String] = [:]
 
     init(model: ModelSchema, manifest: SchemaManifest) {
         self.model = model

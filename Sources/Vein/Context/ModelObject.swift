@@ -38,12 +38,14 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     var readValues: [Value?]?
     /// The context's `transactionCount` when the values were read (see `ModelContext.isStale`).
     var readInTransaction: Int
+    /// The context's `storeGeneration` when the values were read (see `ModelContext.isOutdated`).
+    var readInGeneration: Int
     /// The typed instance over this object (VeinCore's `@Model` class), held weakly: one instance per row
     /// per context while the app holds it. Guarded by VeinCore (`ModelBacking.instanceLock`).
     package weak var typedModel: AnyObject?
 
     init(id: String, layout: ModelLayout, handle: ContextHandle, values: [Value], unloaded: Set<Int>, state: State,
-         readInTransaction: Int) {
+         readInTransaction: Int, readInGeneration: Int) {
         self.id = id
         self.layout = layout
         self.handle = handle
@@ -51,6 +53,7 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
         self.unloaded = unloaded
         self.state = state
         self.readInTransaction = readInTransaction
+        self.readInGeneration = readInGeneration
     }
 
     public var model: ModelSchema { layout.model }

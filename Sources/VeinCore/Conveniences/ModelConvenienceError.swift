@@ -10,7 +10,7 @@ public enum ModelConvenienceError: Error, Equatable, Sendable, CustomStringConve
     case contextGone(model: String, id: String)
     /// `upsert` of an instance this context deleted.
     case deleted(model: String, id: String)
-    /// `upsert` whose unique value a stored row still holds, deleted in this context and not saved.
+    /// `upsert` or `insert` whose unique value a stored row still holds, deleted in this context and not saved.
     case valueHeldByUnsavedDelete(model: String, field: String, id: String)
     /// `upsert` of an instance pointing at an object of another context, or a deleted one.
     case targetOutsideContext(model: String, relationship: String, target: String, id: String)
@@ -32,8 +32,8 @@ public enum ModelConvenienceError: Error, Equatable, Sendable, CustomStringConve
         case .deleted(let model, let id):
             return "upsert: this \(model) (\(id)) is deleted in this context; upsert a new instance (or rollback to undo the delete)"
         case .valueHeldByUnsavedDelete(let model, let field, let id):
-            return "upsert: \(model) row \(id) still holds this \(field) in the store; this context deleted it without saving, "
-                + "and a save writes new rows before deletes: save first, then upsert"
+            return "\(model) row \(id) still holds this \(field) in the store; this context deleted it without saving, "
+                + "and a save writes new rows before deletes: save first, then insert or upsert the new one"
         case .targetOutsideContext(let model, let relationship, let target, let id):
             return "upsert: this \(model)'s \(relationship) names \(target) \(id), which is deleted or another context's; "
                 + "point it at an object of this context"

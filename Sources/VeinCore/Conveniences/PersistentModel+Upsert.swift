@@ -7,8 +7,10 @@ import Vein
 /// - One row has them: that row's instance is returned, with the new instance's whole state in place of
 ///   the row's, as SwiftData's upsert does: every field takes the new instance's value, an optional field
 ///   it never assigned (`var note: String?` without an initializer, or one it never set) becomes nil;
-///   every relationship takes the new instance's targets, one it never assigned becomes nil or empty
-///   (targets in no context yet are inserted, as `insert` does). The new instance stays out of every
+///   a relationship it assigned takes its targets (targets in no context yet are inserted, as `insert`
+///   does). A relationship it never assigned stays as the store has it, unlike SwiftData, which empties
+///   it: a fresh instance knows nothing of the row's members, and emptying a cascading list would leave
+///   its members behind when the row is later deleted. The new instance stays out of every
 ///   context. All of it is checked before anything changes: a refused value (a `Double.nan`, a target in
 ///   another context) throws and leaves the row, and the targets, as they were.
 /// - Its unique fields name two different rows: `ModelConvenienceError.matchesTwoRows`, nothing changed.
@@ -35,78 +37,94 @@ extension PersistentModel {
             guard !object.isDeleted else { throw ModelConvenienceError.deleted(model: modelName, id: object.id) }
             return model
         }
-        let uniqueFields = _$schema.properties.compactMap { property -> FieldSchema? in
-            guard case .field(let field) = property, field.isUnique else { return nil }
-            return field
-        }
+        let uniqueFields = _$schema.uniqueFields
         guard !uniqueFields.isEmpty else { throw ModelConvenienceError.noUniqueField(model: modelName) }
         // The engine's lock first, then the instance lock (Insertion's order): the lookup and the write
         // are one step for this context.
-        // The instance lock is held for the whole step: between taking the new instance's pending values
-        // and putting them back, no other thread may read or set them.
         return try engine.lock.withLock { try ModelBacking.instanceLock.withLock {
-            let given = model._$backing.takePending()
-            defer { model._$backing.restorePending(given.values, given.links) }
-            var match: (field: String, object: ModelObject)?
-            for field in uniqueFields {
-                guard let value = given.values[field.name], value != .null else { continue }
-                let found = try engine.fetch(Vein.FetchDescriptor(model: modelName, predicate: .fieldEquals(field, value), fetchLimit: 1))
-                guard let object = found.first else { continue }
-                if let first = match, first.object.id != object.id {
-                    throw ModelConvenienceError.matchesTwoRows(model: modelName, field: first.field, id: first.object.id,
-                                                               otherField: field.name, otherID: object.id)
-                }
-                match = match ?? (field.name, object)
-            }
-            guard let object = match?.object else {
-                for field in uniqueFields {
-                    guard let value = given.values[field.name], value != .null,
-                          let id = try engine.storedRowsDeletedWithoutSaving(modelName, where: .fieldEquals(field, value)).first else { continue }
-                    throw ModelConvenienceError.valueHeldByUnsavedDelete(model: modelName, field: field.name, id: id)
-                }
-                model._$backing.restorePending(given.values, given.links)
-                try Insertion.insert(model, into: engine)
-                return model
-            }
-            // The whole state: what the new instance never assigned is nil (an optional field) or no target.
-            var fields: [(key: String, value: Value)] = []
-            var links: [(name: String, isToMany: Bool, targets: [any PersistentModel])] = []
-            for property in _$schema.properties {
-                switch property {
-                case .field(let field):
-                    if let value = given.values[field.name] ?? (field.isOptional ? .null : nil) { fields.append((field.name, value)) }
-                case .relationship(let relationship):
-                    links.append((relationship.name, relationship.isToMany, given.links[relationship.name] ?? []))
-                }
-            }
-            // Everything checked before the first change: the fields, and targets that are another
-            // context's (or deleted) rather than this context's or in none.
-            try engine.check(object, fields)
-            for link in links {
-                for target in link.targets {
-                    guard let linked = target._$backing.object else { continue }
-                    guard (try? linked.context) === engine, !linked.isDeleted else {
-                        throw ModelConvenienceError.targetOutsideContext(model: modelName, relationship: link.name,
-                                                                         target: type(of: target).modelName, id: linked.id)
-                    }
-                }
-            }
-            let kept = instance(object)
-            let redirected = redirect(links.flatMap(\.targets), from: model, to: kept)
-            do {
-                for link in links {
-                    for target in link.targets where target._$backing.object == nil { try Insertion.insert(target, into: engine) }
-                }
-                let relationships = links.map { link -> (key: String, value: Value) in
-                    (link.name, Insertion.linkValue(link.targets.map { $0._$backing.object!.id }, toMany: link.isToMany))
-                }
-                try engine.set(object, all: fields + relationships)
-            } catch {
-                for (target, pending) in redirected { target._$backing.restorePending(pending.values, pending.links) }
-                throw error
-            }
-            return kept
+            if let merged = try merge(model, into: engine, uniqueFields: uniqueFields, includingPending: true) { return merged.kept }
+            try requireNoUnsavedDeleteHolds(model, in: engine, uniqueFields: uniqueFields)
+            try Insertion.insert(model, into: engine)
+            return model
         } }
+    }
+
+    /// Throws `valueHeldByUnsavedDelete` when a stored row this context deleted without saving still
+    /// holds one of `model`'s unique values: a save writes new rows before it deletes, so the store would
+    /// refuse every save of the new row until the delete is saved.
+    static func requireNoUnsavedDeleteHolds(_ model: Self, in engine: Vein.ModelContext, uniqueFields: [FieldSchema]) throws {
+        for field in uniqueFields {
+            guard let value = try model._$backing.storedValue(field.name), value != .null,
+                  let id = try engine.storedRowsDeletedWithoutSaving(modelName, where: .fieldEquals(field, value)).first else { continue }
+            throw ModelConvenienceError.valueHeldByUnsavedDelete(model: modelName, field: field.name, id: id)
+        }
+    }
+
+    /// The row of this context whose unique values `model` (in no context) holds, given the new
+    /// instance's state: every field (one never assigned is nil, when optional) and the relationships it
+    /// assigned. Nil, and nothing changed, when no row holds them. Returns the row's object and its
+    /// instance (`kept`; instances not in a context that point at `model` point at it instead).
+    /// `includingPending`: rows as this context has them, unsaved changes included; otherwise the
+    /// store's rows only, as this context has not changed them (a lookup that costs the same however
+    /// many inserts are pending). Caller holds the engine's lock, then the instance lock.
+    static func merge(_ model: Self, into engine: Vein.ModelContext, uniqueFields: [FieldSchema],
+                      includingPending: Bool) throws -> (object: ModelObject, kept: Self)? {
+        var match: (field: String, object: ModelObject)?
+        for field in uniqueFields {
+            guard let value = try model._$backing.storedValue(field.name), value != .null else { continue }
+            let found: ModelObject?
+            if includingPending {
+                found = try engine.fetch(Vein.FetchDescriptor(model: modelName, predicate: .fieldEquals(field, value), fetchLimit: 1)).first
+            } else {
+                found = try engine.storedObject(modelName, uniqueField: field.name, equals: value)
+            }
+            guard let object = found else { continue }
+            if let first = match, first.object.id != object.id {
+                throw ModelConvenienceError.matchesTwoRows(model: modelName, field: first.field, id: first.object.id,
+                                                           otherField: field.name, otherID: object.id)
+            }
+            match = match ?? (field.name, object)
+        }
+        guard let object = match?.object else { return nil }
+        let given = model._$backing.takePending()
+        defer { model._$backing.restorePending(given.values, given.links) }
+        var fields: [(key: String, value: Value)] = []
+        var links: [(name: String, isToMany: Bool, targets: [any PersistentModel])] = []
+        for property in _$schema.properties {
+            switch property {
+            case .field(let field):
+                if let value = given.values[field.name] ?? (field.isOptional ? .null : nil) { fields.append((field.name, value)) }
+            case .relationship(let relationship):
+                if let targets = given.links[relationship.name] { links.append((relationship.name, relationship.isToMany, targets)) }
+            }
+        }
+        // Everything checked before the first change: the fields, and targets that are another
+        // context's (or deleted) rather than this context's or in none.
+        try engine.check(object, fields)
+        for link in links {
+            for target in link.targets {
+                guard let linked = target._$backing.object else { continue }
+                guard (try? linked.context) === engine, !linked.isDeleted else {
+                    throw ModelConvenienceError.targetOutsideContext(model: modelName, relationship: link.name,
+                                                                     target: type(of: target).modelName, id: linked.id)
+                }
+            }
+        }
+        let kept = instance(object)
+        let redirected = redirect(links.flatMap(\.targets), from: model, to: kept)
+        do {
+            for link in links {
+                for target in link.targets where target._$backing.object == nil { try Insertion.insert(target, into: engine) }
+            }
+            let relationships = links.map { link -> (key: String, value: Value) in
+                (link.name, Insertion.linkValue(link.targets.map { $0._$backing.object!.id }, toMany: link.isToMany))
+            }
+            try engine.set(object, all: fields + relationships)
+        } catch {
+            for (target, pending) in redirected { target._$backing.restorePending(pending.values, pending.links) }
+            throw error
+        }
+        return (object, kept)
     }
 
     /// Instances not in a context yet that `targets` reach may point back at the new instance
