@@ -31,9 +31,9 @@ public final class ModelBacking: @unchecked Sendable {
     /// insert passes on, and which tells two fields apart without comparing their names.
     private var pending: [PendingValue] = []
     private var pendingLinks: [String: [any PersistentModel]] = [:]
-    /// The context of the attached object, kept alive by the instance (see the type's comment). Set
-    /// once, in `attach`; never read.
-    private var keptContext: Vein.ModelContext?
+    /// What keeps the attached object's context alive (see the type's comment): the engine's context, or
+    /// a `ContextKeeper` of it. Set once, under the instance lock, right after `attach`; never read.
+    private var keptContext: AnyObject?
 
     public init() {}
 
@@ -55,8 +55,14 @@ public final class ModelBacking: @unchecked Sendable {
             let raw = Unmanaged.passRetained(object).toOpaque()
             let (exchanged, _) = attachedObject.compareExchange(expected: nil, desired: raw, ordering: .releasing)
             if !exchanged { Unmanaged<ModelObject>.fromOpaque(raw).release() }
-            else { pending = []; pendingLinks = [:]; keptContext = object.owner }
+            else { pending = []; pendingLinks = [:] }
         }
+    }
+
+    /// Keeps `keeper` (the context of the attached object, or a `ContextKeeper` of it) alive as long as
+    /// the instance. Called with the instance lock held, by whoever attached the instance.
+    func keep(_ keeper: AnyObject?) {
+        if keptContext == nil { keptContext = keeper }
     }
 
     // MARK: Fields
@@ -76,7 +82,7 @@ public final class ModelBacking: @unchecked Sendable {
             // The backing's own +1 keeps the object alive for the call: no retain and release of it per
             // read (a fetched object has a weak-reference side table, so each was a slow-path update).
             return Unmanaged<ModelObject>.fromOpaque(raw)._withUnsafeGuaranteedRef { object in
-                Self.orFail { try T(fieldValue: try object.value(of: name, column: column)) }
+                Self.orNilOnceClosed { try T(fieldValue: try object.value(of: name, column: column)) }
             }
         }
         guard let value = Self.orFail({ try storedValue(name, column: column) }) else {
@@ -229,6 +235,16 @@ public final class ModelBacking: @unchecked Sendable {
         }
     }
 
+    /// `orFail`, except that an optional field that needs the store after the container closed (a lazy
+    /// one never read) reads nil, as a relationship then reads empty.
+    private static func orNilOnceClosed<T: FieldValue>(_ body: () throws -> T) -> T {
+        do { return try body() } catch StoreError.closed(let path) {
+            return orFail {
+                do { return try T(fieldValue: .null) } catch { throw StoreError.closed(path) }
+            }
+        } catch { preconditionFailure("Vein: \(error)") }
+    }
+
     static func orFail<T>(_ body: () throws -> T) -> T {
         do { return try body() } catch { preconditionFailure("Vein: \(error)") }
     }
@@ -237,17 +253,20 @@ public final class ModelBacking: @unchecked Sendable {
 extension PersistentModel {
     /// The one instance over `object` in its context while anyone holds it; a new one otherwise.
     static func instance(_ object: ModelObject) -> Self {
-        ModelBacking.instanceLock.withLock { instanceLocked(object) }
+        ModelBacking.instanceLock.withLock { instanceLocked(object, keeping: object.owner) }
     }
 
-    /// `instance` of each, under one taking of the instance lock (a fetch makes thousands).
+    /// `instance` of each (all of one context), under one taking of the instance lock (a fetch makes
+    /// thousands), all keeping their context through one `ContextKeeper`.
     static func instances(_ objects: [ModelObject]) -> [Self] {
-        ModelBacking.instanceLock.withLock { objects.map(instanceLocked) }
+        let keeper = objects.first?.owner.map(ContextKeeper.init)
+        return ModelBacking.instanceLock.withLock { objects.map { instanceLocked($0, keeping: keeper) } }
     }
 
-    private static func instanceLocked(_ object: ModelObject) -> Self {
+    private static func instanceLocked(_ object: ModelObject, keeping keeper: AnyObject?) -> Self {
         if let existing = object.typedModel as? Self { return existing }
         let made = Self(_$object: object)
+        made._$backing.keep(keeper)
         object.typedModel = made
         return made
     }

@@ -23,6 +23,7 @@ import Vein
         let container = try ObjectLifetimeTests.blog()
         let context = container.newContext()
         let post = try #require(try context.fetch(Post.self).first)
+        let attachment = try #require(try context.fetch(Attachment.self).first)
         let path = container.store.path
         try container.close()
         let expected = StoreError.closed(path)
@@ -32,6 +33,9 @@ import Vein
         #expect(throws: expected) { try container.migrate() }
         #expect(post.title == "first", "an instance keeps the values it read")
         #expect(post.attachments.isEmpty, "not read before the close: the store cannot tell them any more")
+        #expect(attachment.name == "a.png")
+        #expect(attachment.data == nil, "a lazy field not read before the close")
+        #expect(throws: expected) { try attachment.value(of: \.data) }
         post.title = "after"
         #expect(post.title == "after")
         #expect(throws: expected) { try context.save() }
