@@ -2,8 +2,9 @@ import Vein
 
 /// The throwing way to read and write a field or relationship. A model's properties cannot throw (SwiftData's shape), so
 /// they stop the program when the store cannot answer; these report the same failure as an error: the
-/// engine's (`ContextError.contextClosed` for an object whose context is gone, `DamagedValueError` for a
-/// cell another tool wrote with a value not of its type) or `ModelFieldError`.
+/// engine's (`ContextError.objectDeleted` for a write to a deleted object, `StoreError.closed` for a lazy
+/// field not read before the container closed, `DamagedValueError` for a cell another tool wrote with a
+/// value not of its type) or `ModelFieldError`.
 ///
 ///     let title = try post.value(of: \.title)
 ///     try post.setValue("New title", for: \.title)

@@ -27,6 +27,7 @@ enum Insertion {
                 // One instance and no link (the common case): no batch to collect, nothing to check.
                 let object = try context.insert(type(of: root).modelName, pendingValues: rootPending.values)
                 root._$backing.attach(object)
+                root._$backing.keep(context)
                 object.typedModel = root
                 return
             }
@@ -62,6 +63,7 @@ enum Insertion {
             }
             for (pending, object) in zip(batch, objects) {
                 pending.model._$backing.attach(object)
+                pending.model._$backing.keep(context)
                 object.typedModel = pending.model
             }
         } }

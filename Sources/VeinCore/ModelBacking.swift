@@ -7,10 +7,16 @@ import Vein
 /// through its context (which holds the lock, keeps inverses in step, records changes until save, and
 /// reads lazy fields on first access).
 ///
-/// Accessors cannot throw, so a failure there (the context is gone, the object was deleted, a stored
-/// value does not fit the declared type) stops the program with the engine's message, as Vein 1.0 and
-/// SwiftData do: failing fast rather than returning a wrong value. `model.value(of:)` and
-/// `model.setValue(_:for:)` are the throwing way (FieldAccess.swift).
+/// Ownership: an attached instance holds its engine object and that object's context strongly, as a
+/// SwiftData model keeps its `modelContext`: a context made in a function lives as long as any instance
+/// it returned. The engine holds instances only weakly (`ModelObject.typedModel`), so nothing cycles:
+/// when the app lets go of the context and of every instance, all of it, and its connection, goes.
+///
+/// Accessors cannot throw. A deleted or detached (rolled-back) instance reads its last values (its
+/// relationships nil or empty); a write to it is not made, and the next save throws
+/// `ContextError.writeToDeleted`. A stored value that does not fit the declared type (a damaged store)
+/// stops the program with the engine's message, failing fast rather than returning a wrong value.
+/// `model.value(of:)` and `model.setValue(_:for:)` are the throwing way (FieldAccess.swift).
 public final class ModelBacking: @unchecked Sendable {
     /// Guards `pending`, `pendingLinks`, the attaching of an instance and every `ModelObject.typedModel`.
     static let instanceLock = NSRecursiveLock()
@@ -25,6 +31,9 @@ public final class ModelBacking: @unchecked Sendable {
     /// insert passes on, and which tells two fields apart without comparing their names.
     private var pending: [PendingValue] = []
     private var pendingLinks: [String: [any PersistentModel]] = [:]
+    /// What keeps the attached object's context alive (see the type's comment): the engine's context, or
+    /// a `ContextKeeper` of it. Set once, under the instance lock, right after `attach`; never read.
+    private var keptContext: AnyObject?
 
     public init() {}
 
@@ -50,6 +59,12 @@ public final class ModelBacking: @unchecked Sendable {
         }
     }
 
+    /// Keeps `keeper` (the context of the attached object, or a `ContextKeeper` of it) alive as long as
+    /// the instance. Called with the instance lock held, by whoever attached the instance.
+    func keep(_ keeper: AnyObject?) {
+        if keptContext == nil { keptContext = keeper }
+    }
+
     // MARK: Fields
     // The instance lock is never held while the engine runs: the engine's context lock comes first
     // wherever both are taken (a body inside `transaction` that reads a model, `Insertion`), so the
@@ -67,7 +82,7 @@ public final class ModelBacking: @unchecked Sendable {
             // The backing's own +1 keeps the object alive for the call: no retain and release of it per
             // read (a fetched object has a weak-reference side table, so each was a slow-path update).
             return Unmanaged<ModelObject>.fromOpaque(raw)._withUnsafeGuaranteedRef { object in
-                Self.orFail { try T(fieldValue: try object.value(of: name, column: column)) }
+                Self.orNilOnceClosed { try T(fieldValue: try object.value(of: name, column: column)) }
             }
         }
         guard let value = Self.orFail({ try storedValue(name, column: column) }) else {
@@ -85,10 +100,10 @@ public final class ModelBacking: @unchecked Sendable {
         let value = newValue.fieldValue
         if let raw = attachedObject.load(ordering: .acquiring) {
             return Unmanaged<ModelObject>.fromOpaque(raw)._withUnsafeGuaranteedRef { object in
-                Self.orFail { try object.set(name, column: column, value) }
+                writing(name) { try object.set(name, column: column, value) }
             }
         }
-        Self.orFail { try store(name, column: column, value) }
+        writing(name) { try store(name, column: column, value) }
     }
 
     private func pendingValue(_ name: String) -> Value? {
@@ -111,7 +126,7 @@ public final class ModelBacking: @unchecked Sendable {
     // MARK: Relationships
 
     public func toOne<T: PersistentModel>(_ name: String, as type: T.Type) -> T? {
-        Self.orFail { try storedTargets(name, as: type) }.first
+        targets(name, as: type).first
     }
 
     public func setToOne<T: PersistentModel>(_ name: String, _ target: T?) {
@@ -119,7 +134,15 @@ public final class ModelBacking: @unchecked Sendable {
     }
 
     public func toMany<T: PersistentModel>(_ name: String, as type: T.Type) -> [T] {
-        Self.orFail { try storedTargets(name, as: type) }
+        targets(name, as: type)
+    }
+
+    /// The related instances; none once the store was closed (`ModelContainer.close()`): the objects they
+    /// are cannot be read any more.
+    private func targets<T: PersistentModel>(_ name: String, as type: T.Type) -> [T] {
+        do { return try storedTargets(name, as: type) } catch StoreError.closed { return [] } catch {
+            preconditionFailure("Vein: \(error)")
+        }
     }
 
     public func setToMany<T: PersistentModel>(_ name: String, _ targets: [T]) {
@@ -129,7 +152,16 @@ public final class ModelBacking: @unchecked Sendable {
     /// Links to targets not in a context yet insert them into this object's context first (as inserting
     /// a model inserts what it points to).
     private func setLinks(_ name: String, _ targets: [any PersistentModel], many: Bool) {
-        Self.orFail { try storeTargets(name, targets, many: many) }
+        writing(name) { try storeTargets(name, targets, many: many) }
+    }
+
+    /// Runs a setter's write. One refused because the object was deleted or detached is left unmade and
+    /// reported by the context's next save (an accessor cannot throw, and the app's code is not wrong to
+    /// hold an instance another part of it deleted); any other failure stops the program (`orFail`).
+    private func writing(_ name: String, _ body: () throws -> Void) {
+        do { try body() } catch ContextError.objectDeleted(let model, let id) {
+            attached?.owner?.noteRefusedWrite(.writeToDeleted(model: model, id: id, field: name))
+        } catch { preconditionFailure("Vein: \(error)") }
     }
 
     private static func link(_ object: ModelObject, _ name: String, _ targets: [any PersistentModel], many: Bool) throws {
@@ -203,6 +235,16 @@ public final class ModelBacking: @unchecked Sendable {
         }
     }
 
+    /// `orFail`, except that an optional field that needs the store after the container closed (a lazy
+    /// one never read) reads nil, as a relationship then reads empty.
+    private static func orNilOnceClosed<T: FieldValue>(_ body: () throws -> T) -> T {
+        do { return try body() } catch StoreError.closed(let path) {
+            return orFail {
+                do { return try T(fieldValue: .null) } catch { throw StoreError.closed(path) }
+            }
+        } catch { preconditionFailure("Vein: \(error)") }
+    }
+
     static func orFail<T>(_ body: () throws -> T) -> T {
         do { return try body() } catch { preconditionFailure("Vein: \(error)") }
     }
@@ -211,17 +253,20 @@ public final class ModelBacking: @unchecked Sendable {
 extension PersistentModel {
     /// The one instance over `object` in its context while anyone holds it; a new one otherwise.
     static func instance(_ object: ModelObject) -> Self {
-        ModelBacking.instanceLock.withLock { instanceLocked(object) }
+        ModelBacking.instanceLock.withLock { instanceLocked(object, keeping: object.owner) }
     }
 
-    /// `instance` of each, under one taking of the instance lock (a fetch makes thousands).
+    /// `instance` of each (all of one context), under one taking of the instance lock (a fetch makes
+    /// thousands), all keeping their context through one `ContextKeeper`.
     static func instances(_ objects: [ModelObject]) -> [Self] {
-        ModelBacking.instanceLock.withLock { objects.map(instanceLocked) }
+        let keeper = objects.first?.owner.map(ContextKeeper.init)
+        return ModelBacking.instanceLock.withLock { objects.map { instanceLocked($0, keeping: keeper) } }
     }
 
-    private static func instanceLocked(_ object: ModelObject) -> Self {
+    private static func instanceLocked(_ object: ModelObject, keeping keeper: AnyObject?) -> Self {
         if let existing = object.typedModel as? Self { return existing }
         let made = Self(_$object: object)
+        made._$backing.keep(keeper)
         object.typedModel = made
         return made
     }

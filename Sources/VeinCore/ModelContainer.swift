@@ -10,6 +10,12 @@ import Vein
 /// `ModelContainerError.notMigrated` until then); a store `migrate()` could not bring to the app's schema is
 /// refused when the container opens. `at: nil` is an in-memory store: a plaintext
 /// store in a private temporary folder (mode 0700), removed when the container goes away.
+///
+/// `close()` closes the store and every context the container made, merging the write-ahead log into
+/// the file and removing the `-wal`; a container still open when the process exits normally (returning
+/// from `main`, or `exit()`) is closed then (`OpenContainers`). Contexts hold no reference to their
+/// container, so a container the app drops goes away with its main context; contexts it made stay
+/// usable while the app (or one of their objects) holds them.
 public final class ModelContainer: @unchecked Sendable {  // mutable state behind `lock`
     private let lock = NSLock()
     private var _store: Store
@@ -19,6 +25,9 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
     private let keys: KeyOptions
     /// The folder of an in-memory store, removed with the container.
     private let temporaryFolder: String?
+    /// Every engine context the container made, held weakly, for `close()`.
+    private var madeContexts: [WeakReference<Vein.ModelContext>] = []
+    private var isClosed = false
 
     public var store: Store { lock.withLock { _store } }
     /// The main context.
@@ -71,15 +80,45 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
         try Self.checkMigratable(store, to: manifest, plan: plan)
         _store = store
         _context = ModelContext(Vein.ModelContext(store: store), appSchema: manifest)
+        madeContexts.append(WeakReference(_context.engine))
+        OpenContainers.shared.add(self)
     }
 
     deinit {
+        OpenContainers.shared.remove(self)
         if let temporaryFolder { try? FileManager.default.removeItem(atPath: temporaryFolder) }
     }
 
-    /// A context of its own (its own connection), for another thread.
+    /// A context of its own (its own connection), for another thread. After `close()`, a closed one:
+    /// its operations throw `StoreError.closed`.
     public func newContext() -> ModelContext {
-        ModelContext(Vein.ModelContext(store: store), appSchema: manifest)
+        lock.withLock { madeContext(over: _store) }
+    }
+
+    /// A new context over `store`, remembered for `close()`. Called with the lock held.
+    private func madeContext(over store: Store) -> ModelContext {
+        let engine = Vein.ModelContext(store: store)
+        if isClosed { try? engine.close() } else {
+            madeContexts.removeAll { $0.object == nil }
+            madeContexts.append(WeakReference(engine))
+        }
+        return ModelContext(engine, appSchema: manifest)
+    }
+
+    /// Closes every context the container made and then the store: the write-ahead log is merged into
+    /// the store's file and the `-wal` removed (when no other process has the store open). Unsaved changes
+    /// are not saved. Afterwards instances still read the values they hold, their relationships are
+    /// empty, and whatever needs the store (fetch, save, `migrate()`, a lazy field not read yet) throws
+    /// `StoreError.closed`. Closing twice does nothing.
+    public func close() throws {
+        try lock.withLock {
+            guard !isClosed else { return }
+            isClosed = true
+            defer { OpenContainers.shared.remove(self) }
+            for made in madeContexts { try made.object?.close() }
+            madeContexts = []
+            try _store.close()
+        }
     }
 
     /// Brings the store to the app's schema along the plan, in one transaction with the engine's migrator:
@@ -90,6 +129,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
     @discardableResult
     public func migrate() throws -> MigrationReport {
         try lock.withLock {
+            guard !isClosed else { throw StoreError.closed(_store.path) }
             // With a plan, the migrator runs also when nothing is pending: a plan the CLI would refuse, or a
             // stage edited after it ran on this store (`_vein_history`'s checksum), is found at every start.
             guard let plan else {
@@ -117,7 +157,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
             guard !report.stages.isEmpty || _store.manifest.sha256 != manifest.sha256 else { return report }
             let migrated = try Store.open(_store.path, keys: keys)
             _store = migrated
-            _context = ModelContext(Vein.ModelContext(store: migrated), appSchema: manifest)
+            _context = madeContext(over: migrated)
             return report
         }
     }

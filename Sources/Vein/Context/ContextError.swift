@@ -11,6 +11,9 @@ public enum ContextError: Error, Equatable, Sendable {
     /// A UNIQUE constraint or another rule of the store refused the save.
     case constraintViolation(String)
     case objectDeleted(model: String, id: String)
+    /// A property of a deleted or detached (rolled-back) object was set where no error can be thrown (a
+    /// typed model's setter): the value was not changed, and the next save reports it.
+    case writeToDeleted(model: String, id: String, field: String)
     /// The object's context no longer exists.
     case contextClosed(model: String, id: String)
     /// Another connection changed or deleted the row since this context read it; the save wrote nothing.
@@ -29,6 +32,9 @@ extension ContextError: CustomStringConvertible {
             return "cannot delete \(m) \(id): its \(r) still names \(n) row\(n == 1 ? "" : "s") (delete rule deny)"
         case .constraintViolation(let text): return "the store refused the change: \(text)"
         case .objectDeleted(let m, let id): return "\(m) \(id) is deleted"
+        case .writeToDeleted(let m, let id, let f):
+            return "\(m).\(f) was set on \(m) \(id) after it was deleted or rolled back; nothing was saved: "
+                + "fetch the row again to change it"
         case .contextClosed(let m, let id): return "\(m) \(id) belongs to a context that no longer exists"
         case .conflict(let m, let id): return "another context or process changed \(m) \(id) after it was read; nothing was saved"
         }

@@ -15,6 +15,4 @@ final class ContextHandle: @unchecked Sendable {
     /// context: a field read of a loaded column needs the lock and the object's own values only (the
     /// weak load and release were a tenth of a typed fetch that reads every field).
     let lock = NSRecursiveLock()
-    /// Guarded by `lock`: set when the context goes away (then every access throws `contextClosed`).
-    var isClosed = false
 }

@@ -13,12 +13,29 @@ import Foundation
 /// - Each context made from a store works on a connection of its own, opened at its first use of the
 ///   store: contexts on different threads share no SQLite state (a connection and its statement cache are
 ///   for one thread at a time), and several of them work on one store file as separate processes would.
+///
+/// Ownership (strong → unless marked weak):
+///
+///     app ─→ typed instance (VeinCore) ─→ ModelObject ─→ ContextHandle (lock) ┄weak┄→ ModelContext
+///            typed instance ─→ ModelContext ─→ identity map, pending work ─→ ModelObject ┄weak┄→ typed instance
+///            ModelContext ─→ connection
+///
+/// - A typed instance keeps its context, and so its connection, alive (SwiftData's `modelContext`): a
+///   context made per call may return what it fetched. Nothing in the engine holds a typed instance
+///   strongly, so there is no cycle: when the app holds neither the context nor any of its instances,
+///   all of it goes, pending (unsaved) work included.
+/// - An engine `ModelObject` holds its context only weakly (a strong reference would make a cycle through
+///   the identity map, and a weak map costs a side table per row): engine callers keep the context while
+///   they use lazy fields and relationships. Once it is gone, an object still reads the values it holds.
+/// - A deleted or detached (rolled-back) object reads its last values, its relationships empty.
+/// - `close()` closes the connection early (`ModelContainer.close()`); afterwards what needs the store
+///   throws `StoreError.closed`.
 public final class ModelContext: @unchecked Sendable {
     public let manifest: SchemaManifest
     /// Guards all of the context's state and its objects' (kept by the handle, see `ContextHandle.lock`).
     package var lock: NSRecursiveLock { handle.lock }
     /// The connection, once opened (`database`).
-    private var connection: Database? {
+    var connection: Database? {
         didSet { interruptTarget = connection }
     }
     /// The opened connection again, read without the lock: `interrupt()` runs from a signal handler or
@@ -66,6 +83,12 @@ public final class ModelContext: @unchecked Sendable {
     var deleteSetProgress: DeleteSetProgress?
     var deletedSinceRulesApplied: [ModelObject] = []
 
+    /// Writes to deleted or detached objects that an accessor could not throw (VeinCore's): the next
+    /// `save` throws the first and writes nothing (`noteRefusedWrite`).
+    var refusedWrites: [ContextError] = []
+    /// Set by `close()`: every use of the store throws `StoreError.closed`.
+    var isClosed = false
+
     /// Test hook: called before each row written by `save`, with the number written so far.
     package var saveFailureInjection: (@Sendable (Int) throws -> Void)?
 
@@ -95,10 +118,6 @@ public final class ModelContext: @unchecked Sendable {
         storeRealPath = store.realPath
         for model in manifest.models { layouts[model.name] = ModelLayout(model: model, manifest: manifest) }
         handle.context = self
-    }
-
-    deinit {
-        handle.lock.withLock { handle.isClosed = true }
     }
 
     /// A context over any connection holding a schema (tests, migrations).
@@ -147,6 +166,7 @@ public final class ModelContext: @unchecked Sendable {
     var database: Database {
         get throws {
             try lock.withLock {
+                if isClosed { throw StoreError.closed(path) }
                 if let connection { return connection }
                 let opened = try connect!()
                 opened.install(SQLFunctions.self)
@@ -423,6 +443,8 @@ public final class ModelContext: @unchecked Sendable {
             guard let i = object.layout.index[relationship], let rel = object.layout.relationships[i] else {
                 throw ContextError.unknownField(model: object.modelName, field: relationship, suggestion: nil)
             }
+            // A deleted or detached object is a record of its last values, and points to nothing.
+            if object.state == .deleted { return [] }
             if object.unloaded.contains(i) { try loadLazy(object, i) }
             return try ids(in: object.values[i]).compactMap { try self.object(rel.target, id: $0) }
         }
@@ -584,6 +606,7 @@ public final class ModelContext: @unchecked Sendable {
             inserted = []
             updated = [:]
             deleted = [:]
+            refusedWrites = []
             deletedByRule = [:]
             cascadedThroughLinks = [:]
             pendingWorkEnded()

@@ -8,11 +8,13 @@ import Foundation
 public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     public let id: String
     let layout: ModelLayout
-    /// The context, held weakly through its handle, as SwiftData's `modelContext`: an object may outlive
-    /// its context (then every access throws `ContextError.contextClosed`), and pending objects held by
-    /// the context must not keep it alive.
+    /// The context, held weakly through its handle: the context's identity map and pending work hold
+    /// objects strongly, so a strong reference back would be a cycle (VeinCore's typed instances hold
+    /// the context instead; see `ModelContext`). An object that outlives its context reads the values it
+    /// holds; what needs the context (a lazy field not read yet, a relationship, a write) throws
+    /// `ContextError.contextClosed`.
     private let handle: ContextHandle
-    var owner: ModelContext? { handle.context }
+    package var owner: ModelContext? { handle.context }
 
     package var context: ModelContext {
         get throws(ContextError) {
@@ -74,9 +76,10 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     /// The value of `key`, as `self[key]`; `column` is where the caller expects it among the model's
     /// columns (`ModelLayout.columnIndex(_:hint:)`), -1 when it does not know.
     public func value(of key: String, column hint: Int) throws -> Value {
-        // A loaded column of an open context: its value, under the context's lock, without the context.
+        // A loaded column: its value, under the context's lock, without the context (also once the
+        // context is gone or closed: an object keeps its last values).
         try handle.lock.withLock {
-            if !handle.isClosed, let i = layout.columnIndex(key, hint: hint), unloaded.isEmpty || !unloaded.contains(i) { return values[i] }
+            if let i = layout.columnIndex(key, hint: hint), unloaded.isEmpty || !unloaded.contains(i) { return values[i] }
             return try context.value(of: self, key, column: hint)
         }
     }

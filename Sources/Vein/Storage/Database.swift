@@ -114,7 +114,14 @@ public final class Database {
         }
     }
 
-    private var isClosed = false
+    package private(set) var isClosed = false
+
+    /// A closed connection's handle is freed memory: every way to SQL checks this first, so a use after
+    /// `close` is an error (SQLITE_MISUSE), not a crash.
+    private func requireOpen(_ sql: String) throws {
+        guard isClosed else { return }
+        throw DatabaseError(extendedCode: SQLITE_MISUSE, message: "the connection is closed", sql: sql)
+    }
 
     /// Closes the connection now. The last connection to a WAL database checkpoints and removes the WAL
     /// on close, leaving a self-contained file. Nothing may be used after this.
@@ -161,6 +168,7 @@ public final class Database {
 
     /// Runs one or more statements that return no rows of interest.
     package func execute(_ sql: String) throws {
+        try requireOpen(sql)
         try Self.execute(sql, on: handle)
     }
 
@@ -206,6 +214,7 @@ public final class Database {
 
     /// A prepared statement compiled once per connection and reused.
     package func cachedStatement(_ sql: String) throws -> Statement {
+        try requireOpen(sql)
         if let statement = statementCache[sql] { return statement }
         let statement = try Statement(database: self, sql: sql)
         // Bounded: the key is the SQL text, and an app's raw conditions (ModelPredicate) are part of it.
@@ -221,11 +230,12 @@ public final class Database {
 
     /// A fresh statement, not cached (for one-off SQL).
     package func makeStatement(_ sql: String) throws -> Statement {
-        try Statement(database: self, sql: sql)
+        try requireOpen(sql)
+        return try Statement(database: self, sql: sql)
     }
 
     package var changes: Int { Int(sqlite3_changes(handle)) }
-    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var isInTransaction: Bool { !isClosed && sqlite3_get_autocommit(handle) == 0 }
 
     // MARK: Transactions
 

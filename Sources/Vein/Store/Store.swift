@@ -119,6 +119,7 @@ public final class Store {
     /// model context works on its own connection, so contexts on different threads share no SQLite state.
     /// Nil when the store cannot be opened again (`connectionMode`).
     func openConnection() throws -> Database? {
+        guard !database.isClosed else { throw StoreError.closed(path) }
         guard let connectionMode else { return nil }
         let database = try Self.connect(path, mode: connectionMode, key: key)
         if refusesWrites { try database.execute("PRAGMA query_only = ON") }

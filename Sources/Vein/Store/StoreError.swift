@@ -27,6 +27,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case permissionDenied(String)
     /// The path names something other than a file (a directory).
     case notAFile(String, reason: String)
+    /// The store was closed (`ModelContainer.close()`, or the process exiting): its connections are gone.
+    case closed(String)
 }
 
 extension StoreError: CustomStringConvertible {
@@ -50,6 +52,7 @@ extension StoreError: CustomStringConvertible {
         case .readOnly(let path, let reason): return "\(path) is read-only: cannot write (\(reason))"
         case .permissionDenied(let path): return "cannot open \(path): permission denied"
         case .notAFile(let path, let reason): return "cannot open \(path): \(reason)"
+        case .closed(let path): return "\(path) was closed (container.close()): open a new ModelContainer to use it again"
         }
     }
 }

@@ -186,6 +186,8 @@ enum ErrorReporting {
             return Report(messages: message, exitCode: .ioError)
         case .notAFile:
             return Report(messages: message, exitCode: .noInput)
+        case .closed:
+            return Report(messages: message, exitCode: .ioError)
         }
     }
 
