@@ -30,6 +30,9 @@ let swiftSyntaxLinking: [LinkerSetting] = [
     .linkedLibrary("SwiftSyntaxMacroExpansion"), .linkedLibrary("SwiftCompilerPluginMessageHandling"),
 ]
 
+/// The folders of Tests/SwiftDataCompat, each a program (a test fails for a folder missing here).
+let swiftDataCompatibilityPrograms = ["SearchField", "Trips"]
+
 // Arrows point one way: vein (main) → VeinCLI → Vein → C modules. Each folder is one concern.
 let package = Package(
     name: "Vein",
@@ -92,5 +95,11 @@ let package = Package(
         .testTarget(name: "VeinMacroTests", dependencies: ["VeinMacroSupport"],
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         .testTarget(name: "VeinCoreTests", dependencies: ["VeinCore", "Vein", "VeinTesting"]),
-    ]
+    ] + swiftDataCompatibilityPrograms.map { name in
+        // The SwiftData compatibility suite: programs written as SwiftData's documentation writes them,
+        // built against VeinCore only; Tests/VeinAppTests/SwiftDataCompatibilityTests runs each and
+        // compares what it prints with its expected.txt.
+        .executableTarget(name: "SwiftDataCompat\(name)", dependencies: ["VeinCore"], path: "Tests/SwiftDataCompat/\(name)",
+                          exclude: ["expected.txt"])
+    }
 )
