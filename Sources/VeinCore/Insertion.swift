@@ -52,11 +52,16 @@ enum Insertion {
                     linkValue(targets.map { (made[ObjectIdentifier($0)] ?? $0._$backing.object!).id },
                               toMany: object.model.relationship(named: name)?.isToMany ?? false)
                 }
-                var links: [(object: ModelObject, key: String, value: Value)] = []
+                // In the order the app assigned them: a link sets its inverse too, so a later assignment
+                // (`person.pets = [pet]`) must not be undone by an earlier one (`pet.owner = nil` in an init).
+                var links: [(time: UInt64, object: ModelObject, key: String, value: Value)] = []
                 for (pending, object) in zip(batch, objects) {
-                    for (name, targets) in pending.links { links.append((object, name, valueLinking(object, name, targets))) }
+                    for (name, targets) in pending.links {
+                        links.append((pending.model._$backing.pendingLinkTime(name), object, name, valueLinking(object, name, targets)))
+                    }
                 }
-                try context.link(links, insertedTogether: objects)
+                links.sort { $0.time < $1.time }
+                try context.link(links.map { ($0.object, $0.key, $0.value) }, insertedTogether: objects)
             } catch {
                 context.discardInserted(objects)
                 throw error

@@ -31,6 +31,11 @@ public final class ModelBacking: @unchecked Sendable {
     /// insert passes on, and which tells two fields apart without comparing their names.
     private var pending: [PendingValue] = []
     private var pendingLinks: [String: [any PersistentModel]] = [:]
+    /// When each pending link was assigned (`linkClock`): an insert makes the links of all the instances it
+    /// inserts in the order the app assigned them, so that `pet.owner = nil` in `Pet`'s initializer does not
+    /// undo a later `person.pets = [pet]`, whose inverse is that same `owner`.
+    private var pendingLinkTimes: [String: UInt64] = [:]
+    private static let linkClock = Atomic<UInt64>(0)
     /// What keeps the attached object's context alive (see the type's comment): the engine's context, or
     /// a `ContextKeeper` of it. Set once, under the instance lock, right after `attach`; never read.
     private var keptContext: AnyObject?
@@ -55,7 +60,7 @@ public final class ModelBacking: @unchecked Sendable {
             let raw = Unmanaged.passRetained(object).toOpaque()
             let (exchanged, _) = attachedObject.compareExchange(expected: nil, desired: raw, ordering: .releasing)
             if !exchanged { Unmanaged<ModelObject>.fromOpaque(raw).release() }
-            else { pending = []; pendingLinks = [:] }
+            else { pending = []; pendingLinks = [:]; pendingLinkTimes = [:] }
         }
     }
 
@@ -195,7 +200,10 @@ public final class ModelBacking: @unchecked Sendable {
     /// Sets a relationship, throwing what the context throws.
     func storeTargets(_ name: String, _ targets: [any PersistentModel], many: Bool) throws {
         let object: ModelObject? = Self.instanceLock.withLock {
-            if attached == nil { pendingLinks[name] = targets }
+            if attached == nil {
+                pendingLinks[name] = targets
+                pendingLinkTimes[name] = Self.linkClock.add(1, ordering: .relaxed).newValue
+            }
             return attached
         }
         if let object { try Self.link(object, name, targets, many: many) }
@@ -217,11 +225,14 @@ public final class ModelBacking: @unchecked Sendable {
     /// The pending values, as the insert reads them (they stay until `attach` succeeds).
     var pendingValues: (values: [PendingValue], links: [String: [any PersistentModel]]) { (pending, pendingLinks) }
 
+    /// When the pending link `name` was assigned, relative to every other instance's (0: not recorded).
+    func pendingLinkTime(_ name: String) -> UInt64 { pendingLinkTimes[name] ?? 0 }
+
     /// The pending values and links, taken out (upsert reads what a new instance was given, then puts
     /// them back with `restorePending`). Called with the engine's lock held, then the instance lock.
     func takePending() -> (values: [String: Value], links: [String: [any PersistentModel]]) {
         Self.instanceLock.withLock {
-            defer { pending = []; pendingLinks = [:] }
+            defer { pending = []; pendingLinks = [:]; pendingLinkTimes = [:] }
             return (Dictionary(pending.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last }), pendingLinks)
         }
     }

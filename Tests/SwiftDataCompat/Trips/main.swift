@@ -61,15 +61,11 @@ let alps = try other.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.code
 print("selected here:", trips[1].isSelected, "selected in another context:", alps.isSelected)
 print("photo bytes:", alps.photo?.count ?? 0)                // external storage: read when first used
 
-// Unique: a second trip with the same code is refused when it is saved.
+// Unique: inserting a trip whose code a stored trip has updates that trip (SwiftData's upsert).
 try context.insert(Trip(name: "Alps again", destination: "Zermatt", code: "ZRM", startDate: day(50), endDate: day(55)))
-do {
-    try context.save()
-    print("saved a duplicate code")
-} catch {
-    print("duplicate code refused")
-    context.rollback()
-}
+try context.save()
+let zermatt = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.code == "ZRM" }))
+print("trips:", try context.fetchCount(FetchDescriptor<Trip>()), "ZRM is now:", zermatt.map(\.name))
 
 // Work that reads and writes as one: a transaction.
 try context.transaction {
