@@ -8,7 +8,7 @@ import Testing
 /// version") fails here the day a toolchain answers otherwise. Only the package graph is loaded (a build
 /// of a product that does not exist): nothing is compiled.
 @Suite(.serialized) struct DependencyFormTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = ChildProcess.packageRoot
 
     static func onPath(_ program: String) -> Bool {
         (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
@@ -18,23 +18,11 @@ import Testing
 
     static let swiftFound = onPath("swift") && onPath("git")
 
-    struct Run { let status: Int32; let output: String }
-
-    static func run(_ arguments: [String], in folder: URL) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
+    /// `arguments` through /usr/bin/env, in `folder`, without the git variables of a surrounding run.
+    static func run(_ arguments: [String], in folder: URL) throws -> ChildProcess {
         var environment = ProcessInfo.processInfo.environment
         for name in ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"] { environment[name] = nil }
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: output)
+        return try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), arguments, in: folder, environment: environment)
     }
 
     /// A git repository holding this package's manifest and sources, its one commit tagged 1.0.0; returns
@@ -54,7 +42,7 @@ import Testing
     }
 
     /// The app's Package.swift with `requirement` for Vein, then its package graph loaded.
-    static func loadGraph(app: URL, repository: URL, requirement: String) throws -> Run {
+    static func loadGraph(app: URL, repository: URL, requirement: String) throws -> ChildProcess {
         let files = FileManager.default
         try? files.removeItem(at: app)
         try files.createDirectory(at: app.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)

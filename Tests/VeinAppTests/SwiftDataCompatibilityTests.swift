@@ -7,7 +7,7 @@ import Testing
 /// `expected.txt`, exit status 0: a program that traps (an object read after its context went away, say)
 /// fails here with what it printed and its crash report.
 @Suite struct SwiftDataCompatibilityTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = ChildProcess.packageRoot
     static let folder = root.appendingPathComponent("Tests/SwiftDataCompat")
 
     static var programs: [String] {
@@ -20,21 +20,9 @@ import Testing
         try #require(FileManager.default.isExecutableFile(atPath: binary.path),
                      "no \(binary.path): list \(program) in Package.swift's swiftDataCompatibilityPrograms, then build")
         let expected = try String(contentsOf: Self.folder.appendingPathComponent("\(program)/expected.txt"), encoding: .utf8)
-        let errorsPath = FileManager.default.temporaryDirectory.appendingPathComponent("vein-compat-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: errorsPath.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errorsPath) }
-        let process = Process()
-        process.executableURL = binary
-        process.currentDirectoryURL = FileManager.default.temporaryDirectory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: errorsPath)
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let errors = (try? String(contentsOf: errorsPath, encoding: .utf8)) ?? ""
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0,
-                "\(program) ended with \(process.terminationReason == .exit ? "status" : "signal") \(process.terminationStatus):\n\(errors.prefix(3000))")
-        #expect(printed == expected, "\(program) printed:\n\(printed)")
+        let result = try ChildProcess.run(binary, in: FileManager.default.temporaryDirectory)
+        // Standard error shares the pipe: a program that wrote a warning or trapped differs from its file.
+        #expect(result.exited && result.status == 0, "\(program) ended with \(result.exited ? "status" : "signal") \(result.status):\n\(result.output.prefix(3000))")
+        #expect(result.output == expected, "\(program) printed:\n\(result.output)")
     }
 }
