@@ -95,6 +95,9 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
         lock.withLock { madeContext(over: _store) }
     }
 
+    /// The engine context of a new context (`ModelContext(container)` wraps it).
+    func newEngineContext() -> Vein.ModelContext { newContext().engine }
+
     /// A new context over `store`, remembered for `close()`. Called with the lock held.
     private func madeContext(over store: Store) -> ModelContext {
         let engine = Vein.ModelContext(store: store)

@@ -30,6 +30,16 @@ import VeinCore
         #expect(try container.mainContext.fetchCount(FetchDescriptor<Post>()) == 3)
     }
 
+    /// The container knows the contexts made this way: closing it closes them (before, such a context kept
+    /// its own connection open after `close()`, and the store's `-wal` with it).
+    @Test func closingTheContainerClosesItsContexts() throws {
+        let container = try container(posts: 1)
+        let context = ModelContext(container)
+        #expect(try context.fetchCount(FetchDescriptor<Post>()) == 1)
+        try container.close()
+        #expect(throws: StoreError.closed(container.store.path)) { try context.fetchCount(FetchDescriptor<Post>()) }
+    }
+
     @Test func aTransactionSavesWhatItsBlockDid() throws {
         let container = try container(posts: 2)
         let context = ModelContext(container)

@@ -9,9 +9,9 @@ extension ModelContext {
             guard let i = layout.index[field] else {
                 throw ContextError.unknownField(model: model, field: field, suggestion: Suggestion.closest(to: field, in: layout.columns))
             }
+            // Callers (upsert, insert) pass the model's unique fields only.
+            guard let sql = layout.uniqueLookupSQL[i] else { preconditionFailure("\(model).\(field) is not a unique field") }
             let wanted = try checked(value, layout: layout, column: i)
-            let sql = layout.uniqueLookupSQL[i] ?? "SELECT \(layout.selectList) FROM \(layout.table) WHERE \(layout.table).\(SQL.quoteIdentifier(field)) = ? LIMIT 1"
-            layout.uniqueLookupSQL[i] = sql
             let statement = try database.cachedStatement(sql)
             defer { statement.reset() }
             try layout.codecs[i]!.bind(wanted, to: statement, at: 1)

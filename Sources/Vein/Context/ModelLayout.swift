@@ -29,9 +29,9 @@ final class ModelLayout: @unchecked Sendable {
     let table: String
     let selectList: String
     let insertSQL: String
-    /// The statement text that finds the row holding a unique column's value, by column (made once each,
-    /// under the context's lock: `ModelContext.storedObject`).
-    var uniqueLookupSQL: [Int: String] = [:]
+    /// For each unique field's column, the statement that finds the row holding a value
+    /// (`ModelContext.storedObject`, through the field's UNIQUE index).
+    let uniqueLookupSQL: [Int: String]
 
     init(model: ModelSchema, manifest: SchemaManifest) {
         self.model = model
@@ -62,6 +62,11 @@ final class ModelLayout: @unchecked Sendable {
         let inserted = names.indices.filter { !toMany[$0] }
         insertedColumns = inserted
         let all = ["\"id\""] + inserted.map { SQL.quoteIdentifier(names[$0]) }
+        var lookups: [Int: String] = [:]
+        for (i, field) in fieldSchemas.enumerated() where field?.isUnique == true {
+            lookups[i] = "SELECT \(selectList) FROM \(table) WHERE \(table).\(SQL.quoteIdentifier(names[i])) = ? LIMIT 1"
+        }
+        uniqueLookupSQL = lookups
         insertSQL = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))"
     }
 

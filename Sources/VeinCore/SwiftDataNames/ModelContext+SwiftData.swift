@@ -4,9 +4,10 @@ import Vein
 /// SwiftData's spellings of what a context does, for code written against SwiftData's documentation.
 extension ModelContext {
     /// A new context of `container` (its own connection), as `container.newContext()`: SwiftData's
-    /// `ModelContext(container)`, the per-call or per-thread context.
+    /// `ModelContext(container)`, the per-call or per-thread context. The container knows it, so its
+    /// `close()` closes it too.
     public convenience init(_ container: ModelContainer) {
-        self.init(Vein.ModelContext(store: container.store), appSchema: container.manifest)
+        self.init(container.newEngineContext(), appSchema: container.manifest)
     }
 
     /// Runs `block`, then saves, in one write transaction: what the block reads decides what it writes, and
