@@ -34,6 +34,14 @@ public struct FetchDescriptor: Sendable {
     /// It reads stored rows only: the fetch checks it reads (and only reads) before it runs, and it
     /// cannot judge unsaved objects, so the caller leaves pending changes out.
     package var sqlCondition: (sql: String, arguments: [DatabaseValue])?
+    /// The fields and to-ones to read of each row (SwiftData's `propertiesToFetch`); nil reads all but
+    /// lazy fields. A column left out is read from the store when first asked for, as a lazy field is,
+    /// so values read are the same either way; a row the context already holds keeps what it has read.
+    public var columnsToFetch: [String]?
+    /// Relationships whose targets the fetch loads for all the objects it returns, one statement per
+    /// relationship for every `SQLCompiler.maxArguments` objects (SwiftData's
+    /// `relationshipKeyPathsForPrefetching`): reading them then reads no more of the store.
+    public var relationshipsToPrefetch: [String] = []
 
     public init(model: String, predicate: TypedExpression? = nil, sortBy: [SortKey] = [], fetchLimit: Int? = nil,
                 fetchOffset: Int = 0, includePendingChanges: Bool = true) {

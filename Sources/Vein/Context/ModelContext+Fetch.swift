@@ -6,7 +6,16 @@ extension ModelContext {
         try lock.withLock {
             let layout = try layout(descriptor.model)
             try noticeOtherWriters()
-            let plan = try fetchPlan(descriptor, layout: layout)
+            var projection = try descriptor.columnsToFetch.map { names in
+                // A to-one to prefetch is read too: its targets are found by the ids it holds.
+                try layout.projection(reading: names + descriptor.relationshipsToPrefetch)
+            }
+            var plan = try fetchPlan(descriptor, layout: layout, columns: projection?.selectList)
+            if projection != nil, !plan.allInSQL {
+                // Memory filters or sorts the rows: it would read the columns left out one row at a time.
+                projection = nil
+                plan = try fetchPlan(descriptor, layout: layout)
+            }
             let (sql, arguments, allInSQL, exactInSQL, pending, restrictedInMemory) =
                 (plan.sql, plan.arguments, plan.allInSQL, plan.exactInSQL, plan.pending, plan.restrictedInMemory)
 
@@ -15,13 +24,15 @@ extension ModelContext {
             defer { statement.reset() }
             try statement.bind(arguments)
             try registeringRetained {
-                if !heldModels.contains(descriptor.model) { return objects = try materializeUnheld(statement, layout: layout) }
+                if !heldModels.contains(descriptor.model) {
+                    return objects = try materializeUnheld(statement, layout: layout, projection: projection)
+                }
                 while try statement.step() {
-                    let object = try materialize(statement, layout: layout)
+                    let object = try materialize(statement, layout: layout, projection: projection)
                     if object.state != .deleted { objects.append(object) }
                 }
             }
-            if allInSQL { return objects }
+            if allInSQL { return try prefetched(descriptor.relationshipsToPrefetch, of: objects, layout: layout) }
 
             if pending || restrictedInMemory || descriptor.membersLinkedSinceSave != nil {
                 let known = Set(objects.map(\.id))
@@ -45,7 +56,7 @@ extension ModelContext {
             }
             let start = min(descriptor.fetchOffset, objects.count)
             let end = descriptor.fetchLimit.map { min(objects.count, start + $0) } ?? objects.count
-            return Array(objects[start..<end])
+            return try prefetched(descriptor.relationshipsToPrefetch, of: Array(objects[start..<end]), layout: layout)
         }
     }
 

@@ -11,6 +11,12 @@ extension ModelContext {
             try statement.bind([.text(object.id)])
             while try statement.step() { stored.append(statement.string(0)) }
         }
+        setLoadedMembers(object, i, stored)
+    }
+
+    /// Makes `stored` (the store's members, in order) the loaded list of `object`'s to-many `i`, with the
+    /// links this context changed since applied.
+    func setLoadedMembers(_ object: ModelObject, _ i: Int, _ stored: [String]) {
         let list = object.linkChanges[i].map { $0.applied(to: stored) } ?? stored
         object.values[i] = .array(list.map(Value.string))
         object.unloaded.remove(i)

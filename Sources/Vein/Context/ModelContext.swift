@@ -57,7 +57,7 @@ public final class ModelContext: @unchecked Sendable {
     /// The layout of the last object registered: its model is in `heldModels` already, so a fetch hashes
     /// the model's name once, not once per row (that was a tenth of a fetch's own work).
     private var lastRegisteredLayout: ModelLayout?
-    private var sweepThreshold = ModelContext.minimumSweepThreshold
+    var sweepThreshold = ModelContext.minimumSweepThreshold
     /// Set while `registeringRetained` runs.
     private var sweepsDeferred = false
     static let minimumSweepThreshold = 1024
@@ -477,9 +477,9 @@ public final class ModelContext: @unchecked Sendable {
         return object
     }
 
-    /// The object for the current row of `statement` (columns as `layout.selectList`), reusing the
-    /// identity map's object when the row is already known. Caller holds the lock.
-    func materialize(_ statement: Statement, layout: ModelLayout) throws -> ModelObject {
+    /// The object for the current row of `statement` (columns as `layout.selectList`, or `projection`'s),
+    /// reusing the identity map's object when the row is already known. Caller holds the lock.
+    func materialize(_ statement: Statement, layout: ModelLayout, projection: RowProjection? = nil) throws -> ModelObject {
         let bytes = statement.textBytes(0)
         let key = ObjectKey(canonicalUTF8: bytes) ?? ObjectKey(statement.string(0))
         // The map is keyed by id alone: an object of another model under the same id (ids imported into
@@ -487,14 +487,14 @@ public final class ModelContext: @unchecked Sendable {
         let held = identityMap[key]
         if let existing = held, existing.modelName == layout.model.name {
             if isStale(existing) || isOutdated(existing) {
-                (existing.values, existing.unloaded) = try Self.read(statement, layout: layout, id: existing.id)
+                (existing.values, existing.unloaded) = try Self.read(statement, layout: layout, id: existing.id, projection: projection)
                 existing.readInTransaction = transactionCount
                 existing.readInGeneration = storeGeneration
             }
             return existing
         }
         let id = String(decoding: bytes, as: UTF8.self)
-        let (values, unloaded) = try Self.read(statement, layout: layout, id: id)
+        let (values, unloaded) = try Self.read(statement, layout: layout, id: id, projection: projection)
         let object = ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted,
                                  readInTransaction: transactionCount, readInGeneration: storeGeneration)
         if held == nil { register(object, key) }
@@ -506,14 +506,14 @@ public final class ModelContext: @unchecked Sendable {
     /// enter the map together, its table grown once to their number. A lookup and an insert per row, in
     /// a table that outgrows the caches and doubled some seventeen times on the way to 200,000 entries,
     /// were about half of a fetch's own work. Caller holds the lock, inside `registeringRetained`.
-    func materializeUnheld(_ statement: Statement, layout: ModelLayout) throws -> [ModelObject] {
+    func materializeUnheld(_ statement: Statement, layout: ModelLayout, projection: RowProjection? = nil) throws -> [ModelObject] {
         var objects: [ModelObject] = []
         var keys: [ObjectKey] = []
         while try statement.step() {
             let bytes = statement.textBytes(0)
             let key = ObjectKey(canonicalUTF8: bytes) ?? ObjectKey(statement.string(0))
             let id = String(decoding: bytes, as: UTF8.self)
-            let (values, unloaded) = try Self.read(statement, layout: layout, id: id)
+            let (values, unloaded) = try Self.read(statement, layout: layout, id: id, projection: projection)
             objects.append(ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted,
                                        readInTransaction: transactionCount, readInGeneration: storeGeneration))
             keys.append(key)
@@ -529,9 +529,11 @@ public final class ModelContext: @unchecked Sendable {
         return objects
     }
 
-    /// The current row's values (lazy columns and to-many left unread).
-    private static func read(_ statement: Statement, layout: ModelLayout, id: String) throws -> ([Value], Set<Int>) {
-        (try layout.readRow(statement, id: id), layout.unfetchedColumns)
+    /// The current row's values (the columns `projection` leaves out unread: by default lazy columns
+    /// and to-many).
+    private static func read(_ statement: Statement, layout: ModelLayout, id: String, projection: RowProjection?) throws -> ([Value], Set<Int>) {
+        let projection = projection ?? layout.row
+        return (try layout.readRow(statement, id: id, projection: projection), projection.unfetchedColumns)
     }
 
     /// Whether an object without changes was read before the current `transaction` began. Met again in

@@ -20,14 +20,12 @@ final class ModelLayout: @unchecked Sendable {
     /// Each column's codec (a to-one's is `FieldCodec.reference`; nil for a to-many, which has no
     /// column): how a fetch reads and checks it, how a save binds it, how a set value is normalized.
     let codecs: [FieldCodec?]
-    /// Columns a fetch reads (non-lazy), as indexes into `columns`.
-    let fetchedColumns: [Int]
-    /// The codecs of `fetchedColumns`, in that order: what a fetch calls for each cell.
-    private let fetchCodecs: [any ValueCodec]
+    /// What a fetch reads of a row by default: every column but lazy fields and to-manys.
+    let row: RowProjection
     /// Columns a fetch leaves unread (lazy fields, to-many): the same for every fetched row.
-    let unfetchedColumns: Set<Int>
+    var unfetchedColumns: Set<Int> { row.unfetchedColumns }
     let table: String
-    let selectList: String
+    var selectList: String { row.selectList }
     let insertSQL: String
     /// For each unique field's column, the statement that finds the row holding a value
     /// (`ModelContext.storedObject`, through the field's UNIQUE index).
@@ -52,13 +50,11 @@ final class ModelLayout: @unchecked Sendable {
         self.codecs = codecs
         let lazy = fieldSchemas.map { $0?.isLazy ?? false }
         isLazy = lazy
-        let fetched = names.indices.filter { !lazy[$0] && !toMany[$0] }
-        fetchedColumns = fetched
-        unfetchedColumns = Set(names.indices).subtracting(fetched)
-        fetchCodecs = fetched.map { codecs[$0]!.type }
         let table = SQL.quoteIdentifier(model.name)
         self.table = table
-        selectList = (["\(table).\"id\""] + fetched.map { "\(table).\(SQL.quoteIdentifier(names[$0]))" }).joined(separator: ", ")
+        let row = RowProjection(reading: names.indices.filter { !lazy[$0] && !toMany[$0] }, of: names, codecs: codecs, table: table)
+        self.row = row
+        let selectList = row.selectList
         let inserted = names.indices.filter { !toMany[$0] }
         insertedColumns = inserted
         let all = ["\"id\""] + inserted.map { SQL.quoteIdentifier(names[$0]) }
@@ -111,12 +107,26 @@ final class ModelLayout: @unchecked Sendable {
         }
     }
 
-    /// The current row of a `selectList` statement, each fetched column read through its codec straight
-    /// into the object's value array (unfetched columns `.null`).
+    /// The projection reading `names` (fields and to-ones; a to-many has no column and is skipped) and
+    /// no other column: `FetchDescriptor.columnsToFetch`.
+    func projection(reading names: [String]) throws -> RowProjection {
+        var wanted = Set<Int>()
+        for name in names {
+            guard let i = index[name] else {
+                throw ContextError.unknownField(model: model.name, field: name, suggestion: Suggestion.closest(to: name, in: columns))
+            }
+            if !isToMany[i] { wanted.insert(i) }
+        }
+        return RowProjection(reading: wanted.sorted(), of: columns, codecs: codecs, table: table)
+    }
+
+    /// The current row of a statement selecting `projection.selectList`, each column it reads through its
+    /// codec straight into the object's value array (the others `.null`).
     /// The array is made at its size and filled in place: copying a row of `.null`s and then writing
     /// into it made a second array per row (the copy-on-write of the shared template).
-    func readRow(_ statement: Statement, id: String) throws(DamagedValueError) -> [Value] {
+    func readRow(_ statement: Statement, id: String, projection: RowProjection) throws(DamagedValueError) -> [Value] {
         var failure: DamagedValueError?
+        let fetchedColumns = projection.fetchedColumns, fetchCodecs = projection.codecs
         let values = [Value](unsafeUninitializedCapacity: columns.count) { row, initialized in
             row.initialize(repeating: .null)
             initialized = row.count

@@ -240,6 +240,22 @@ package struct RelationshipStorage: Hashable, Sendable {
         }
     }
 
+    /// The members of the owners in `idSet`, as `(owner id, member id, order key)` named `_o`, `_m` and
+    /// `_k`: ordered by `_o, _k`, each owner's members are in the relationship's order (a prefetch).
+    package func orderedMembersSQL(ownersIn idSet: String) -> String {
+        switch kind {
+        case .column:
+            return "SELECT \"id\" AS \"_o\", \(q(name)) AS \"_m\", 0 AS \"_k\" FROM \(ownerTable) WHERE \"id\" IN \(idSet) AND \(q(name)) IS NOT NULL"
+        case .reverseColumn:
+            return "SELECT \(q(inverseColumn!)) AS \"_o\", \"id\" AS \"_m\", \(q(positionColumn!)) AS \"_k\" FROM \(targetTable) "
+                + "WHERE \(q(inverseColumn!)) IN \(idSet)"
+        case .linkTable:
+            let order = isCanonical ? "\"position\"" : q(memberColumn)
+            return "SELECT \(q(ownerColumn)) AS \"_o\", \(q(memberColumn)) AS \"_m\", \(order) AS \"_k\" FROM \(q(linkTable!)) "
+                + "WHERE \(q(ownerColumn)) IN \(idSet)"
+        }
+    }
+
     // MARK: Delete rules over a save's delete set (`DeleteSet`: one statement per relationship per round)
 
     /// `cascade`: adds to the delete set, as round `?1 + 1`, the members of this side's owners that

@@ -13,6 +13,8 @@ public final class Database {
     var functionGroups: [any SQLFunctionGroup.Type] = []
     /// The read-only authorizer's switch, once a raw read installed it (Database+ReadOnlySQL).
     var readingGuard: ReadingGuard?
+    /// What `traceStatements` calls, kept alive while SQLite holds a pointer to it.
+    var statementTracer: StatementTracer?
 
     public enum OpenMode: Sendable {
         /// Open an existing file; never create one.

@@ -16,6 +16,8 @@ struct TypedFetchPlan<T: PersistentModel> {
 
     init(_ descriptor: FetchDescriptor<T>, context: Vein.ModelContext) throws {
         engine = Vein.FetchDescriptor(model: T.modelName, includePendingChanges: descriptor.includePendingChanges)
+        if !descriptor.propertyNamesToFetch.isEmpty { engine.columnsToFetch = descriptor.propertyNamesToFetch }
+        engine.relationshipsToPrefetch = descriptor.relationshipNamesToPrefetch
         window = (max(0, descriptor.fetchOffset ?? 0), descriptor.fetchLimit.map { max(0, $0) })
         if let predicate = descriptor.predicate {
             if let typed = PredicateTranslation.typedExpression(predicate, manifest: context.manifest) {
@@ -43,6 +45,9 @@ struct TypedFetchPlan<T: PersistentModel> {
         if isAllInEngine {
             engine.fetchLimit = window.limit
             engine.fetchOffset = window.offset
+        } else {
+            // Foundation filters or sorts the instances: it would read the fields left out one row at a time.
+            engine.columnsToFetch = nil
         }
     }
 
