@@ -56,5 +56,6 @@ public enum VeinMacroTable {
         "MarkerMacro": MarkerMacro.self,
         "IndexMacro": IndexMacro.self,
         "TransientMacro": TransientMacro.self,
+        "ModelActorMacro": ModelActorMacro.self,
     ]
 }

@@ -19,6 +19,7 @@ struct MacroExpansion {
         "Index": IndexMacro.self,
         "Transient": MarkerMacro.self,
         "_TransientProperty": TransientMacro.self,
+        "ModelActor": ModelActorMacro.self,
     ]
 
     let expanded: String
