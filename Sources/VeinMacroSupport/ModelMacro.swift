@@ -49,8 +49,10 @@ extension ModelMacro: MemberMacro {
                 _$backing.attach(object)
             }
             """,
-        ] + properties.compactMap { property in
-            queryAccess(property, model: model).flatMap { relatedQuery(property, modelName: name, access: $0) }
+        ] + properties.flatMap { property -> [DeclSyntax] in
+            guard let access = queryAccess(property, model: model),
+                  let query = relatedQuery(property, modelName: name, access: access) else { return [] }
+            return [query, HelperSpellings.relatedQueryAlias(property, access: access)]
         }
     }
 

@@ -196,7 +196,8 @@ import Testing
 }
 
 /// The query @Model generates for each to-many with an inverse (`post.attachments(where:sort:)`), which
-/// runs in SQL through `PersistentModel.related`.
+/// runs in SQL through `PersistentModel.related`, and the SwiftData helper library's spelling of it
+/// (`post.attachments(filter:sort:)`), unavailable and renamed, so that the compiler's error is a fix-it.
 @Suite struct RelationshipQueryMacroTests {
     @Test func aToManyWithAnInverseGetsAQueryNamedAfterIt() {
         let expansion = MacroExpansion("""
@@ -215,6 +216,11 @@ import Testing
                 /// relationship's order), selected in SQL.
                 func attachments(where predicate: VeinCore.MemberPredicate<Attachment>? = nil, sort: [VeinCore.MemberSortDescriptor<Attachment>] = []) throws -> [Attachment] {
                     try related(\\Post.attachments, where: predicate, sort: sort)
+                }
+
+                @available(*, unavailable, renamed: "attachments(where:sort:)")
+                func attachments(filter predicate: VeinCore.MemberPredicate<Attachment>?, sort: [VeinCore.MemberSortDescriptor<Attachment>] = []) throws -> [Attachment] {
+                    fatalError("unavailable")
                 }
             }
             """), "\(expansion.expanded)")

@@ -18,6 +18,8 @@ public enum ModelConvenienceError: Error, Equatable, Sendable, CustomStringConve
     case matchesTwoRows(model: String, field: String, id: String, otherField: String, otherID: String)
     /// A key path that is not a stored to-many relationship of the model (a computed property).
     case notAToManyRelationship(model: String)
+    /// A convenience given no context while no `ModelContainer.default` is set.
+    case noDefaultContainer(method: String)
 
     public var description: String {
         switch self {
@@ -42,6 +44,9 @@ public enum ModelConvenienceError: Error, Equatable, Sendable, CustomStringConve
                 + "one instance cannot be both rows: change or delete one of them first"
         case .notAToManyRelationship(let model):
             return "related(_:where:sort:): the key path is not a stored to-many relationship of \(model)"
+        case .noDefaultContainer(let method):
+            return "\(method): no context given and no default container; set ModelContainer.default = container "
+                + "where the app makes its container, or pass modelContext:"
         }
     }
 }
