@@ -22,6 +22,7 @@ enum Insertion {
         // The engine's lock first, then the instance lock (the order everywhere both are held).
         try context.lock.withLock { try ModelBacking.instanceLock.withLock {
             guard root._$backing.object == nil else { return }
+            root._$pendLetValues()
             let rootPending = root._$backing.pendingValues
             if rootPending.links.isEmpty {
                 // One instance and no link (the common case): no batch to collect, nothing to check.
@@ -36,6 +37,7 @@ enum Insertion {
             var stack: [any PersistentModel] = [root]
             while let model = stack.popLast() {
                 guard model._$backing.object == nil, seen.insert(ObjectIdentifier(model)).inserted else { continue }
+                model._$pendLetValues()
                 let taken = model._$backing.pendingValues
                 batch.append((model, taken.values, taken.links))
                 for targets in taken.links.values { stack.append(contentsOf: targets) }

@@ -17,6 +17,14 @@ public protocol PersistentModel: AnyObject, Sendable, Hashable {
     static var _$propertyNames: [PartialKeyPath<Self>: String] { get }
     /// The instance for a row a context fetched.
     init(_$object: ModelObject)
+    /// Gives the backing the values of the model's persisted `let`s, which are stored properties, before an
+    /// insert reads the instance's pending values. Called only while the instance is in no context.
+    func _$pendLetValues()
+}
+
+extension PersistentModel {
+    /// A model without a persisted `let` has nothing to give.
+    public func _$pendLetValues() {}
 }
 
 extension PersistentModel {
