@@ -26,7 +26,8 @@ enum Insertion {
             let rootPending = root._$backing.pendingValues
             if rootPending.links.isEmpty {
                 // One instance and no link (the common case): no batch to collect, nothing to check.
-                let object = try context.insert(type(of: root).modelName, pendingValues: rootPending.values)
+                let object = try context.insert(type(of: root).modelName, pendingValues: rootPending.values,
+                                                id: root._$backing.keyForInsert)
                 root._$backing.attach(object)
                 root._$backing.keep(context)
                 object.typedModel = root
@@ -46,7 +47,8 @@ enum Insertion {
             var objects: [ModelObject] = []
             do {
                 for pending in batch {
-                    let object = try context.insert(type(of: pending.model).modelName, pendingValues: pending.values)
+                    let object = try context.insert(type(of: pending.model).modelName, pendingValues: pending.values,
+                                                    id: pending.model._$backing.keyForInsert)
                     objects.append(object)
                     made[ObjectIdentifier(pending.model)] = object
                 }

@@ -7,7 +7,7 @@ extension ModelContext {
     /// `ModelContext(container)`, the per-call or per-thread context. The container knows it, so its
     /// `close()` closes it too.
     public convenience init(_ container: ModelContainer) {
-        self.init(container.newEngineContext(), appSchema: container.manifest)
+        self.init(container.newEngineContext(), appSchema: container.manifest, models: container.models)
     }
 
     /// Runs `block`, then saves, in one write transaction: what the block reads decides what it writes, and
@@ -36,7 +36,7 @@ extension ModelContext {
     public func enumerate<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
                                               block: (T) throws -> Void) throws {
         guard batchSize > 0 else { throw EnumerationError.batchSizeNotPositive(batchSize) }
-        let ids = try fetchIdentifiers(descriptor)
+        let ids = try fetchKeys(descriptor)
         var start = ids.startIndex
         while start < ids.endIndex {
             let end = ids.index(start, offsetBy: batchSize, limitedBy: ids.endIndex) ?? ids.endIndex
