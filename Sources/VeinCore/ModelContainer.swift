@@ -42,10 +42,18 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
         _ schema: V.Type, migration: P.Type, at path: String?, appID: String,
         keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()
     ) throws {
-        guard let last = P.schemas.last, ObjectIdentifier(last) == ObjectIdentifier(V.self) else {
-            throw ModelContainerError.schemaNotLastInPlan(schema: "\(V.self)", plan: "\(P.self)")
+        try self.init(schema, plan: P.self, at: path, appID: appID, keyProvider: keyProvider)
+    }
+
+    /// A container for schema `V`, the last version of `plan` when there is one.
+    convenience init<V: VersionedSchema>(_ schema: V.Type, plan: (any SchemaMigrationPlan.Type)?, at path: String?, appID: String,
+                                         keyProvider: any DatabaseKeyProvider) throws {
+        if let plan {
+            guard let last = plan.schemas.last, ObjectIdentifier(last) == ObjectIdentifier(V.self) else {
+                throw ModelContainerError.schemaNotLastInPlan(schema: "\(V.self)", plan: "\(plan)")
+            }
         }
-        try self.init(manifest: try V.manifest(appID: appID), models: V.models, plan: P.self, at: path, keys: keyProvider.keyOptions)
+        try self.init(manifest: try V.manifest(appID: appID), models: V.models, plan: plan, at: path, keys: keyProvider.keyOptions)
     }
 
     /// A container for schema `V` without a plan: a store at another schema is refused.
@@ -54,7 +62,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
         try self.init(manifest: try V.manifest(appID: appID), models: V.models, plan: nil, at: path, keys: keyProvider.keyOptions)
     }
 
-    private init(manifest: SchemaManifest, models: [any PersistentModel.Type], plan: (any SchemaMigrationPlan.Type)?,
+    init(manifest: SchemaManifest, models: [any PersistentModel.Type], plan: (any SchemaMigrationPlan.Type)?,
                  at path: String?, keys: KeyOptions) throws {
         self.manifest = manifest
         self.models = models

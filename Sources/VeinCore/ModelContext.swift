@@ -1,3 +1,4 @@
+import Synchronization
 import Vein
 
 /// The typed unit of work over a store (SPEC §10), over the engine's `ModelContext`: @Model instances are
@@ -19,6 +20,8 @@ public final class ModelContext: @unchecked Sendable {
     /// The app's model classes by model name, for `model(for:)`, which makes an instance of a row it
     /// knows only by its `PersistentIdentifier` (empty for a context made over an engine context alone).
     let modelTypes: [String: any PersistentModel.Type]
+    /// `autosaveEnabled`'s value (ModelContext+SwiftData.swift).
+    let autosave = Atomic<Bool>(false)
 
     public init(_ engine: Vein.ModelContext) {
         self.engine = engine

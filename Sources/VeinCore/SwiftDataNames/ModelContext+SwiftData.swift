@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Vein
 
 /// SwiftData's spellings of what a context does, for code written against SwiftData's documentation.
@@ -8,6 +9,14 @@ extension ModelContext {
     /// `close()` closes it too.
     public convenience init(_ container: ModelContainer) {
         self.init(container.newEngineContext(), appSchema: container.manifest, models: container.models)
+    }
+
+    /// SwiftData's autosave switch, false by default. Vein never saves on its own, whatever it holds: not
+    /// after an insert, not at intervals, not when the container closes or the process exits; `save()` and
+    /// `transaction { }` are when changes are written. It is here so that code setting it compiles.
+    public var autosaveEnabled: Bool {
+        get { autosave.load(ordering: .relaxed) }
+        set { autosave.store(newValue, ordering: .relaxed) }
     }
 
     /// Runs `block`, then saves, in one write transaction: what the block reads decides what it writes, and
