@@ -19,7 +19,7 @@ extension PersistentModel {
         do {
             return try V(fieldValue: stored)
         } catch {
-            throw ModelFieldError.doesNotFit(model: Self.modelName, field: name, id: id, swiftType: "\(V.self)", problem: "\(error)")
+            throw ModelFieldError.doesNotFit(model: Self.modelName, field: name, id: _$backing.object?.id, swiftType: "\(V.self)", problem: "\(error)")
         }
     }
 

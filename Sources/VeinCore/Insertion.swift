@@ -22,10 +22,12 @@ enum Insertion {
         // The engine's lock first, then the instance lock (the order everywhere both are held).
         try context.lock.withLock { try ModelBacking.instanceLock.withLock {
             guard root._$backing.object == nil else { return }
+            root._$pendLetValues()
             let rootPending = root._$backing.pendingValues
             if rootPending.links.isEmpty {
                 // One instance and no link (the common case): no batch to collect, nothing to check.
-                let object = try context.insert(type(of: root).modelName, pendingValues: rootPending.values)
+                let object = try context.insert(type(of: root).modelName, pendingValues: rootPending.values,
+                                                id: root._$backing.keyForInsert)
                 root._$backing.attach(object)
                 root._$backing.keep(context)
                 object.typedModel = root
@@ -36,6 +38,7 @@ enum Insertion {
             var stack: [any PersistentModel] = [root]
             while let model = stack.popLast() {
                 guard model._$backing.object == nil, seen.insert(ObjectIdentifier(model)).inserted else { continue }
+                model._$pendLetValues()
                 let taken = model._$backing.pendingValues
                 batch.append((model, taken.values, taken.links))
                 for targets in taken.links.values { stack.append(contentsOf: targets) }
@@ -44,7 +47,8 @@ enum Insertion {
             var objects: [ModelObject] = []
             do {
                 for pending in batch {
-                    let object = try context.insert(type(of: pending.model).modelName, pendingValues: pending.values)
+                    let object = try context.insert(type(of: pending.model).modelName, pendingValues: pending.values,
+                                                    id: pending.model._$backing.keyForInsert)
                     objects.append(object)
                     made[ObjectIdentifier(pending.model)] = object
                 }

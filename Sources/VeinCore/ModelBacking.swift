@@ -36,6 +36,9 @@ public final class ModelBacking: @unchecked Sendable {
     /// undo a later `person.pets = [pet]`, whose inverse is that same `owner`.
     private var pendingLinkTimes: [String: UInt64] = [:]
     private static let linkClock = Atomic<UInt64>(0)
+    /// The key the instance's row will have, chosen when its `persistentModelID` was first asked before
+    /// its insert (under the instance lock); the insert makes the row under it.
+    private var reservedKey: ULID?
     /// What keeps the attached object's context alive (see the type's comment): the engine's context, or
     /// a `ContextKeeper` of it. Set once, under the instance lock, right after `attach`; never read.
     private var keptContext: AnyObject?
@@ -63,6 +66,20 @@ public final class ModelBacking: @unchecked Sendable {
             else { pending = []; pendingLinks = [:]; pendingLinkTimes = [:] }
         }
     }
+
+    /// The row's key, or before the instance is in a context the key its insert will give the row.
+    var key: String {
+        if let attached { return attached.id }
+        return Self.instanceLock.withLock {
+            if let attached { return attached.id }
+            if reservedKey == nil { reservedKey = ULID.make() }
+            return reservedKey!.description
+        }
+    }
+
+    /// The key an insert makes the row under: the one `key` chose, if it was asked (nil: the engine's).
+    /// Called with the instance lock held.
+    var keyForInsert: ULID? { reservedKey }
 
     /// Keeps `keeper` (the context of the attached object, or a `ContextKeeper` of it) alive as long as
     /// the instance. Called with the instance lock held, by whoever attached the instance.

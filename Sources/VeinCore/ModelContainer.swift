@@ -21,6 +21,8 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
     private var _store: Store
     private var _context: ModelContext
     let manifest: SchemaManifest
+    /// The schema's model classes, for the contexts' `model(for:)`.
+    let models: [any PersistentModel.Type]
     private let plan: (any SchemaMigrationPlan.Type)?
     private let keys: KeyOptions
     /// The folder of an in-memory store, removed with the container.
@@ -40,20 +42,30 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
         _ schema: V.Type, migration: P.Type, at path: String?, appID: String,
         keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()
     ) throws {
-        guard let last = P.schemas.last, ObjectIdentifier(last) == ObjectIdentifier(V.self) else {
-            throw ModelContainerError.schemaNotLastInPlan(schema: "\(V.self)", plan: "\(P.self)")
+        try self.init(schema, plan: P.self, at: path, appID: appID, keyProvider: keyProvider)
+    }
+
+    /// A container for schema `V`, the last version of `plan` when there is one.
+    convenience init<V: VersionedSchema>(_ schema: V.Type, plan: (any SchemaMigrationPlan.Type)?, at path: String?, appID: String,
+                                         keyProvider: any DatabaseKeyProvider) throws {
+        if let plan {
+            guard let last = plan.schemas.last, ObjectIdentifier(last) == ObjectIdentifier(V.self) else {
+                throw ModelContainerError.schemaNotLastInPlan(schema: "\(V.self)", plan: "\(plan)")
+            }
         }
-        try self.init(manifest: try V.manifest(appID: appID), plan: P.self, at: path, keys: keyProvider.keyOptions)
+        try self.init(manifest: try V.manifest(appID: appID), models: V.models, plan: plan, at: path, keys: keyProvider.keyOptions)
     }
 
     /// A container for schema `V` without a plan: a store at another schema is refused.
     public convenience init<V: VersionedSchema>(for schema: V.Type, at path: String?, appID: String,
                                                 keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()) throws {
-        try self.init(manifest: try V.manifest(appID: appID), plan: nil, at: path, keys: keyProvider.keyOptions)
+        try self.init(manifest: try V.manifest(appID: appID), models: V.models, plan: nil, at: path, keys: keyProvider.keyOptions)
     }
 
-    private init(manifest: SchemaManifest, plan: (any SchemaMigrationPlan.Type)?, at path: String?, keys: KeyOptions) throws {
+    init(manifest: SchemaManifest, models: [any PersistentModel.Type], plan: (any SchemaMigrationPlan.Type)?,
+                 at path: String?, keys: KeyOptions) throws {
         self.manifest = manifest
+        self.models = models
         self.plan = plan
         self.keys = keys
         let storePath: String
@@ -79,7 +91,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
         let store = try Store.open(storePath, keys: keys)
         try Self.checkMigratable(store, to: manifest, plan: plan)
         _store = store
-        _context = ModelContext(Vein.ModelContext(store: store), appSchema: manifest)
+        _context = ModelContext(Vein.ModelContext(store: store), appSchema: manifest, models: models)
         madeContexts.append(WeakReference(_context.engine))
         OpenContainers.shared.add(self)
     }
@@ -105,7 +117,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
             madeContexts.removeAll { $0.object == nil }
             madeContexts.append(WeakReference(engine))
         }
-        return ModelContext(engine, appSchema: manifest)
+        return ModelContext(engine, appSchema: manifest, models: models)
     }
 
     /// Closes every context the container made and then the store: the write-ahead log is merged into

@@ -1,3 +1,4 @@
+import Synchronization
 import Vein
 
 /// The typed unit of work over a store (SPEC §10), over the engine's `ModelContext`: @Model instances are
@@ -16,19 +17,26 @@ public final class ModelContext: @unchecked Sendable {
     /// Why this context cannot serve the app's models (a container's context over a store not migrated
     /// to the app's schema yet); thrown by every operation that reads or writes the store.
     let schemaProblem: ModelContainerError?
+    /// The app's model classes by model name, for `model(for:)`, which makes an instance of a row it
+    /// knows only by its `PersistentIdentifier` (empty for a context made over an engine context alone).
+    let modelTypes: [String: any PersistentModel.Type]
+    /// `autosaveEnabled`'s value (ModelContext+SwiftData.swift).
+    let autosave = Atomic<Bool>(false)
 
     public init(_ engine: Vein.ModelContext) {
         self.engine = engine
         self.schemaProblem = nil
+        self.modelTypes = [:]
     }
 
-    /// A context for models declared at `appSchema` (a container's): over a store at another schema,
+    /// A context for `models`, declared at `appSchema` (a container's): over a store at another schema,
     /// each operation throws `ModelContainerError.notMigrated` instead of running SQL the store's
     /// tables do not fit.
-    init(_ engine: Vein.ModelContext, appSchema: SchemaManifest) {
+    init(_ engine: Vein.ModelContext, appSchema: SchemaManifest, models: [any PersistentModel.Type]) {
         self.engine = engine
         self.schemaProblem = engine.manifest.sha256 == appSchema.sha256 ? nil
             : .notMigrated(store: engine.manifest.version, app: appSchema.version)
+        self.modelTypes = Dictionary(models.map { ($0.modelName, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Throws `schemaProblem`, if any. Cheap: decided once, when the context is made.

@@ -4,17 +4,34 @@ import Vein
 /// the canonical manifest the CLI reads (SPEC §3), so `vein create` and `vein migrate check` work on
 /// what the app declares.
 /// A `SchemaMigrationPlan` lists the versions in order with a stage between each pair.
+///
+/// The version is `version` (Vein's name) or `versionIdentifier` (SwiftData's): declare one of the two,
+/// each defaults to the other (a schema that declares neither recurses until the stack runs out, as Swift
+/// cannot require one of two).
 public protocol VersionedSchema: Sendable {
     static var version: ModelVersion { get }
+    static var versionIdentifier: Schema.Version { get }
     static var models: [any PersistentModel.Type] { get }
 }
 
 extension VersionedSchema {
+    public static var version: ModelVersion { versionIdentifier }
+    public static var versionIdentifier: Schema.Version { version }
+
     /// The schema manifest for app `appID`, validated as the CLI validates a manifest file (it is
     /// parsed back from its canonical text, so an app cannot declare what the CLI would refuse).
     /// An inverse named on one side only is named on both.
     public static func manifest(appID: String) throws -> SchemaManifest {
-        var models = self.models.map { $0._$schema.schema }
+        try Schema.manifest(of: models, version: version, appID: appID, file: "\(Self.self)")
+    }
+}
+
+extension Schema {
+    /// The manifest of `models` at `version` (see `VersionedSchema.manifest(appID:)`); `file` names the
+    /// schema in a problem's message.
+    static func manifest(of models: [any PersistentModel.Type], version: SchemaVersion, appID: String,
+                         file: String) throws -> SchemaManifest {
+        var models = models.map { $0._$schema.schema }
         for model in models {
             for relationship in model.relationships {
                 guard let inverse = relationship.inverse,
@@ -25,6 +42,6 @@ extension VersionedSchema {
             }
         }
         let built = SchemaManifest(app: appID, version: version, models: models)
-        return try ManifestParser.parse(built.canonicalText, file: "\(Self.self)")
+        return try ManifestParser.parse(built.canonicalText, file: file)
     }
 }

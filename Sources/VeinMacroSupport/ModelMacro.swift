@@ -29,6 +29,7 @@ extension ModelMacro: MemberMacro {
         let access = model.modifiers.contains { ["public", "open"].contains($0.name.text) } ? "public " : ""
         let name = model.name.text
         let modelName = model.name.unquotedText
+        let columns = fieldColumns(of: model)
         let entries = properties.map { schemaEntry($0, modelName: name, unique: uniqueFields.contains($0.name)) }
         let table = entries.isEmpty ? "[]" : "[\n" + entries.map { "    \($0)," }.joined(separator: "\n") + "\n]"
         let keyPaths = properties.isEmpty ? "[:]"
@@ -46,10 +47,11 @@ extension ModelMacro: MemberMacro {
             """
             /// A row a context fetched: its values stay in the engine's object.
             \(raw: access)init(_$object object: VeinCore.ModelObject) {
-                _$backing.attach(object)
+                _$backing.attach(object)\(raw: LetProperties.assignmentsFromRow(properties, columns: columns))
             }
             """,
-        ] + properties.flatMap { property -> [DeclSyntax] in
+        ] + [LetProperties.pendingValuesMember(properties, columns: columns, access: access)].compactMap { $0 }
+          + properties.flatMap { property -> [DeclSyntax] in
             guard let access = queryAccess(property, model: model),
                   let query = relatedQuery(property, modelName: name, access: access) else { return [] }
             return [query, HelperSpellings.relatedQueryAlias(property, access: access)]
@@ -243,7 +245,7 @@ extension ModelMacro: MemberAttributeMacro {
         if TransientMacro.convertible(variable) != nil, variable.attribute(named: "_TransientProperty") == nil {
             return ["@_TransientProperty"]
         }
-        guard let property = PropertyInfo(variable),
+        guard let property = PropertyInfo(variable), !property.isLet,
               problem(with: property) == nil, variable.attribute(named: "_PersistedProperty") == nil
         else { return [] }
         guard property.relationship == nil, let column = fieldColumn(of: variable, in: model) else { return ["@_PersistedProperty"] }
@@ -252,14 +254,25 @@ extension ModelMacro: MemberAttributeMacro {
 
     /// The position of the field `variable` declares among the model's fields (declaration order).
     static func fieldColumn(of variable: VariableDeclSyntax, in model: ClassDeclSyntax) -> Int? {
-        var column = 0
-        for member in model.memberBlock.members {
-            guard let other = member.decl.as(VariableDeclSyntax.self), let property = PropertyInfo(other),
-                  property.relationship == nil else { continue }
-            if other.id == variable.id || other.trimmedDescription == variable.trimmedDescription { return column }
-            column += 1
+        fieldDeclarations(of: model).firstIndex { other in
+            other.id == variable.id || other.trimmedDescription == variable.trimmedDescription
         }
-        return nil
+    }
+
+    /// Each field's position among the model's fields, by name.
+    static func fieldColumns(of model: ClassDeclSyntax) -> [String: Int] {
+        Dictionary(fieldDeclarations(of: model).compactMap(PropertyInfo.init).enumerated().map { ($1.name, $0) },
+                   uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The declarations of the model's fields (not its `@Relationship`s), in declaration order: the
+    /// order of their columns.
+    private static func fieldDeclarations(of model: ClassDeclSyntax) -> [VariableDeclSyntax] {
+        model.memberBlock.members.compactMap { member in
+            guard let variable = member.decl.as(VariableDeclSyntax.self), let property = PropertyInfo(variable),
+                  property.relationship == nil else { return nil }
+            return variable
+        }
     }
 }
 

@@ -18,11 +18,17 @@ struct PropertyInfo {
     let initializer: InitializerClauseSyntax?
     let binding: PatternBindingSyntax
     let declaration: VariableDeclSyntax
+    /// A `let`: Swift lets no macro give it accessors, so it stays a stored property, which the
+    /// instance's initializer sets and `init(_$object:)` sets from the row (see `ModelMacro.letMembers`).
+    let isLet: Bool
 
-    /// The stored `var` properties @Model persists: not static, not `let`, no accessors of their own,
-    /// no `@Transient`. Nil for any other declaration.
+    /// The stored properties @Model persists: a `var`, or a `let` without an initial value (one with it
+    /// is a constant of the class); not static, no accessors of their own, no `@Transient`. Nil for any
+    /// other declaration.
     init?(_ declaration: VariableDeclSyntax) {
-        guard declaration.bindingSpecifier.tokenKind == .keyword(.var),
+        let isLet = declaration.bindingSpecifier.tokenKind == .keyword(.let)
+        guard declaration.bindingSpecifier.tokenKind == .keyword(.var)
+                || (isLet && declaration.bindings.first?.initializer == nil),
               !declaration.modifiers.contains(where: { ["static", "class", "lazy"].contains($0.name.text) }),
               declaration.bindings.count == 1, let binding = declaration.bindings.first,
               binding.accessorBlock == nil,
@@ -44,6 +50,7 @@ struct PropertyInfo {
         self.initializer = binding.initializer
         self.binding = binding
         self.declaration = declaration
+        self.isLet = isLet
     }
 
     /// A stored `var` @Model cannot persist because its type is not written out (`var n = 0`).

@@ -45,7 +45,7 @@ func typedFetchRows(_ context: VeinCore.ModelContext) throws -> (instances: [Row
     var copied: [FetchedRow] = []
     copied.reserveCapacity(rows.count)
     for row in rows {
-        copied.append(FetchedRow(id: row.id!, f: (row.f0, row.f1, row.f2, row.f3, row.f4, row.f5, row.f6, row.f7, row.f8, row.f9)))
+        copied.append(FetchedRow(id: row.persistentModelID.key, f: (row.f0, row.f1, row.f2, row.f3, row.f4, row.f5, row.f6, row.f7, row.f8, row.f9)))
     }
     return (rows, copied)
 }

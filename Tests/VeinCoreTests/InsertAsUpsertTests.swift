@@ -59,7 +59,7 @@ private typealias Review = ShopSchema.Review
         try context.save()
         try context.delete(lamp)
         let error = try #require(throws: ModelConvenienceError.self) { try context.insert(Product(sku: "A-1", name: "New lamp")) }
-        #expect(error.description == "Product row \(lamp.id!) still holds this sku in the store; this context deleted it "
+        #expect(error.description == "Product row \(lamp.persistentModelID.key) still holds this sku in the store; this context deleted it "
                 + "without saving, and a save writes new rows before deletes: save first, then insert or upsert the new one")
         try context.save()
         try context.insert(Product(sku: "A-1", name: "New lamp"))

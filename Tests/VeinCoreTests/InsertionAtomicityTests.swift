@@ -22,13 +22,13 @@ import VeinCore
         shot.post = elsewhere
         let context = container.context
         let otherChanges = other.engine.changes()
-        let elsewhereID = try #require(elsewhere.id)
+        let elsewhereID = elsewhere.persistentModelID.key
 
         let error = #expect(throws: ContextError.self) { try context.insert(shot) }
         #expect(error == .danglingReference(model: "Attachment", field: "post", id: elsewhereID))
         #expect(!context.hasChanges, "nothing of the failed insert is pending")
         #expect(try context.fetchIdentifiers(FetchDescriptor<Attachment>()).isEmpty)
-        #expect(shot.id == nil, "the instance is in no context")
+        #expect(shot.isInNoContext, "the instance is in no context")
         #expect(shot.name == "shot.png" && shot.data == Data([1, 2, 3]), "it keeps its values")
         #expect(shot.post === elsewhere, "and its link")
         #expect(other.engine.changes() == otherChanges, "the other context was not touched")
@@ -58,9 +58,9 @@ import VeinCore
         stray.post = elsewhere  // the failing link
 
         let error = #expect(throws: ContextError.self) { try context.insert(post) }
-        #expect(error == .danglingReference(model: "Attachment", field: "post", id: try #require(elsewhere.id)))
+        #expect(error == .danglingReference(model: "Attachment", field: "post", id: elsewhere.persistentModelID.key))
         #expect(!context.hasChanges)
-        #expect(post.id == nil && member.id == nil && stray.id == nil)
+        #expect(post.isInNoContext && member.isInNoContext && stray.isInNoContext)
         #expect(post.title == "new" && post.content == "body" && member.name == "a.png")
         #expect(post.attachments.map(\.name) == ["a.png", "kept.png", "stray.png"])
         #expect(kept.post == nil, "an object already in the context is not linked to a discarded one")
@@ -71,7 +71,7 @@ import VeinCore
         try context.save()
         #expect(try context.fetchCount(Attachment.self) == 2)
         #expect(member.post === post && kept.post === post)
-        #expect(stray.id == nil)
+        #expect(stray.isInNoContext)
     }
 
     /// A link that fails after an earlier link of the same insert changed objects already in the
@@ -91,7 +91,7 @@ import VeinCore
         try container.context.insert(keptB)
         try container.context.insert(Attachment(name: "kept2.png", fileType: .png, data: Data([2])))
         try container.context.save()
-        let oldID = try #require(old.id)
+        let oldID = old.persistentModelID.key
         try container.store.database.execute("PRAGMA ignore_check_constraints = ON; UPDATE Post SET views = 'abc' WHERE id = '\(oldID)'; "
                                              + "PRAGMA ignore_check_constraints = OFF")
         // A context that has read the attachments, not the old post.
@@ -117,7 +117,7 @@ import VeinCore
         #expect(try state(keptAObject) == keptABefore)
         #expect(try state(keptBObject) == keptBBefore)
         #expect(context.engine.changes() == changesBefore, "the pending work is as it was, no more")
-        #expect(post.id == nil && member.id == nil)
+        #expect(post.isInNoContext && member.isInNoContext)
         #expect(post.attachments.map(\.name) == ["member.png", "renamed.png", "keptB.png", "keptA.png"], "the instance keeps its links")
         #expect(try context.fetchCount(Post.self, where: #"title == "new""#) == 0, "no discarded post is found")
         #expect(try context.fetchCount(Attachment.self) == 3, "no discarded attachment is found")
@@ -149,7 +149,7 @@ import VeinCore
         #expect(!context.hasChanges)
         #expect(context.engine.changes().isEmpty)
         #expect(try context.fetchCount(DraftSchema.Book.self) == 0 && context.fetchCount(DraftSchema.Shelf.self) == 0)
-        #expect(shelf.id == nil && first.id == nil && unfinished.id == nil)
+        #expect(shelf.isInNoContext && first.isInNoContext && unfinished.isInNoContext)
         #expect(shelf.label == "fiction" && first.title == "first" && first.pages == 10 && unfinished.title == "unfinished")
         #expect(shelf.books.map(\.title) == ["unfinished", "first"])
 

@@ -66,10 +66,10 @@ import Vein
             ]
             for (cli, predicate) in cases {
                 #expect(context.translates(predicate), "\(cli)")
-                let foundation = try all.filter { try predicate.evaluate($0) }.compactMap(\.id)
+                let foundation = try all.filter { try predicate.evaluate($0) }.map(\.persistentModelID)
                 let typed = try context.fetchIdentifiers(FetchDescriptor(predicate: predicate))
                 #expect(typed == foundation, "\(cli)")
-                #expect(typed == (try Self.cliIdentifiers(cli, in: context)), "\(cli)")
+                #expect(typed.map(\.key) == (try Self.cliIdentifiers(cli, in: context)), "\(cli)")
                 #expect(try context.fetch(FetchDescriptor(predicate: predicate)).compactMap(\.id) == typed, "\(cli)")
                 #expect(try context.fetchCount(FetchDescriptor(predicate: predicate)) == typed.count, "\(cli)")
             }

@@ -25,9 +25,9 @@ import VeinCore
         let post = Post(title: "How to use Vein?", content: "It's very easy.")
         let shot = Attachment(name: "shot.png", fileType: .png, data: Data(repeating: 7, count: 2048))
         post.attachments = [shot]
-        #expect(post.id == nil, "not in a context yet")
+        #expect(post.isInNoContext, "not in a context yet")
         try container.context.insert(post)
-        #expect(post.id != nil && shot.id != nil, "inserting a post inserts what it points to")
+        #expect(!post.isInNoContext && !shot.isInNoContext, "inserting a post inserts what it points to")
         #expect(shot.post === post, "the inverse is kept in step")
         post.content = "What did I tell you?"
         post.views += 3

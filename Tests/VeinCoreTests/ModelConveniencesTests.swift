@@ -89,7 +89,7 @@ private typealias Review = ShopSchema.Review
         let lamp = Product(sku: "A-1", name: "Lamp")
         lamp.note = "first"
         #expect(try Product.upsert(lamp, in: context) === lamp, "no row has A-1: inserted")
-        #expect(lamp.id != nil)
+        #expect(!lamp.isInNoContext)
 
         // Unsaved, and still found: one row per identity.
         let newer = Product(sku: "A-1", name: "Desk lamp")
@@ -98,7 +98,7 @@ private typealias Review = ShopSchema.Review
         newer.reviews = [review]
         let kept = try Product.upsert(newer, in: context)
         #expect(kept === lamp)
-        #expect(newer.id == nil, "the new instance stays out of the context")
+        #expect(newer.isInNoContext, "the new instance stays out of the context")
         #expect(lamp.name == "Desk lamp" && lamp.price == 30)
         #expect(lamp.note == nil, "the new instance's whole state: an optional field it never assigned is nil")
         #expect(lamp.reviews.map(\.stars) == [5] && review.product === lamp)
@@ -145,15 +145,15 @@ private typealias Review = ShopSchema.Review
         try context.save()
         let both = Product(sku: "A", slug: "b", name: "both")
         let error = try #require(throws: ModelConvenienceError.self) { try Product.upsert(both, in: context) }
-        #expect(error.description == "upsert: this Product's sku is the one of row \(a.id!) and its slug the one of row \(b.id!); "
+        #expect(error.description == "upsert: this Product's sku is the one of row \(a.persistentModelID.key) and its slug the one of row \(b.persistentModelID.key); "
                 + "one instance cannot be both rows: change or delete one of them first")
         #expect(!context.hasChanges && a.name == "A" && b.name == "B")
-        #expect(both.name == "both" && both.id == nil, "the refused instance keeps its values")
+        #expect(both.name == "both" && both.isInNoContext, "the refused instance keeps its values")
 
         let otherContext = container.newContext()
         let elsewhere = try #require(try otherContext.fetch(Product.self).first)
         let other = try #require(throws: ModelConvenienceError.self) { try Product.upsert(elsewhere, in: context) }
-        #expect(other.description == "upsert: this Product (\(a.id!)) belongs to another context; upsert a new instance, or fetch the row in this context")
+        #expect(other.description == "upsert: this Product (\(a.persistentModelID.key)) belongs to another context; upsert a new instance, or fetch the row in this context")
     }
 
     /// Two contexts that each find no row and each insert one: the store's UNIQUE index refuses the second

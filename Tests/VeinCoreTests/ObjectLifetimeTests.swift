@@ -81,7 +81,7 @@ import VeinCore
         let container = try Self.blog()
         let context = container.newContext()
         let post = try #require(try context.fetch(Post.self).first)
-        let id = try #require(post.id)
+        let id = post.persistentModelID.key
         try context.delete(post)
         #expect(post.title == "first")
         #expect(post.attachments.isEmpty)
@@ -107,7 +107,7 @@ import VeinCore
         #expect(post.title == "draft")
         #expect(post.attachments.isEmpty && attachment.post == nil)
         attachment.name = "c.png"
-        #expect(throws: ContextError.writeToDeleted(model: "Attachment", id: attachment.id!, field: "name")) { try context.save() }
+        #expect(throws: ContextError.writeToDeleted(model: "Attachment", id: attachment.persistentModelID.key, field: "name")) { try context.save() }
         #expect(!context.hasChanges)
         try context.save()
     }

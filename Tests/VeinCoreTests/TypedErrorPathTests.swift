@@ -157,7 +157,7 @@ import VeinCore
         // Another context: the lazy field is read from the store at first access.
         let context = container.newContext()
         let attachment = try #require(try context.fetch(Attachment.self).first)
-        let id = try #require(attachment.id)
+        let id = attachment.persistentModelID.key
         #expect(try attachment.value(of: \.name) == "a.png")
         let error = #expect(throws: DamagedValueError.self) { try attachment.value(of: \.data) }
         #expect(error?.description == "Attachment \(id): data holds text \"abc\", which is not a value of type data")
@@ -169,7 +169,7 @@ import VeinCore
         try container.context.save()
         var context: VeinCore.ModelContext? = container.newContext()
         let post = try #require(try context?.fetch(Post.self).first)
-        let id = try #require(post.id)
+        let id = post.persistentModelID.key
         try post.setValue("renamed", for: \.title)
         #expect(try post.value(of: \.title) == "renamed")
         #expect(post.title == "renamed")
@@ -219,7 +219,7 @@ import VeinCore
         try container.store.database.execute("UPDATE Labelled SET labels = '{\"x\":1}'")
         let context = container.newContext()
         let labelled = try #require(try context.fetch(Labels.Labelled.self).first)
-        let id = try #require(labelled.id)
+        let id = labelled.persistentModelID.key
         let error = #expect(throws: ModelFieldError.self) { try labelled.value(of: \.labels) }
         #expect(error?.description.hasPrefix("Labelled.labels of \(id) holds a value that does not fit Array<String>: ") == true,
                 "\(String(describing: error))")

@@ -63,10 +63,10 @@ private typealias Review = ShopSchema.Review
         member.product = pointing
         pointing.reviews = [member, foreign]
         let error = try #require(throws: ModelConvenienceError.self) { try Product.upsert(pointing, in: context) }
-        #expect(error.description == "upsert: this Product's reviews names Review \(foreign.id!), which is deleted or another context's; "
+        #expect(error.description == "upsert: this Product's reviews names Review \(foreign.persistentModelID.key), which is deleted or another context's; "
                 + "point it at an object of this context")
         #expect(lamp.name == "Lamp" && lamp.reviews.map(\.stars) == [5])
-        #expect(member.product === pointing && member.id == nil, "the member still points at the new instance, in no context")
+        #expect(member.product === pointing && member.isInNoContext, "the member still points at the new instance, in no context")
         #expect(!context.hasChanges)
         #expect(try context.fetchCount(Review.self) == 1)
     }
@@ -80,9 +80,9 @@ private typealias Review = ShopSchema.Review
         let lamp = try Self.stored(context)
         try lamp.delete()
         let again = try #require(throws: ModelConvenienceError.self) { try Product.upsert(Product(sku: "A-1", name: "New lamp"), in: context) }
-        #expect(again.description == "Product row \(lamp.id!) still holds this sku in the store; this context deleted it "
+        #expect(again.description == "Product row \(lamp.persistentModelID.key) still holds this sku in the store; this context deleted it "
                 + "without saving, and a save writes new rows before deletes: save first, then insert or upsert the new one")
-        #expect(again == .valueHeldByUnsavedDelete(model: "Product", field: "sku", id: lamp.id!))
+        #expect(again == .valueHeldByUnsavedDelete(model: "Product", field: "sku", id: lamp.persistentModelID.key))
         try context.save()
         #expect(try Product.upsert(Product(sku: "A-1", name: "New lamp"), in: context).name == "New lamp")
         try context.save()
@@ -116,7 +116,7 @@ private typealias Review = ShopSchema.Review
         let lamp = try Self.stored(context)
         try lamp.delete()
         let deleted = try #require(throws: ModelConvenienceError.self) { try Product.upsert(lamp, in: context) }
-        #expect(deleted.description == "upsert: this Product (\(lamp.id!)) is deleted in this context; upsert a new instance (or rollback to undo the delete)")
+        #expect(deleted.description == "upsert: this Product (\(lamp.persistentModelID.key)) is deleted in this context; upsert a new instance (or rollback to undo the delete)")
 
         var orphan: Product?
         do {
@@ -125,6 +125,6 @@ private typealias Review = ShopSchema.Review
         }
         let instance = try #require(orphan)
         // The instance keeps the context it was fetched in: it is another context's, not a gone one's.
-        #expect(throws: ModelConvenienceError.inAnotherContext(model: "Product", id: lamp.id!)) { try Product.upsert(instance, in: context) }
+        #expect(throws: ModelConvenienceError.inAnotherContext(model: "Product", id: lamp.persistentModelID.key)) { try Product.upsert(instance, in: context) }
     }
 }

@@ -206,12 +206,14 @@ public final class ModelContext: @unchecked Sendable {
 
     /// `insert(_:fieldValues:)` of values that each name the column where the caller expects them
     /// (`ModelLayout.columnIndex(_:hint:)`; -1 when it does not know).
+    /// `id`: the row's key when the caller chose it (a typed instance's key, given before its insert).
     @discardableResult
-    package func insert(_ model: String, pendingValues values: [PendingValue]) throws -> ModelObject {
-        try insert(model, givenValues: values.lazy.map { (key: $0.key, column: $0.column, value: $0.value) })
+    package func insert(_ model: String, pendingValues values: [PendingValue], id: ULID? = nil) throws -> ModelObject {
+        try insert(model, givenValues: values.lazy.map { (key: $0.key, column: $0.column, value: $0.value) }, id: id)
     }
 
-    private func insert<Values: Sequence<(key: String, column: Int, value: Value)>>(_ model: String, givenValues values: Values) throws -> ModelObject {
+    private func insert<Values: Sequence<(key: String, column: Int, value: Value)>>(_ model: String, givenValues values: Values,
+                                                                                 id: ULID? = nil) throws -> ModelObject {
         try lock.withLock {
             let layout = try layout(model)
             // One lookup per given value; everything after works by column position.
@@ -222,7 +224,7 @@ public final class ModelContext: @unchecked Sendable {
                 }
                 given[i] = value
             }
-            return try insert(layout, given)
+            return try insert(layout, given, id: id)
         }
     }
 
@@ -240,7 +242,7 @@ public final class ModelContext: @unchecked Sendable {
         }
     }
 
-    private func insert(_ layout: ModelLayout, _ given: [Value?]) throws -> ModelObject {
+    private func insert(_ layout: ModelLayout, _ given: [Value?], id: ULID? = nil) throws -> ModelObject {
         var initial: [Value] = []
         initial.reserveCapacity(layout.columns.count)
         var relationshipValues: [(Int, Value)] = []
@@ -260,7 +262,7 @@ public final class ModelContext: @unchecked Sendable {
                 throw ContextError.missingValue(model: layout.model.name, field: layout.columns[i])
             }
         }
-        let ulid = ULID.make()
+        let ulid = id ?? ULID.make()
         let object = ModelObject(id: ulid.description, layout: layout, handle: handle, values: initial,
                                  unloaded: [], state: .inserted, readInTransaction: transactionCount, readInGeneration: storeGeneration)
         register(object, ObjectKey(ulid))

@@ -69,6 +69,7 @@ extension PersistentModel {
     /// many inserts are pending). Caller holds the engine's lock, then the instance lock.
     static func merge(_ model: Self, into engine: Vein.ModelContext, uniqueFields: [FieldSchema],
                       includingPending: Bool) throws -> (object: ModelObject, kept: Self)? {
+        model._$pendLetValues()
         var match: (field: String, object: ModelObject)?
         for field in uniqueFields {
             guard let value = try model._$backing.storedValue(field.name), value != .null else { continue }

@@ -16,12 +16,17 @@ extension ModelContext {
         return try plan.finish(try engine.fetch(plan.engine)).count
     }
 
-    /// The ids (ULIDs) of the objects `descriptor` selects, in its order.
-    public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [String] {
+    /// The identifiers of the objects `descriptor` selects, in its order.
+    public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
+        try fetchKeys(descriptor).map { PersistentIdentifier(entityName: T.modelName, key: $0) }
+    }
+
+    /// The row keys (ULIDs) of the objects `descriptor` selects, in its order.
+    func fetchKeys<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [String] {
         try checkSchema()
         let plan = try TypedFetchPlan(descriptor, context: engine)
         if plan.isAllInEngine { return try engine.fetchIdentifiers(plan.engine) }
-        return try plan.finish(try engine.fetch(plan.engine)).compactMap(\.id)
+        return try plan.finish(try engine.fetch(plan.engine)).map(\._$backing.key)
     }
 
     /// Whether `predicate` runs through the engine's SQL compiler (true) or Foundation's `evaluate` in

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Vein
 
 /// SwiftData's spellings of what a context does, for code written against SwiftData's documentation.
@@ -7,7 +8,15 @@ extension ModelContext {
     /// `ModelContext(container)`, the per-call or per-thread context. The container knows it, so its
     /// `close()` closes it too.
     public convenience init(_ container: ModelContainer) {
-        self.init(container.newEngineContext(), appSchema: container.manifest)
+        self.init(container.newEngineContext(), appSchema: container.manifest, models: container.models)
+    }
+
+    /// SwiftData's autosave switch, false by default. Vein never saves on its own, whatever it holds: not
+    /// after an insert, not at intervals, not when the container closes or the process exits; `save()` and
+    /// `transaction { }` are when changes are written. It is here so that code setting it compiles.
+    public var autosaveEnabled: Bool {
+        get { autosave.load(ordering: .relaxed) }
+        set { autosave.store(newValue, ordering: .relaxed) }
     }
 
     /// Runs `block`, then saves, in one write transaction: what the block reads decides what it writes, and
@@ -36,7 +45,7 @@ extension ModelContext {
     public func enumerate<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
                                               block: (T) throws -> Void) throws {
         guard batchSize > 0 else { throw EnumerationError.batchSizeNotPositive(batchSize) }
-        let ids = try fetchIdentifiers(descriptor)
+        let ids = try fetchKeys(descriptor)
         var start = ids.startIndex
         while start < ids.endIndex {
             let end = ids.index(start, offsetBy: batchSize, limitedBy: ids.endIndex) ?? ids.endIndex

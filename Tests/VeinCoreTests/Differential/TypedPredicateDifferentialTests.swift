@@ -99,11 +99,11 @@ import VeinCore
                 tally.fellBack.insert(text)
             }
             let descriptor = FetchDescriptor(predicate: predicate, sortBy: sortBy, fetchLimit: limit, fetchOffset: offset)
-            let want = expected.map { $0.id ?? "?" }
+            let want = expected.map { $0.persistentModelID.key }
             do {
-                let got = try context.fetch(descriptor).map { $0.id ?? "?" }
+                let got = try context.fetch(descriptor).map { $0.persistentModelID.key }
                 let count = try context.fetchCount(descriptor)
-                let ids = try context.fetchIdentifiers(descriptor)
+                let ids = try context.fetchIdentifiers(descriptor).map(\.key)
                 if got != want || count != want.count || ids != want {
                     tally.failures.append("\(label): \(text) sort \(sortBy.count) offset \(offset ?? 0) limit \(limit ?? -1): "
                                           + "Foundation \(want), fetch \(got), count \(count), ids \(ids)")

@@ -1,0 +1,54 @@
+import Foundation
+
+/// SwiftData's `ModelConfiguration`: where a container's store is. Vein's additions name what SwiftData
+/// decides for the app: `appID` (the store's owner in its manifest, and the key's name in the keyring)
+/// and `keyProvider` (the key; the Secret Service by default).
+///
+/// Defaults, when the app names neither: the app id is the executable's name
+/// (`ProcessInfo.processName`), and the store is `default.vein` in the app's folder of the user's data
+/// folder, `$XDG_DATA_HOME/APPID/` (`~/.local/share/APPID/` when `XDG_DATA_HOME` is unset), made 0700 when
+/// missing: SwiftData's `default.store` in Application Support. `vein info ~/.local/share/APPID/default.vein`
+/// then opens it with no key flags, as it opens any store an app made with the Secret Service provider.
+public struct ModelConfiguration: Sendable {
+    /// A plaintext store in a private temporary folder, removed with the container (`at: nil`).
+    public let isStoredInMemoryOnly: Bool
+    /// The store's file; nil: the default above (or none, in memory).
+    public let url: URL?
+    public let appID: String?
+    public let keyProvider: any DatabaseKeyProvider
+
+    public init(isStoredInMemoryOnly: Bool = false, appID: String? = nil,
+                keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()) {
+        self.isStoredInMemoryOnly = isStoredInMemoryOnly
+        self.url = nil
+        self.appID = appID
+        self.keyProvider = keyProvider
+    }
+
+    public init(url: URL, appID: String? = nil, keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()) {
+        self.isStoredInMemoryOnly = false
+        self.url = url
+        self.appID = appID
+        self.keyProvider = keyProvider
+    }
+
+    /// The app id: the one given, or the executable's name.
+    public var resolvedAppID: String { appID ?? ProcessInfo.processInfo.processName }
+
+    /// The store's path (nil: in memory), making the default folder when it is the one used.
+    func storePath(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String? {
+        if isStoredInMemoryOnly { return nil }
+        if let url { return url.path }
+        let folder = Self.defaultFolder(appID: resolvedAppID, environment: environment)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        return folder + "/default.vein"
+    }
+
+    /// `$XDG_DATA_HOME/APPID`, or `~/.local/share/APPID`.
+    public static func defaultFolder(appID: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        return data + "/" + appID
+    }
+}
