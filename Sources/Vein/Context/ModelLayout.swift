@@ -58,10 +58,10 @@ final class ModelLayout: @unchecked Sendable {
         fetchCodecs = fetched.map { codecs[$0]!.type }
         let table = SQL.quoteIdentifier(model.name)
         self.table = table
-        selectList = (["\(table).\"id\""] + fetched.map { "\(table).\(SQL.quoteIdentifier(names[$0]))" }).joined(separator: ", ")
+        selectList = (["\(table).\(StoreFormat.key)"] + fetched.map { "\(table).\(SQL.quoteIdentifier(names[$0]))" }).joined(separator: ", ")
         let inserted = names.indices.filter { !toMany[$0] }
         insertedColumns = inserted
-        let all = ["\"id\""] + inserted.map { SQL.quoteIdentifier(names[$0]) }
+        let all = ["\(StoreFormat.key)"] + inserted.map { SQL.quoteIdentifier(names[$0]) }
         var lookups: [Int: String] = [:]
         for (i, field) in fieldSchemas.enumerated() where field?.isUnique == true {
             lookups[i] = "SELECT \(selectList) FROM \(table) WHERE \(table).\(SQL.quoteIdentifier(names[i])) = ? LIMIT 1"
