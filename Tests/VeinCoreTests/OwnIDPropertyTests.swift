@@ -75,4 +75,23 @@ enum OwnIDSchema: VersionedSchema {
         #expect(export.contains(",\"id\":\"n-1\",\"text\":\"first\"}"), "\(export)")
         #expect(export.hasPrefix("{\"vein\":2,"), "\(export)")
     }
+
+    /// A store of format 2 (vein 0.1.0) is not written by a container: the error says what to run.
+    @Test func aContainerRefusesAStoreOfTheFormatBefore() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("VeinCLITests/Fixtures/format2")
+        for name in ["shop.vein", "shop.key"] {
+            try FileManager.default.copyItem(atPath: fixtures.appendingPathComponent(name).path, toPath: "\(folder)/\(name)")
+        }
+        chmod("\(folder)/shop.key", 0o600)
+        let error = try #require(throws: StoreError.self) {
+            try ModelContainer(for: OwnIDSchema.self, at: "\(folder)/shop.vein", appID: "com.example.shop",
+                               keyProvider: KeyFileKeyProvider(path: "\(folder)/shop.key"))
+        }
+        #expect(error == .needsUpgrade("\(folder)/shop.vein", found: 2))
+        #expect(error.description == "\(folder)/shop.vein is in store format 2, which this version of Vein reads but does not write: "
+                + "convert it to format 3 first (StoreUpgrade.upgrade, which the command line's upgrade command runs)")
+    }
 }
