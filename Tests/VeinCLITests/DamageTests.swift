@@ -81,7 +81,7 @@ import Vein
         var posts: [String] = []
         for i in 0..<2_000 {
             let id = "01J" + String(repeating: "0", count: 23 - String(i).count) + String(i)
-            posts.append(#"{"_id":"\#(id)","title":"t\#(i)","content":"\#(String(repeating: "x", count: 400))","views":\#(i),"publishedAt":null,"attachments":[]}"#)
+            posts.append(#"{"id":"\#(id)","title":"t\#(i)","content":"\#(String(repeating: "x", count: 400))","views":\#(i),"publishedAt":null,"attachments":[]}"#)
         }
         try r.write("big.json", #"{"vein":1,"app":"com.example.blog","schemaVersion":"0.0.1","models":{"Post":["#
             + posts.joined(separator: ",\n") + "],\"Attachment\":[]}}")

@@ -1,4 +1,4 @@
-/// To-many relationships in memory and their writes (store format 2, `RelationshipStorage`): a list is
+/// To-many relationships in memory and their writes (since store format 2, `RelationshipStorage`): a list is
 /// read on first access; a change is recorded link by link (`LinkChange`) and written by `save` as the
 /// changed links only.
 extension ModelContext {

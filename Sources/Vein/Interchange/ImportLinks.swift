@@ -1,4 +1,4 @@
-/// The to-many lists of an import (store format 2, `RelationshipStorage`), and the pass after the last
+/// The to-many lists of an import (since store format 2, `RelationshipStorage`), and the pass after the last
 /// record that writes them and checks them against the other side.
 ///
 /// A record states its own to-one values and its own lists. After the import, each record of the file

@@ -51,7 +51,7 @@ package struct SQLCompiler {
 
     /// The table the expression's model lives in, as it appears in the query.
     let table: String
-    /// The model and schema, for relationships kept outside the table (to-many, store format 2); without
+    /// The model and schema, for relationships kept outside the table (to-many, since store format 2); without
     /// them a to-many is left to the evaluator.
     let model: ModelSchema?
     let manifest: SchemaManifest?
@@ -317,7 +317,7 @@ package struct SQLCompiler {
         case .literal(let v, _):
             return literal(v)
         case .column(let path, _):
-            // A to-many has no column (store format 2): only `count`, `isEmpty` and `contains` compile.
+            // A to-many has no column (since store format 2): only `count`, `isEmpty` and `contains` compile.
             if case .toMany = path.storedType { return nil }
             let column = SQL.quoteIdentifier(path.column), row = alias(path.scope)
             guard let hop = path.hop else { return Fragment(sql: "\(row).\(column)", arguments: [], isExact: true) }

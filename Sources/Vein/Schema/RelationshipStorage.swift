@@ -1,4 +1,4 @@
-/// How one relationship is stored (SPEC §2, store format 2), and the SQL every layer uses to read and
+/// How one relationship is stored (SPEC §2, since store format 2), and the SQL every layer uses to read and
 /// change it. The one place that knows the layout: DDL, the context, the SQL compiler, the verifier,
 /// migrations and interchange all ask it.
 ///

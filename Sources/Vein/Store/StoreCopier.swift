@@ -54,7 +54,7 @@ public enum StoreCopier {
                 // Indexes are built once after the copy, as sqlcipher_export does, not kept up row by row.
                 let indexes = source.manifest.models.flatMap { model in SchemaDDL.indexes(for: model, in: source.manifest).map { (model.name, $0) } }
                 for (_, index) in indexes { try db.execute("DROP INDEX main.\(SQL.quoteIdentifier(index.name))") }
-                // Link tables too (store format 2): they hold the to-many relationships.
+                // Link tables too (since store format 2): they hold the to-many relationships.
                 let linkTables = RelationshipStorage.all(in: source.manifest).compactMap { $0.isCanonical ? $0.linkTable : nil }
                 for table in ["_vein_meta", StoreFormat.current.migrationsTable] + source.manifest.models.map(\.name) + linkTables {
                     let name = SQL.quoteIdentifier(table)
