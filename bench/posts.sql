@@ -1,6 +1,6 @@
 -- The table vein create makes for bench/posts.json5 (the same DDL for the shell's CSV import).
 CREATE TABLE "Post" (
-  "id" TEXT PRIMARY KEY NOT NULL,
+  "_id" TEXT PRIMARY KEY NOT NULL,
   "title" TEXT NOT NULL,
   "content" TEXT NOT NULL,
   "views" INTEGER NOT NULL,

@@ -6,13 +6,13 @@ _vein() {
         word="${COMP_WORDS[i]}"
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"export"|"import"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"completions"|"help") path="$candidate" ;;
+            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"completions"|"help") path="$candidate" ;;
         esac
     done
     case "$path" in
         "")
             opts="--help --version"
-            subs="create info schema verify query repl migrate export import key encrypt decrypt backup completions help"
+            subs="create info schema verify query repl migrate upgrade export import key encrypt decrypt backup completions help"
             ;;
         "create")
             opts="--schema --plaintext --key-file --key-env --passphrase --weak-passphrase --json --quiet --help"
@@ -49,6 +49,10 @@ _vein() {
             ;;
         "migrate check")
             opts="--fixture --format --json --quiet --help"
+            positional="file"
+            ;;
+        "upgrade")
+            opts="--key-file --key-env --passphrase --help"
             positional="file"
             ;;
         "export")
@@ -93,7 +97,7 @@ _vein() {
             ;;
         "help")
             opts="--help"
-            positional="create info schema verify query repl migrate export import key encrypt decrypt backup completions help"
+            positional="create info schema verify query repl migrate upgrade export import key encrypt decrypt backup completions help"
             ;;
     esac
     case "$path:$prev" in
@@ -122,6 +126,8 @@ _vein() {
         "migrate status:--key-env") _vein_complete "none"; return ;;
         "migrate check:--fixture") _vein_complete "file"; return ;;
         "migrate check:--format") _vein_complete "json jsonl"; return ;;
+        "upgrade:--key-file") _vein_complete "file"; return ;;
+        "upgrade:--key-env") _vein_complete "none"; return ;;
         "export:--output") _vein_complete "file"; return ;;
         "export:--format") _vein_complete "json jsonl"; return ;;
         "export:--model") _vein_complete "none"; return ;;

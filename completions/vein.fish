@@ -8,6 +8,7 @@ complete -c vein -n '__fish_use_subcommand' -a verify -d 'Check a store\'s integ
 complete -c vein -n '__fish_use_subcommand' -a query -d 'Run one statement: fetch, count, get, traverse, insert, update or delete'
 complete -c vein -n '__fish_use_subcommand' -a repl -d 'Open a session on a store: statements, dot-commands, changes saved on \'save\''
 complete -c vein -n '__fish_use_subcommand' -a migrate -d 'Migrate a store through the pending stages of a plan'
+complete -c vein -n '__fish_use_subcommand' -a upgrade -d 'Convert a store of the previous store format to the current one, in place'
 complete -c vein -n '__fish_use_subcommand' -a export -d 'Write a store\'s records as JSON or JSON Lines'
 complete -c vein -n '__fish_use_subcommand' -a import -d 'Read JSON or JSON Lines records into a store, all or nothing'
 complete -c vein -n '__fish_use_subcommand' -a key -d 'Rotate a store\'s key, show how it is keyed, or forget its retired keys'
@@ -90,6 +91,11 @@ complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcom
 complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcommand_from check' -s q -l quiet -d 'Print nothing but errors (and the result).'
 complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcommand_from check' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from migrate; and __fish_seen_subcommand_from check' -F
+complete -c vein -n '__fish_seen_subcommand_from upgrade' -l key-file -r -F -d 'Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase; surrounding whitespace is ignored). FILE must be mode 0600 or stricter.'
+complete -c vein -n '__fish_seen_subcommand_from upgrade' -l key-env -r -d 'Read the key from the environment variable VAR.'
+complete -c vein -n '__fish_seen_subcommand_from upgrade' -l passphrase -d 'Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.'
+complete -c vein -n '__fish_seen_subcommand_from upgrade' -s h -l help -d 'Show help for this command.'
+complete -c vein -n '__fish_seen_subcommand_from upgrade' -F
 complete -c vein -n '__fish_seen_subcommand_from export' -s o -l output -r -F -d 'Write to FILE instead of standard output (\'-\' is standard output).'
 complete -c vein -n '__fish_seen_subcommand_from export' -l force -d 'With -o: replace FILE even when it is not text, is a SQLite database or holds a key.'
 complete -c vein -n '__fish_seen_subcommand_from export' -l format -r -a 'json jsonl' -d 'json (one document, the default) or jsonl (a header line, then a record per line).'
@@ -166,4 +172,4 @@ complete -c vein -n '__fish_seen_subcommand_from backup' -F
 complete -c vein -n '__fish_seen_subcommand_from completions' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from completions' -a 'bash zsh fish'
 complete -c vein -n '__fish_seen_subcommand_from help' -s h -l help -d 'Show help for this command.'
-complete -c vein -n '__fish_seen_subcommand_from help' -a 'create info schema verify query repl migrate export import key encrypt decrypt backup completions help'
+complete -c vein -n '__fish_seen_subcommand_from help' -a 'create info schema verify query repl migrate upgrade export import key encrypt decrypt backup completions help'

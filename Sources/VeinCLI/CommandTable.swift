@@ -22,6 +22,7 @@ public enum CommandTable {
             QueryCommand.spec,
             ReplCommand.spec,
             MigrateCommand.spec,
+            UpgradeCommand.spec,
             ExportCommand.spec,
             ImportCommand.spec,
             KeyCommand.spec,

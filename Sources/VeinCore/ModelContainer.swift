@@ -138,7 +138,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
 
     /// Brings the store to the app's schema along the plan, in one transaction with the engine's migrator:
     /// all pending stages or none, data a stage would lose fails it (`MigrationError.unhandledData`), and
-    /// `_vein_history` records each stage. The plan is checked (as `vein migrate check` does) and applied stages
+    /// `_vein_migrations` records each stage. The plan is checked (as `vein migrate check` does) and applied stages
     /// compared with their history also when the store is at the app's version. Afterwards
     /// `store` and `context` are new, at the app's schema; contexts taken before are not.
     @discardableResult
@@ -146,7 +146,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
         try lock.withLock {
             guard !isClosed else { throw StoreError.closed(_store.path) }
             // With a plan, the migrator runs also when nothing is pending: a plan the CLI would refuse, or a
-            // stage edited after it ran on this store (`_vein_history`'s checksum), is found at every start.
+            // stage edited after it ran on this store (`_vein_migrations`'s checksum), is found at every start.
             guard let plan else {
                 guard _store.manifest.sha256 == manifest.sha256 else {
                     throw ModelContainerError.schemaMismatch(path: _store.path, store: _store.manifest.version, app: manifest.version, hasPlan: false)

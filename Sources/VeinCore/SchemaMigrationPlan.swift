@@ -4,7 +4,7 @@ import Vein
 /// An app's schema history (SPEC §5, §10): its schema versions oldest first and one stage between each
 /// adjacent pair. It is the same plan the CLI runs: `planText(appID:)` writes it as a plan file, so
 /// `vein migrate check` in CI checks exactly what the app ships, and `ModelContainer.migrate()` runs it
-/// through the engine's migrator (one transaction, the unhandled-data rule, `_vein_history`).
+/// through the engine's migrator (one transaction, the unhandled-data rule, `_vein_migrations`).
 public protocol SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { get }
     static var stages: [MigrationStage] { get }

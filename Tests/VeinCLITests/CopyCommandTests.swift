@@ -17,7 +17,7 @@ import Vein
         let original = try r.vein(["export", "p.vein"]).stdout
         #expect(try r.vein(["export", "e.vein", "--key-file", "e.key"]).stdout == original)
         #expect(try r.vein(["export", "d.vein"]).stdout == original)
-        let meta = "SELECT key, value FROM _vein_meta ORDER BY key; SELECT * FROM _vein_history; PRAGMA user_version;"
+        let meta = "SELECT key, value FROM _vein_meta ORDER BY key; SELECT * FROM _vein_migrations; PRAGMA user_version;"
         #expect(try r.run("/usr/bin/sqlite3", ["d.vein", meta]).stdout == r.run("/usr/bin/sqlite3", ["p.vein", meta]).stdout)
         // A copy is a store like any other: in WAL mode (it is filled without a journal, then switched back).
         #expect(try r.run("/usr/bin/sqlite3", ["d.vein", "PRAGMA journal_mode"]).stdout == "wal\n")

@@ -12,7 +12,7 @@ import Vein
         #expect(try r.vein(["create", "s.vein", "--schema", manifest, "--plaintext"]).status == 0)
         let inserted = try r.vein(["query", "s.vein", #"insert Post(title: "a", content: "c", views: 3, publishedAt: #date("2026-01-01T00:00:00Z"))"#])
         #expect(inserted.status == 0, "\(inserted.stderr)")
-        return try sqlite(r, "SELECT id FROM Post").trimmingCharacters(in: .whitespacesAndNewlines)
+        return try sqlite(r, "SELECT _id FROM Post").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @discardableResult
@@ -67,7 +67,7 @@ import Vein
         _ = try storeWithAPost(r)
         let added = try r.vein(["query", "s.vein", #"insert Attachment(name: "a.png", fileType: .png, sizeMiB: 1.5)"#])
         #expect(added.status == 0, "\(added.stderr)")
-        let id = try sqlite(r, "SELECT id FROM Attachment").trimmingCharacters(in: .whitespacesAndNewlines)
+        let id = try sqlite(r, "SELECT _id FROM Attachment").trimmingCharacters(in: .whitespacesAndNewlines)
         try sqlite(r, "PRAGMA ignore_check_constraints = ON; UPDATE Attachment SET fileType = 'bmp'")
         let query = try r.vein(["query", "s.vein", "count Attachment where name == \"a.png\""])
         #expect(query.stdout == "1\n")  // a count reads no cell

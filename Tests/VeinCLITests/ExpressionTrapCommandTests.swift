@@ -111,7 +111,7 @@ import Vein
             #expect(try r.vein(["query", "b.vein", #"insert Post(title: "t", content: "c", views: \#(views))"#]).status == 0)
         }
         let ids = try JSONParser.parse(try r.vein(["query", "b.vein", "Post where views == 2", "--format", "json"]).stdout)
-            .arrayValue?.compactMap { $0.objectValue?["id"]?.stringValue } ?? []
+            .arrayValue?.compactMap { $0.objectValue?["_id"]?.stringValue } ?? []
         let id = try #require(ids.first)
         try r.write("plan.json5", MigrationPlanText.blogStage(map: "views", "views * 9223372036854775807"))
         let before = try Data(contentsOf: URL(fileURLWithPath: r.path("b.vein")))

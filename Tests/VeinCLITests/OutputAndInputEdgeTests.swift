@@ -26,9 +26,9 @@ import Testing
         let json = try r.vein(["query", "s.vein", "Post", "--format", "json"])
         #expect(json.stdout.contains(#""title": "\u001b]0;pwned\u0007\n\t"#))
         // An id another tool wrote is stored text too, in verify's report and in a write's summary.
-        #expect(try r.run("/usr/bin/sqlite3", ["s.vein", "UPDATE Post SET id = 'x' || char(27) || '[2J'"]).status == 0)
+        #expect(try r.run("/usr/bin/sqlite3", ["s.vein", "UPDATE Post SET _id = 'x' || char(27) || '[2J'"]).status == 0)
         let verify = try r.vein(["verify", "s.vein"])
-        #expect(verify.stdout.contains(#"  Post.id: 1 id is not a ULID (x\u{1B}[2J)"#))
+        #expect(verify.stdout.contains(#"  Post._id: 1 id is not a ULID (x\u{1B}[2J)"#))
         let deleted = try r.vein(["query", "s.vein", "delete Post"])
         #expect(deleted.stdout == #"deleted Post x\u{1B}[2J"# + "\n")
     }
@@ -42,7 +42,7 @@ import Testing
             #expect(try r.vein(["query", "s.vein", "insert Post(title: \"t\(i)\", content: \"c\")"]).status == 0)
         }
         #expect(try r.vein(["export", "s.vein", "-o", "d.json"]).status == 0)
-        let ids = try r.run("/usr/bin/sqlite3", ["s.vein", "SELECT id FROM Post ORDER BY id LIMIT 5"]).stdout.split(separator: "\n")
+        let ids = try r.run("/usr/bin/sqlite3", ["s.vein", "SELECT _id FROM Post ORDER BY _id LIMIT 5"]).stdout.split(separator: "\n")
         let again = try r.vein(["import", "s.vein", "d.json"])
         #expect(again.status == 65)
         #expect(again.stderr == """

@@ -122,7 +122,7 @@ import Vein
         try #require(chown(r.path("shared.json"), 1234, 5678) == 0)
         #expect(try r.vein(["export", "s.vein", "-o", "shared.json", "--key-file", "k"]).status == 0)
         #expect(mode(r.path("shared.json")) == (0o640, 1234, 5678))
-        #expect(try String(contentsOfFile: r.path("shared.json"), encoding: .utf8).hasPrefix("{\"vein\":1"))
+        #expect(try String(contentsOfFile: r.path("shared.json"), encoding: .utf8).hasPrefix("{\"vein\":2"))
         #expect(try r.vein(["decrypt", "s.vein", "plain.vein", "--key-file", "k"]).status == 0)
         #expect(mode(r.path("plain.vein")).mode == 0o600)
         #expect(try r.vein(["verify", "plain.vein", "-q"]).status == 0)

@@ -13,7 +13,7 @@ import Vein
         }
         for (title, size) in [("t1", 2.0), ("t2", 0.5)] {
             let post = try r.query(#"Post where title == "\#(title)""#, ["--format", "jsonl"])
-            let id = try #require(post.stdout.range(of: #""id":"([0-9A-Z]{26})""#, options: .regularExpression).map { String(post.stdout[$0].dropFirst(6).dropLast()) })
+            let id = try #require(post.stdout.range(of: #""_id":"([0-9A-Z]{26})""#, options: .regularExpression).map { String(post.stdout[$0].dropFirst(7).dropLast()) })
             try #require(try r.query(#"insert Attachment(name: "a", fileType: .png, sizeMiB: \#(size), post: #id("\#(id)"))"#).status == 0)
         }
         return r

@@ -12,7 +12,7 @@ import Vein
         #expect(inserted.stdout.hasPrefix("inserted Post "))
         #expect(try r.query(#"insert Post(title: "Second", content: "x")"#).status == 0)
         let first = try JSONParser.parse(try r.query("Post where views > 10", ["--format", "json"]).stdout).arrayValue?.first?.objectValue
-        let postID = try #require(first?["id"]?.stringValue)
+        let postID = try #require(first?["_id"]?.stringValue)
         #expect(first?["title"] == .string("How to use Vein?"))
         #expect(first?["publishedAt"] == .null)
 
@@ -31,7 +31,7 @@ import Vein
         #expect(try r.query("count Post where publishedAt == nil").stdout == "2\n")
         #expect(try r.query("count Attachment where fileType == .png", ["--format", "json"]).stdout == "{\"count\":2}\n")
         let got = try r.query(#"get #id("\#(postID)")"#, ["--format", "jsonl"])
-        #expect(got.stdout.contains("\"id\":\"\(postID)\""))
+        #expect(got.stdout.contains("\"_id\":\"\(postID)\""))
 
         // Writes: dry run changes nothing; the real run saves.
         let dry = try r.query(#"update Post where title == "Second" set views = views + 1"#, ["--dry-run"])
@@ -55,7 +55,7 @@ import Vein
         let table = try r.query("Post")
         let lines = table.stdout.split(separator: "\n")
         #expect(lines.count == 2)
-        #expect(lines[0].hasPrefix("id                          title"))
+        #expect(lines[0].hasPrefix("_id                         title"))
         #expect(table.stderr == "(1 row)\n")
     }
 

@@ -31,9 +31,9 @@ import Vein
         try tmux.type("Post")
         try tmux.press("Enter")
         let lines = Self.lines(try tmux.waitFor("(1 row)"))
-        let header = try #require(lines.firstIndex { $0.hasPrefix("id ") })
+        let header = try #require(lines.firstIndex { $0.hasPrefix("_id ") })
         #expect(Array(lines[header...(header + 2)]) == [
-            "id" + String(repeating: " ", count: 26) + "tit…  cont…  views  publ…  atta…",
+            "_id" + String(repeating: " ", count: 25) + "tit…  cont…  views  publ…  atta…",
             "\(id)  日…   c      0      nil    []",
             "(1 row)",
         ])
@@ -74,7 +74,7 @@ import Vein
             try tmux.press("Enter")
             let warning = "vein: warning: the pager '\(pager)' failed (\(reason)); results are shown without it for the rest of the session"
             var screen = try tmux.waitFor("(1 row)\n\(Self.prompt)")
-            #expect(screen.contains(warning + "\nid "), "\(screen)")
+            #expect(screen.contains(warning + "\n_id "), "\(screen)")
             #expect(screen.contains("  a      x        0      nil          []\n(1 row)\n"), "\(screen)")
             try tmux.type("Post where title == \"a\"")
             try tmux.press("Enter")
@@ -91,7 +91,7 @@ import Vein
         #expect(try r.vein(["create", "b.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
         let fill = try r.run("/usr/bin/sqlcipher", ["b.vein", """
             WITH RECURSIVE n(x) AS (VALUES(1) UNION ALL SELECT x + 1 FROM n WHERE x < 40)
-            INSERT INTO "Post"("id", "title", "content", "views") SELECT printf('01J0000000%016d', x), 'post ' || x, 'text', x FROM n;
+            INSERT INTO "Post"("_id", "title", "content", "views") SELECT printf('01J0000000%016d', x), 'post ' || x, 'text', x FROM n;
             """])
         #expect(fill.status == 0, "\(fill.stderr)")
         let id = { (n: Int) in "01J0000000" + String(format: "%016d", n) }

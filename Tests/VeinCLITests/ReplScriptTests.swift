@@ -22,7 +22,7 @@ import Vein
         #expect(setUp.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("inserted Post ") })
         #expect(setUp.stderr.contains("saved 2 changes"))
         let postID = try #require(try JSONParser.parse(try r.query("Post where views > 10", ["--format", "json"]).stdout).arrayValue?.first?
-            .objectValue?["id"]?.stringValue)
+            .objectValue?["_id"]?.stringValue)
 
         let script = #"""
             insert Attachment(name: "a.png", fileType: .png, sizeMiB: 0.5, post: #id("\#(postID)"))
@@ -44,7 +44,7 @@ import Vein
         // Each write shows its own changes, not everything pending.
         #expect(lines[0].hasPrefix("inserted Attachment ") && lines[1] == "updated Post \(postID) (attachments)")
         #expect(lines[2].hasPrefix("inserted Attachment ") && lines[3] == "updated Post \(postID) (attachments)")
-        #expect(lines[4] == "id,title,content,views,publishedAt,attachments")
+        #expect(lines[4] == "_id,title,content,views,publishedAt,attachments")
         #expect(lines[5].hasPrefix("\(postID),How to use Vein?,"))
         #expect(lines[6] == "2")
         #expect(lines[8].hasPrefix("\(postID),"))
@@ -204,7 +204,7 @@ import Vein
         #expect(Array(lines[0...7]) == ["Post", "Attachment", "Attachment", "  name: string", "  fileType: enum (.png, .jpg, .gif, .swift)",
                                          "  sizeMiB: double", "  data: data? lazy", "  post: Post? inverse attachments, delete rule nullify"])
         #expect(lines[8].hasPrefix("inserted Post "))
-        #expect(lines[9].hasPrefix("         id = ") && lines[10] == "      title = from a file" && lines[14] == "attachments = []")
+        #expect(lines[9].hasPrefix("        _id = ") && lines[10] == "      title = from a file" && lines[14] == "attachments = []")
         #expect(lines[15] == #"{"count":1}"#)
         #expect(lines[16].hasSuffix("  fro…  x        0      nil          []"), "\(lines[16])")
         #expect(lines[17] == "1")

@@ -76,7 +76,7 @@ import Testing
         #expect(try r.vein(["create", "b.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
         let fill = try r.run("/usr/bin/sqlcipher", ["b.vein", """
             WITH RECURSIVE n(x) AS (VALUES(1) UNION ALL SELECT x + 1 FROM n WHERE x < 200000)
-            INSERT INTO "Post"("id", "title", "content", "views") SELECT printf('01J0000000%016d', x), 'post ' || x, 'text', x FROM n;
+            INSERT INTO "Post"("_id", "title", "content", "views") SELECT printf('01J0000000%016d', x), 'post ' || x, 'text', x FROM n;
             """])
         #expect(fill.status == 0, "\(fill.stderr)")
         return r
@@ -168,7 +168,7 @@ import Testing
             try tmux.press("Enter")
             try tmux.waitFor("(1 row)")
             let screen = try tmux.screen(escapes: true)
-            #expect(screen.contains("\u{1B}[1mid") != noColor, "\(screen)")
+            #expect(screen.contains("\u{1B}[1m_id") != noColor, "\(screen)")
             #expect(screen.contains("\u{1B}[2mnil") != noColor, "\(screen)")
         }
     }
@@ -233,7 +233,7 @@ import Testing
         try tmux.press("Enter")
         try tmux.type("Post")
         try tmux.press("Enter")
-        try tmux.waitFor("PAGED:id ")
+        try tmux.waitFor("PAGED:_id ")
         try tmux.type(#"Post where titel == "x""#)
         try tmux.press("Enter")
         let screen = try tmux.waitFor("(did you mean 'title'?)")

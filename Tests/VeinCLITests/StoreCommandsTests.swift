@@ -73,7 +73,7 @@ import Vein
             SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name;
             SELECT value FROM _vein_meta WHERE key = 'schemaVersion';
             """)
-        #expect(shell.stdout == "Attachment\nPost\n_vein_history\n_vein_meta\n0.0.1\n", "\(shell.stderr)")
+        #expect(shell.stdout == "Attachment\nPost\n_vein_meta\n_vein_migrations\n0.0.1\n", "\(shell.stderr)")
         // Without the key the shell cannot read it.
         let locked = try r.run("sqlcipher", ["s.vein", "SELECT count(*) FROM sqlite_master"])
         #expect(locked.status != 0)
@@ -87,7 +87,7 @@ import Vein
         let header = try #require(FileHandle(forReadingAtPath: r.path("p.vein"))).readData(ofLength: 16)
         #expect(header == Data("SQLite format 3\0".utf8))
         let shell = try r.run("sqlite3", ["p.vein", "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"])
-        #expect(shell.stdout == "Attachment\nPost\n_vein_history\n_vein_meta\n")
+        #expect(shell.stdout == "Attachment\nPost\n_vein_meta\n_vein_migrations\n")
         let info = try r.vein(["info", "p.vein"])
         #expect(info.stdout.contains("encryption  none (plaintext)\n"))
     }
@@ -244,7 +244,7 @@ import Vein
         defer { r.cleanUp() }
         try #require(try r.vein(["create", "p.vein", "--schema", manifest, "--plaintext"]).status == 0)
         let id = ULID.make().description
-        _ = try r.run("sqlite3", ["p.vein", "INSERT INTO Attachment (id, name, fileType, sizeMiB, post) VALUES ('\(id)', 'a.png', 'png', 0.5, '01ARZ3NDEKTSV4RRFFQ69G5FAV')"])
+        _ = try r.run("sqlite3", ["p.vein", "INSERT INTO Attachment (_id, name, fileType, sizeMiB, post) VALUES ('\(id)', 'a.png', 'png', 0.5, '01ARZ3NDEKTSV4RRFFQ69G5FAV')"])
         let verify = try r.vein(["verify", "p.vein"])
         #expect(verify.status == 65)
         #expect(verify.stdout.contains("relationships  1 problem\n  Attachment.post: 1 row points to Post rows that do not exist (\(id))\n"))
@@ -318,7 +318,7 @@ import Vein
         try holder.close()
         let info = try r.vein(["info", "old.vein"])
         #expect(info.status == 65)
-        #expect(info.stderr == "vein: error: old.vein uses store format 1, older than this vein (format 2); no released vein wrote it, "
+        #expect(info.stderr == "vein: error: old.vein uses store format 1, older than this vein (format 3); no released vein wrote it, "
                 + "so it cannot be opened\nhint: recreate the store with this vein (export it with the vein that wrote it, then import)\n")
     }
 }

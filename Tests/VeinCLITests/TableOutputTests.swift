@@ -19,7 +19,7 @@ import Testing
         let table = try r.query("Post")
         #expect(table.status == 0)
         // The title runs past its column (40 wide), so the rest of its line moves right; nothing is cut.
-        let header = "id" + String(repeating: " ", count: 26) + "title" + String(repeating: " ", count: 37) + "content  views  publishedAt  attachments"
+        let header = "_id" + String(repeating: " ", count: 25) + "title" + String(repeating: " ", count: 37) + "content  views  publishedAt  attachments"
         #expect(table.stdout == header + "\n" + "\(post)  \(title)  c  0  nil  [\(attachments.joined(separator: ", "))]\n")
         #expect(table.stderr == "(1 row)\n")
         let lines = try r.query("Post", ["--format", "line"])

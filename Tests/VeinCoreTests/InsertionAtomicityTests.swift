@@ -92,7 +92,7 @@ import VeinCore
         try container.context.insert(Attachment(name: "kept2.png", fileType: .png, data: Data([2])))
         try container.context.save()
         let oldID = old.persistentModelID.key
-        try container.store.database.execute("PRAGMA ignore_check_constraints = ON; UPDATE Post SET views = 'abc' WHERE id = '\(oldID)'; "
+        try container.store.database.execute("PRAGMA ignore_check_constraints = ON; UPDATE Post SET views = 'abc' WHERE _id = '\(oldID)'; "
                                              + "PRAGMA ignore_check_constraints = OFF")
         // A context that has read the attachments, not the old post.
         let context = container.newContext()

@@ -98,7 +98,7 @@ import Vein
         let search = "cafe", atLeast = 2
         let descriptor = FetchDescriptor(predicate: #Predicate<Book> { $0.title.localizedStandardContains(search) && $0.copies >= atLeast })
         let explanation = try container.context.engine.explain(try TypedFetchPlan(descriptor, context: container.context.engine).engine)
-        #expect(explanation.sql.hasSuffix(#"FROM "Book" WHERE ("Book"."copies" >= ?) ORDER BY "Book"."id" ASC"#))
+        #expect(explanation.sql.hasSuffix(#"FROM "Book" WHERE ("Book"."copies" >= ?) ORDER BY "Book"."_id" ASC"#))
         #expect(explanation.inMemory == ["the condition (SQL narrows the rows; Swift's semantics decide)"])
         #expect(try container.context.fetch(descriptor).map(\.title) == ["CAFÉ", "Cafe\u{301} noir"])
     }

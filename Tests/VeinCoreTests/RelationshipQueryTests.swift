@@ -59,7 +59,7 @@ import Testing
         let owner = try #require(stored._$backing.object)
         let (plan, engine) = try stored.membersPlan(of: owner, "attachments", where: selective, sort: [SortDescriptor(\Attachment.name)])
         let explanation = try engine.explain(plan.engine)
-        #expect(explanation.sql.contains(#"IN (SELECT "_r"."id" AS "_m" FROM "Attachment" AS "_r" WHERE "_r"."post" = ?"#))
+        #expect(explanation.sql.contains(#"IN (SELECT "_r"."_id" AS "_m" FROM "Attachment" AS "_r" WHERE "_r"."post" = ?"#))
         #expect(explanation.sql.contains(#""sizeMiB""#), "the condition is in the SQL: \(explanation.sql)")
         #expect(explanation.inMemory == [])
         // The members through the inverse column's index (the outer `id IN` uses the primary key's anyway).
@@ -86,7 +86,7 @@ import Testing
         #expect(reader.engine.lock.withLock { reader.engine.identityMap.count } <= held + 1, "a7 only, not the 1,000")
         let owner = try #require(stored._$backing.object)
         let (plan, engine) = try stored.membersPlan(of: owner, "attachments", where: #Predicate<Attachment> { $0.sizeMiB > 0 }, sort: [SortDescriptor<Attachment>]())
-        #expect(try engine.explain(plan.engine).sql.contains(#"IN (SELECT "_r"."id" AS "_m" FROM "Attachment" AS "_r" WHERE "_r"."post" = ?"#))
+        #expect(try engine.explain(plan.engine).sql.contains(#"IN (SELECT "_r"."_id" AS "_m" FROM "Attachment" AS "_r" WHERE "_r"."post" = ?"#))
     }
 
     @Test func aKeyPathThatIsNoStoredRelationshipIsAnError() throws {

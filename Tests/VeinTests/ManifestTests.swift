@@ -490,9 +490,9 @@ import Testing
          ["m.json5: models.Post.relationships: expected an object of relationships, found a string"]),
 
         // Names
-        ("model named id", manifest("id: {}"), [#"m.json5: models.id: model name "id" is reserved"#]),
-        ("field named id", manifest("Post: { fields: { id: 'string' } }"), [#"m.json5: models.Post.fields.id: field name "id" is reserved"#]),
-        ("field named ID", manifest("Post: { fields: { ID: 'string' } }"), [#"m.json5: models.Post.fields.ID: field name "ID" is reserved"#]),
+        ("field named _id", manifest("Post: { fields: { _id: 'string' } }"),
+         [#"m.json5: models.Post.fields._id: field name "_id" is reserved: names starting with '_' belong to Vein"#]),
+        ("field named self", manifest("Post: { fields: { self: 'string' } }"), [#"m.json5: models.Post.fields.self: field name "self" is reserved"#]),
         ("relationship named self", manifest("Post: { relationships: { self: 'Post' } }"),
          [#"m.json5: models.Post.relationships.self: relationship name "self" is reserved"#]),
         ("expression words", manifest("Post: { fields: { true: 'bool', nil: 'int', False: 'int' } }"),
@@ -695,11 +695,11 @@ import Testing
     @Test func structuralAndCrossReferenceErrorsAreReportedTogether() {
         let text = Self.manifest("""
             Post: { fields: { title: 'strin', views: 'int' }, relationships: { author: 'Usr' }, indexes: [['veiws'], ['title']] },
-            User: { fields: { id: 'string' } },
+            User: { fields: { nil: 'string' } },
             """)
         #expect(Self.errors(text) == [
             #"m.json5: models.Post.fields.title: unknown type "strin" (expected one of string, int, double, bool, date, data, uuid, enum, json) (did you mean "string"?)"#,
-            #"m.json5: models.User.fields.id: field name "id" is reserved"#,
+            #"m.json5: models.User.fields.nil: field name "nil" is reserved"#,
             #"m.json5: models.Post.relationships.author.to: relationship target "Usr" is not a model of this schema (did you mean "User"?)"#,
             #"m.json5: models.Post.indexes[0]: "veiws" is not a field of Post (did you mean "views"?)"#,
         ])

@@ -48,7 +48,7 @@ import Testing
             "Tag.posts: linkTable _vein_link_Post_tags",
         ])
         let tables = try f.store().database.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap { $0[0].string }
-        #expect(tables == ["Attachment", "Post", "Tag", "_vein_history", "_vein_link_Post_related", "_vein_link_Post_tags", "_vein_meta"])
+        #expect(tables == ["Attachment", "Post", "Tag", "_vein_link_Post_related", "_vein_link_Post_tags", "_vein_meta", "_vein_migrations"])
     }
 
     /// Every statement the layers use to follow, count, test, change or check a relationship reaches
@@ -74,11 +74,11 @@ import Testing
             let set = DeleteSet.ids(of: storage.target)
             // Traversal, both directions: each side is a storage of its own.
             try expectIndexed(storage.membersSQL, "\(name) members")
-            try expectIndexed("SELECT * FROM \(SQL.quoteIdentifier(storage.target)) WHERE \"id\" IN (\(storage.membersSQL(owner: "?")))",
+            try expectIndexed("SELECT * FROM \(SQL.quoteIdentifier(storage.target)) WHERE \"_id\" IN (\(storage.membersSQL(owner: "?")))",
                               "\(name) traversal fetch")
             try expectIndexed("SELECT \(storage.countSQL(owner: "?")), \(storage.containsSQL(owner: "?"))", "\(name) count, contains")
             // The member rows a closure (`contains { … }`, `allSatisfy`, `filter { … }.count`) reads.
-            try expectIndexed("SELECT \"_m1\".\"id\" \(storage.memberRowsSQL(owner: "?", alias: "_m1"))", "\(name) member rows")
+            try expectIndexed("SELECT \"_m1\".\"_id\" \(storage.memberRowsSQL(owner: "?", alias: "_m1"))", "\(name) member rows")
             // Delete rules and reference checks: one statement per relationship over the set of ids.
             try expectIndexed(storage.referencingSQL(targetsIn: set), "\(name) referencing")
             try expectIndexed(storage.membersSQL(ownersIn: set), "\(name) members of a set")
@@ -103,9 +103,9 @@ import Testing
         // The rows of a save's deletes, and the conflict check of rows read earlier: one statement per model.
         for model in f.manifest.models {
             let table = SQL.quoteIdentifier(model.name)
-            try expectIndexed("DELETE FROM \(table) WHERE \"id\" IN \(DeleteSet.ids(of: model.name))", "\(model.name) delete")
-            try expectIndexed("SELECT * FROM \(table) WHERE \"id\" IN (SELECT \"id\" FROM temp.\"_vein_checked\")", "\(model.name) conflict check")
-            try expectIndexed("SELECT * FROM \(table) WHERE \"id\" IN \(DeleteSet.ids(of: model.name))", "\(model.name) conflict check of deletes")
+            try expectIndexed("DELETE FROM \(table) WHERE \"_id\" IN \(DeleteSet.ids(of: model.name))", "\(model.name) delete")
+            try expectIndexed("SELECT * FROM \(table) WHERE \"_id\" IN (SELECT \"id\" FROM temp.\"_vein_checked\")", "\(model.name) conflict check")
+            try expectIndexed("SELECT * FROM \(table) WHERE \"_id\" IN \(DeleteSet.ids(of: model.name))", "\(model.name) conflict check of deletes")
         }
         // The members in order come straight from the (owner, position) index: no sort step.
         let ordered = RelationshipStorage.all(in: f.manifest).filter { $0.isToMany && $0.isCanonical }
@@ -128,10 +128,10 @@ import Testing
             let typed = try TypeChecker.checkPredicate(condition, model: post_, manifest: f.manifest)
             let fragment = try #require(SQLCompiler(table: "\"Post\"", model: post_, manifest: f.manifest).condition(typed), "\(condition)")
             #expect(fragment.isExact)
-            let lines = try db.rows("EXPLAIN QUERY PLAN SELECT \"id\" FROM \"Post\" WHERE \(fragment.sql)", fragment.arguments).compactMap { $0[3].string }
+            let lines = try db.rows("EXPLAIN QUERY PLAN SELECT \"_id\" FROM \"Post\" WHERE \(fragment.sql)", fragment.arguments).compactMap { $0[3].string }
             // The outer query reads Post (that is the query); the relationship never scans.
             #expect(!lines.contains { $0.hasPrefix("SCAN TABLE Attachment") || $0.hasPrefix("SCAN TABLE _vein_link") }, "\(condition): \(lines)")
-            #expect(try db.rows("SELECT \"id\" FROM \"Post\" WHERE \(fragment.sql)", fragment.arguments).count
+            #expect(try db.rows("SELECT \"_id\" FROM \"Post\" WHERE \(fragment.sql)", fragment.arguments).count
                     == (condition.hasPrefix("attachments.count") || condition.hasPrefix("attachments.isEmpty") ? 0 : 1), "\(condition)")
         }
         let runner = QueryRunner(context: try f.context())

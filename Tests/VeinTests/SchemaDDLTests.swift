@@ -9,7 +9,7 @@ import Testing
         #expect(SchemaDDL.createStatements(for: blog) == [
             """
             CREATE TABLE "Post" (
-              "id" TEXT PRIMARY KEY NOT NULL,
+              "_id" TEXT PRIMARY KEY NOT NULL,
               "title" TEXT NOT NULL,
               "content" TEXT NOT NULL,
               "views" INTEGER NOT NULL DEFAULT 0,
@@ -19,7 +19,7 @@ import Testing
             #"CREATE INDEX "Post.publishedAt" ON "Post" ("publishedAt")"#,
             """
             CREATE TABLE "Attachment" (
-              "id" TEXT PRIMARY KEY NOT NULL,
+              "_id" TEXT PRIMARY KEY NOT NULL,
               "name" TEXT NOT NULL,
               "fileType" TEXT NOT NULL CHECK ("fileType" IN ('png', 'jpg', 'gif', 'swift')),
               "sizeMiB" REAL NOT NULL,
@@ -113,25 +113,25 @@ import Testing
             """), file: "m")
         let db = try Database(path: ":memory:", mode: .create, key: nil)
         for statement in SchemaDDL.createStatements(for: m) { try db.execute(statement) }
-        try db.execute(#"INSERT INTO "Thing" ("id", "name") VALUES ('1', 'x')"#)
+        try db.execute(#"INSERT INTO "Thing" ("_id", "name") VALUES ('1', 'x')"#)
         #expect(try db.rows(#"SELECT "flag", "kind", "level", "at", "blob", "meta", "n", "parent" FROM "Thing""#) == [[
             .integer(0), .text("a"), .null, .real(-14_182_940), .blob(Data()), .text(#"{"k":[1]}"#), .real(-0.5), .null,
         ]])
-        let badBool = try #require(throws: DatabaseError.self) { try db.execute(#"INSERT INTO "Thing" ("id", "name", "flag") VALUES ('2', 'y', 2)"#) }
+        let badBool = try #require(throws: DatabaseError.self) { try db.execute(#"INSERT INTO "Thing" ("_id", "name", "flag") VALUES ('2', 'y', 2)"#) }
         #expect(badBool.extendedCode == 275)
-        let badEnum = try #require(throws: DatabaseError.self) { try db.execute(#"INSERT INTO "Thing" ("id", "name", "kind") VALUES ('2', 'y', 'c')"#) }
+        let badEnum = try #require(throws: DatabaseError.self) { try db.execute(#"INSERT INTO "Thing" ("_id", "name", "kind") VALUES ('2', 'y', 'c')"#) }
         #expect(badEnum.extendedCode == 275)
-        let badLevel = try #require(throws: DatabaseError.self) { try db.execute(#"INSERT INTO "Thing" ("id", "name", "level") VALUES ('2', 'y', 3)"#) }
+        let badLevel = try #require(throws: DatabaseError.self) { try db.execute(#"INSERT INTO "Thing" ("_id", "name", "level") VALUES ('2', 'y', 3)"#) }
         #expect(badLevel.extendedCode == 275)
-        let duplicate = try #require(throws: DatabaseError.self) { try db.execute(#"INSERT INTO "Thing" ("id", "name") VALUES ('2', 'x')"#) }
+        let duplicate = try #require(throws: DatabaseError.self) { try db.execute(#"INSERT INTO "Thing" ("_id", "name") VALUES ('2', 'x')"#) }
         #expect(duplicate.extendedCode == 2067)
-        let noName = try #require(throws: DatabaseError.self) { try db.execute(#"INSERT INTO "Thing" ("id") VALUES ('3')"#) }
+        let noName = try #require(throws: DatabaseError.self) { try db.execute(#"INSERT INTO "Thing" ("_id") VALUES ('3')"#) }
         #expect(noName.extendedCode == 1299)
-        let samePK = try #require(throws: DatabaseError.self) { try db.execute(#"INSERT INTO "Thing" ("id", "name") VALUES ('1', 'z')"#) }
+        let samePK = try #require(throws: DatabaseError.self) { try db.execute(#"INSERT INTO "Thing" ("_id", "name") VALUES ('1', 'z')"#) }
         #expect(samePK.extendedCode == 1555)
         let noID = try #require(throws: DatabaseError.self) { try db.execute(#"INSERT INTO "Thing" ("name") VALUES ('w')"#) }
         #expect(noID.extendedCode == 1299)
-        try db.execute(#"INSERT INTO "Thing" ("id", "name", "level", "flag") VALUES ('4', 'v', 2, 1)"#)
+        try db.execute(#"INSERT INTO "Thing" ("_id", "name", "level", "flag") VALUES ('4', 'v', 2, 1)"#)
         let indexes = try db.rows(#"PRAGMA index_list("Thing")"#).compactMap { $0[1].string }
         #expect(indexes.contains("Thing.kind.name"))
         #expect(indexes.contains("Thing.parent"))

@@ -41,7 +41,7 @@ import Testing
         #expect(!store.encryption.isEncrypted)
         #expect(store.encryption.keySource == .none)
         #expect(store.manifest == blog)
-        #expect(store.meta == StoreMeta(formatVersion: 2, app: "com.example.blog", schemaVersion: "0.0.1",
+        #expect(store.meta == StoreMeta(formatVersion: 3, app: "com.example.blog", schemaVersion: "0.0.1",
                                         manifest: blog.canonicalText, manifestSHA256: blog.sha256,
                                         createdAt: "2026-01-31T12:00:00.123456Z", toolVersion: VeinVersion.current))
         #expect(try store.rowCounts().map { "\($0.model)=\($0.rows)" } == ["Post=0", "Attachment=0"])
@@ -58,23 +58,23 @@ import Testing
         #expect(try db.rows(#"SELECT "key", "value" FROM "_vein_meta" ORDER BY "key""#) == [
             ["app", "com.example.blog"],
             ["createdAt", "2026-01-31T12:00:00.123456Z"],
-            ["formatVersion", "2"],
+            ["formatVersion", "3"],
             ["manifest", .text(blog.canonicalText)],
             ["manifestSHA256", .text(blog.sha256)],
             ["schemaVersion", "0.0.1"],
             ["toolVersion", .text(VeinVersion.current)],
         ])
-        #expect(try db.rows(#"SELECT * FROM "_vein_history""#) == [[
+        #expect(try db.rows(#"SELECT * FROM "_vein_migrations""#) == [[
             .integer(1), .null, "0.0.1", .text(blog.sha256), "2026-01-31T12:00:00.123456Z", .real(0),
             .integer(0), .integer(0), .integer(0), .text(VeinVersion.current),
         ]])
-        #expect(try db.rows("PRAGMA table_info(\"_vein_history\")").map { $0[1].string ?? "" } == [
+        #expect(try db.rows("PRAGMA table_info(\"_vein_migrations\")").map { $0[1].string ?? "" } == [
             "seq", "fromVersion", "toVersion", "checksum", "appliedAt", "durationSeconds", "rowsRead", "rowsWritten",
             "rowsDeleted", "toolVersion",
         ])
         // Exactly the schema's tables, plus Vein's two.
         #expect(try db.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map { $0[0] }
-                == ["Attachment", "Post", "_vein_history", "_vein_meta"])
+                == ["Attachment", "Post", "_vein_meta", "_vein_migrations"])
         #expect(try db.scalar("PRAGMA journal_mode") == .text("wal"))
     }
 
@@ -113,7 +113,7 @@ import Testing
         _ = try StoreCreator.create(at: path, manifest: try Fixtures.blogManifest(), protection: .plaintext)
         let store = try Store.open(path, keys: Self.keys(), mode: .readOnly)
         #expect(throws: DatabaseError.self) {
-            try store.database.execute(#"INSERT INTO "Post" ("id", "title", "content") VALUES ('x', 't', 'c')"#)
+            try store.database.execute(#"INSERT INTO "Post" ("_id", "title", "content") VALUES ('x', 't', 'c')"#)
         }
     }
 
@@ -417,14 +417,17 @@ import Testing
         _ = try StoreCreator.create(at: path, manifest: try Fixtures.blogManifest(), protection: .plaintext)
         let db = try Database(path: path, key: nil)
 
-        try db.execute(#"UPDATE "_vein_meta" SET "value" = '3' WHERE "key" = 'formatVersion'"#)
-        #expect(throws: StoreError.unsupportedFormat(path, found: "3")) { try Store.open(path, keys: Self.keys()) }
+        try db.execute(#"UPDATE "_vein_meta" SET "value" = '4' WHERE "key" = 'formatVersion'"#)
+        #expect(throws: StoreError.unsupportedFormat(path, found: "4")) { try Store.open(path, keys: Self.keys()) }
         // Format 1 (to-many as JSON arrays) was never released: refused by name, not read as format 2.
         try db.execute(#"UPDATE "_vein_meta" SET "value" = '1' WHERE "key" = 'formatVersion'"#)
         #expect(throws: StoreError.obsoleteFormat(path, found: "1")) { try Store.open(path, keys: Self.keys()) }
         try db.execute(#"UPDATE "_vein_meta" SET "value" = 'one' WHERE "key" = 'formatVersion'"#)
         #expect(throws: StoreError.notAVeinStore(path, reason: "bad formatVersion one")) { try Store.open(path, keys: Self.keys()) }
+        // Format 2 is read, never written: a read-write open says to upgrade it.
         try db.execute(#"UPDATE "_vein_meta" SET "value" = '2' WHERE "key" = 'formatVersion'"#)
+        #expect(throws: StoreError.needsUpgrade(path, found: 2)) { try Store.open(path, keys: Self.keys()) }
+        try db.execute(#"UPDATE "_vein_meta" SET "value" = '3' WHERE "key" = 'formatVersion'"#)
         _ = try Store.open(path, keys: Self.keys())
 
         try db.execute(#"DELETE FROM "_vein_meta" WHERE "key" = 'toolVersion'"#)

@@ -33,13 +33,13 @@ import Testing
 
         @discardableResult
         func post(_ id: String = ULID.make().description, views: DatabaseValue = 0) throws -> String {
-            try db.execute(#"INSERT INTO "Post" ("id", "title", "content", "views") VALUES (?, 't', 'c', ?)"#, [.text(id), views])
+            try db.execute(#"INSERT INTO "Post" ("_id", "title", "content", "views") VALUES (?, 't', 'c', ?)"#, [.text(id), views])
             return id
         }
 
         @discardableResult
         func attachment(_ id: String = ULID.make().description, post: String? = nil, fileType: String = "png") throws -> String {
-            try db.execute(#"INSERT INTO "Attachment" ("id", "name", "fileType", "sizeMiB", "post") VALUES (?, 'a.png', ?, 0.5, ?)"#,
+            try db.execute(#"INSERT INTO "Attachment" ("_id", "name", "fileType", "sizeMiB", "post") VALUES (?, 'a.png', ?, 0.5, ?)"#,
                            [.text(id), .text(fileType), post.map(DatabaseValue.text) ?? .null])
             return id
         }
@@ -66,7 +66,7 @@ import Testing
         let f = try Fixture()
         let p = try f.post()
         let a1 = try f.attachment(post: p), a2 = try f.attachment(post: p)
-        try f.db.execute(#"UPDATE "Attachment" SET "_vein_pos_attachments" = CASE "id" WHEN ? THEN 2 ELSE 1 END WHERE "post" = ?"#, [.text(a1), .text(p)])
+        try f.db.execute(#"UPDATE "Attachment" SET "_vein_pos_attachments" = CASE "_id" WHEN ? THEN 2 ELSE 1 END WHERE "post" = ?"#, [.text(a1), .text(p)])
         try f.post()
         try f.attachment()
         #expect(try f.problems() == [])
@@ -86,7 +86,7 @@ import Testing
     @Test func positionsTheContextNeverWrites() throws {
         let f = try Fixture()
         func place(_ id: String, _ position: DatabaseValue) throws {
-            try f.db.execute(#"UPDATE "Attachment" SET "_vein_pos_attachments" = ? WHERE "id" = ?"#, [position, .text(id)])
+            try f.db.execute(#"UPDATE "Attachment" SET "_vein_pos_attachments" = ? WHERE "_id" = ?"#, [position, .text(id)])
         }
         let p1 = try f.post(), p2 = try f.post(), p3 = try f.post(), p4 = try f.post()
         let a1 = try f.attachment(post: p1), a2 = try f.attachment(post: p1)
@@ -115,8 +115,8 @@ import Testing
         _ = try StoreCreator.create(at: dir.path("l.vein"), manifest: manifest, protection: .plaintext)
         let store = try Store.open(dir.path("l.vein"), keys: StoreTests.keys())
         let p = ULID.make().description, q = ULID.make().description, t1 = ULID.make().description, t2 = ULID.make().description
-        try store.database.execute(#"INSERT INTO "Person" ("id", "name") VALUES (?, 'p'), (?, 'q')"#, [.text(p), .text(q)])
-        try store.database.execute(#"INSERT INTO "Tag" ("id", "n") VALUES (?, 'a'), (?, 'b')"#, [.text(t1), .text(t2)])
+        try store.database.execute(#"INSERT INTO "Person" ("_id", "name") VALUES (?, 'p'), (?, 'q')"#, [.text(p), .text(q)])
+        try store.database.execute(#"INSERT INTO "Tag" ("_id", "n") VALUES (?, 'a'), (?, 'b')"#, [.text(t1), .text(t2)])
         try store.database.execute(#"INSERT INTO "_vein_link_Person_tags" VALUES (?, ?, 1), (?, ?, 4), (?, ?, -1)"#,
                                    [.text(p), .text(t1), .text(p), .text(t2), .text(q), .text(t1)])
         #expect(try StoreVerifier.verify(store).checks.flatMap(\.problems) == ["Person.tags: 1 row lists members without a position (not a whole number from 1) (\(q))"])
@@ -146,8 +146,8 @@ import Testing
             try StoreVerifier.verify(store).checks.flatMap { check in check.problems.map { "\(check.name): \($0)" } }
         }
         let p = ULID.make().description, q = ULID.make().description, pass = ULID.make().description
-        try db.execute(#"INSERT INTO "Person" ("id", "name", "passport") VALUES (?, 'p', ?), (?, 'q', NULL)"#, [.text(p), .text(pass), .text(q)])
-        try db.execute(#"INSERT INTO "Passport" ("id", "n", "holder") VALUES (?, 'x', ?)"#, [.text(pass), .text(p)])
+        try db.execute(#"INSERT INTO "Person" ("_id", "name", "passport") VALUES (?, 'p', ?), (?, 'q', NULL)"#, [.text(p), .text(pass), .text(q)])
+        try db.execute(#"INSERT INTO "Passport" ("_id", "n", "holder") VALUES (?, 'x', ?)"#, [.text(pass), .text(p)])
         try db.execute(#"INSERT INTO "_vein_link_Person_friendOf" VALUES (?, ?, 1)"#, [.text(p), .text(q)])
         #expect(try problems() == [])
         try db.execute(#"INSERT INTO "_vein_link_Person_tags" VALUES (?, ?, 1)"#, [.text(p), .text(Self.missing)])
@@ -167,10 +167,10 @@ import Testing
         let f = try Fixture()
         let p = try f.post(views: "many")
         let q = try f.post(views: .real(1.5))
-        try f.db.execute(#"UPDATE "Post" SET "title" = X'00', "publishedAt" = '2026-01-01' WHERE "id" = ?"#, [.text(p)])
+        try f.db.execute(#"UPDATE "Post" SET "title" = X'00', "publishedAt" = '2026-01-01' WHERE "_id" = ?"#, [.text(p)])
         try f.db.execute(#"UPDATE "Attachment" SET "data" = 'text, not data'"#)
         let a = try f.attachment()
-        try f.db.execute(#"UPDATE "Attachment" SET "sizeMiB" = 'big', "data" = 'text' WHERE "id" = ?"#, [.text(a)])
+        try f.db.execute(#"UPDATE "Attachment" SET "sizeMiB" = 'big', "data" = 'text' WHERE "_id" = ?"#, [.text(a)])
         let problems = try f.problems()
         #expect(problems == [
             "values: Post.title: 1 value is not of type string (\(p))",
@@ -185,7 +185,7 @@ import Testing
         let f = try Fixture()
         try f.post("not-a-ulid")
         try f.post("01arz3ndektsv4rrffq69g5fav")  // lowercase parses: a ULID
-        #expect(try f.problems() == ["values: Post.id: 1 id is not a ULID (not-a-ulid)"])
+        #expect(try f.problems() == ["values: Post._id: 1 id is not a ULID (not-a-ulid)"])
     }
 
     @Test func enumValuesOutsideTheDomain() throws {
@@ -226,7 +226,7 @@ import Testing
         try f.db.execute(#"DROP TABLE "Attachment""#)
         try f.db.execute(#"ALTER TABLE "Post" ADD COLUMN "extra" TEXT"#)
         #expect(try f.problems() == [
-            "schema: table Post does not match the schema: it has columns [id, title, content, views, publishedAt, extra], the schema expects [id, title, content, views, publishedAt]",
+            "schema: table Post does not match the schema: it has columns [_id, title, content, views, publishedAt, extra], the schema expects [_id, title, content, views, publishedAt]",
             "schema: table Attachment is missing",
         ])
     }

@@ -27,17 +27,17 @@ static const char *key_pragma =
 
 /* The DDL SchemaDDL.createTable generates for a model Row of ten non-optional int fields. */
 static const char *create_sql =
-    "CREATE TABLE \"Row\" (\n  \"id\" TEXT PRIMARY KEY NOT NULL,\n"
+    "CREATE TABLE \"Row\" (\n  \"_id\" TEXT PRIMARY KEY NOT NULL,\n"
     "  \"f0\" INTEGER NOT NULL,\n  \"f1\" INTEGER NOT NULL,\n  \"f2\" INTEGER NOT NULL,\n"
     "  \"f3\" INTEGER NOT NULL,\n  \"f4\" INTEGER NOT NULL,\n  \"f5\" INTEGER NOT NULL,\n"
     "  \"f6\" INTEGER NOT NULL,\n  \"f7\" INTEGER NOT NULL,\n  \"f8\" INTEGER NOT NULL,\n"
     "  \"f9\" INTEGER NOT NULL\n)";
 static const char *insert_sql =
-    "INSERT INTO \"Row\" (\"id\", \"f0\", \"f1\", \"f2\", \"f3\", \"f4\", \"f5\", \"f6\", \"f7\", \"f8\", \"f9\")"
+    "INSERT INTO \"Row\" (\"_id\", \"f0\", \"f1\", \"f2\", \"f3\", \"f4\", \"f5\", \"f6\", \"f7\", \"f8\", \"f9\")"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 static const char *select_sql =
-    "SELECT \"id\", \"f0\", \"f1\", \"f2\", \"f3\", \"f4\", \"f5\", \"f6\", \"f7\", \"f8\", \"f9\""
-    " FROM \"Row\" ORDER BY \"id\"";
+    "SELECT \"_id\", \"f0\", \"f1\", \"f2\", \"f3\", \"f4\", \"f5\", \"f6\", \"f7\", \"f8\", \"f9\""
+    " FROM \"Row\" ORDER BY \"_id\"";
 
 typedef struct {
     char id[ID_LENGTH + 1];
@@ -212,13 +212,13 @@ static void measure_migrate(int encrypted) {
         insert_rows(db, rows);
         double start = now_ms();
         exec(db, "BEGIN IMMEDIATE");
-        exec(db, "CREATE TABLE \"_vein_new_Row\" (\n  \"id\" TEXT PRIMARY KEY NOT NULL,\n"
+        exec(db, "CREATE TABLE \"_vein_new_Row\" (\n  \"_id\" TEXT PRIMARY KEY NOT NULL,\n"
                  "  \"g0\" INTEGER NOT NULL,\n  \"f1\" INTEGER NOT NULL,\n  \"f2\" INTEGER NOT NULL,\n"
                  "  \"f3\" INTEGER NOT NULL,\n  \"f4\" INTEGER NOT NULL,\n  \"f5\" INTEGER NOT NULL,\n"
                  "  \"f6\" INTEGER NOT NULL,\n  \"f7\" INTEGER NOT NULL,\n  \"f8\" INTEGER NOT NULL,\n"
                  "  \"f9\" INTEGER NOT NULL,\n  \"extra\" INTEGER NOT NULL DEFAULT 0\n)");
-        exec(db, "INSERT INTO \"_vein_new_Row\" (\"id\", \"g0\", \"f1\", \"f2\", \"f3\", \"f4\", \"f5\", \"f6\", \"f7\", \"f8\", \"f9\", \"extra\")"
-                 " SELECT \"id\", \"f0\", \"f1\", \"f2\", \"f3\", \"f4\", \"f5\", \"f6\", \"f7\", \"f8\", \"f9\", 0 FROM \"Row\"");
+        exec(db, "INSERT INTO \"_vein_new_Row\" (\"_id\", \"g0\", \"f1\", \"f2\", \"f3\", \"f4\", \"f5\", \"f6\", \"f7\", \"f8\", \"f9\", \"extra\")"
+                 " SELECT \"_id\", \"f0\", \"f1\", \"f2\", \"f3\", \"f4\", \"f5\", \"f6\", \"f7\", \"f8\", \"f9\", 0 FROM \"Row\"");
         exec(db, "DROP TABLE \"Row\"");
         exec(db, "ALTER TABLE \"_vein_new_Row\" RENAME TO \"Row\"");
         exec(db, "COMMIT");
@@ -239,8 +239,8 @@ static void measure_migrate(int encrypted) {
  * cascade: CASCADE_POSTS posts of 12 attachments each, deleted with their attachments in one transaction.
  * VEIN_BENCH_LINK_ROWS lowers LINK_ROWS (and DELETE_ROWS to a tenth of it) for quick runs. */
 static const char *blog_sql[] = {
-    "CREATE TABLE \"Post\" (\n  \"id\" TEXT PRIMARY KEY NOT NULL,\n  \"title\" TEXT NOT NULL\n)",
-    "CREATE TABLE \"Attachment\" (\n  \"id\" TEXT PRIMARY KEY NOT NULL,\n  \"name\" TEXT NOT NULL,\n  \"sizeMiB\" REAL NOT NULL,\n"
+    "CREATE TABLE \"Post\" (\n  \"_id\" TEXT PRIMARY KEY NOT NULL,\n  \"title\" TEXT NOT NULL\n)",
+    "CREATE TABLE \"Attachment\" (\n  \"_id\" TEXT PRIMARY KEY NOT NULL,\n  \"name\" TEXT NOT NULL,\n  \"sizeMiB\" REAL NOT NULL,\n"
     "  \"post\" TEXT,\n  \"_vein_pos_attachments\" INTEGER\n)",
     "CREATE INDEX \"Attachment.post._vein_pos_attachments\" ON \"Attachment\" (\"post\", \"_vein_pos_attachments\")",
 };
@@ -263,7 +263,7 @@ static sqlite3 *open_blog(const char *name) {
 }
 
 static const char *insert_attachment_sql =
-    "INSERT INTO \"Attachment\" (\"id\", \"name\", \"sizeMiB\", \"post\", \"_vein_pos_attachments\") VALUES (?1, 'a.png', 1.5, ?2, "
+    "INSERT INTO \"Attachment\" (\"_id\", \"name\", \"sizeMiB\", \"post\", \"_vein_pos_attachments\") VALUES (?1, 'a.png', 1.5, ?2, "
     "(SELECT COALESCE(MAX(\"_vein_pos_attachments\"), 0) + 1 FROM \"Attachment\" WHERE \"post\" = ?2))";
 
 static void measure_relationships(void) {
@@ -278,7 +278,7 @@ static void measure_relationships(void) {
     next_id(id);
     memcpy(post, id, sizeof post);
     exec(db, "BEGIN");
-    sqlite3_stmt *insert_post = prepare(db, "INSERT INTO \"Post\" (\"id\", \"title\") VALUES (?, 'p')");
+    sqlite3_stmt *insert_post = prepare(db, "INSERT INTO \"Post\" (\"_id\", \"title\") VALUES (?, 'p')");
     sqlite3_bind_text(insert_post, 1, post, ID_LENGTH, SQLITE_STATIC);
     step_done(db, insert_post);
     exec(db, "COMMIT");
@@ -305,7 +305,7 @@ static void measure_relationships(void) {
     sqlite3_finalize(insert);
 
     /* The first delete_rows attachments by id. */
-    sqlite3_stmt *del = prepare(db, "DELETE FROM \"Attachment\" WHERE \"id\" = ?");
+    sqlite3_stmt *del = prepare(db, "DELETE FROM \"Attachment\" WHERE \"_id\" = ?");
     reset_ids(id);
     next_id(id);
     start = now_ms();
@@ -323,7 +323,7 @@ static void measure_relationships(void) {
     sqlite3_close(db);
 
     db = open_blog("cascade.db");
-    insert_post = prepare(db, "INSERT INTO \"Post\" (\"id\", \"title\") VALUES (?, 'p')");
+    insert_post = prepare(db, "INSERT INTO \"Post\" (\"_id\", \"title\") VALUES (?, 'p')");
     insert = prepare(db, insert_attachment_sql);
     char (*posts)[ID_LENGTH + 1] = malloc((size_t)cascade_posts * (ID_LENGTH + 1));
     reset_ids(id);
@@ -342,7 +342,7 @@ static void measure_relationships(void) {
     }
     exec(db, "COMMIT");
     sqlite3_stmt *del_members = prepare(db, "DELETE FROM \"Attachment\" WHERE \"post\" = ?");
-    sqlite3_stmt *del_post = prepare(db, "DELETE FROM \"Post\" WHERE \"id\" = ?");
+    sqlite3_stmt *del_post = prepare(db, "DELETE FROM \"Post\" WHERE \"_id\" = ?");
     start = now_ms();
     exec(db, "BEGIN");
     for (int p = 0; p < cascade_posts; p++) {

@@ -1,5 +1,5 @@
-/// The pending change to one to-many of one object, written by `save` link by link (store format 2 keeps
-/// no list to rewrite). Incremental changes (`added`, `removed`) need no read of the list, so linking
+/// The pending change to one to-many of one object, written by `save` link by link (since store format 2
+/// the store keeps no list to rewrite). Incremental changes (`added`, `removed`) need no read of the list, so linking
 /// one object into a relationship of 200,000 costs what it costs on an empty one; `replaced` (the whole
 /// list set at once) is diffed at save against the stored list, and only the changed links are written.
 ///

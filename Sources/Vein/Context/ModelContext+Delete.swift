@@ -252,7 +252,7 @@ extension ModelContext {
         guard !deleted.isEmpty else { return [] }
         let models = try closeDeleteSet(from: 0, models: Set(deleted.values.map(\.modelName))).models
         for model in models.sorted() {
-            try database.execute("DELETE FROM \(SQL.quoteIdentifier(model)) WHERE \"id\" IN \(DeleteSet.ids(of: model))")
+            try database.execute("DELETE FROM \(SQL.quoteIdentifier(model)) WHERE \(StoreFormat.key) IN \(DeleteSet.ids(of: model))")
         }
         for storage in relationshipStorages {
             if models.contains(storage.model), storage.relationship.inverse == nil || storage.relationship.deleteRule != .noAction,

@@ -104,16 +104,16 @@ extension ModelContext {
         var conditions: [String] = [], arguments: [DatabaseValue] = []
         // Through the primary key: the members' ids from the relationship's index, or a bound list.
         if let members = descriptor.members {
-            let stored = "\(layout.table).\"id\" IN (\(members.storage.membersSQL(owner: "?")))"
+            let stored = "\(layout.table).\(StoreFormat.key) IN (\(members.storage.membersSQL(owner: "?")))"
             arguments.append(.text(members.owner))
             if let linked = descriptor.membersLinkedSinceSave, !linked.isEmpty {
-                conditions.append("(\(stored) OR \(layout.table).\"id\" IN (\(linked.map { _ in "?" }.joined(separator: ", "))))")
+                conditions.append("(\(stored) OR \(layout.table).\(StoreFormat.key) IN (\(linked.map { _ in "?" }.joined(separator: ", "))))")
                 arguments += linked.map { .text($0) }
             } else {
                 conditions.append(stored)
             }
         } else if let ids = descriptor.restrictedTo, ids.count <= SQLCompiler.maxArguments {
-            conditions.append("\(layout.table).\"id\" IN (\(ids.map { _ in "?" }.joined(separator: ", ")))")
+            conditions.append("\(layout.table).\(StoreFormat.key) IN (\(ids.map { _ in "?" }.joined(separator: ", ")))")
             arguments += ids.map { .text($0) }
         }
         if let owner = descriptor.owner {
@@ -130,7 +130,7 @@ extension ModelContext {
         let pinned = pending ? descriptor.predicate?.pinnedIDs.flatMap { $0.count <= SQLCompiler.maxArguments ? $0 : nil } : nil
         if let pinned {
             // Rows changed in memory are met by id too, so the pinned ids are all SQL needs to narrow.
-            conditions.append("\(layout.table).\"id\" IN (\(pinned.map { _ in "?" }.joined(separator: ", ")))")
+            conditions.append("\(layout.table).\(StoreFormat.key) IN (\(pinned.map { _ in "?" }.joined(separator: ", ")))")
             arguments += pinned.sorted().map { .text($0) }
         } else if var compiled, let narrowing = pending ? narrowingWithPendingChanges(compiled, descriptor: descriptor, layout: layout) : compiled {
             compiled = narrowing
@@ -142,12 +142,12 @@ extension ModelContext {
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         sql += " ORDER BY " + (try descriptor.sortBy.map { key in
-            guard key.field == "id" || layout.index[key.field] != nil else {
+            guard key.field == StoreFormat.current.keyColumn || layout.index[key.field] != nil else {
                 throw ContextError.unknownField(model: layout.model.name, field: key.field,
                                                 suggestion: Suggestion.closest(to: key.field, in: layout.columns))
             }
             return "\(layout.table).\(SQL.quoteIdentifier(key.field)) \(key.ascending ? "ASC" : "DESC")"
-        } + ["\(layout.table).\"id\" ASC"]).joined(separator: ", ")
+        } + ["\(layout.table).\(StoreFormat.key) ASC"]).joined(separator: ", ")
         if allInSQL, descriptor.fetchLimit != nil || descriptor.fetchOffset > 0 {
             sql += " LIMIT ? OFFSET ?"
             arguments += [.integer(Int64(descriptor.fetchLimit ?? -1)), .integer(Int64(descriptor.fetchOffset))]
@@ -219,7 +219,7 @@ extension ModelContext {
             // SQL, without making an object per row (which cost more than the fetch of the objects).
             guard !hasPendingChanges(for: descriptor.model) else { return nil }
             let layout = try layout(descriptor.model)
-            let plan = try fetchPlan(descriptor, layout: layout, columns: "\(layout.table).\"id\"")
+            let plan = try fetchPlan(descriptor, layout: layout, columns: "\(layout.table).\(StoreFormat.key)")
             guard plan.allInSQL else { return nil }
             let statement = try database.cachedStatement(plan.sql)
             defer { statement.reset() }
@@ -241,7 +241,7 @@ extension ModelContext {
         guard descriptor.predicate?.readsOtherObjects != true, !compiled.canFail, changedIDs.count <= SQLCompiler.maxArguments else { return nil }
         let changed = changedIDs.sorted()
         guard !changed.isEmpty else { return SQLCompiler.Fragment(sql: compiled.sql, arguments: compiled.arguments, isExact: false) }
-        return SQLCompiler.Fragment(sql: "(\(compiled.sql) OR \(layout.table).\"id\" IN (\(changed.map { _ in "?" }.joined(separator: ", "))))",
+        return SQLCompiler.Fragment(sql: "(\(compiled.sql) OR \(layout.table).\(StoreFormat.key) IN (\(changed.map { _ in "?" }.joined(separator: ", "))))",
                                     arguments: compiled.arguments + changed.map { .text($0) }, isExact: false)
     }
 

@@ -1,4 +1,4 @@
-/// To-many relationships in memory and their writes (store format 2, `RelationshipStorage`): a list is
+/// To-many relationships in memory and their writes (since store format 2, `RelationshipStorage`): a list is
 /// read on first access; a change is recorded link by link (`LinkChange`) and written by `save` as the
 /// changed links only.
 extension ModelContext {
@@ -27,7 +27,7 @@ extension ModelContext {
     func prefetchMembers(_ object: ModelObject, _ i: Int) throws {
         guard let storage = object.layout.storage[i], let target = layouts[storage.target] else { return }
         let statement = try database.cachedStatement(
-            "SELECT \(target.selectList) FROM \(target.table) WHERE \(target.table).\"id\" IN (\(storage.membersSQL(owner: "?")))")
+            "SELECT \(target.selectList) FROM \(target.table) WHERE \(target.table).\(StoreFormat.key) IN (\(storage.membersSQL(owner: "?")))")
         defer { statement.reset() }
         try statement.bind([.text(object.id)])
         while try statement.step() { _ = try materialize(statement, layout: target) }

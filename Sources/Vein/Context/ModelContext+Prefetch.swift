@@ -37,7 +37,7 @@ extension ModelContext {
         }
         for chunk in Self.chunks(ids) {
             let statement = try database.cachedStatement(
-                "SELECT \(target.selectList) FROM \(target.table) WHERE \(target.table).\"id\" IN \(Self.placeholders(chunk.count))")
+                "SELECT \(target.selectList) FROM \(target.table) WHERE \(target.table).\(StoreFormat.key) IN \(Self.placeholders(chunk.count))")
             defer { statement.reset() }
             try statement.bind(chunk.map { .text($0) })
             while try statement.step() { _ = try materialize(statement, layout: target) }
@@ -52,7 +52,7 @@ extension ModelContext {
         for chunk in Self.chunks(unread) {
             let statement = try database.cachedStatement(
                 "SELECT \(target.selectList), \"_p\".\"_o\" FROM (\(storage.orderedMembersSQL(ownersIn: Self.placeholders(chunk.count)))) AS \"_p\" "
-                    + "JOIN \(target.table) ON \(target.table).\"id\" = \"_p\".\"_m\" ORDER BY \"_p\".\"_o\", \"_p\".\"_k\"")
+                    + "JOIN \(target.table) ON \(target.table).\(StoreFormat.key) = \"_p\".\"_m\" ORDER BY \"_p\".\"_o\", \"_p\".\"_k\"")
             defer { statement.reset() }
             try statement.bind(chunk.map { .text($0.id) })
             var members: [String: [String]] = [:]

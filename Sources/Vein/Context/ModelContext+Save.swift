@@ -49,7 +49,7 @@ extension ModelContext {
                         try step()
                         let columns = object.changed.sorted()
                         let assignments = columns.map { "\(SQL.quoteIdentifier(object.layout.columns[$0])) = ?" }.joined(separator: ", ")
-                        let statement = try database.cachedStatement("UPDATE \(object.layout.table) SET \(assignments) WHERE \"id\" = ?")
+                        let statement = try database.cachedStatement("UPDATE \(object.layout.table) SET \(assignments) WHERE \(StoreFormat.key) = ?")
                         defer { statement.reset() }
                         for (n, i) in columns.enumerated() {
                             try object.layout.codecs[i]!.bind(object.values[i], to: statement, at: n + 1)
@@ -131,8 +131,8 @@ extension ModelContext {
             let layout = group[0].layout
             // Every column any of them read; each object is compared on the ones it read.
             let columns = layout.columns.indices.filter { i in group.contains { $0.readValues![i] != nil } }
-            let list = (["\"id\""] + columns.map { SQL.quoteIdentifier(layout.columns[$0]) }).joined(separator: ", ")
-            let statement = try database.cachedStatement("SELECT \(list) FROM \(layout.table) WHERE \"id\" IN \(idSet(model))")
+            let list = (["\(StoreFormat.key)"] + columns.map { SQL.quoteIdentifier(layout.columns[$0]) }).joined(separator: ", ")
+            let statement = try database.cachedStatement("SELECT \(list) FROM \(layout.table) WHERE \(StoreFormat.key) IN \(idSet(model))")
             defer { statement.reset() }
             var unmatched: [String: ModelObject] = [:]
             for object in group { unmatched[object.id] = object }

@@ -34,7 +34,7 @@ extension ModelContext {
             guard deleted.contains(model: model) else { return [] }
             let layout = try layout(model)
             guard let compiled = SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition(predicate) else { return [] }
-            let ids = try database.rows("SELECT \"id\" FROM \(layout.table) WHERE \(compiled.sql)", compiled.arguments).compactMap { $0[0].string }
+            let ids = try database.rows("SELECT \(StoreFormat.key) FROM \(layout.table) WHERE \(compiled.sql)", compiled.arguments).compactMap { $0[0].string }
             return ids.filter { deleted[$0] != nil }
         }
     }

@@ -300,7 +300,7 @@ public final class ModelContext: @unchecked Sendable {
     func value(of object: ModelObject, _ key: String, column hint: Int = -1) throws -> Value {
         try lock.withLock {
             guard let i = object.layout.columnIndex(key, hint: hint) else {
-                if key == "id" { return .string(object.id) }
+                if key == StoreFormat.current.keyColumn { return .string(object.id) }
                 throw ContextError.unknownField(model: object.modelName, field: key,
                                                 suggestion: Suggestion.closest(to: key, in: object.layout.columns))
             }
@@ -312,7 +312,7 @@ public final class ModelContext: @unchecked Sendable {
 
     func loadLazy(_ object: ModelObject, _ i: Int) throws {
         if object.layout.isToMany[i] { return try loadToMany(object, i) }
-        let sql = "SELECT \(SQL.quoteIdentifier(object.layout.columns[i])) FROM \(object.layout.table) WHERE \"id\" = ?"
+        let sql = "SELECT \(SQL.quoteIdentifier(object.layout.columns[i])) FROM \(object.layout.table) WHERE \(StoreFormat.key) = ?"
         let statement = try database.cachedStatement(sql)
         defer { statement.reset() }
         try statement.bind([.text(object.id)])
@@ -465,7 +465,7 @@ public final class ModelContext: @unchecked Sendable {
                 if !isStale(object) { return object }
             }
             let layout = try layout(model)
-            let statement = try database.cachedStatement("SELECT \(layout.selectList) FROM \(layout.table) WHERE \"id\" = ?")
+            let statement = try database.cachedStatement("SELECT \(layout.selectList) FROM \(layout.table) WHERE \(StoreFormat.key) = ?")
             defer { statement.reset() }
             try statement.bind([.text(id)])
             guard try statement.step() else { return nil }

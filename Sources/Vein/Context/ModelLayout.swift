@@ -57,7 +57,7 @@ final class ModelLayout: @unchecked Sendable {
         let selectList = row.selectList
         let inserted = names.indices.filter { !toMany[$0] }
         insertedColumns = inserted
-        let all = ["\"id\""] + inserted.map { SQL.quoteIdentifier(names[$0]) }
+        let all = ["\(StoreFormat.key)"] + inserted.map { SQL.quoteIdentifier(names[$0]) }
         var lookups: [Int: String] = [:]
         for (i, field) in fieldSchemas.enumerated() where field?.isUnique == true {
             lookups[i] = "SELECT \(selectList) FROM \(table) WHERE \(table).\(SQL.quoteIdentifier(names[i])) = ? LIMIT 1"

@@ -1,11 +1,11 @@
 import Foundation
 
 extension ModelObject {
-    /// The object as SPEC §7's JSON: `id`, then fields and relationships in schema order; dates in ISO
+    /// The object as SPEC §7's JSON: `_id` (the row key), then fields and relationships in schema order; dates in ISO
     /// 8601 with microseconds, data in base64, a to-one as an id, a to-many as an array of ids.
     public func jsonObject(includeLazy: Bool = true) throws -> JSONObject {
         var object = JSONObject()
-        object["id"] = .string(id)
+        object[StoreFormat.current.keyColumn] = .string(id)
         for (i, column) in layout.columns.enumerated() {
             if layout.isLazy[i] && !includeLazy { continue }
             let value = try self[column]

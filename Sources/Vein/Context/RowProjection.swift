@@ -15,6 +15,6 @@ struct RowProjection {
         fetchedColumns = fetched
         self.codecs = fetched.map { codecs[$0]!.type }
         unfetchedColumns = Set(names.indices).subtracting(fetched)
-        selectList = (["\(table).\"id\""] + fetched.map { "\(table).\(SQL.quoteIdentifier(names[$0]))" }).joined(separator: ", ")
+        selectList = (["\(table).\(StoreFormat.key)"] + fetched.map { "\(table).\(SQL.quoteIdentifier(names[$0]))" }).joined(separator: ", ")
     }
 }

@@ -1,4 +1,4 @@
-/// The to-many lists of an import (store format 2, `RelationshipStorage`), and the pass after the last
+/// The to-many lists of an import (since store format 2, `RelationshipStorage`), and the pass after the last
 /// record that writes them and checks them against the other side.
 ///
 /// A record states its own to-one values and its own lists. After the import, each record of the file
@@ -78,7 +78,7 @@ final class ImportLinks {
     /// The ids of the rows of `model` the file holds, in the order read.
     private func forEachOwnerInFile(_ model: String, _ firstRowid: Int64?, _ body: (String) throws -> Void) throws {
         guard let firstRowid else { return }
-        let rows = try database.makeStatement("SELECT \"id\" FROM \(q(model)) WHERE _rowid_ >= ?1")
+        let rows = try database.makeStatement("SELECT \(StoreFormat.key) FROM \(q(model)) WHERE _rowid_ >= ?1")
         try rows.bind([.integer(firstRowid)])
         while try rows.step() { try body(rows.string(0)) }
     }
@@ -100,7 +100,7 @@ final class ImportLinks {
     /// Whether the row of `model` with `id` is one of the file's.
     private func isInFile(_ model: String, _ id: String, _ firstRowid: Int64?) throws -> Bool {
         guard let firstRowid else { return false }
-        return try database.scalar("SELECT _rowid_ >= ?2 FROM \(q(model)) WHERE \"id\" = ?1", [.text(id), .integer(firstRowid)]) == .integer(1)
+        return try database.scalar("SELECT _rowid_ >= ?2 FROM \(q(model)) WHERE \(StoreFormat.key) = ?1", [.text(id), .integer(firstRowid)]) == .integer(1)
     }
 
     /// A to-many kept as its members' to-one (`Post.attachments` through `Attachment.post`).
@@ -114,7 +114,7 @@ final class ImportLinks {
             try forEachListed(side) { owner, member, k in
                 try database.execute(storage.placeSQL, [.text(owner), .text(member), .integer(k)])
                 guard database.changes == 0 else { return }
-                if try database.scalar("SELECT 1 FROM \(target) WHERE \"id\" = ?1", [.text(member)]) == nil {
+                if try database.scalar("SELECT 1 FROM \(target) WHERE \(StoreFormat.key) = ?1", [.text(member)]) == nil {
                     missing.add(owner)
                 } else {
                     notNamingBack.add(owner)
@@ -127,8 +127,8 @@ final class ImportLinks {
         // 2. Every row naming an owner of the file is in its list.
         var unlisted = SampleList()
         let side = sides[storage] ?? -1
-        let unlistedSQL = "SELECT \"_m\".\"id\" FROM \(target) AS \"_m\" WHERE \"_m\".\(inverse) = ?1 AND NOT EXISTS (SELECT 1 FROM \(ImportScratch.lists) "
-            + "WHERE \"side\" = ?2 AND \"owner\" = ?1 AND \"member\" = \"_m\".\"id\")"
+        let unlistedSQL = "SELECT \"_m\".\(StoreFormat.key) FROM \(target) AS \"_m\" WHERE \"_m\".\(inverse) = ?1 AND NOT EXISTS (SELECT 1 FROM \(ImportScratch.lists) "
+            + "WHERE \"side\" = ?2 AND \"owner\" = ?1 AND \"member\" = \"_m\".\(StoreFormat.key))"
         try forEachOwnerInFile(storage.model, firstRowid(storage.model)) { owner in
             try forEachID(unlistedSQL, [.text(owner), .integer(Int64(side))]) { unlisted.add($0) }
         }
@@ -136,7 +136,7 @@ final class ImportLinks {
         // 3. Rows of the file that came to name an owner not in the file: at the end of its list, in the
         // order read (collected first: the table is not changed under its own scan).
         guard problems.isEmpty, let first = firstRowid(storage.target) else { return }
-        try database.execute("INSERT INTO \(ImportScratch.appends) (\"member\", \"owner\") SELECT \"id\", \(inverse) FROM \(target) "
+        try database.execute("INSERT INTO \(ImportScratch.appends) (\"member\", \"owner\") SELECT \(StoreFormat.key), \(inverse) FROM \(target) "
                              + "WHERE _rowid_ >= ?1 AND \(inverse) IS NOT NULL AND \(position) IS NULL", [.integer(first)])
         let appends = try database.makeStatement("SELECT \"member\", \"owner\" FROM \(ImportScratch.appends) ORDER BY _rowid_")
         while try appends.step() {
@@ -175,7 +175,7 @@ final class ImportLinks {
         let side = sides[storage] ?? -1
         let leftOut = "FROM \(link) WHERE \"target\" = ?1 AND NOT EXISTS (SELECT 1 FROM \(ImportScratch.lists) "
             + "WHERE \"side\" = ?2 AND \"owner\" = ?1 AND \"member\" = \(link).\"owner\")"
-        let inFile = "EXISTS (SELECT 1 FROM \(q(canonical.model)) AS \"_o\" WHERE \"_o\".\"id\" = \(link).\"owner\" AND \"_o\"._rowid_ >= ?3)"
+        let inFile = "EXISTS (SELECT 1 FROM \(q(canonical.model)) AS \"_o\" WHERE \"_o\".\(StoreFormat.key) = \(link).\"owner\" AND \"_o\"._rowid_ >= ?3)"
         try forEachOwnerInFile(storage.model, firstRowid(storage.model)) { owner in
             let arguments: [DatabaseValue] = [.text(owner), .integer(Int64(side)), .integer(membersInFile ?? Int64.max)]
             if try database.scalar("SELECT 1 \(leftOut) AND \(inFile) LIMIT 1", arguments) != nil { leavingOut.add(owner) }

@@ -10,6 +10,8 @@ struct ImportState {
     var remedy: ImportError.Remedy?
     var summary = InterchangeSummary()
     private var writers: [String: ModelWriter] = [:]
+    /// The member holding each record's key, by the header's interchange version.
+    private var keyMember = InterchangeVersion.keyMember(Int64(InterchangeVersion.current))!
     let links: ImportLinks
 
     init(store: Store, upsert: Bool, links: ImportLinks) {
@@ -40,7 +42,11 @@ struct ImportState {
         for key in header.keys where !["vein", "app", "schemaVersion"].contains(key) && !extra.contains(key) {
             problem("unknown key \"\(key)\" (expected vein, app, schemaVersion\(extra.isEmpty ? "" : ", models"))")
         }
-        if header["vein"] != .int(1) { problem("expected \"vein\": 1, found \(header["vein"].map { JSONWriter.string($0) } ?? "nothing")") }
+        if case .int(let version)? = header["vein"], let member = InterchangeVersion.keyMember(version) {
+            keyMember = member
+        } else {
+            problem("expected \"vein\": \(InterchangeVersion.current) (or 1), found \(header["vein"].map { JSONWriter.string($0) } ?? "nothing")")
+        }
         let meta = store.meta
         if let app = header["app"]?.stringValue {
             if app != meta.app { problem("the file is for app \"\(app)\", the store belongs to \"\(meta.app)\"") }
@@ -65,7 +71,7 @@ struct ImportState {
                 return
             }
             do {
-                writers[name] = try ModelWriter(model: model, manifest: store.manifest, database: store.database, upsert: upsert)
+                writers[name] = try ModelWriter(model: model, manifest: store.manifest, database: store.database, upsert: upsert, keyMember: keyMember)
             } catch is ModelWriter.RowidsUsedUp {
                 problem(name, "the table's rowids are used up (its largest is \(Int64.max)): no row can be added")
                 throw TooManyProblems()
@@ -89,14 +95,14 @@ struct ImportState {
         case .takenInStore:
             // Re-importing a file is one problem per model with a count, not one line per record (nor a
             // stop after twenty of them).
-            problems.add(key: "taken\u{0}\(name)", first: ImportError.Problem(location: "\(location).id", message: "id \(row.id) is already in the store"),
+            problems.add(key: "taken\u{0}\(name)", first: ImportError.Problem(location: "\(location).\(keyMember)", message: "id \(row.id) is already in the store"),
                          sample: row.id, limited: false) { count, ids in
                 ImportError.Problem(location: name, message: "\(count) records have ids already in the store (\(ids))")
             }
             remedy = .upsert
             return
         case .repeated:
-            problems.add(key: "repeated\u{0}\(name)", first: ImportError.Problem(location: "\(location).id", message: "id \(row.id) is already used by an earlier record of the file"),
+            problems.add(key: "repeated\u{0}\(name)", first: ImportError.Problem(location: "\(location).\(keyMember)", message: "id \(row.id) is already used by an earlier record of the file"),
                          sample: row.id, limited: false) { count, ids in
                 ImportError.Problem(location: name, message: "\(count) records repeat ids of earlier records of the file (\(ids))")
             }

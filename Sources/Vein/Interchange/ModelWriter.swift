@@ -20,6 +20,8 @@ final class ModelWriter {
     let firstRowid: Int64
     private var nextRowid: Int64
     private let upsert: Bool
+    /// The record member that holds the key (`InterchangeVersion.keyMember`).
+    private let keyMember: String
     private let database: Database
     private let insertSQL: String
     /// `rowid, <to-one>…, <its position>…` of the row with id `?1`: what a replaced row keeps.
@@ -58,7 +60,8 @@ final class ModelWriter {
         case refused(String)
     }
 
-    init(model: ModelSchema, manifest: SchemaManifest, database: Database, upsert: Bool) throws {
+    init(model: ModelSchema, manifest: SchemaManifest, database: Database, upsert: Bool, keyMember: String) throws {
+        self.keyMember = keyMember
         self.model = model
         self.upsert = upsert
         self.database = database
@@ -83,10 +86,10 @@ final class ModelWriter {
         }
         self.positioned = positioned
         ownedLinkTables = storages.filter { $0.kind == .linkTable && $0.isCanonical }.compactMap(\.linkTable)
-        let names = ["_rowid_"] + (["id"] + model.fields.map(\.name) + toOnes.map(\.name) + positioned.map(\.2)).map(q)
+        let names = ["_rowid_"] + ([StoreFormat.current.keyColumn] + model.fields.map(\.name) + toOnes.map(\.name) + positioned.map(\.2)).map(q)
         insertSQL = "INSERT INTO \(table) (" + names.joined(separator: ", ") + ") VALUES (" + names.map { _ in "?" }.joined(separator: ", ") + ")"
         findSQL = "SELECT " + (["_rowid_"] + positioned.flatMap { [q($0.1), q($0.2)] }).joined(separator: ", ")
-            + " FROM \(table) WHERE \"id\" = ?1"
+            + " FROM \(table) WHERE \(StoreFormat.key) = ?1"
     }
 
     /// Writes one row: inserts it, or replaces the row with its id when upserting. A replaced row is
@@ -120,7 +123,7 @@ final class ModelWriter {
         } catch let e as DatabaseError where e.isConstraintViolation {
             statement.reset()
             // Which constraint: the id's (a row with it exists) or another one.
-            guard let rowid = try database.scalar("SELECT _rowid_ FROM \(SQL.quoteIdentifier(model.name)) WHERE \"id\" = ?1", [.text(row.id)])?.int64 else {
+            guard let rowid = try database.scalar("SELECT _rowid_ FROM \(SQL.quoteIdentifier(model.name)) WHERE \(StoreFormat.key) = ?1", [.text(row.id)])?.int64 else {
                 return .refused(e.message)
             }
             return rowid >= firstRowid ? .repeated : .takenInStore
@@ -134,14 +137,14 @@ final class ModelWriter {
         var given = [JSONValue?](repeating: nil, count: columns.count)
         var id: JSONValue?
         for member in record {
-            if member.key == "id" { id = member.value; continue }
+            if member.key == keyMember { id = member.value; continue }
             guard let i = position[member.key] else {
                 return .failure(Failure(field: member.key, message: "no field \"\(member.key)\" in \(model.name)" + Suggestion.hint(for: member.key, in: columns)))
             }
             given[i] = member.value
         }
         guard let idText = id?.stringValue, Self.isCanonicalULID(idText) else {
-            return .failure(Failure(field: "id", message: "expected a ULID (26 characters of Crockford base32), found "
+            return .failure(Failure(field: keyMember, message: "expected a ULID (26 characters of Crockford base32), found "
                                     + (id.map { JSONWriter.string($0) } ?? "nothing")))
         }
         var values: [DatabaseValue] = [.text(idText)]

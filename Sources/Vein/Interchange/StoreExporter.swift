@@ -46,7 +46,7 @@ public struct StoreExporter {
 
         let sink = ByteSink(descriptor: descriptor, name: name)
         var summary = InterchangeSummary()
-        var header = "{\"vein\":1,\"app\":"
+        var header = "{\"vein\":\(InterchangeVersion.current),\"app\":"
         JSONWriter.writeString(manifest.app, into: &header)
         header += ",\"schemaVersion\":"
         JSONWriter.writeString(store.meta.schemaVersion, into: &header)
@@ -96,9 +96,9 @@ public struct StoreExporter {
         let columns = model.columnNames
         let selected = columns.map { name -> String in
             guard let rel = model.relationship(named: name), rel.isToMany else { return "\(table).\(SQL.quoteIdentifier(name))" }
-            return RelationshipStorage(model: model, relationship: rel, in: store.manifest).idArraySQL(owner: "\(table).\"id\"")
+            return RelationshipStorage(model: model, relationship: rel, in: store.manifest).idArraySQL(owner: "\(table).\(StoreFormat.key)")
         }
-        var sql = "SELECT \(table).\"id\"" + selected.map { ", \($0)" }.joined() + " FROM \(table)"
+        var sql = "SELECT \(table).\(StoreFormat.key)" + selected.map { ", \($0)" }.joined() + " FROM \(table)"
         var arguments: [DatabaseValue] = []
         var exact = true
         if let predicate, let compiled = SQLCompiler(table: table, model: model, manifest: store.manifest).condition(predicate) {
@@ -109,7 +109,7 @@ public struct StoreExporter {
         } else if predicate != nil {
             exact = false
         }
-        let statement = try store.database.makeStatement(sql + " ORDER BY \(table).\"id\"")
+        let statement = try store.database.makeStatement(sql + " ORDER BY \(table).\(StoreFormat.key)")
         try statement.bind(arguments)
         // Nil for a to-many: its array of ids is built by SQL (`RelationshipStorage.idArraySQL`).
         let codecs = columns.map { name -> FieldCodec? in
@@ -121,7 +121,7 @@ public struct StoreExporter {
             JSONWriter.writeString(utf8: Array(name.utf8), into: &key)
             return key + [UInt8(ascii: ":")]
         }
-        let idKey = Array("\"id\":".utf8)
+        let idKey = Array("\"\(InterchangeVersion.keyMember(Int64(InterchangeVersion.current))!)\":".utf8)
         var record: [UInt8] = []
         record.reserveCapacity(4096)
         while try statement.step() {

@@ -55,11 +55,11 @@ public struct StoreImporter {
 
     private func readLines(_ reader: JSONStreamReader, _ state: inout ImportState) throws {
         guard let headerLine = try reader.readLine() else {
-            state.problem("line 1", "empty input, expected a header line {\"vein\":1,\"app\":…,\"schemaVersion\":…}")
+            state.problem("line 1", "empty input, expected a header line {\"vein\":\(InterchangeVersion.current),\"app\":…,\"schemaVersion\":…}")
             return
         }
         guard let header = try parseLine(headerLine, number: 1).objectValue else {
-            state.problem("line 1", "expected a header object {\"vein\":1,\"app\":…,\"schemaVersion\":…}")
+            state.problem("line 1", "expected a header object {\"vein\":\(InterchangeVersion.current),\"app\":…,\"schemaVersion\":…}")
             return
         }
         try state.checkHeader(header, location: "line 1", allowing: [])

@@ -8,7 +8,7 @@ public enum MigrationError: Error, Equatable, Sendable {
     case versionNotInPlan(store: String, plan: [String], newerThanPlan: Bool)
     /// The store is at a version of the plan, but its schema is not the plan's schema of that version.
     case schemaDiffers(version: String)
-    /// Stages that ran on this store and have been edited in the plan since (by `_vein_history`'s checksums).
+    /// Stages that ran on this store and have been edited in the plan since (by `_vein_migrations`'s checksums).
     case changedPlan(stages: [String])
     case targetNotInPlan(String, plan: [String])
     case backwards(store: String, target: String)

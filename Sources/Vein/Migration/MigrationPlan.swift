@@ -23,7 +23,7 @@ public struct MigrationStage: Sendable {
     public let steps: [MigrationStep]
     /// Where the stage is in the plan file (`stages[1]`), for messages.
     public let path: String
-    /// SHA-256 over both schemas' canonical forms and the steps' canonical JSON: `_vein_history` keeps it,
+    /// SHA-256 over both schemas' canonical forms and the steps' canonical JSON: `_vein_migrations` keeps it,
     /// so a stage edited after it ran is noticed (comments and spacing do not count as edits).
     public let checksum: String
 

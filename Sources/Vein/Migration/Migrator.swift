@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Invariants: every stage of one run happens in one transaction, taken with BEGIN IMMEDIATE before
 /// the store's version is read, so two migrators never interleave and the second sees what the first
-/// committed; `_vein_meta` and `_vein_history` change in that same transaction, so after a crash the store
+/// committed; `_vein_meta` and `_vein_migrations` change in that same transaction, so after a crash the store
 /// is whole at the old version or the new one.
 public struct Migrator: Sendable {
     public let plan: MigrationPlan
@@ -25,7 +25,7 @@ public struct Migrator: Sendable {
         public let storeVersion: String
         public let applied: [String]
         public let pending: [String]
-        /// Applied stages whose checksum in `_vein_history` differs from the plan's.
+        /// Applied stages whose checksum in `_vein_migrations` differs from the plan's.
         public let changed: [String]
     }
 
@@ -66,7 +66,7 @@ public struct Migrator: Sendable {
             if !changed.isEmpty {
                 guard acceptChangedPlan else { throw MigrationError.changedPlan(stages: changed.map(\.name)) }
                 for stage in changed {
-                    try database.execute("UPDATE \"_vein_history\" SET \"checksum\" = ? WHERE \"fromVersion\" = ? AND \"toVersion\" = ?",
+                    try database.execute("UPDATE \(StoreFormat.migrations) SET \"checksum\" = ? WHERE \"fromVersion\" = ? AND \"toVersion\" = ?",
                                          [.text(stage.checksum), .text(stage.from.version.description), .text(stage.to.version.description)])
                 }
             }
@@ -93,7 +93,7 @@ public struct Migrator: Sendable {
                 try didRunStage?(stage, database)
                 stageReport.durationSeconds = Date().timeIntervalSince(stageStart)
                 try database.execute("""
-                    INSERT INTO "_vein_history" ("fromVersion", "toVersion", "checksum", "appliedAt", "durationSeconds",
+                    INSERT INTO \(StoreFormat.migrations) ("fromVersion", "toVersion", "checksum", "appliedAt", "durationSeconds",
                       "rowsRead", "rowsWritten", "rowsDeleted", "toolVersion") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, [.text(stage.from.version.description), .text(stage.to.version.description), .text(stage.checksum),
                           .text(ISODate.format(Date().timeIntervalSince1970)), .real(stageReport.durationSeconds),
@@ -144,7 +144,7 @@ public struct Migrator: Sendable {
     /// Applied stages (the first `applied` of the plan) whose history checksum is not the plan's.
     private func changedStages(_ database: Database, applied: Int) throws -> [MigrationStage] {
         var recorded: [String: String] = [:]
-        for row in try database.rows("SELECT \"fromVersion\", \"toVersion\", \"checksum\" FROM \"_vein_history\" WHERE \"fromVersion\" IS NOT NULL") {
+        for row in try database.rows("SELECT \"fromVersion\", \"toVersion\", \"checksum\" FROM \(StoreFormat.migrations) WHERE \"fromVersion\" IS NOT NULL") {
             if let from = row[0].string, let to = row[1].string, let sum = row[2].string { recorded["\(from) \(to)"] = sum }
         }
         return plan.stages[..<applied].filter { stage in

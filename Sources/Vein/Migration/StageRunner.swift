@@ -84,11 +84,11 @@ struct StageRunner {
             if !inMemory.isEmpty {
                 let table = SQL.quoteIdentifier(Self.mapTableName(model.model.name))
                 let names = inMemory.indices.map { "\"c\($0)\"" }
-                try database.execute("CREATE TABLE \(table) (\"id\" TEXT PRIMARY KEY NOT NULL, \(names.joined(separator: ", ")))")
+                try database.execute("CREATE TABLE \(table) (\(StoreFormat.key) TEXT PRIMARY KEY NOT NULL, \(names.joined(separator: ", ")))")
                 let insert = try database.makeStatement("INSERT INTO \(table) VALUES (?\(String(repeating: ", ?", count: names.count)))")
                 // Page by id with a fresh context per page, so memory stays flat however many rows there are.
                 let page = try database.makeStatement(
-                    "SELECT \"id\" FROM \(SQL.quoteIdentifier(source.name)) WHERE \"id\" > ? ORDER BY \"id\" LIMIT \(Self.pageSize)")
+                    "SELECT \(StoreFormat.key) FROM \(SQL.quoteIdentifier(source.name)) WHERE \(StoreFormat.key) > ? ORDER BY \(StoreFormat.key) LIMIT \(Self.pageSize)")
                 let codecs = inMemory.map { model.model.field(named: $0.name)!.codec }
                 var after = ""
                 while true {
@@ -166,7 +166,7 @@ struct StageRunner {
         let to = stage.to.version
         for (model, acknowledged) in plan.removedModels {
             let table = SQL.quoteIdentifier(model.name)
-            let ids = try sample("SELECT \(table).\"id\" FROM \(table)", [])
+            let ids = try sample("SELECT \(table).\(StoreFormat.key) FROM \(table)", [])
             if acknowledged {
                 report.rowsDropped += ids.count
                 report.steps.append(.init(step: MigrationStep.dropModel(model.name).summary, rows: ids.count, effect: "dropped"))
@@ -178,7 +178,7 @@ struct StageRunner {
         }
         for (model, field, acknowledged) in plan.removedFields {
             let table = SQL.quoteIdentifier(model.name)
-            let ids = try sample("SELECT \(table).\"id\" FROM \(table) WHERE \(table).\(SQL.quoteIdentifier(field)) IS NOT NULL", [])
+            let ids = try sample("SELECT \(table).\(StoreFormat.key) FROM \(table) WHERE \(table).\(SQL.quoteIdentifier(field)) IS NOT NULL", [])
             if acknowledged {
                 let drop = MigrationStep.drop(model: model.name, field: field)
                 if stage.steps.contains(drop) { report.steps.append(.init(step: drop.summary, rows: ids.count, effect: "had a value, dropped")) }
@@ -195,7 +195,7 @@ struct StageRunner {
         for model in plan.models where !model.keepsTable {
             guard let source = model.source else { continue }
             let from = fromClause(model, memoryColumns: memoryColumns[model.model.name] ?? [:])
-            let id = "\(SQL.quoteIdentifier(source.name)).\"id\""
+            let id = "\(SQL.quoteIdentifier(source.name)).\(StoreFormat.key)"
             for column in model.columns {
                 let name = model.model.name
                 let value = expression(column, model: model, memoryColumns: memoryColumns[name] ?? [:])
@@ -251,13 +251,13 @@ struct StageRunner {
             let temporary = Self.newTableName(model.model.name)
             try database.execute(SchemaDDL.createTable(model.model, tableName: temporary, in: stage.to))
             guard let source = model.source else { continue }
-            var values: [String] = ["\(SQL.quoteIdentifier(source.name)).\"id\""], arguments: [DatabaseValue] = []
+            var values: [String] = ["\(SQL.quoteIdentifier(source.name)).\(StoreFormat.key)"], arguments: [DatabaseValue] = []
             for column in model.columns {
                 let e = expression(column, model: model, memoryColumns: memoryColumns[model.model.name] ?? [:])
                 values.append(e.sql)
                 arguments += e.arguments
             }
-            let names = ["\"id\""] + model.columns.map { SQL.quoteIdentifier($0.name) }
+            let names = ["\(StoreFormat.key)"] + model.columns.map { SQL.quoteIdentifier($0.name) }
             try database.execute("""
                 INSERT INTO \(SQL.quoteIdentifier(temporary)) (\(names.joined(separator: ", "))) \
                 SELECT \(values.joined(separator: ", ")) \(fromClause(model, memoryColumns: memoryColumns[model.model.name] ?? [:]))
@@ -337,7 +337,7 @@ struct StageRunner {
     private func fromClause(_ model: StagePlan.ModelPlan, memoryColumns: [String: Int]) -> String {
         let table = SQL.quoteIdentifier(model.source?.name ?? model.model.name)
         guard !memoryColumns.isEmpty else { return "FROM \(table)" }
-        return "FROM \(table) LEFT JOIN \(SQL.quoteIdentifier(Self.mapTableName(model.model.name))) AS \(Self.mapAlias) ON \(Self.mapAlias).\"id\" = \(table).\"id\""
+        return "FROM \(table) LEFT JOIN \(SQL.quoteIdentifier(Self.mapTableName(model.model.name))) AS \(Self.mapAlias) ON \(Self.mapAlias).\(StoreFormat.key) = \(table).\(StoreFormat.key)"
     }
 
     private struct Sample { let count: Int; let samples: [String] }

@@ -137,7 +137,7 @@ public struct Evaluator {
             return .bool(value != .null && ids.contains(value))
         case .toManyFilter:
             // The members' ids, as a to-many's value is.
-            let idPath = TypedExpression.ColumnPath(hop: nil, column: "id", storedType: .id, scope: scopes.count)
+            let idPath = TypedExpression.ColumnPath(hop: nil, column: StoreFormat.current.keyColumn, storedType: .id, scope: scopes.count)
             return .array(try members(e).map { try $0.read(idPath) })
         case .toManyQuantifier(let quantifier, let list, let predicate):
             // In the relationship's order, stopping at the first member that decides, as Swift's

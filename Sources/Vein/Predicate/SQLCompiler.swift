@@ -51,7 +51,7 @@ package struct SQLCompiler {
 
     /// The table the expression's model lives in, as it appears in the query.
     let table: String
-    /// The model and schema, for relationships kept outside the table (to-many, store format 2); without
+    /// The model and schema, for relationships kept outside the table (to-many, since store format 2); without
     /// them a to-many is left to the evaluator.
     let model: ModelSchema?
     let manifest: SchemaManifest?
@@ -90,7 +90,7 @@ package struct SQLCompiler {
             guard let storage = toManyStorage(list), let target = manifest?.model(named: storage.target) else { return nil }
             var closure = self
             closure.scopeModels.append(target)
-            let sql = storage.memberRowsSQL(owner: "\(alias(path.scope)).\"id\"", alias: "_m\(closure.scopeModels.count)")
+            let sql = storage.memberRowsSQL(owner: "\(alias(path.scope)).\(StoreFormat.key)", alias: "_m\(closure.scopeModels.count)")
             return (Fragment(sql: sql, arguments: [], isExact: true), closure)
         case .toManyFilter(let inner, let predicate):
             guard let (rows, closure) = memberRows(inner), let condition = closure.compileCondition(predicate), condition.isExact else { return nil }
@@ -191,7 +191,7 @@ package struct SQLCompiler {
             return inList(items, needle)
         case .toManyContains(let list, let needle):
             guard case .literal(.string(let id), _) = needle, case .column(let path, _) = list, let storage = toManyStorage(list) else { return nil }
-            return Fragment(sql: storage.containsSQL(owner: "\(alias(path.scope)).\"id\""), arguments: [.text(id)], isExact: true)
+            return Fragment(sql: storage.containsSQL(owner: "\(alias(path.scope)).\(StoreFormat.key)"), arguments: [.text(id)], isExact: true)
         case .toManyQuantifier(let quantifier, let list, let predicate):
             // Swift stops at the first member that decides, in the relationship's order, which SQL does not
             // keep: a closure that can fail is left to memory.
@@ -317,12 +317,12 @@ package struct SQLCompiler {
         case .literal(let v, _):
             return literal(v)
         case .column(let path, _):
-            // A to-many has no column (store format 2): only `count`, `isEmpty` and `contains` compile.
+            // A to-many has no column (since store format 2): only `count`, `isEmpty` and `contains` compile.
             if case .toMany = path.storedType { return nil }
             let column = SQL.quoteIdentifier(path.column), row = alias(path.scope)
             guard let hop = path.hop else { return Fragment(sql: "\(row).\(column)", arguments: [], isExact: true) }
             // Aliased: the target may be the same table (a self-relationship), which would shadow the outer row.
-            return Fragment(sql: "(SELECT \"_hop\".\(column) FROM \(SQL.quoteIdentifier(hop.target)) AS \"_hop\" WHERE \"_hop\".\"id\" = \(row).\(SQL.quoteIdentifier(hop.name)))",
+            return Fragment(sql: "(SELECT \"_hop\".\(column) FROM \(SQL.quoteIdentifier(hop.target)) AS \"_hop\" WHERE \"_hop\".\(StoreFormat.key) = \(row).\(SQL.quoteIdentifier(hop.name)))",
                             arguments: [], isExact: true)
         case .negate(let a, let type):
             guard let x = compileValue(a) else { return nil }
@@ -362,7 +362,7 @@ package struct SQLCompiler {
             return Fragment(sql: "(SELECT count(*) \(rows.sql))", arguments: rows.arguments, isExact: true, canFail: rows.canFail)
         case .toManyCount(let a):
             guard case .column(let path, _) = a, let storage = toManyStorage(a) else { return nil }
-            return Fragment(sql: storage.countSQL(owner: "\(alias(path.scope)).\"id\""), arguments: [], isExact: true)
+            return Fragment(sql: storage.countSQL(owner: "\(alias(path.scope)).\(StoreFormat.key)"), arguments: [], isExact: true)
         default:
             // A Bool-valued expression used as a value (`(a == b) == true`), or a Bool? one from an optional
             // chain (`legacyCode?.isEmpty`, NULL when the chain meets nil).

@@ -120,8 +120,8 @@ public struct TypeChecker {
     // MARK: Names
 
     private func resolve(_ name: String, in model: ModelSchema, column: Int, hop: RelationshipSchema?, scope: Int) throws(ExpressionError) -> TypedExpression {
-        if name == "id" {
-            let path = TypedExpression.ColumnPath(hop: hop, column: "id", storedType: .id, scope: scope)
+        if model.namesRowKey(name) {
+            let path = TypedExpression.ColumnPath(hop: hop, column: StoreFormat.current.keyColumn, storedType: .id, scope: scope)
             return .column(path, hop == nil ? .id : .optional(.id))
         }
         if let field = model.field(named: name) {
@@ -135,7 +135,7 @@ public struct TypeChecker {
             }
             return .column(TypedExpression.ColumnPath(hop: hop, column: name, storedType: .optional(.id), scope: scope), .optional(.id))
         }
-        var hint = Suggestion.hint(for: name, in: ["id"] + model.columnNames, quote: "'")
+        var hint = Suggestion.hint(for: name, in: [StoreFormat.current.keyColumn] + model.columnNames, quote: "'")
         // A bare name in a closure is the outer object's, as `title` is; the member's needs its parameter.
         if scope == 0, hop == nil, let inner = closureScopes.last, inner.model.field(named: name) != nil || inner.model.relationship(named: name) != nil {
             hint = " (inside the closure, write \(inner.parameter).\(name))"

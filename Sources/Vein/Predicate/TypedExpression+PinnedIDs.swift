@@ -28,6 +28,6 @@ extension TypedExpression {
     /// The tested object's own id (not a hop's, not a closure parameter's).
     private var isOwnID: Bool {
         guard case .column(let path, _) = self else { return false }
-        return path.hop == nil && path.scope == 0 && path.column == "id" && path.storedType == .id
+        return path.hop == nil && path.scope == 0 && path.column == StoreFormat.current.keyColumn && path.storedType == .id
     }
 }

@@ -3,9 +3,9 @@
 /// Names become SQLite identifiers and expression-language identifiers, so they must be plain ASCII
 /// identifiers. SQLite compares identifiers case-insensitively: two names that differ only in case collide.
 enum Identifier {
-    /// Names the engine uses itself: the row id, Vein's own tables, SQLite's internal ones, and words
-    /// the expression language reserves.
-    static let reservedWords: Set<String> = ["id", "true", "false", "nil", "self"]
+    /// Words the expression language reserves. The row key (`_id`) and Vein's own tables start with
+    /// `_`, so a model may have a field or relationship named `id`.
+    static let reservedWords: Set<String> = ["true", "false", "nil", "self"]
 
     /// Nil when `name` is acceptable, otherwise what is wrong with it.
     static func problem(with name: String, kind: String) -> String? {

@@ -1,4 +1,4 @@
-/// How one relationship is stored (SPEC §2, store format 2), and the SQL every layer uses to read and
+/// How one relationship is stored (SPEC §2, since store format 2), and the SQL every layer uses to read and
 /// change it. The one place that knows the layout: DDL, the context, the SQL compiler, the verifier,
 /// migrations and interchange all ask it.
 ///
@@ -99,9 +99,9 @@ package struct RelationshipStorage: Hashable, Sendable {
     package func membersSQL(owner: String) -> String {
         switch kind {
         case .column:
-            return "SELECT \"_r\".\(q(name)) AS \"_m\" FROM \(ownerTable) AS \"_r\" WHERE \"_r\".\"id\" = \(owner) AND \"_r\".\(q(name)) IS NOT NULL"
+            return "SELECT \"_r\".\(q(name)) AS \"_m\" FROM \(ownerTable) AS \"_r\" WHERE \"_r\".\(StoreFormat.key) = \(owner) AND \"_r\".\(q(name)) IS NOT NULL"
         case .reverseColumn:
-            return "SELECT \"_r\".\"id\" AS \"_m\" FROM \(targetTable) AS \"_r\" WHERE \"_r\".\(q(inverseColumn!)) = \(owner) ORDER BY \"_r\".\(q(positionColumn!))"
+            return "SELECT \"_r\".\(StoreFormat.key) AS \"_m\" FROM \(targetTable) AS \"_r\" WHERE \"_r\".\(q(inverseColumn!)) = \(owner) ORDER BY \"_r\".\(q(positionColumn!))"
         case .linkTable:
             let order = isCanonical ? "\"position\"" : "\"owner\""
             return "SELECT \"_r\".\(q(memberColumn)) AS \"_m\" FROM \(q(linkTable!)) AS \"_r\" WHERE \"_r\".\(q(ownerColumn)) = \(owner) ORDER BY \"_r\".\(order)"
@@ -118,9 +118,9 @@ package struct RelationshipStorage: Hashable, Sendable {
     package var pairsSQL: String {
         switch kind {
         case .column:
-            return "SELECT \"id\", \(q(name)) FROM \(ownerTable) WHERE \(q(name)) IS NOT NULL ORDER BY \"id\""
+            return "SELECT \(StoreFormat.key), \(q(name)) FROM \(ownerTable) WHERE \(q(name)) IS NOT NULL ORDER BY \(StoreFormat.key)"
         case .reverseColumn:
-            return "SELECT \(q(inverseColumn!)), \"id\" FROM \(targetTable) WHERE \(q(inverseColumn!)) IS NOT NULL "
+            return "SELECT \(q(inverseColumn!)), \(StoreFormat.key) FROM \(targetTable) WHERE \(q(inverseColumn!)) IS NOT NULL "
                 + "ORDER BY \(q(inverseColumn!)), \(q(positionColumn!))"
         case .linkTable:
             let order = isCanonical ? "\"owner\", \"position\"" : "\"target\", \"owner\""
@@ -154,12 +154,12 @@ package struct RelationshipStorage: Hashable, Sendable {
         let a = q(alias)
         switch kind {
         case .column:
-            return "FROM \(targetTable) AS \(a) WHERE \(a).\"id\" = (SELECT \"_o\".\(q(name)) FROM \(ownerTable) AS \"_o\" WHERE \"_o\".\"id\" = \(owner))"
+            return "FROM \(targetTable) AS \(a) WHERE \(a).\(StoreFormat.key) = (SELECT \"_o\".\(q(name)) FROM \(ownerTable) AS \"_o\" WHERE \"_o\".\(StoreFormat.key) = \(owner))"
         case .reverseColumn:
             return "FROM \(targetTable) AS \(a) WHERE \(a).\(q(inverseColumn!)) = \(owner)"
         case .linkTable:
             let link = q(alias + "_link")
-            return "FROM \(q(linkTable!)) AS \(link) JOIN \(targetTable) AS \(a) ON \(a).\"id\" = \(link).\(q(memberColumn)) "
+            return "FROM \(q(linkTable!)) AS \(link) JOIN \(targetTable) AS \(a) ON \(a).\(StoreFormat.key) = \(link).\(q(memberColumn)) "
                 + "WHERE \(link).\(q(ownerColumn)) = \(owner)"
         }
     }
@@ -169,7 +169,7 @@ package struct RelationshipStorage: Hashable, Sendable {
         switch kind {
         case .column: return "(\(owner) = ?)"
         case .reverseColumn:
-            return "EXISTS (SELECT 1 FROM \(targetTable) AS \"_r\" WHERE \"_r\".\"id\" = ? AND \"_r\".\(q(inverseColumn!)) = \(owner))"
+            return "EXISTS (SELECT 1 FROM \(targetTable) AS \"_r\" WHERE \"_r\".\(StoreFormat.key) = ? AND \"_r\".\(q(inverseColumn!)) = \(owner))"
         case .linkTable:
             return "EXISTS (SELECT 1 FROM \(q(linkTable!)) AS \"_r\" WHERE \"_r\".\(q(memberColumn)) = ? AND \"_r\".\(q(ownerColumn)) = \(owner))"
         }
@@ -196,7 +196,7 @@ package struct RelationshipStorage: Hashable, Sendable {
     package var placeSQL: String {
         switch kind {
         case .reverseColumn:
-            return "UPDATE \(targetTable) SET \(q(positionColumn!)) = ?3 WHERE \"id\" = ?2 AND \(q(inverseColumn!)) = ?1"
+            return "UPDATE \(targetTable) SET \(q(positionColumn!)) = ?3 WHERE \(StoreFormat.key) = ?2 AND \(q(inverseColumn!)) = ?1"
         default:
             return "INSERT OR REPLACE INTO \(q(linkTable!)) (\"owner\", \"target\", \"position\") VALUES (?1, ?2, ?3)"
         }
@@ -207,7 +207,7 @@ package struct RelationshipStorage: Hashable, Sendable {
         switch kind {
         case .reverseColumn:
             // Its to-one was cleared with its row; a member moved to another owner keeps its new position.
-            return "UPDATE \(targetTable) SET \(q(positionColumn!)) = NULL WHERE \"id\" = ?2 AND \(q(inverseColumn!)) IS NULL"
+            return "UPDATE \(targetTable) SET \(q(positionColumn!)) = NULL WHERE \(StoreFormat.key) = ?2 AND \(q(inverseColumn!)) IS NULL"
         default:
             return "DELETE FROM \(q(linkTable!)) WHERE \"owner\" = ?1 AND \"target\" = ?2"
         }
@@ -220,9 +220,9 @@ package struct RelationshipStorage: Hashable, Sendable {
     package func referencingSQL(targetsIn idSet: String) -> String {
         switch kind {
         case .column:
-            return "SELECT \"id\", \(q(name)) FROM \(ownerTable) WHERE \(q(name)) IN \(idSet)"
+            return "SELECT \(StoreFormat.key), \(q(name)) FROM \(ownerTable) WHERE \(q(name)) IN \(idSet)"
         case .reverseColumn:
-            return "SELECT \(q(inverseColumn!)), \"id\" FROM \(targetTable) WHERE \"id\" IN \(idSet) AND \(q(inverseColumn!)) IS NOT NULL"
+            return "SELECT \(q(inverseColumn!)), \(StoreFormat.key) FROM \(targetTable) WHERE \(StoreFormat.key) IN \(idSet) AND \(q(inverseColumn!)) IS NOT NULL"
         case .linkTable:
             return "SELECT \(q(ownerColumn)), \(q(memberColumn)) FROM \(q(linkTable!)) WHERE \(q(memberColumn)) IN \(idSet)"
         }
@@ -232,9 +232,9 @@ package struct RelationshipStorage: Hashable, Sendable {
     package func membersSQL(ownersIn idSet: String) -> String {
         switch kind {
         case .column:
-            return "SELECT \"id\" AS \"_o\", \(q(name)) AS \"_m\" FROM \(ownerTable) WHERE \"id\" IN \(idSet) AND \(q(name)) IS NOT NULL"
+            return "SELECT \(StoreFormat.key) AS \"_o\", \(q(name)) AS \"_m\" FROM \(ownerTable) WHERE \(StoreFormat.key) IN \(idSet) AND \(q(name)) IS NOT NULL"
         case .reverseColumn:
-            return "SELECT \(q(inverseColumn!)) AS \"_o\", \"id\" AS \"_m\" FROM \(targetTable) WHERE \(q(inverseColumn!)) IN \(idSet)"
+            return "SELECT \(q(inverseColumn!)) AS \"_o\", \(StoreFormat.key) AS \"_m\" FROM \(targetTable) WHERE \(q(inverseColumn!)) IN \(idSet)"
         case .linkTable:
             return "SELECT \(q(ownerColumn)) AS \"_o\", \(q(memberColumn)) AS \"_m\" FROM \(q(linkTable!)) WHERE \(q(ownerColumn)) IN \(idSet)"
         }
@@ -245,9 +245,9 @@ package struct RelationshipStorage: Hashable, Sendable {
     package func orderedMembersSQL(ownersIn idSet: String) -> String {
         switch kind {
         case .column:
-            return "SELECT \"id\" AS \"_o\", \(q(name)) AS \"_m\", 0 AS \"_k\" FROM \(ownerTable) WHERE \"id\" IN \(idSet) AND \(q(name)) IS NOT NULL"
+            return "SELECT \(StoreFormat.key) AS \"_o\", \(q(name)) AS \"_m\", 0 AS \"_k\" FROM \(ownerTable) WHERE \(StoreFormat.key) IN \(idSet) AND \(q(name)) IS NOT NULL"
         case .reverseColumn:
-            return "SELECT \(q(inverseColumn!)) AS \"_o\", \"id\" AS \"_m\", \(q(positionColumn!)) AS \"_k\" FROM \(targetTable) "
+            return "SELECT \(q(inverseColumn!)) AS \"_o\", \(StoreFormat.key) AS \"_m\", \(q(positionColumn!)) AS \"_k\" FROM \(targetTable) "
                 + "WHERE \(q(inverseColumn!)) IN \(idSet)"
         case .linkTable:
             let order = isCanonical ? "\"position\"" : q(memberColumn)
@@ -295,7 +295,7 @@ package struct RelationshipStorage: Hashable, Sendable {
     /// References from owners in `idSet` to members that do not exist: `(owner, member)` pairs.
     package func danglingSQL(ownersIn idSet: String) -> String {
         "SELECT * FROM (\(membersSQL(ownersIn: idSet))) AS \"_ref\" "
-            + "WHERE NOT EXISTS (SELECT 1 FROM \(targetTable) AS \"_t\" WHERE \"_t\".\"id\" = \"_ref\".\"_m\")"
+            + "WHERE NOT EXISTS (SELECT 1 FROM \(targetTable) AS \"_t\" WHERE \"_t\".\(StoreFormat.key) = \"_ref\".\"_m\")"
     }
 
     // MARK: Layout

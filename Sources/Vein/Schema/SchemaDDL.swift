@@ -1,7 +1,7 @@
 import Foundation
 
-/// The SQL that lays a schema out in SQLite (SPEC §2, store format 2): one table per model, `id TEXT
-/// PRIMARY KEY`, a column per field and per to-one (plus the position column of a to-many kept through
+/// The SQL that lays a schema out in SQLite (docs/store-format.md): one table per model, keyed by
+/// `StoreFormat`'s key column, a column per field and per to-one (plus the position column of a to-many kept through
 /// it), the indexes the schema declares plus one per to-one, and a link table per many-to-many or
 /// one-way to-many (`RelationshipStorage` says which).
 ///
@@ -18,7 +18,7 @@ package enum SchemaDDL {
         [createTable(model, tableName: tableName, in: manifest)] + indexes(for: model, in: manifest).map { $0.sql(table: tableName) }
     }
 
-    /// Every column after `id`, in table order: fields, then each to-one with the position column of
+    /// Every column after the key, in table order: fields, then each to-one with the position column of
     /// its inverse to-many when it has one. To-many relationships have no column of their own.
     package static func storedColumns(_ model: ModelSchema, in manifest: SchemaManifest) -> [String] {
         model.fields.map(\.name) + model.relationships.flatMap { rel -> [String] in
@@ -28,8 +28,10 @@ package enum SchemaDDL {
         }
     }
 
-    package static func createTable(_ model: ModelSchema, tableName: String, in manifest: SchemaManifest) -> String {
-        var columns = ["\"id\" TEXT PRIMARY KEY NOT NULL"]
+    /// `format`: the layout of a store of another format, to compare with (verify) or convert from (upgrade).
+    package static func createTable(_ model: ModelSchema, tableName: String, in manifest: SchemaManifest,
+                                    format: StoreFormat = .current) -> String {
+        var columns = ["\(SQL.quoteIdentifier(format.keyColumn)) TEXT PRIMARY KEY NOT NULL"]
         for field in model.fields { columns.append(columnDefinition(field)) }
         for rel in model.relationships {
             let storage = RelationshipStorage(model: model, relationship: rel, in: manifest)

@@ -152,7 +152,7 @@ package struct QueryRunner {
                 throw ExpressionError("no relationship '\(traversal.relationship)' in \(target.name)", column: 0, source: source)
             }
             guard let owner = try context.object(target.name, id: traversal.ownerID) else {
-                throw ContextError.danglingReference(model: target.name, field: "id", id: traversal.ownerID)
+                throw ContextError.danglingReference(model: target.name, field: StoreFormat.current.keyColumn, id: traversal.ownerID)
             }
             target = try self.model(rel.target, source: source)
             d = FetchDescriptor(model: target.name)
@@ -167,7 +167,7 @@ package struct QueryRunner {
             d.predicate = try TypeChecker(manifest: manifest, model: target, source: source).checkCondition(predicate)
         }
         try checkSortKeys(s, of: target, source: source)
-        d.sortBy = s.sort
+        d.sortBy = s.sort.map { target.namesRowKey($0.field) ? .init(StoreFormat.current.keyColumn, ascending: $0.ascending) : $0 }
         d.fetchLimit = s.limit
         d.fetchOffset = s.offset
         return (target, d)
@@ -187,13 +187,13 @@ package struct QueryRunner {
     /// Sort keys name the id, a field or a to-one relationship of the model fetched; anything else is an
     /// error pointing at the key.
     private func checkSortKeys(_ s: QueryStatement.Selection, of model: ModelSchema, source: String) throws(ExpressionError) {
-        for (key, column) in zip(s.sort, s.sortColumns) where key.field != "id" && model.field(named: key.field) == nil {
+        for (key, column) in zip(s.sort, s.sortColumns) where !model.namesRowKey(key.field) && model.field(named: key.field) == nil {
             if let rel = model.relationship(named: key.field) {
                 guard rel.isToMany else { continue }
                 throw ExpressionError("cannot sort by '\(key.field)': it is a to-many relationship (sort by one of \(model.name)'s fields)",
                                       column: column, source: source)
             }
-            throw ExpressionError("no field '\(key.field)' in \(model.name)" + Suggestion.hint(for: key.field, in: ["id"] + model.columnNames, quote: "'"),
+            throw ExpressionError("no field '\(key.field)' in \(model.name)" + Suggestion.hint(for: key.field, in: [StoreFormat.current.keyColumn] + model.columnNames, quote: "'"),
                                   column: column, source: source)
         }
     }

@@ -11,6 +11,9 @@ public final class Store {
     public let meta: StoreMeta
     public let manifest: SchemaManifest
     public let encryption: Encryption
+    /// The layout of the file (`_vein_meta.formatVersion`): the current one, or the one before, read
+    /// through `FormatViews` and never written.
+    package var format: StoreFormat { meta.formatVersion == StoreFormat.current.version ? .current : .upgradable }
 
     public enum Encryption: Equatable, Sendable {
         case plaintext
@@ -26,6 +29,11 @@ public final class Store {
     /// Opens an existing store. Plaintext stores need no key; encrypted ones take the first key source
     /// that gives one (`KeyOptions`). A wrong key fails with `StoreError.wrongKey` before anything is written.
     public static func open(_ path: String, keys: KeyOptions, mode: Database.OpenMode = .readWrite) throws -> Store {
+        try open(path, keys: keys, mode: mode, upgrading: false)
+    }
+
+    /// `upgrading`: a store of the format before is opened read-write as it is, for `StoreUpgrade` alone.
+    package static func open(_ path: String, keys: KeyOptions, mode: Database.OpenMode, upgrading: Bool) throws -> Store {
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == EACCES { throw StoreError.permissionDenied(path) }
@@ -79,6 +87,13 @@ public final class Store {
         }
         // A read-only open of a store we may write is read-write with writes refused (see StoreAccess).
         store.refusesWrites = requested == .readOnly && mode == .readWrite
+        if store.format != .current && !upgrading {
+            guard requested != .readWrite else {
+                try? store.database.close()
+                throw StoreError.needsUpgrade(path, found: store.format.version)
+            }
+            try FormatViews.install(on: store.database, store.manifest, from: store.format)
+        }
         if store.refusesWrites { try store.database.execute("PRAGMA query_only = ON") }
         return store
     }
@@ -122,6 +137,7 @@ public final class Store {
         guard !database.isClosed else { throw StoreError.closed(path) }
         guard let connectionMode else { return nil }
         let database = try Self.connect(path, mode: connectionMode, key: key)
+        if format != .current { try FormatViews.install(on: database, manifest, from: format) }
         if refusesWrites { try database.execute("PRAGMA query_only = ON") }
         return database
     }

@@ -6,7 +6,7 @@ import Foundation
 /// complete or absent and never replaces a file; its key is stored before it appears and removed if the
 /// copy fails.
 ///
-/// Every row of every table, `_vein_meta` and `_vein_history` included, is copied inside one transaction
+/// Every row of every table, `_vein_meta` and `_vein_migrations` included, is copied inside one transaction
 /// of the new store's connection, which reads the source through ATTACH: one read snapshot of the source,
 /// so a backup taken while other processes write holds a consistent prefix of their commits. The
 /// transaction is deferred: it takes the write lock of the new file only, and only a read snapshot of the
@@ -24,6 +24,8 @@ public enum StoreCopier {
     /// `snapshotTaken` (tests) runs inside the copy once the source's snapshot is fixed and before its rows are read.
     public static func copy(_ source: Store, to destination: String, protection: StoreCreator.Protection,
                             snapshotTaken: (() throws -> Void)? = nil) throws -> Result {
+        // The copy is made in the current format from the source's tables, column for column.
+        guard source.format == .current else { throw StoreError.needsUpgrade(source.path, found: source.format.version) }
         let started = Date()
         var rows = 0
         // A plaintext copy of an encrypted store is for its owner's eyes only: until now the data was protected.
@@ -52,9 +54,9 @@ public enum StoreCopier {
                 // Indexes are built once after the copy, as sqlcipher_export does, not kept up row by row.
                 let indexes = source.manifest.models.flatMap { model in SchemaDDL.indexes(for: model, in: source.manifest).map { (model.name, $0) } }
                 for (_, index) in indexes { try db.execute("DROP INDEX main.\(SQL.quoteIdentifier(index.name))") }
-                // Link tables too (store format 2): they hold the to-many relationships.
+                // Link tables too (since store format 2): they hold the to-many relationships.
                 let linkTables = RelationshipStorage.all(in: source.manifest).compactMap { $0.isCanonical ? $0.linkTable : nil }
-                for table in ["_vein_meta", "_vein_history"] + source.manifest.models.map(\.name) + linkTables {
+                for table in ["_vein_meta", StoreFormat.current.migrationsTable] + source.manifest.models.map(\.name) + linkTables {
                     let name = SQL.quoteIdentifier(table)
                     try db.execute("DELETE FROM main.\(name)")
                     do {

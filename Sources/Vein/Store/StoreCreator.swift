@@ -184,7 +184,7 @@ public enum StoreCreator {
             for statement in SchemaDDL.createStatements(for: manifest) { try db.execute(statement) }
             try StoreMeta(manifest: manifest, createdAt: now).write(to: db)
             try db.execute("""
-                INSERT INTO "_vein_history" ("fromVersion", "toVersion", "checksum", "appliedAt", "durationSeconds", "toolVersion")
+                INSERT INTO \(StoreFormat.migrations) ("fromVersion", "toVersion", "checksum", "appliedAt", "durationSeconds", "toolVersion")
                 VALUES (NULL, ?, ?, ?, 0, ?)
                 """, [.text(manifest.version.description), .text(manifest.sha256),
                       .text(ISODate.format(now.timeIntervalSince1970)), .text(VeinVersion.current)])

@@ -16,6 +16,9 @@ public enum StoreError: Error, Equatable, Sendable {
     /// Written by a development build in an older store format (format 1: to-many as JSON arrays), which
     /// no release shipped; there is nothing to upgrade.
     case obsoleteFormat(String, found: String)
+    /// Written in the format before this build's (`StoreFormat.upgradable`): read as it is, written only
+    /// after `vein upgrade` converts it.
+    case needsUpgrade(String, found: Int)
     /// Another connection holds the lock and the busy timeout ran out.
     case busy(String)
     /// Another process migrated the store (its `_vein_meta` names another schema) after this one opened it.
@@ -46,6 +49,9 @@ extension StoreError: CustomStringConvertible {
         case .obsoleteFormat(let path, let found):
             return "\(path) uses store format \(found), older than this vein (format \(VeinVersion.storeFormat)); "
                 + "no released vein wrote it, so it cannot be opened"
+        case .needsUpgrade(let path, let found):
+            return "\(path) is in store format \(found), which this version of Vein reads but does not write: convert it to "
+                + "format \(VeinVersion.storeFormat) first (StoreUpgrade.upgrade, which the command line's upgrade command runs)"
         case .busy(let path): return "\(path) is busy: another process holds its lock"
         case .schemaChanged(let path, let from, let to):
             return "another process migrated \(path) from schema \(from) to \(to) while this command ran; nothing was written"

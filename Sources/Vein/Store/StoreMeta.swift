@@ -18,7 +18,7 @@ public struct StoreMeta: Equatable, Sendable {
     static let createTableSQL = "CREATE TABLE \"_vein_meta\" (\"key\" TEXT PRIMARY KEY NOT NULL, \"value\" TEXT NOT NULL)"
 
     static let createHistorySQL = """
-        CREATE TABLE "_vein_history" (
+        CREATE TABLE \(StoreFormat.migrations) (
           "seq" INTEGER PRIMARY KEY,
           "fromVersion" TEXT,
           "toVersion" TEXT NOT NULL,
@@ -33,7 +33,7 @@ public struct StoreMeta: Equatable, Sendable {
         """
 
     init(manifest: SchemaManifest, createdAt: Date) {
-        self.formatVersion = VeinVersion.storeFormat
+        self.formatVersion = StoreFormat.current.version
         self.app = manifest.app
         self.schemaVersion = manifest.version.description
         self.manifest = manifest.canonicalText
@@ -69,8 +69,8 @@ public struct StoreMeta: Equatable, Sendable {
         }
         let format = try value(.formatVersion)
         guard let formatVersion = Int(format) else { throw StoreError.notAVeinStore(path, reason: "bad formatVersion \(format)") }
-        guard formatVersion <= VeinVersion.storeFormat else { throw StoreError.unsupportedFormat(path, found: format) }
-        guard formatVersion == VeinVersion.storeFormat else { throw StoreError.obsoleteFormat(path, found: format) }
+        guard formatVersion <= StoreFormat.current.version else { throw StoreError.unsupportedFormat(path, found: format) }
+        guard formatVersion >= StoreFormat.upgradable.version else { throw StoreError.obsoleteFormat(path, found: format) }
         return StoreMeta(formatVersion: formatVersion, app: try value(.app), schemaVersion: try value(.schemaVersion),
                          manifest: try value(.manifest), manifestSHA256: try value(.manifestSHA256),
                          createdAt: try value(.createdAt), toolVersion: try value(.toolVersion))

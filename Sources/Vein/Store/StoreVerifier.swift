@@ -126,12 +126,13 @@ public enum StoreVerifier {
         if manifest.version.description != meta.schemaVersion || manifest.app != meta.app {
             check.problems.append("_vein_meta.schemaVersion or app disagrees with the stored manifest")
         }
-        check.problems += try tableProblems(db, manifest)
+        check.problems += try tableProblems(db, manifest, format: store.format)
         return check
     }
 
     /// Every way the tables and indexes differ from what `manifest` lays out; empty when they match.
-    static func tableProblems(_ db: Database, _ manifest: SchemaManifest) throws -> [String] {
+    /// `format`: the store's own (a format-2 store is checked against its own layout).
+    static func tableProblems(_ db: Database, _ manifest: SchemaManifest, format: StoreFormat = .current) throws -> [String] {
         var check = Check(name: "tables")
         // SQLite keeps each CREATE statement's text verbatim, so comparing it with the DDL the schema
         // implies checks every column, type, constraint, default and index column at once.
@@ -146,11 +147,11 @@ public enum StoreVerifier {
                 check.problems.append("table \(model.name) is missing")
                 continue
             }
-            if sql != SchemaDDL.createTable(model, tableName: model.name, in: manifest) {
+            if sql != SchemaDDL.createTable(model, tableName: model.name, in: manifest, format: format) {
                 let table = SQL.quoteIdentifier(model.name)
                 // PRAGMA table_info: cid, name, type, notnull, dflt_value, pk
-                let actual = try db.rows("PRAGMA table_info(\(table))").map { $0[1].string ?? "" }
-                let expected = ["id"] + SchemaDDL.storedColumns(model, in: manifest)
+                let actual = try db.rows("PRAGMA main.table_info(\(table))").map { $0[1].string ?? "" }
+                let expected = [format.keyColumn] + SchemaDDL.storedColumns(model, in: manifest)
                 let detail = actual == expected ? "its column types, constraints or defaults differ"
                     : "it has columns [\(actual.joined(separator: ", "))], the schema expects [\(expected.joined(separator: ", "))]"
                 check.problems.append("table \(model.name) does not match the schema: \(detail)")
@@ -179,7 +180,7 @@ public enum StoreVerifier {
         for name in indexNames.sorted() where !expectedIndexes.contains(name) {
             check.problems.append("index \(name) is not part of the schema")
         }
-        let known = Set(manifest.models.map(\.name) + linkTables + ["_vein_meta", "_vein_history"])
+        let known = Set(manifest.models.map(\.name) + linkTables + ["_vein_meta", format.migrationsTable])
         for table in tables.sorted() where !known.contains(table) && !table.hasPrefix("sqlite_") {
             check.problems.append("table \(table) is not part of the schema")
         }
@@ -196,19 +197,19 @@ public enum StoreVerifier {
         for model in store.manifest.models {
             let table = SQL.quoteIdentifier(model.name)
             var badIDs: [String] = []
-            let ids = try db.makeStatement("SELECT id FROM \(table)")
+            let ids = try db.makeStatement("SELECT \(StoreFormat.key) FROM \(table)")
             while try ids.step() {
                 let id = ids.string(0)
                 if ULID(id) == nil { badIDs.append(id) }
             }
-            report(&check, badIDs) { "\(model.name).id: \(Phrase.count($0, "id", "are")) not \(Phrase.noun($0, "a ULID", plural: "ULIDs"))" }
+            report(&check, badIDs) { "\(model.name).\(store.format.keyColumn): \(Phrase.count($0, "id", "are")) not \(Phrase.noun($0, "a ULID", plural: "ULIDs"))" }
             // One query per column, each cell judged by the rule fetch and export apply: verify reports
             // exactly the cells they refuse.
             for field in model.fields {
                 let codec = field.codec
                 let column = SQL.quoteIdentifier(field.name)
                 var wrongStorage: [String] = [], wrongValue: [String] = []
-                let rows = try db.makeStatement("SELECT id, \(column) FROM \(table) WHERE \(column) IS NOT NULL ORDER BY id")
+                let rows = try db.makeStatement("SELECT \(StoreFormat.key), \(column) FROM \(table) WHERE \(column) IS NOT NULL ORDER BY \(StoreFormat.key)")
                 while try rows.step() {
                     guard let mismatch = codec.mismatch(rows, 1) else { continue }
                     if mismatch.isWrongStorage { wrongStorage.append(rows.string(0)) } else { wrongValue.append(rows.string(0)) }
@@ -267,18 +268,18 @@ public enum StoreVerifier {
             switch storage.kind {
             case .column:
                 try add(storage.model, storage.name, """
-                    SELECT "id" FROM \(owner) WHERE \(column) IS NOT NULL \
-                    AND NOT EXISTS (SELECT 1 FROM \(target) AS "_t" WHERE "_t"."id" = \(owner).\(column)) ORDER BY "id"
+                    SELECT \(StoreFormat.key) FROM \(owner) WHERE \(column) IS NOT NULL \
+                    AND NOT EXISTS (SELECT 1 FROM \(target) AS "_t" WHERE "_t".\(StoreFormat.key) = \(owner).\(column)) ORDER BY \(StoreFormat.key)
                     """) { "\(Phrase.rows($0, "point to")) \(name) rows that do not exist" }
                 // A to-one pair: each side names the row that names it back.
                 if let inverse = storage.relationship.inverse, let back = manifest.model(named: storage.target)?.relationship(named: inverse),
                    !back.isToMany {
                     let inverseName = "\(storage.target).\(inverse)"
                     try add(storage.model, storage.name, """
-                        SELECT "id" FROM \(owner) WHERE \(column) IS NOT NULL \
-                        AND EXISTS (SELECT 1 FROM \(target) AS "_t" WHERE "_t"."id" = \(owner).\(column)) \
-                        AND NOT EXISTS (SELECT 1 FROM \(target) AS "_t" WHERE "_t"."id" = \(owner).\(column) AND "_t".\(q(inverse)) = \(owner)."id") \
-                        ORDER BY "id"
+                        SELECT \(StoreFormat.key) FROM \(owner) WHERE \(column) IS NOT NULL \
+                        AND EXISTS (SELECT 1 FROM \(target) AS "_t" WHERE "_t".\(StoreFormat.key) = \(owner).\(column)) \
+                        AND NOT EXISTS (SELECT 1 FROM \(target) AS "_t" WHERE "_t".\(StoreFormat.key) = \(owner).\(column) AND "_t".\(q(inverse)) = \(owner).\(StoreFormat.key)) \
+                        ORDER BY \(StoreFormat.key)
                         """) { "\(Phrase.rows($0, "are")) not listed back by \(inverseName)" }
                 }
             case .reverseColumn:
@@ -290,15 +291,15 @@ public enum StoreVerifier {
                 try add(storage.model, storage.name, """
                     SELECT DISTINCT "_m".\(member) FROM \(target) AS "_m" WHERE "_m".\(member) IS NOT NULL \
                     AND ("_m".\(position) IS NULL OR typeof("_m".\(position)) <> 'integer' OR "_m".\(position) < 1) \
-                    AND EXISTS (SELECT 1 FROM \(owner) AS "_o" WHERE "_o"."id" = "_m".\(member)) ORDER BY 1
+                    AND EXISTS (SELECT 1 FROM \(owner) AS "_o" WHERE "_o".\(StoreFormat.key) = "_m".\(member)) ORDER BY 1
                     """) { "\(Phrase.rows($0, "list")) members without a position (\(storage.positionColumn!) NULL or not a whole number from 1)" }
                 try add(storage.model, storage.name, """
                     SELECT DISTINCT "_m".\(member) FROM \(target) AS "_m" WHERE "_m".\(member) IS NOT NULL AND "_m".\(position) IS NOT NULL \
                     AND EXISTS (SELECT 1 FROM \(target) AS "_n" WHERE "_n".\(member) = "_m".\(member) \
-                    AND "_n".\(position) = "_m".\(position) AND "_n"."id" <> "_m"."id") ORDER BY 1
+                    AND "_n".\(position) = "_m".\(position) AND "_n".\(StoreFormat.key) <> "_m".\(StoreFormat.key)) ORDER BY 1
                     """) { "\(Phrase.rows($0, "list")) two members at one position" }
                 try add(storage.target, inverse, """
-                    SELECT "id" FROM \(target) WHERE \(member) IS NULL AND \(position) IS NOT NULL ORDER BY "id"
+                    SELECT \(StoreFormat.key) FROM \(target) WHERE \(member) IS NULL AND \(position) IS NOT NULL ORDER BY \(StoreFormat.key)
                     """) { "\(Phrase.rows($0, "hold")) a position in \(inList) but \(Phrase.agreeing("are", with: $0)) in no list" }
             case .linkTable:
                 guard storage.isCanonical, let link = storage.linkTable.map(q) else { continue }
@@ -312,14 +313,14 @@ public enum StoreVerifier {
                     """) { "\(Phrase.rows($0, "list")) two members at one position" }
                 try add(storage.model, storage.name, """
                     SELECT DISTINCT "owner" FROM \(link) \
-                    WHERE NOT EXISTS (SELECT 1 FROM \(target) AS "_t" WHERE "_t"."id" = \(link)."target") ORDER BY "owner"
+                    WHERE NOT EXISTS (SELECT 1 FROM \(target) AS "_t" WHERE "_t".\(StoreFormat.key) = \(link)."target") ORDER BY "owner"
                     """) { "\(Phrase.rows($0, "point to")) \(name) rows that do not exist" }
                 let ownerName = storage.model
                 let (model, field) = storage.relationship.inverse.map { (storage.target, $0) } ?? (storage.model, storage.name)
                 let column = storage.relationship.inverse == nil ? "\"owner\"" : "\"target\""
                 try add(model, field, """
                     SELECT DISTINCT \(column) FROM \(link) \
-                    WHERE NOT EXISTS (SELECT 1 FROM \(owner) AS "_o" WHERE "_o"."id" = \(link)."owner") ORDER BY 1
+                    WHERE NOT EXISTS (SELECT 1 FROM \(owner) AS "_o" WHERE "_o".\(StoreFormat.key) = \(link)."owner") ORDER BY 1
                     """) { storage.relationship.inverse == nil ? "\(Phrase.rows($0)) that do not exist hold links" : "\(Phrase.rows($0, "point to")) \(ownerName) rows that do not exist" }
             }
         }

@@ -7,7 +7,7 @@ enum EncryptCommand {
         name: "encrypt",
         abstract: "Write an encrypted copy of a plaintext store",
         discussion: """
-            Copies every row of SRC, its _vein_meta and _vein_history and the SQLite header values the tables \
+            Copies every row of SRC, its _vein_meta and _vein_migrations and the SQLite header values the tables \
             do not hold, into DEST encrypted with SQLCipher (4096-byte pages). The key options work as for \
             'vein create': an existing key, a new random key written to a new --key-file, or by default a new \
             random key kept in the keyring. DEST is built under a temporary name and linked into place: it is \
@@ -40,7 +40,7 @@ enum DecryptCommand {
         name: "decrypt",
         abstract: "Write a plaintext copy of an encrypted store",
         discussion: """
-            Copies every row of SRC (opened with the key options), its _vein_meta and _vein_history and the \
+            Copies every row of SRC (opened with the key options), its _vein_meta and _vein_migrations and the \
             SQLite header values, into a new unencrypted DEST, complete or absent, readable by its owner only \
             (mode 0600). Anyone who can read DEST can read the data: for tests and tools that cannot open \
             SQLCipher files. Neither DEST nor the -wal, -shm and -journal SQLite writes beside it may lead to \

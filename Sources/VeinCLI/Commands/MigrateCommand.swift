@@ -20,7 +20,7 @@ enum MigrateCommand {
 
             A second migrator (or any writer) holding the store makes migrate exit 75 at once; --wait SECONDS \
             waits that long for it first. A stage applied earlier and edited in the plan since is refused unless \
-            --accept-changed-plan (its checksum in _vein_history is then updated).
+            --accept-changed-plan (its checksum in _vein_migrations is then updated).
 
             --dry-run runs the whole plan on a scratch copy of the store, encrypted with a throwaway key and \
             deleted after, and reports what the real run would read, write, delete and drop, with the exit \

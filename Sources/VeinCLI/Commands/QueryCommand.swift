@@ -19,7 +19,8 @@ enum QueryCommand {
               update Post where title == "x" set views = views + 1
               delete Post where views == 0
 
-            The clauses where, sort, limit and offset come in that order, each at most once. A mistake in a \
+            Each row's key is _id (a ULID); in conditions and sort keys, id means it too when the model has no \
+            field named id. The clauses where, sort, limit and offset come in that order, each at most once. A mistake in a \
             statement exits 65 with the place marked by a caret. STORE comes first: a statement given in its \
             place (vein query 'count Post' blog.vein) is exit 64, with the command written the right way.
 

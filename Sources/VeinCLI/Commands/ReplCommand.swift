@@ -95,12 +95,23 @@ enum ReplCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let readOnly = invocation.arguments.flag("read-only")
-        let store = try SharedOptions.openStore(invocation, mode: readOnly ? .readOnly : .readWrite)
+        var readOnly = invocation.arguments.flag("read-only")
         let console = invocation.console
+        var upgradeNeeded: StoreError?
+        let store: Store
+        do {
+            store = try SharedOptions.openStore(invocation, mode: readOnly ? .readOnly : .readWrite)
+        } catch let error as StoreError {
+            // A store of the format before is read as it is: the session reads, and refuses writes with the hint.
+            guard case .needsUpgrade(let path, let found) = error else { throw error }
+            store = try SharedOptions.openStore(invocation, mode: .readOnly)
+            console.warning("\(ErrorReporting.upgradeNeeded(path, found: found)); opened read-only")
+            (readOnly, upgradeNeeded) = (true, error)
+        }
         let interactive = console.stdinIsTerminal
         let writeGuard = SharedOptions.writeGuard(invocation, store)
         let session = ReplSession(store: store, console: console, readOnly: readOnly, interactive: interactive, writeGuard: writeGuard)
+        session.upgradeNeeded = upgradeNeeded
         if invocation.arguments.flag("force") && invocation.arguments.value("history") == nil {
             throw UsageError(message: "--force goes with --history FILE", command: invocation.commandPath)
         }

@@ -151,6 +151,12 @@ enum ErrorReporting {
         }
     }
 
+    /// What a store of the previous format needs, with the command that does it.
+    static func upgradeNeeded(_ path: String, found: Int) -> String {
+        "\(path) is in store format \(found), which this vein reads but does not write: "
+            + "run 'vein upgrade \(path)' to convert it to format \(VeinVersion.storeFormat)"
+    }
+
     static func store(_ e: StoreError, in setting: Setting = .command) -> Report {
         let message = [e.description]
         switch e {
@@ -171,6 +177,9 @@ enum ErrorReporting {
         case .obsoleteFormat:
             return Report(messages: message,
                           hint: "recreate the store with this vein (export it with the vein that wrote it, then import)", exitCode: .dataError)
+        case .needsUpgrade(let path, let found):
+            return Report(messages: [upgradeNeeded(path, found: found)],
+                          hint: "commands that only read (info, query, export, verify) work on it as it is", exitCode: .dataError)
         case .busy:
             return Report(messages: message, hint: "try again when the other vein or app has finished", exitCode: .busy)
         case .schemaChanged:

@@ -17,7 +17,7 @@ public enum ExitCode: Int32, Sendable {
         (0, "Success."),
         (1, "An unexpected failure."),
         (64, "Usage error: unknown command or option, missing argument."),
-        (65, "Bad data: manifest, plan, expression, import record, unhandled migration data, or a failed verification."),
+        (65, "Bad data: manifest, plan, expression, import record, unhandled migration data, a failed verification, or a write to a store of the previous store format (run vein upgrade first)."),
         (66, "Missing input: the store or a named file does not exist."),
         (69, "No key source available: no key option, no VEIN_KEY, and no key in a reachable keyring."),
         (73, "Cannot create: the store or key file already exists, or its directory does not; or a path to write (standard output and error too) leads to the store or its key file (or, without --force, to a file that is not text); or a new store's -wal or -journal is already there."),

@@ -34,7 +34,7 @@ enum ResultFormatter {
     static let widestCell = 40
     static let narrowestColumn = 3
 
-    static func header(_ model: ModelSchema) -> [String] { ["id"] + model.columnNames }
+    static func header(_ model: ModelSchema) -> [String] { [StoreFormat.current.keyColumn] + model.columnNames }
 
     static func print(_ objects: [ModelObject], model: ModelSchema, format: Format, style: Style, console: Console) throws {
         let footer = try write(objects, model: model, format: format, style: style, emit: { console.out($0) })
@@ -47,7 +47,7 @@ enum ResultFormatter {
         let header = header(model)
         // The id, then fields as JSON gives them, then relationships as ids.
         let kinds: [(JSONValue) -> TableCell] = header.map { column in
-            guard column != "id" else { return { value in value.stringValue.map(TableCell.id) ?? .null } }
+            guard column != StoreFormat.current.keyColumn else { return { value in value.stringValue.map(TableCell.id) ?? .null } }
             guard let relationship = model.relationship(named: column) else { return TableCell.init(json:) }
             if relationship.isToMany {
                 return { value in if case .array(let items) = value { .ids(items.map { $0.stringValue ?? JSONWriter.string($0) }) } else { .null } }

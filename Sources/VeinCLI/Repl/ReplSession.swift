@@ -9,6 +9,9 @@ final class ReplSession {
     let console: Console
     let output: ReplOutput
     let readOnly: Bool
+    /// Set when the store is in the format before this vein's: it was opened read-only, and each write
+    /// says why and what to run.
+    var upgradeNeeded: StoreError?
     let interactive: Bool
     /// The store's file name, for the prompt.
     let name: String
@@ -82,6 +85,7 @@ final class ReplSession {
 
     private func run(_ statement: QueryStatement, text: String) throws {
         let isWrite = statement.isWrite
+        if let upgradeNeeded, isWrite { throw upgradeNeeded }
         if readOnly, isWrite {
             throw CommandFailure("the store is open read-only (--read-only): a write is not run", exitCode: .usage)
         }
@@ -146,6 +150,7 @@ final class ReplSession {
     }
 
     func save() throws {
+        if let upgradeNeeded { throw upgradeNeeded }
         if readOnly { throw CommandFailure("the store is open read-only (--read-only): there is nothing it can save", exitCode: .usage) }
         let count = context.changeCount
         try context.save()

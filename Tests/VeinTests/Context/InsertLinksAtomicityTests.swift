@@ -16,7 +16,7 @@ import Testing
         let onDamaged = try writer.insert("Attachment", ["name": .string("on-old.png"), "sizeMiB": .double(1), "post": .string(old.id)])
         let loose = try writer.insert("Attachment", ["name": .string("loose.png"), "sizeMiB": .double(2)])
         try writer.save()
-        try f.store.database.execute("PRAGMA ignore_check_constraints = ON; UPDATE Post SET views = 'abc' WHERE id = '\(old.id)'; "
+        try f.store.database.execute("PRAGMA ignore_check_constraints = ON; UPDATE Post SET views = 'abc' WHERE _id = '\(old.id)'; "
                                      + "PRAGMA ignore_check_constraints = OFF")
         return (f, old.id, onDamaged.id, loose.id)
     }

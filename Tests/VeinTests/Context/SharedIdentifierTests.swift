@@ -12,7 +12,7 @@ import Testing
         let writer = ModelContext(store: f.store)
         let tag = try writer.insert("Tag", ["name": .string("swift")])
         try writer.save()
-        try f.store.database.execute("INSERT INTO \"Person\" (\"id\", \"name\") VALUES ('\(tag.id)', 'Ada')")
+        try f.store.database.execute("INSERT INTO \"Person\" (\"_id\", \"name\") VALUES ('\(tag.id)', 'Ada')")
 
         let context = try f.context()
         // Both orders of first touch: the held path (Tag held first) and the unheld one.

@@ -67,7 +67,7 @@ import Testing
                                        into: store, format: .jsonl, upsert: true)
         #expect(summary.records == ["Item": 3] && summary.replaced == ["Item": 1] && summary.totalInserted == 2)
         #expect(try store.database.scalar("SELECT count(*) FROM Item") == .integer(3))
-        #expect(try store.database.scalar("SELECT i FROM Item WHERE id = ?1", [.text(id(1))]) == .integer(8))
+        #expect(try store.database.scalar("SELECT i FROM Item WHERE _id = ?1", [.text(id(1))]) == .integer(8))
     }
 
     /// `INSERT OR REPLACE` also deletes any other row holding one of the record's unique values.
@@ -78,10 +78,10 @@ import Testing
         try f.importData(jsonl(item(1, ",\"slug\":\"s\"")), into: store, format: .jsonl)
         let found = importProblems { try f.importData(jsonl(item(2, ",\"slug\":\"s\"")), into: store, format: .jsonl, upsert: true) }
         #expect(found == ["line 2.slug: Item \(id(2)): another Item already has this slug (slug is unique)"])
-        #expect(try store.database.scalar("SELECT id FROM Item") == .text(id(1)))
+        #expect(try store.database.scalar("SELECT _id FROM Item") == .text(id(1)))
         // Its own unique value moves with it.
         try f.importData(jsonl(item(1, ",\"slug\":\"t\""), item(2, ",\"slug\":\"s\"")), into: store, format: .jsonl, upsert: true)
-        #expect(try store.database.rows("SELECT id, slug FROM Item ORDER BY id") == [[.text(id(1)), .text("t")], [.text(id(2)), .text("s")]])
+        #expect(try store.database.rows("SELECT _id, slug FROM Item ORDER BY _id") == [[.text(id(1)), .text("t")], [.text(id(2)), .text("s")]])
     }
 
     @Test func aReplacedRowKeepsItsPlaceWhileItNamesTheSameOwner() throws {

@@ -37,7 +37,7 @@ private struct MigrationFixture {
 
     func version() throws -> String { try open().meta.schemaVersion }
     func column(_ model: String, _ field: String) throws -> [DatabaseValue] {
-        try open().database.rows("SELECT \"\(field)\" FROM \"\(model)\" ORDER BY id").map { $0[0] }
+        try open().database.rows("SELECT \"\(field)\" FROM \"\(model)\" ORDER BY _id").map { $0[0] }
     }
 }
 
@@ -78,9 +78,9 @@ private func unhandled(_ body: () throws -> Void) -> [String] {
         #expect(try f.column("Post", "views") == [.real(1), .real(2)])
         #expect(try f.column("Post", "pinned") == [.integer(1), .integer(1)])
         #expect(try f.column("Post", "subtitle") == [.null, .null])
-        #expect(try f.open().database.rows("SELECT id FROM Post ORDER BY id").map { $0[0].string! } == ids)
+        #expect(try f.open().database.rows("SELECT _id FROM Post ORDER BY _id").map { $0[0].string! } == ids)
         #expect(try StoreVerifier.verify(f.open()).isClean)
-        let history = try f.open().database.rows("SELECT fromVersion, toVersion, rowsWritten FROM _vein_history ORDER BY seq")
+        let history = try f.open().database.rows("SELECT fromVersion, toVersion, rowsWritten FROM _vein_migrations ORDER BY seq")
         #expect(history.last == [.text("1.0.0"), .text("1.1.0"), .integer(2)])
     }
 

@@ -46,7 +46,7 @@ import Testing
         func maybe(_ v: DatabaseValue) -> DatabaseValue { Int.random(in: 0..<3, using: &rng) == 0 ? .null : v }
         for id in ids {
             var row: [String: DatabaseValue] = [:]
-            row["id"] = .text(id)
+            row["_id"] = .text(id)
             row["s"] = .text(strings.randomElement(using: &rng)!)
             row["so"] = maybe(.text(strings.randomElement(using: &rng)!))
             row["i"] = .integer(ints.randomElement(using: &rng)!)
@@ -62,7 +62,7 @@ import Testing
             // child's parent column and position (store format 2).
             row["children"] = .text(JSONWriter.string(.array((children[id] ?? []).map(JSONValue.string))))
             row["_vein_pos_children"] = parents[id].flatMap { children[$0]?.firstIndex(of: id) }.map { .integer(Int64($0 + 1)) } ?? .null
-            let columns = ["id"] + SchemaDDL.storedColumns(fixture.model, in: manifest)
+            let columns = ["_id"] + SchemaDDL.storedColumns(fixture.model, in: manifest)
             try db.execute("INSERT INTO \"Item\" (\(columns.map(SQL.quoteIdentifier).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
                            columns.map { row[$0]! })
             fixture.rows[id] = row
@@ -217,7 +217,7 @@ import Testing
             }
             let actual: Result<[String], EvaluationError>
             do {
-                let candidates = try f.db.rows("SELECT id FROM \"Item\" WHERE \(fragment.sql) ORDER BY id", fragment.arguments).map { $0[0].string! }
+                let candidates = try f.db.rows("SELECT _id FROM \"Item\" WHERE \(fragment.sql) ORDER BY _id", fragment.arguments).map { $0[0].string! }
                 if case .success(let rows) = expected, !fragment.isExact {
                     #expect(Set(rows).isSubset(of: Set(candidates)), "narrowing SQL lost rows for: \(source)\nSQL: \(fragment.sql)")
                 }

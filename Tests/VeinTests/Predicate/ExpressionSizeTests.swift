@@ -72,10 +72,10 @@ import Testing
                 compiled += 1
                 deepest[k] = n
                 // Room for what callers add around a condition: a subquery, four more parameters.
-                let sql = "SELECT count(*) FROM (SELECT id FROM \"Item\" WHERE \(fragment.sql) AND ? AND ? AND ? AND ? ORDER BY id)"
+                let sql = "SELECT count(*) FROM (SELECT _id FROM \"Item\" WHERE \(fragment.sql) AND ? AND ? AND ? AND ? ORDER BY _id)"
                 _ = try f.db.makeStatement(sql)
                 let actual = Result {
-                    let rows = try f.db.rows("SELECT id FROM \"Item\" WHERE \(fragment.sql) AND ? AND ? AND ? AND ? ORDER BY id",
+                    let rows = try f.db.rows("SELECT _id FROM \"Item\" WHERE \(fragment.sql) AND ? AND ? AND ? AND ? ORDER BY _id",
                                              fragment.arguments + [.integer(1), .integer(1), .integer(1), .integer(1)]).map { $0[0].string! }
                     return fragment.isExact ? rows : try memory(rows)
                 }
@@ -104,7 +104,7 @@ import Testing
                 Issue.record("not compiled: \(source.prefix(40))")
                 continue
             }
-            let rows = try f.db.rows("SELECT id FROM \"Item\" WHERE \(fragment.sql) ORDER BY id", fragment.arguments).map { $0[0].string! }
+            let rows = try f.db.rows("SELECT _id FROM \"Item\" WHERE \(fragment.sql) ORDER BY _id", fragment.arguments).map { $0[0].string! }
             let expected = try f.ids.filter { try DifferentialTests().evaluator(f, row: f.rows[$0]!).test(typed) }
             #expect(fragment.isExact && rows == expected, "\(source.prefix(40))")
         }

@@ -148,7 +148,7 @@ import Testing
                           "tags.allSatisfy { $0.posts.contains { p in p.views > 1 } }"] {
             let typed = try TypeChecker.checkPredicate(condition, model: f.post, manifest: f.manifest)
             let fragment = try #require(SQLCompiler(table: "\"Post\"", model: f.post, manifest: f.manifest).condition(typed))
-            let lines = try f.store.database.rows("EXPLAIN QUERY PLAN SELECT \"id\" FROM \"Post\" WHERE \(fragment.sql)", fragment.arguments).compactMap { $0[3].string }
+            let lines = try f.store.database.rows("EXPLAIN QUERY PLAN SELECT \"_id\" FROM \"Post\" WHERE \(fragment.sql)", fragment.arguments).compactMap { $0[3].string }
             #expect(!lines.contains { $0.hasPrefix("SCAN TABLE") && !$0.hasPrefix("SCAN TABLE Post") }, "\(condition): \(lines)")
             #expect(lines.contains { $0.contains("USING") && $0.contains("INDEX") }, "\(condition): \(lines)")
         }

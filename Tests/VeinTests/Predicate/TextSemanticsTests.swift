@@ -169,6 +169,6 @@ import Testing
         #expect(try count(#"kind == "a\0b""#) == 1)
         #expect(try count(#"note == "x\0y""#) == 2)
         #expect(try store.database.rows("SELECT kind FROM Item ORDER BY kind").map { $0[0].string } == ["Cafe\u{301}", "a\0b"])
-        #expect(throws: (any Error).self) { try store.database.execute("INSERT INTO Item (id, kind) VALUES ('x', 'a')") }
+        #expect(throws: (any Error).self) { try store.database.execute("INSERT INTO Item (_id, kind) VALUES ('x', 'a')") }
     }
 }
