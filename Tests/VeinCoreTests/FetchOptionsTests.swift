@@ -26,7 +26,7 @@ import Testing
         let posts = try reader.fetch(descriptor)
         let fetch = log.take()
         #expect(fetch.count == 1)
-        #expect(fetch.first?.hasPrefix("SELECT \"Post\".\"id\", \"Post\".\"title\" FROM \"Post\"") == true, "\(fetch)")
+        #expect(fetch.first?.hasPrefix("SELECT \"Post\".\"_id\", \"Post\".\"title\" FROM \"Post\"") == true, "\(fetch)")
 
         #expect(posts.map(\.title) == ["title 0", "title 1", "title 2"])
         #expect(log.take().isEmpty, "the fetched property is read")
