@@ -233,6 +233,8 @@ public enum ModelContainerError: Error, Equatable, CustomStringConvertible {
     case appMismatch(path: String, store: String, app: String)
     /// The store is at a version of the plan, but its schema is not the plan's schema of that version.
     case schemaDiffersFromPlan(path: String, version: SchemaVersion)
+    /// A `ModelConfiguration` names models the container was not made for.
+    case configurationModelsNotInContainer([String])
 
     public var description: String {
         switch self {
@@ -250,6 +252,9 @@ public enum ModelContainerError: Error, Equatable, CustomStringConvertible {
             return "\(path) belongs to app \"\(store)\", not to \"\(app)\" (the container's appID)"
         case .schemaDiffersFromPlan(let path, let version):
             return "\(path) holds a different schema \(version) than the migration plan declares for that version"
+        case .configurationModelsNotInContainer(let names):
+            return "the configuration names \(names.joined(separator: ", ")), which the container's schema does not list: "
+                + "add \(names.count == 1 ? "it" : "them") to ModelContainer(for: …)"
         case .notMigrated(let store, let app):
             return "the store is at schema \(store) and the app's schema is \(app): call container.migrate() first, "
                 + "then use container.context (a context taken before migrate() stays at \(store))"

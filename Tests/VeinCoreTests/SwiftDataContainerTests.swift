@@ -71,6 +71,23 @@ private typealias Memo = ShopSchema.Memo
         #expect(ModelConfiguration(appID: "com.example.notes").resolvedAppID == "com.example.notes")
     }
 
+    /// `ModelConfiguration(for: User.self, isStoredInMemoryOnly: true)`, as "SwiftData outside SwiftUI" writes
+    /// it; a configuration naming a model its container lacks is refused; a name names the default file.
+    @Test func aConfigurationForModelTypes() throws {
+        let container = try ModelContainer(for: Memo.self, configurations: ModelConfiguration(for: Memo.self, isStoredInMemoryOnly: true))
+        #expect(container.store.path.contains("/vein-memory-"))
+        let refused = #expect(throws: ModelContainerError.self) {
+            try ModelContainer(for: Memo.self, configurations: ModelConfiguration(for: Memo.self, Product.self, isStoredInMemoryOnly: true))
+        }
+        #expect(refused?.description
+                == "the configuration names Product, which the container's schema does not list: add it to ModelContainer(for: …)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vein-config-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try ModelConfiguration("Archive", appID: "notes").storePath(environment: ["XDG_DATA_HOME": folder])
+                == folder + "/notes/Archive.vein")
+        #expect(try ModelConfiguration(appID: "notes").storePath(environment: ["XDG_DATA_HOME": folder]) == folder + "/notes/default.vein")
+    }
+
     /// Vein never saves on its own: the switch is there for code that sets it.
     @Test func autosaveEnabledSavesNothing() throws {
         let container = try ModelContainer(for: Memo.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))

@@ -14,35 +14,63 @@ public struct ModelConfiguration: Sendable {
     public let isStoredInMemoryOnly: Bool
     /// The store's file; nil: the default above (or none, in memory).
     public let url: URL?
+    /// SwiftData's configuration name: the default store's file is `NAME.vein` instead of `default.vein`.
+    public let name: String?
+    /// The models this configuration names (`ModelConfiguration(for: User.self)`, `schema:`), nil when it
+    /// names none. Vein keeps all of a container's models in its one store, so these need only be among
+    /// the container's: one that is not is refused when the container is made.
+    public let modelNames: [String]?
     public let appID: String?
     public let keyProvider: any DatabaseKeyProvider
 
-    public init(isStoredInMemoryOnly: Bool = false, appID: String? = nil,
+    public init(_ name: String? = nil, schema: Schema? = nil, isStoredInMemoryOnly: Bool = false,
+                appID: String? = nil, keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()) {
+        self.init(name: name, models: schema?.models, isStoredInMemoryOnly: isStoredInMemoryOnly, url: nil,
+                  appID: appID, keyProvider: keyProvider)
+    }
+
+    /// `ModelConfiguration(for: User.self, isStoredInMemoryOnly: true)`.
+    /// (One type at least: `ModelConfiguration()` is the initializer above.)
+    public init(for first: any PersistentModel.Type, _ more: any PersistentModel.Type..., isStoredInMemoryOnly: Bool = false,
+                appID: String? = nil, keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()) {
+        self.init(name: nil, models: [first] + more, isStoredInMemoryOnly: isStoredInMemoryOnly, url: nil,
+                  appID: appID, keyProvider: keyProvider)
+    }
+
+    public init(_ name: String? = nil, schema: Schema? = nil, url: URL, appID: String? = nil,
                 keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()) {
+        self.init(name: name, models: schema?.models, isStoredInMemoryOnly: false, url: url, appID: appID,
+                  keyProvider: keyProvider)
+    }
+
+    private init(name: String?, models: [any PersistentModel.Type]?, isStoredInMemoryOnly: Bool, url: URL?,
+                 appID: String?, keyProvider: any DatabaseKeyProvider) {
+        self.name = name
+        self.modelNames = models?.map { $0.modelName }
         self.isStoredInMemoryOnly = isStoredInMemoryOnly
-        self.url = nil
+        self.url = url
         self.appID = appID
         self.keyProvider = keyProvider
     }
 
-    public init(url: URL, appID: String? = nil, keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()) {
-        self.isStoredInMemoryOnly = false
-        self.url = url
-        self.appID = appID
-        self.keyProvider = keyProvider
+    /// Throws when the configuration names a model the container does not have.
+    func checkModels(in models: [any PersistentModel.Type]) throws {
+        let known = Set(models.map { $0.modelName })
+        let unknown = (modelNames ?? []).filter { !known.contains($0) }
+        if !unknown.isEmpty { throw ModelContainerError.configurationModelsNotInContainer(unknown) }
     }
 
     /// The app id: the one given, or the executable's name.
     public var resolvedAppID: String { appID ?? ProcessInfo.processInfo.processName }
 
     /// The store's path (nil: in memory), making the default folder when it is the one used.
-    func storePath(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String? {
+    public func storePath(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String? {
         if isStoredInMemoryOnly { return nil }
         if let url { return url.path }
         let folder = Self.defaultFolder(appID: resolvedAppID, environment: environment)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        return folder + "/default.vein"
+        return folder + "/\(name ?? "default").vein"
     }
 
     /// `$XDG_DATA_HOME/APPID`, or `~/.local/share/APPID`.

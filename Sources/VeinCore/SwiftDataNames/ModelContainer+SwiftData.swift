@@ -23,6 +23,7 @@ extension ModelContainer {
     public convenience init<V: VersionedSchema>(for schema: V.Type, migrationPlan: (any SchemaMigrationPlan.Type)?,
                                                 configurations: ModelConfiguration...) throws {
         let configuration = configurations.first ?? ModelConfiguration()
+        try configuration.checkModels(in: V.models)
         try self.init(schema, plan: migrationPlan, at: try configuration.storePath(), appID: configuration.resolvedAppID,
                       keyProvider: configuration.keyProvider)
         try migrate()
@@ -30,6 +31,7 @@ extension ModelContainer {
 
     private convenience init(for schema: Schema, configurations: [ModelConfiguration]) throws {
         let configuration = configurations.first ?? ModelConfiguration()
+        try configuration.checkModels(in: schema.models)
         let appID = configuration.resolvedAppID
         try self.init(manifest: try schema.manifest(appID: appID), models: schema.models, plan: nil,
                       at: try configuration.storePath(), keys: configuration.keyProvider.keyOptions)
