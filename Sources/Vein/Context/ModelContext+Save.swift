@@ -17,7 +17,7 @@ extension ModelContext {
         var committed: Set<String> = []
         defer { announce(committed) }
         try lock.withLock {
-            try throwRefusedWrites()
+            try throwDeferredFailures()
             guard hasChanges else { return }
             var modelsSaved: Set<String> = []
             var written = 0

@@ -83,9 +83,9 @@ public final class ModelContext: @unchecked Sendable {
     var deleteSetProgress: DeleteSetProgress?
     var deletedSinceRulesApplied: [ModelObject] = []
 
-    /// Writes to deleted or detached objects that an accessor could not throw (VeinCore's): the next
-    /// `save` throws the first and writes nothing (`noteRefusedWrite`).
-    var refusedWrites: [ContextError] = []
+    /// Failures that could not be thrown where they happened (VeinCore's accessors, `insert`, `delete`):
+    /// the next `save` throws the first and writes nothing (`noteDeferredFailure`).
+    var deferredFailures: [any Error] = []
     /// Set by `close()`: every use of the store throws `StoreError.closed`.
     var isClosed = false
 
@@ -610,7 +610,7 @@ public final class ModelContext: @unchecked Sendable {
             inserted = []
             updated = [:]
             deleted = [:]
-            refusedWrites = []
+            deferredFailures = []
             deletedByRule = [:]
             cascadedThroughLinks = [:]
             pendingWorkEnded()
