@@ -51,7 +51,16 @@ public final class ModelContext: @unchecked Sendable {
     /// its fields and the relationships it assigned. The row is found when the instance is inserted, in
     /// the store as this context has it: a value given after the insert, one another context saves
     /// meanwhile, or one two unsaved inserts share, is the store's UNIQUE index's to refuse at `save`.
-    public func insert<T: PersistentModel>(_ model: T) throws {
+    ///
+    /// It does not throw, as SwiftData's does not, so that `context.insert(x)` compiles as SwiftData code
+    /// writes it. An insert that fails (a value the model refuses, a target in another context, a store
+    /// not migrated to the app's schema) is not made, nothing of it stays pending, and the next `save`
+    /// throws its error and writes nothing (`rollback` forgets it); `hasChanges` is true meanwhile.
+    public func insert<T: PersistentModel>(_ model: T) {
+        deferringFailure { try insertNow(model) }
+    }
+
+    private func insertNow<T: PersistentModel>(_ model: T) throws {
         try checkSchema()
         let uniqueFields = T._$schema.uniqueFields
         guard !uniqueFields.isEmpty, model._$backing.object == nil else { return try Insertion.insert(model, into: engine) }
@@ -66,10 +75,23 @@ public final class ModelContext: @unchecked Sendable {
         } }
     }
 
-    public func delete(_ model: some PersistentModel) throws {
+    /// Deletes `model` with its relationships' delete rules; `save` writes it. Like `insert`, it does not
+    /// throw: a delete refused (a `deny` rule this context can see) is not made, and the next `save`
+    /// throws its error and writes nothing.
+    public func delete(_ model: some PersistentModel) {
+        deferringFailure { try deleteNow(model) }
+    }
+
+    /// `delete`, throwing its failure (for `delete(model:where:)`, which throws as SwiftData's does).
+    func deleteNow(_ model: some PersistentModel) throws {
         try checkSchema()
         guard let object = model._$backing.object else { return }
         try engine.delete(object)
+    }
+
+    /// Runs `operation`, which makes nothing when it throws; its error waits for the next `save`.
+    private func deferringFailure(_ operation: () throws -> Void) {
+        do { try operation() } catch { engine.noteDeferredFailure(error) }
     }
 
     public func save() throws {
@@ -77,7 +99,9 @@ public final class ModelContext: @unchecked Sendable {
         try engine.save()
     }
     public func rollback() { engine.rollback() }
-    public var hasChanges: Bool { engine.hasChanges }
+    /// Whether `save` has something to do: pending changes to write, or a failed `insert` or `delete`
+    /// (or a write refused on a deleted object) to throw.
+    public var hasChanges: Bool { engine.hasChanges || engine.hasDeferredFailures }
 
     /// The objects of model `T` in id (creation) order, or those `condition` (SPEC §4) holds for.
     public func fetch<T: PersistentModel>(_ type: T.Type, where condition: String? = nil) throws -> [T] {

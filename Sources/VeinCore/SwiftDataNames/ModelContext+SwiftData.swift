@@ -31,10 +31,11 @@ extension ModelContext {
     }
 
     /// Deletes every `T` that `predicate` selects (every `T` without one), with the delete rules, as
-    /// `delete` of each would; `save` writes it. SwiftData's signature: `includeSubclasses` has no meaning
-    /// for Vein's final model classes.
+    /// `delete` of each would; `save` writes it. It throws, as SwiftData's does, where `delete` defers its
+    /// failure: a `deny` stops it there, the objects before it deleted (pending). SwiftData's signature:
+    /// `includeSubclasses` has no meaning for Vein's final model classes.
     public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws {
-        for object in try fetch(FetchDescriptor<T>(predicate: predicate)) { try delete(object) }
+        for object in try fetch(FetchDescriptor<T>(predicate: predicate)) { try deleteNow(object) }
     }
 
     /// Runs `block` on each object `descriptor` selects, in its order, fetching `batchSize` objects at a
