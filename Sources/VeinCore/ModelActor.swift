@@ -3,7 +3,7 @@
 /// ```swift
 /// @ModelActor actor Importer {
 ///     func importAll(_ names: [String]) throws {
-///         for name in names { try modelContext.insert(Person(name: name)) }
+///         for name in names { modelContext.insert(Person(name: name)) }
 ///         try modelContext.save()
 ///     }
 /// }

@@ -27,7 +27,7 @@ final class Row {
 
 /// 50,000 (`count`) instances made and inserted one by one (`context.insert`), then one `save`.
 func typedInsertRows(_ context: VeinCore.ModelContext, count: Int) throws {
-    for n in 0..<count { try context.insert(Row(n)) }
+    for n in 0..<count { context.insert(Row(n)) }
     try context.save()
 }
 

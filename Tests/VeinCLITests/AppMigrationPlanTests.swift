@@ -62,7 +62,7 @@ import VeinCore
                                     appID: "com.example.notes", keyProvider: keys)
         let note = NotesV1.Note(title: "Minutes")
         note.words = 120
-        try v1.context.insert(note)
+        v1.context.insert(note)
         try v1.context.save()
 
         let migrate = try r.vein(["migrate", "notes.vein", "--plan", "plan.json", "--key-file", "notes.key"])
@@ -92,7 +92,7 @@ import VeinCore
         let path = ProcessInfo.processInfo.environment["VEIN_APP_KEYRING_STORE"]!
         do {
             let container = try ModelContainer(NotesV1.self, migration: FirstNotesPlan.self, at: path, appID: "com.example.notes")
-            try container.context.insert(NotesV1.Note(title: "Plan"))
+            container.context.insert(NotesV1.Note(title: "Plan"))
             try container.context.save()
             print("created")
         } catch {

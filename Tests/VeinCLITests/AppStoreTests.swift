@@ -13,7 +13,7 @@ import VeinCore
         defer { r.cleanUp() }
         let keys = KeyOptions(keyFile: r.path("notes.key"), environment: [:], keyring: nil)
         let container = try ModelContainer(for: Notes.self, at: r.path("notes.vein"), appID: "com.example.notes", keyProvider: keys)
-        for title in ["Plan", "Minutes"] { try container.context.insert(Notes.Note(title: title)) }
+        for title in ["Plan", "Minutes"] { container.context.insert(Notes.Note(title: title)) }
         try container.context.save()
 
         let info = try r.vein(["info", "notes.vein", "--key-file", "notes.key"])

@@ -27,7 +27,7 @@ import VeinCore
         let trip = Self.trip("Spring", code: "S1")
         trip.photo = Data([1, 2, 3])
         trip.notes = "pack light"
-        try container.context.insert(trip)
+        container.context.insert(trip)
         try container.context.save()
         let reader = container.newContext()
         let fetched = try #require(try reader.fetch(Trip.self).first)
@@ -39,7 +39,7 @@ import VeinCore
     /// `.unique` and `#Unique` are the store's UNIQUE constraints, and the keys `upsert` finds a row by.
     @Test func uniqueValuesAreEnforced() throws {
         let container = try Self.container()
-        try container.context.insert(Self.trip("Spring", code: "S1"))
+        container.context.insert(Self.trip("Spring", code: "S1"))
         try container.context.save()
         let kept = try Trip.upsert(Trip(name: "Spring", destination: "Porto", code: "S1", booking: "B-Spring-S1"), in: container.context)
         try container.context.save()
@@ -50,8 +50,8 @@ import VeinCore
         // insert one value, neither seeing the other's.
         for (first, second, field) in [(("Autumn", "A1"), ("Autumn", "A2"), "name"), (("Winter", "W1"), ("Summer", "W1"), "code")] {
             let one = container.newContext(), other = container.newContext()
-            try one.insert(Self.trip(first.0, code: first.1))
-            try other.insert(Self.trip(second.0, code: second.1))
+            one.insert(Self.trip(first.0, code: first.1))
+            other.insert(Self.trip(second.0, code: second.1))
             try one.save()
             let error = #expect(throws: ContextError.self) { try other.save() }
             #expect(error?.description.contains("UNIQUE constraint failed: Trip.\(field)") == true, "\(String(describing: error))")
@@ -64,7 +64,7 @@ import VeinCore
         let container = try Self.container()
         let trip = Self.trip("Spring", code: "S1")
         trip.photo = Data([9])
-        try container.context.insert(trip)
+        container.context.insert(trip)
         try container.context.save()
         try container.store.database.execute("PRAGMA ignore_check_constraints = ON; UPDATE Trip SET photo = 'abc'; "
                                              + "PRAGMA ignore_check_constraints = OFF")
@@ -83,8 +83,8 @@ import VeinCore
         spring.isSelected = true
         spring.lastViewed = now
         #expect(!summer.isSelected && summer.lastViewed == nil)
-        try container.context.insert(spring)
-        try container.context.insert(summer)
+        container.context.insert(spring)
+        container.context.insert(summer)
         try container.context.save()
         #expect(spring.isSelected && spring.lastViewed == now, "kept through insert and save")
         #expect(try container.context.fetch(Trip.self).first === spring, "the context's own instance, value and all")

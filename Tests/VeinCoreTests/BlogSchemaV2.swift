@@ -108,7 +108,7 @@ enum HookedBlogMigration: SchemaMigrationPlan {
         .custom(from: V0_0_1.self, to: BlogV0_0_2.self,
                 steps: [.map(BlogV0_0_2.Post.self, ["summary": "title"]), .drop(V0_0_1.Post.self, "views")],
                 willMigrate: { context in
-                    for post in try context.fetch(V0_0_1.Post.self) where post.title == "spam" { try context.delete(post) }
+                    for post in try context.fetch(V0_0_1.Post.self) where post.title == "spam" { context.delete(post) }
                 },
                 didMigrate: { context in
                     for post in try context.fetch(BlogV0_0_2.Post.self) { post.summary += " (\(post.attachments.count) attachment)" }
@@ -125,7 +125,7 @@ enum FailingHookBlogMigration: SchemaMigrationPlan {
         .custom(from: V0_0_1.self, to: BlogV0_0_2.self,
                 steps: [.map(BlogV0_0_2.Post.self, ["summary": "title"]), .drop(V0_0_1.Post.self, "views")],
                 didMigrate: { context in
-                    for post in try context.fetch(BlogV0_0_2.Post.self) { try context.delete(post) }
+                    for post in try context.fetch(BlogV0_0_2.Post.self) { context.delete(post) }
                     try context.save()
                     throw HookFailure()
                 }),

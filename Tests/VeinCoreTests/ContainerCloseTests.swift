@@ -65,7 +65,7 @@ import Vein
         await #expect(processExitsWith: .success) { [store = store as String] in
             let container = try ModelContainer(for: V0_0_1.self, at: store, appID: "com.example.blog",
                                                keyProvider: .keyFile(store + ".key"))
-            try container.context.insert(Post(title: "saved before exit", content: "c"))
+            container.context.insert(Post(title: "saved before exit", content: "c"))
             try container.context.save()
             guard FileManager.default.fileExists(atPath: store + "-wal") else { exit(2) }
             exit(0)  // as returning from main.swift does; `container` is never deinitialised

@@ -11,7 +11,7 @@ import Testing
         for n in 0..<posts {
             let post = Post(title: "title \(n)", content: "content \(n)")
             post.attachments = [Attachment(name: "a\(n)", fileType: .png, data: Data(repeating: UInt8(n), count: 3))]
-            try container.context.insert(post)
+            container.context.insert(post)
         }
         try container.context.save()
         return container
@@ -85,9 +85,9 @@ import Testing
         for n in 0..<20 {
             let person = PetStore.Person(name: "p\(n)")
             person.pets = (0..<3).map { PetStore.Pet(name: "pet \(n).\($0)") }
-            try container.context.insert(person)
+            container.context.insert(person)
         }
-        try container.context.insert(PetStore.Person(name: "no pets"))
+        container.context.insert(PetStore.Person(name: "no pets"))
         try container.context.save()
 
         let plain = container.newContext()
@@ -115,7 +115,7 @@ import Testing
             let shelter = PetStore.Shelter(name: "s\(n)")
             shelter.manager = PetStore.Person(name: "manager \(n)")
             shelter.residents = [PetStore.Pet(name: "r\(n).a"), PetStore.Pet(name: "r\(n).b")]
-            try container.context.insert(shelter)
+            container.context.insert(shelter)
         }
         try container.context.save()
 
@@ -138,7 +138,7 @@ import Testing
         let container = try ModelContainer(for: PetStore.self, at: nil, appID: "com.example.petstore")
         let ada = PetStore.Person(name: "Ada")
         ada.pets = [PetStore.Pet(name: "Rex")]
-        try container.context.insert(ada)
+        container.context.insert(ada)
         try container.context.save()
         ada.pets = (ada.pets ?? []) + [PetStore.Pet(name: "Tom")]
 

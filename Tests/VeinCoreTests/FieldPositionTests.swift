@@ -36,7 +36,7 @@ import VeinCore
         #expect(store.manifest.model(named: "PositionedNote")?.fields.map(\.name) == ["rating", "title", "views"])
         let context = VeinCore.ModelContext(Vein.ModelContext(store: store))
         let note = PositionedNote(title: "first", views: 3, rating: 4.5)
-        try context.insert(note)
+        context.insert(note)
         #expect(note.title == "first" && note.views == 3 && note.rating == 4.5)
         note.views = 7
         note.title = "second"

@@ -55,7 +55,7 @@ enum Catalog: VersionedSchema {
         let item = Catalog.Item(code: code, name: "Lamp", count: 3, price: 19.5, inStock: true, addedAt: addedAt,
                                 thumbnail: Data([1, 2, 3]), size: .large, color: nil,
                                 dimensions: .init(width: 1.5, height: 2), tags: ["a", "b"])
-        try container.context.insert(item)
+        container.context.insert(item)
         item.color = .green
         try container.context.save()
 

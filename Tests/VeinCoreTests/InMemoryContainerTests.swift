@@ -11,7 +11,7 @@ import VeinCore
                                                appID: "com.example.blog")
             folder = URL(fileURLWithPath: container.store.path).deletingLastPathComponent().path
             let post = Post(title: "in memory", content: "gone after")
-            try container.context.insert(post)
+            container.context.insert(post)
             try container.context.save()
             let reader = container.newContext()
             #expect(try reader.fetch(Post.self).map(\.title) == ["in memory"])

@@ -35,7 +35,7 @@ import VeinCore
         let path = "\(folder)/blog.vein"
         let container = try VeinCore.ModelContainer(V0_0_1.self, migration: FirstBlogMigration.self, at: path, appID: Self.app,
                                                     keyProvider: SecretServiceKeyProvider(keyring: keyring))
-        try container.context.insert(Post(title: "t", content: "c"))
+        container.context.insert(Post(title: "t", content: "c"))
         try container.context.save()
         let realPath = try FileSystem.realPath(path)
         #expect(keyring.items.keys.sorted() == ["\(realPath) current"])

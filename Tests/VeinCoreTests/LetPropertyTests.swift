@@ -13,7 +13,7 @@ import VeinCore
     }
 
     @Test func aLetIsSavedAndFetched() throws {
-        try container.mainContext.insert(Member(code: code, firstName: "Ada"))
+        container.mainContext.insert(Member(code: code, firstName: "Ada"))
         try container.mainContext.save()
         let fetched = try #require(try ModelContext(container).fetch(FetchDescriptor<Member>()).first)
         #expect(fetched.code == code)
@@ -24,11 +24,11 @@ import VeinCore
     /// Inserting an instance whose unique `let` a row holds updates that row, its other `let`s included.
     @Test func aLetShowsTheUpsertedRowsValue() throws {
         let context = ModelContext(container)
-        try context.insert(Member(code: code, firstName: "Ada"))
+        context.insert(Member(code: code, firstName: "Ada"))
         try context.save()
         let newer = Member(code: code, firstName: "Augusta")
         let writer = ModelContext(container)
-        try writer.insert(newer)
+        writer.insert(newer)
         try writer.save()
         #expect(newer.firstName == "Augusta")
         let reader = ModelContext(container)

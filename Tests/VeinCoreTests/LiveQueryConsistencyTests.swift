@@ -11,7 +11,7 @@ extension LiveQueryTests {
         let context = container.context
         let open = LiveQuery(sort: [SortDescriptor(\Chore.title)], in: context, pollInterval: nil)
         #expect(open.descriptor.includePendingChanges == false)
-        try context.insert(Chore(title: "unsaved"))
+        context.insert(Chore(title: "unsaved"))
         // A save elsewhere refreshes the query: the unsaved insert of its own context stays out.
         try F.insert(["saved elsewhere"], into: container.newContext())
         open.waitForQueuedRefreshes()
@@ -27,7 +27,7 @@ extension LiveQueryTests {
         let open = LiveQuery(sort: [SortDescriptor(\Chore.title)], in: context, pollInterval: nil)
         let held = try #require(open.results.first)
         held.title = "changed, not saved"
-        try context.insert(Chore(title: "inserted, not saved"))
+        context.insert(Chore(title: "inserted, not saved"))
         context.rollback()
 
         // rollback() detached `held`; the live query holds a fresh instance of the row, before it returns.
@@ -45,9 +45,9 @@ extension LiveQueryTests {
         open.waitForQueuedRefreshes()  // the refresh the save above queued
         let count = open.publishCount
         let other = container.newContext()
-        try other.insert(Chore(title: "elsewhere, not saved"))
+        other.insert(Chore(title: "elsewhere, not saved"))
         other.rollback()
-        try context.insert(Setting(key: "theme", value: "dark"))
+        context.insert(Setting(key: "theme", value: "dark"))
         context.rollback()
         open.waitForQueuedRefreshes()
         #expect(open.publishCount == count)

@@ -76,7 +76,7 @@ enum LiveQueryFixture {
         let chores = titles.map(Chore.init)
         for chore in chores {
             chore.project = project
-            try context.insert(chore)
+            context.insert(chore)
         }
         try context.save()
         return chores

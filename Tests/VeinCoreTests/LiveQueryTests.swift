@@ -39,7 +39,7 @@ import Testing
 
         let second = try F.containerOnSameFile(as: container)
         let project = Project(name: "house")
-        try second.context.insert(project)
+        second.context.insert(project)
         try F.insert(["from another container"], into: second.context, project: project)
         #expect(F.eventually { open.results.map(\.title) == ["from another container", "from another context"] })
 
@@ -51,7 +51,7 @@ import Testing
         #expect(F.eventually { held.title == "renamed elsewhere" && open.results.contains { $0 === held } })
 
         // A cascade delete in the other container takes the project's chore out.
-        try second.context.delete(project)
+        second.context.delete(project)
         try second.context.save()
         #expect(F.eventually { open.results.map(\.title) == ["renamed elsewhere"] })
     }
@@ -59,7 +59,7 @@ import Testing
     @Test func aLinkWrittenFromTheOtherSideRefreshesAQueryOfTheOwner() throws {
         let container = try F.container()
         let project = Project(name: "garden")
-        try container.context.insert(project)
+        container.context.insert(project)
         try container.context.save()
         let busy = LiveQuery(filter: #Predicate<Project> { !$0.chores.isEmpty }, in: container.newContext(), pollInterval: nil)
         #expect(busy.results.isEmpty)
@@ -121,11 +121,11 @@ import Testing
 
         // Announcements are queued while the save runs: once the queue has run what was queued, a refresh
         // the save caused would have happened.
-        try container.context.insert(Setting(key: "theme", value: "dark"))
+        container.context.insert(Setting(key: "theme", value: "dark"))
         try container.context.save()
         open.waitForQueuedRefreshes()
         let other = container.newContext()
-        try other.insert(Setting(key: "font", value: "serif"))
+        other.insert(Setting(key: "font", value: "serif"))
         try other.save()
         open.waitForQueuedRefreshes()
         #expect(open.publishCount == 0)

@@ -32,11 +32,11 @@ import Vein
     static func library() throws -> (ModelContainer, VeinCore.ModelContext) {
         let container = try ModelContainer(for: Library.self, at: nil, appID: "com.example.library")
         for (i, title) in titles.enumerated() {
-            try container.context.insert(Book(title: title, subtitle: i % 3 == 0 ? nil : titles[(i + 5) % titles.count], copies: i % 4))
+            container.context.insert(Book(title: title, subtitle: i % 3 == 0 ? nil : titles[(i + 5) % titles.count], copies: i % 4))
         }
         try container.context.save()
         let context = container.newContext()
-        try context.insert(Book(title: "Unsaved CAFÉ", subtitle: "straße", copies: 3))
+        context.insert(Book(title: "Unsaved CAFÉ", subtitle: "straße", copies: 3))
         return (container, context)
     }
 

@@ -11,8 +11,8 @@ import VeinTesting
         let report = try tester.migrate(from: V0_0_1.self, seed: { context in
             let post = Post(title: "Hello Vein", content: "first")
             post.views = 7
-            try context.insert(post)
-            try context.insert(Post(title: "spam", content: "buy"))
+            context.insert(post)
+            context.insert(Post(title: "spam", content: "buy"))
         }, verify: { context in
             verified = try context.fetch(BlogV0_0_2.Post.self).map { "\($0.title)|\($0.body)|\($0.summary)" }
         })

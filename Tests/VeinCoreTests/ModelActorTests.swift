@@ -6,13 +6,13 @@ import VeinCore
 /// the container; what it saves the container's other contexts see.
 @ModelActor actor PetImporter {
     func importPets(_ names: [String]) throws -> Int {
-        for name in names { try modelContext.insert(PetStore.Pet(name: name)) }
+        for name in names { modelContext.insert(PetStore.Pet(name: name)) }
         try modelContext.save()
         return try modelContext.fetchCount(FetchDescriptor<PetStore.Pet>())
     }
 
     func unsavedInsert(_ name: String) throws {
-        try modelContext.insert(PetStore.Pet(name: name))
+        modelContext.insert(PetStore.Pet(name: name))
     }
 }
 

@@ -26,7 +26,7 @@ import VeinCore
         let shot = Attachment(name: "shot.png", fileType: .png, data: Data(repeating: 7, count: 2048))
         post.attachments = [shot]
         #expect(post.isInNoContext, "not in a context yet")
-        try container.context.insert(post)
+        container.context.insert(post)
         #expect(!post.isInNoContext && !shot.isInNoContext, "inserting a post inserts what it points to")
         #expect(shot.post === post, "the inverse is kept in step")
         post.content = "What did I tell you?"
@@ -62,10 +62,10 @@ import VeinCore
                                            keyProvider: Self.keys(folder))
         let post = Post(title: "Gone", content: "soon")
         post.attachments = [Attachment(name: "a", fileType: .gif, data: Data()), Attachment(name: "b", fileType: .jpg, data: Data())]
-        try container.context.insert(post)
+        container.context.insert(post)
         try container.context.save()
         #expect(try container.context.fetchCount(Attachment.self) == 2)
-        try container.context.delete(post)
+        container.context.delete(post)
         try container.context.save()
         #expect(try container.newContext().fetchCount(Attachment.self) == 0)
     }

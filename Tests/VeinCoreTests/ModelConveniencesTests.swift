@@ -16,7 +16,7 @@ private typealias Review = ShopSchema.Review
         for (title, views) in [("Vein 1.0", 5), ("Hello", 9), ("Vein on Linux", 2), ("Notes", 9), ("About Vein", 0)] {
             let post = Post(title: title, content: "")
             post.views = views
-            try container.context.insert(post)
+            container.context.insert(post)
         }
         try container.context.save()
         return container
@@ -39,7 +39,7 @@ private typealias Review = ShopSchema.Review
         #expect(context.translates(#Predicate<Post> { $0.shoutedTitle == "NOTES" }) == false)
         #expect(try Post.fetchOne(where: #Predicate { $0.shoutedTitle == "NOTES" }, in: context)?.title == "Notes")
         // Unsaved objects count, as in `fetch(FetchDescriptor)`.
-        try context.insert(Post(title: "Vein draft", content: ""))
+        context.insert(Post(title: "Vein draft", content: ""))
         #expect(try Post.fetchOne(where: #Predicate { $0.title == "Vein draft" }, in: context)?.title == "Vein draft")
         // The instance is the context's one for its row.
         let hello = try #require(try Post.fetchOne(where: #Predicate { $0.title == "Hello" }, in: context))
@@ -53,7 +53,7 @@ private typealias Review = ShopSchema.Review
         for i in 0..<2_000 {
             let post = Post(title: "p\(i)", content: "")
             post.views = i % 7
-            try container.context.insert(post)
+            container.context.insert(post)
         }
         try container.context.save()
         let reader = container.newContext()
@@ -140,8 +140,8 @@ private typealias Review = ShopSchema.Review
                 == "upsert: Memo has no @Unique field to find the existing row by; mark the field that identifies a Memo @Unique, or use insert")
 
         let a = Product(sku: "A", slug: "a", name: "A"), b = Product(sku: "B", slug: "b", name: "B")
-        try context.insert(a)
-        try context.insert(b)
+        context.insert(a)
+        context.insert(b)
         try context.save()
         let both = Product(sku: "A", slug: "b", name: "both")
         let error = try #require(throws: ModelConvenienceError.self) { try Product.upsert(both, in: context) }

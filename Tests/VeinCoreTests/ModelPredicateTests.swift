@@ -26,7 +26,7 @@ import VeinCore
         let context = container.context
         let draft = Post(title: "draft", content: "")
         draft.views = 50
-        try context.insert(draft)
+        context.insert(draft)
         let popular = ModelPredicate<Post>(sql: "views > 8")
         #expect(try context.fetchAll(popular).map(\.title) == ["Hello", "Notes"])
         try context.save()
@@ -113,7 +113,7 @@ import VeinCore
     @Test func stringArgumentsAreComparedAsStored() throws {
         let container = try ModelConveniencesTests.blog()
         let context = container.context
-        try context.insert(Post(title: "Caf\u{E9}", content: ""))
+        context.insert(Post(title: "Caf\u{E9}", content: ""))
         try context.save()
         let decomposed = "Cafe\u{301}"
         #expect(try context.fetchAll(ModelPredicate<Post>(sql: "title = ?", arguments: [decomposed])).map(\.title) == ["Caf\u{E9}"])

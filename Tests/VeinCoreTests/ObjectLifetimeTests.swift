@@ -11,7 +11,7 @@ import VeinCore
     static func blog() throws -> ModelContainer {
         let container = try ModelContainer(for: V0_0_1.self, at: nil, appID: "com.example.blog")
         let post = Post(title: "first", content: "c")
-        try container.context.insert(post)
+        container.context.insert(post)
         post.attachments = [Attachment(name: "a.png", fileType: .png, data: Data([1, 2]))]
         try container.context.save()
         return container
@@ -58,7 +58,7 @@ import VeinCore
             let made = container.newContext()
             context.object = made.engine
             let post = Post(title: "never saved", content: "c")
-            try made.insert(post)
+            made.insert(post)
             inserted.object = post
         }
         #expect(context.object == nil && inserted.object == nil)
@@ -82,7 +82,7 @@ import VeinCore
         let context = container.newContext()
         let post = try #require(try context.fetch(Post.self).first)
         let id = post.persistentModelID.key
-        try context.delete(post)
+        context.delete(post)
         #expect(post.title == "first")
         #expect(post.attachments.isEmpty)
         post.title = "too late"
@@ -100,7 +100,7 @@ import VeinCore
         let context = container.newContext()
         let post = Post(title: "draft", content: "c")
         let attachment = Attachment(name: "b.png", fileType: .png, data: Data())
-        try context.insert(post)
+        context.insert(post)
         post.attachments = [attachment]
         #expect(attachment.post === post)
         context.rollback()

@@ -38,10 +38,10 @@ enum OwnIDSchema: VersionedSchema {
     @Test func aModelsOwnIDIsAFieldToFetchSortAndUpsertBy() throws {
         let container = try ModelContainer(for: OwnIDSchema.self, at: nil, appID: "com.example.people")
         let context = container.context
-        for (id, name) in zip(Self.ids, ["Ada", "Brian", "Cleo"]) { try context.insert(Person(id: id, name: name)) }
-        try context.insert(Note(id: "n-2", text: "second"))
-        try context.insert(Note(id: "n-1", text: "first"))
-        try context.insert(Note(id: "n-1", text: "again"))
+        for (id, name) in zip(Self.ids, ["Ada", "Brian", "Cleo"]) { context.insert(Person(id: id, name: name)) }
+        context.insert(Note(id: "n-2", text: "second"))
+        context.insert(Note(id: "n-1", text: "first"))
+        context.insert(Note(id: "n-1", text: "again"))
         try context.save()
 
         let reader = container.newContext()
@@ -53,7 +53,7 @@ enum OwnIDSchema: VersionedSchema {
         #expect(try reader.fetch(FetchDescriptor<Note>(sortBy: [SortDescriptor(\.id)])).map(\.id) == ["n-1", "n-1", "n-2"])
 
         // Insert-as-upsert through the unique `id`: the row with that id takes the new values.
-        try reader.insert(Person(id: Self.ids[0], name: "Ada Lovelace"))
+        reader.insert(Person(id: Self.ids[0], name: "Ada Lovelace"))
         try reader.save()
         let people = try container.newContext().fetch(FetchDescriptor<Person>())
         #expect(people.map(\.name) == ["Ada Lovelace", "Brian", "Cleo"])
@@ -66,8 +66,8 @@ enum OwnIDSchema: VersionedSchema {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let container = try ModelContainer(for: OwnIDSchema.self, at: nil, appID: "com.example.people")
         let person = Person(id: Self.ids[0], name: "Ada")
-        try container.context.insert(person)
-        try container.context.insert(Note(id: "n-1", text: "first"))
+        container.context.insert(person)
+        container.context.insert(Note(id: "n-1", text: "first"))
         try container.context.save()
         let rowKey = try #require(person._$backing.object?.id)
         let export = try SwiftDataFieldTypesTests.export(container.store, folder: folder)

@@ -20,7 +20,7 @@ private typealias Review = ShopSchema.Review
         let before = lamp.persistentModelID
         #expect(before.entityName == "Product")
         #expect(lamp.id == before, "Identifiable's id is persistentModelID")
-        try container.mainContext.insert(lamp)
+        container.mainContext.insert(lamp)
         try container.mainContext.save()
         #expect(lamp.persistentModelID == before)
         let fetched = try #require(try ModelContext(container).fetch(FetchDescriptor<Product>()).first)
@@ -31,7 +31,7 @@ private typealias Review = ShopSchema.Review
     /// An instance never asked for it gets the engine's key at insert, and keeps it.
     @Test func anIdentifierAfterTheInsertStaysTheSame() throws {
         let lamp = Product(sku: "A-1", name: "Lamp")
-        try container.mainContext.insert(lamp)
+        container.mainContext.insert(lamp)
         let inserted = lamp.persistentModelID
         try container.mainContext.save()
         #expect(lamp.persistentModelID == inserted)
@@ -40,18 +40,18 @@ private typealias Review = ShopSchema.Review
     /// Insert-as-upsert: the instance becomes the stored row's, and takes its identifier.
     @Test func anUpsertingInsertTakesTheRowsIdentifier() throws {
         let lamp = Product(sku: "A-1", name: "Lamp")
-        try container.mainContext.insert(lamp)
+        container.mainContext.insert(lamp)
         try container.mainContext.save()
         let fresh = Product(sku: "A-1", name: "Desk lamp")
         let reserved = fresh.persistentModelID
-        try container.mainContext.insert(fresh)
+        container.mainContext.insert(fresh)
         #expect(fresh.persistentModelID == lamp.persistentModelID)
         #expect(fresh.persistentModelID != reserved)
     }
 
     @Test func modelForAnIdentifierFindsTheRow() throws {
         let lamp = Product(sku: "A-1", name: "Lamp")
-        try container.mainContext.insert(lamp)
+        container.mainContext.insert(lamp)
         try container.mainContext.save()
         let context = ModelContext(container)
         let found = try #require(try context.model(for: lamp.persistentModelID) as? Product)
@@ -77,12 +77,12 @@ private typealias Review = ShopSchema.Review
         let lamp = Product(sku: "A-1", name: "Lamp")
         let context = container.mainContext
         #expect(context.registeredModel(for: lamp.persistentModelID) as Product? == nil)
-        try context.insert(lamp)
+        context.insert(lamp)
         #expect(context.registeredModel(for: lamp.persistentModelID) as Product? === lamp, "an unsaved insert too")
         #expect(context.registeredModel(for: lamp.persistentModelID) as Review? == nil, "another model")
         try context.save()
         #expect(ModelContext(container).registeredModel(for: lamp.persistentModelID) as Product? == nil, "not read from the store")
-        try context.delete(lamp)
+        context.delete(lamp)
         #expect(context.registeredModel(for: lamp.persistentModelID) as Product? == nil, "deleted")
     }
 

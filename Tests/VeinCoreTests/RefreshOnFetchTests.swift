@@ -11,7 +11,7 @@ private typealias Product = ShopSchema.Product
         let container = try ModelConveniencesTests.shop()
         let main = container.context
         let lamp = Product(sku: "A-1", name: "Lamp")
-        try main.insert(lamp)
+        main.insert(lamp)
         try main.save()
 
         let background = container.newContext()

@@ -10,7 +10,7 @@ import Testing
     static func post(_ context: VeinCore.ModelContext, sizes: [Int]) throws -> Post {
         let post = Post(title: "p", content: "")
         post.attachments = sizes.enumerated().map { Attachment(name: "a\($0.offset)", fileType: .png, data: Data(count: $0.element)) }
-        try context.insert(post)
+        context.insert(post)
         return post
     }
 
@@ -79,7 +79,7 @@ import Testing
         let stored = try #require(try reader.fetch(Post.self).first)
         let added = Attachment(name: "new", fileType: .gif, data: Data(count: 9))
         added.post = stored
-        try reader.insert(added)
+        reader.insert(added)
         let held = reader.engine.lock.withLock { reader.engine.identityMap.count }
         let found = try stored.attachments(where: #Predicate { $0.sizeMiB > 0 }).map(\.name)
         #expect(found == ["a7", "new"])

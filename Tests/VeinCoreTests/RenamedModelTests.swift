@@ -34,7 +34,7 @@ import VeinCore
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = "\(folder)/notes.vein"
         let old = try ModelContainer(for: NotesV1.self, at: path, appID: "com.example.notes", keyProvider: ModelContainerTests.keys(folder))
-        try old.context.insert(NotesV1.Note(text: "kept"))
+        old.context.insert(NotesV1.Note(text: "kept"))
         try old.context.save()
         #expect(try NotesV2.manifest(appID: "a").model(named: "Memo")?.renamedFrom == "Note")
 
@@ -76,7 +76,7 @@ import VeinCore
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = "\(folder)/posts.vein"
         let old = try ModelContainer(for: PostsV1.self, at: path, appID: "com.example.posts", keyProvider: ModelContainerTests.keys(folder))
-        try old.context.insert(PostsV1.Post(title: "kept"))
+        old.context.insert(PostsV1.Post(title: "kept"))
         try old.context.save()
 
         let container = try ModelContainer(PostsV2.self, migration: AmbiguousPlan.self, at: path, appID: "com.example.posts",

@@ -15,8 +15,8 @@ import VeinCore
         let post = Post(title: "How to use Vein?", content: "It's very easy.")
         post.views = 3
         post.attachments = [Attachment(name: "shot.png", fileType: .png, data: Data([1, 2, 3]))]
-        try container.context.insert(post)
-        try container.context.insert(Post(title: "spam", content: "buy"))
+        container.context.insert(post)
+        container.context.insert(Post(title: "spam", content: "buy"))
         try container.context.save()
         return path
     }

@@ -13,7 +13,7 @@ private typealias Memo = ShopSchema.Memo
     @Test func aContainerInMemoryForModelClasses() throws {
         let container = try ModelContainer(for: Product.self, Review.self, Memo.self,
                                            configurations: ModelConfiguration(isStoredInMemoryOnly: true))
-        try container.mainContext.insert(Product(sku: "A-1", name: "Lamp"))
+        container.mainContext.insert(Product(sku: "A-1", name: "Lamp"))
         try container.mainContext.save()
         #expect(try ModelContext(container).fetch(FetchDescriptor<Product>()).map(\.name) == ["Lamp"])
         #expect(container.store.path.contains("/vein-memory-"))
@@ -25,7 +25,7 @@ private typealias Memo = ShopSchema.Memo
         let configuration = ModelConfiguration(url: URL(fileURLWithPath: "\(folder)/shop.vein"), appID: "com.example.shop",
                                                keyProvider: .keyFile("\(folder)/shop.key"))
         let container = try ModelContainer(for: Schema([Product.self, Review.self, Memo.self]), configurations: configuration)
-        try container.mainContext.insert(Product(sku: "A-1", name: "Lamp"))
+        container.mainContext.insert(Product(sku: "A-1", name: "Lamp"))
         try container.mainContext.save()
         try container.close()
         let reopened = try ModelContainer(for: ShopSchema.self, at: "\(folder)/shop.vein", appID: "com.example.shop",
@@ -49,7 +49,7 @@ private typealias Memo = ShopSchema.Memo
         let configuration = ModelConfiguration(url: URL(fileURLWithPath: "\(folder)/blog.vein"), appID: "com.example.blog",
                                                keyProvider: .keyFile("\(folder)/blog.key"))
         let first = try ModelContainer(for: V0_0_1.self, migrationPlan: FirstBlogMigration.self, configurations: configuration)
-        try first.mainContext.insert(Post(title: "Hello", content: "c"))
+        first.mainContext.insert(Post(title: "Hello", content: "c"))
         try first.mainContext.save()
         try first.close()
         let second = try ModelContainer(for: BlogV0_0_2.self, migrationPlan: BlogMigration.self, configurations: configuration)
@@ -95,7 +95,7 @@ private typealias Memo = ShopSchema.Memo
         #expect(!context.autosaveEnabled)
         context.autosaveEnabled = true
         #expect(context.autosaveEnabled)
-        try context.insert(Memo(text: "unsaved"))
+        context.insert(Memo(text: "unsaved"))
         #expect(context.hasChanges)
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Memo>()) == 0)
     }

@@ -32,7 +32,7 @@ import VeinCore
         person.scores = ["math": 10, "poetry": 7]
         person.luckyNumbers = [3, 1, 2]
         person.contact = .phone(number: "555-0100")
-        try container.context.insert(person)
+        container.context.insert(person)
         try container.context.save()
 
         let other = try Self.open(folder)
@@ -58,7 +58,7 @@ import VeinCore
         let person = PetStore.Person(name: "Ada")
         person.nicknames = Set(["zeta", "alpha", "mu", "beta", "omega", "gamma"])
         person.scores = ["z": 1, "a": 2, "m": 3]
-        try container.context.insert(person)
+        container.context.insert(person)
         try container.context.save()
         let export = try Self.export(container.store, folder: folder)
         #expect(export.contains(#""nicknames":["alpha","beta","gamma","mu","omega","zeta"],"scores":{"a":2,"m":3,"z":1}"#), "\(export)")
@@ -81,7 +81,7 @@ import VeinCore
         let container = try Self.open(folder)
         let person = PetStore.Person(name: "Ada", address: .init(street: "1 Main St", city: "Springfield"))
         person.nicknames = ["b", "a"]
-        try container.context.insert(person)
+        container.context.insert(person)
         try container.context.save()
         person.nicknames = ["a", "b"]
         #expect(person.address?.city == "Springfield")
@@ -102,13 +102,13 @@ import VeinCore
         let ada = PetStore.Person(name: "Ada")
         let rex = PetStore.Pet(name: "Rex", size: .large)
         let tom = PetStore.Pet(name: "Tom")
-        try container.context.insert(ada)
+        container.context.insert(ada)
         rex.owner = ada
         ada.pets?.append(tom)
         let shelter = PetStore.Shelter(name: "Happy Tails")
         shelter.residents = [rex]
         shelter.manager = ada
-        try container.context.insert(shelter)
+        container.context.insert(shelter)
         try container.context.save()
         #expect(Set(ada.pets?.map(\.name) ?? []) == ["Rex", "Tom"])
         #expect(tom.owner === ada)
@@ -122,7 +122,7 @@ import VeinCore
         let large = PetStore.Size.large
         #expect(try other.context.fetch(FetchDescriptor(predicate: #Predicate<PetStore.Pet> { $0.size == large })).map(\.name) == ["Rex"])
 
-        try other.context.delete(person)
+        other.context.delete(person)
         try other.context.save()
         #expect(try other.context.fetchCount(PetStore.Pet.self) == 0)
         #expect(read.residents?.isEmpty == true)

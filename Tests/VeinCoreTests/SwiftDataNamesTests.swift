@@ -13,7 +13,7 @@ import VeinCore
         for n in 0..<count {
             let post = Post(title: "p\(n)", content: "c")
             post.views = n
-            try container.mainContext.insert(post)
+            container.mainContext.insert(post)
         }
         try container.mainContext.save()
         return container
@@ -26,7 +26,7 @@ import VeinCore
         #expect(context !== container.mainContext)
         #expect(try context.fetchCount(FetchDescriptor<Post>()) == 3)
         // Its own unit of work: unsaved changes stay its own.
-        try context.insert(Post(title: "unsaved", content: "c"))
+        context.insert(Post(title: "unsaved", content: "c"))
         #expect(try container.mainContext.fetchCount(FetchDescriptor<Post>()) == 3)
     }
 
@@ -45,7 +45,7 @@ import VeinCore
         let context = ModelContext(container)
         try context.transaction {
             for post in try context.fetch(FetchDescriptor<Post>()) { post.views += 10 }
-            try context.insert(Post(title: "added", content: "c"))
+            context.insert(Post(title: "added", content: "c"))
         }
         #expect(!context.hasChanges)
         let reader = ModelContext(container)
@@ -54,7 +54,7 @@ import VeinCore
         struct Stop: Error {}
         #expect(throws: Stop.self) {
             try context.transaction {
-                try context.insert(Post(title: "never", content: "c"))
+                context.insert(Post(title: "never", content: "c"))
                 throw Stop()
             }
         }

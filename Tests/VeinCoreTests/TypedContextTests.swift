@@ -12,7 +12,7 @@ import VeinCore
         let container = try ModelContainer(for: V0_0_1.self, at: "\(folder)/blog.vein", appID: "com.example.blog",
                                            keyProvider: ModelContainerTests.keys(folder))
         let shared = Post(title: "shared", content: "")
-        try container.context.insert(shared)
+        container.context.insert(shared)
         try container.context.save()
 
         let threads = 4, perThread = 20
@@ -25,7 +25,7 @@ import VeinCore
                     shared.content = "thread \(t)"
                     let post = Post(title: "t\(t)-\(i)", content: "")
                     post.attachments = [Attachment(name: "a\(t)-\(i)", fileType: .png, data: Data([UInt8(i)]))]
-                    try context.insert(post)
+                    context.insert(post)
                     #expect(post.attachments.first?.post === post)
                 }
                 try context.save()
@@ -50,7 +50,7 @@ import VeinCore
         let container = try ModelContainer(for: V0_0_1.self, at: "\(folder)/blog.vein", appID: "com.example.blog",
                                            keyProvider: ModelContainerTests.keys(folder))
         let post = Post(title: "p", content: "")
-        try container.context.insert(post)
+        container.context.insert(post)
         try container.context.save()
         let inTransaction = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {

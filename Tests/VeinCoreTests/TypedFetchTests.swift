@@ -22,7 +22,7 @@ import VeinCore
                 post.views = views
                 post.publishedAt = published.map(Date.init(timeIntervalSince1970:))
                 post.attachments = [Attachment(name: "\(title).png", fileType: .png, data: Data(count: views))]
-                try container.context.insert(post)
+                container.context.insert(post)
             }
             try container.context.save()
         }
@@ -61,7 +61,7 @@ import VeinCore
     @Test func pendingChangesCountUnlessTheDescriptorSaysNot() throws {
         let blog = try Blog()
         defer { try? FileManager.default.removeItem(atPath: blog.folder) }
-        try blog.context.insert(Post(title: "Vein draft", content: ""))
+        blog.context.insert(Post(title: "Vein draft", content: ""))
         let predicate = #Predicate<Post> { $0.title.starts(with: "Vein") }
         #expect(try blog.titles(FetchDescriptor(predicate: predicate, sortBy: [SortDescriptor(\.title)]))
                 == ["Vein 1.0", "Vein draft", "Vein on Linux"])

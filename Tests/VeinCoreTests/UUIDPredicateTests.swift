@@ -24,11 +24,11 @@ import VeinCore
         // Hex letters, written lowercase: Foundation compares bytes, the store holds uppercase text.
         let keys = ["7b0c9e2a-1111-4222-8333-444455556666", "ABCDEF01-2345-4678-89AB-CDEF01234567",
                     "00000000-0000-0000-0000-000000000000"].map { UUID(uuidString: $0)! }
-        for (i, key) in keys.enumerated() { try container.context.insert(Token(key: key, other: i == 1 ? nil : keys[2 - i])) }
+        for (i, key) in keys.enumerated() { container.context.insert(Token(key: key, other: i == 1 ? nil : keys[2 - i])) }
         try container.context.save()
         let context = container.newContext()
         // One unsaved change: pending objects are tested in memory, the rest in SQL.
-        try context.insert(Token(key: keys[0], other: keys[1]))
+        context.insert(Token(key: keys[0], other: keys[1]))
         let all = try context.fetch(FetchDescriptor<Token>())
         for probe in keys + [UUID()] {
             let optionalProbe: UUID? = probe

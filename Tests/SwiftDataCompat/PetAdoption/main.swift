@@ -40,9 +40,17 @@ final class Pet {
     }
 }
 
+@Model
+final class Shelter {
+    @Attribute(.unique) var name: String
+    @Relationship(deleteRule: .deny) var residents: [Pet] = []
+
+    init(name: String) { self.name = name }
+}
+
 enum AdoptionSchemaV1: VersionedSchema {                    // Vein: every store has a versioned schema
     static let version = ModelVersion(1, 0, 0)
-    static let models: [any PersistentModel.Type] = [Person.self, Pet.self]
+    static let models: [any PersistentModel.Type] = [Person.self, Pet.self, Shelter.self]
 }
 
 let container = try ModelContainer(for: AdoptionSchemaV1.self, at: nil, appID: "com.example.adoption")
@@ -55,8 +63,8 @@ let milo = Pet(name: "Milo", species: .cat, size: .small)
 milo.vaccinations = ["rabies", "fvrcp"]
 let rex = Pet(name: "Rex", species: .dog, size: .large)
 ana.pets = [milo, rex]
-try context.insert(ana)
-try context.insert(Pet(name: "Bun", species: .rabbit, size: .small))
+context.insert(ana)
+context.insert(Pet(name: "Bun", species: .rabbit, size: .small))
 try context.save()
 
 let reader = ModelContext(container)
@@ -73,6 +81,27 @@ print("large:", try reader.fetch(FetchDescriptor<Pet>(predicate: #Predicate { $0
 print("homeless:", try reader.fetch(FetchDescriptor<Pet>(predicate: #Predicate { $0.owner == nil })).map(\.name))
 
 // Deleting the person deletes their pets (cascade); the homeless rabbit stays.
-try reader.delete(person)
+reader.delete(person)
 try reader.save()
 print("pets left:", try ModelContext(container).fetch(FetchDescriptor<Pet>(sortBy: [SortDescriptor(\.name)])).map(\.name))
+
+// `insert` and `delete` do not throw, as in SwiftData: what one of them cannot do, the next save throws,
+// writing nothing, and the context is as it was before that insert or delete.
+let harbor = Shelter(name: "Harbor")
+harbor.residents = [Pet(name: "Pip", species: .dog, size: .medium)]
+context.insert(harbor)
+try context.save()
+func report(_ error: any Error) {
+    // Vein: the row's key differs from run to run
+    print("save failed:", "\(error)".replacingOccurrences(of: harbor.persistentModelID.key, with: "<key>"))
+}
+context.delete(harbor)                                      // it still houses Pip (.deny)
+do { try context.save() } catch { report(error) }
+harbor.residents = []
+context.delete(harbor)
+context.insert(Shelter(name: "Harbor"))                     // its name, while the deleted row still holds it
+do { try context.save() } catch { report(error) }
+try context.save()                                          // the delete
+context.insert(Shelter(name: "Harbor"))
+try context.save()
+print("shelters:", try ModelContext(container).fetch(FetchDescriptor<Shelter>()).map { "\($0.name) housing \($0.residents.count)" })

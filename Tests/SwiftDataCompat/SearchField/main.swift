@@ -28,7 +28,7 @@ let context = container.mainContext
 for (title, author, available) in [("Café Society", "Jane Ré", true), ("The Cafe on the Corner", nil, true),
                                    ("CAFÉ CULTURE", "Ann Lee", false), ("Straße der Sterne", "Ute Groß", true),
                                    ("Street Food", "Bo Ström", true)] as [(String, String?, Bool)] {
-    try context.insert(Book(title: title, author: author, isAvailable: available))
+    context.insert(Book(title: title, author: author, isAvailable: available))
 }
 try context.save()
 

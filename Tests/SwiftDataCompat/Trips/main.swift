@@ -45,7 +45,7 @@ let trips = [
 ]
 trips[1].photo = Data(repeating: 7, count: 4096)
 trips[1].isSelected = true
-for trip in trips { try context.insert(trip) }
+for trip in trips { context.insert(trip) }
 try context.save()
 
 // FetchDescriptor with a predicate, sort and limit.
@@ -62,7 +62,7 @@ print("selected here:", trips[1].isSelected, "selected in another context:", alp
 print("photo bytes:", alps.photo?.count ?? 0)                // external storage: read when first used
 
 // Unique: inserting a trip whose code a stored trip has updates that trip (SwiftData's upsert).
-try context.insert(Trip(name: "Alps again", destination: "Zermatt", code: "ZRM", startDate: day(50), endDate: day(55)))
+context.insert(Trip(name: "Alps again", destination: "Zermatt", code: "ZRM", startDate: day(50), endDate: day(55)))
 try context.save()
 let zermatt = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.code == "ZRM" }))
 print("trips:", try context.fetchCount(FetchDescriptor<Trip>()), "ZRM is now:", zermatt.map(\.name))

@@ -47,7 +47,7 @@ import VeinCore
         let container = try ModelContainer(for: DiffSchema.self, at: "\(folder)/diff.vein", appID: "test.diff",
                                            keyProvider: ModelContainerTests.keys(folder))
         var random = DiffRandom(state: seed)
-        for _ in 0..<24 { try container.context.insert(DiffPools.item(&random)) }
+        for _ in 0..<24 { container.context.insert(DiffPools.item(&random)) }
         try container.context.save()
         let constants = DiffConstants(&random)
         let context = container.newContext()
@@ -59,8 +59,8 @@ import VeinCore
                     item.n = random.pick(DiffPools.ints)
                     item.so = random.maybe(random.pick(DiffPools.strings))
                 }
-                try context.delete(random.pick(items))
-                for _ in 0..<2 { try context.insert(DiffPools.item(&random)) }
+                context.delete(random.pick(items))
+                for _ in 0..<2 { context.insert(DiffPools.item(&random)) }
             }
             let label = "seed \(seed), \(pass)"
             try check(constants.itemPredicates(), sorts: Self.itemSorts, in: context, label: label, random: &random, tally: &tally)

@@ -35,9 +35,9 @@ func runV1(store path: String) throws {
         V0_0_1.Attachment(name: "setup.swift", fileType: .swift, data: Data(".package(path: \"../vein\")\n".utf8)),
         V0_0_1.Attachment(name: "screenshot.png", fileType: .png, data: Data(repeating: 0x89, count: 1_572_864)),
     ]
-    try context.insert(post)  // inserts its attachments too
-    try context.insert(V0_0_1.Post(title: "Vein on Linux", content: "The key lives in the Secret Service."))
-    try context.insert(V0_0_1.Post(title: "hello, world", content: "A first post."))
+    context.insert(post)  // inserts its attachments too
+    context.insert(V0_0_1.Post(title: "Vein on Linux", content: "The key lives in the Secret Service."))
+    context.insert(V0_0_1.Post(title: "hello, world", content: "A first post."))
     post.content = "What did I tell you?"
     try context.save()
 

@@ -19,7 +19,7 @@ import VeinTesting
         try tester.migrate(from: V0_0_1.self, seed: { context in
             let post = V0_0_1.Post(title: "Hello, Vein", content: "A first post.")
             post.attachments = [V0_0_1.Attachment(name: "a.png", fileType: .png, data: Data([1, 2, 3]))]
-            try context.insert(post)
+            context.insert(post)
         }, verify: { context in
             migrated = try context.fetch(FetchDescriptor<Post>()).map {
                 "\($0.title)|\($0.sortTitle)|\($0.body)|\($0.publishedAt == nil)|\($0.attachments.map(\.name))"
@@ -39,8 +39,8 @@ import VeinTesting
             V0_0_2.Attachment(name: "shot.png", fileType: .png, data: Data(count: 1_572_864)),
             V0_0_2.Attachment(name: "main.swift", fileType: .swift, data: Data("print(1)".utf8)),
         ]
-        try context.insert(post)
-        try context.insert(Post(title: "Kept", body: "No attachments."))
+        context.insert(post)
+        context.insert(Post(title: "Kept", body: "No attachments."))
         try context.save()
         #expect(try post.attachments(where: #Predicate { $0.sizeMiB > 1 }).map(\.name) == ["shot.png"])
 
