@@ -101,13 +101,13 @@ private typealias Review = ShopSchema.Review
     /// A model that declares its own `id` keeps it as `Identifiable`'s.
     @Test func aModelsOwnIdIsIdentifiablesId() {
         func identity<T: Identifiable>(_ value: T) -> T.ID { value.id }
-        let note = OwnIDSchema.Note(title: "t")
+        let note = ComputedIDSchema.Note(title: "t")
         #expect(identity(note) == "t")
         #expect(identity(Product(sku: "A-1", name: "Lamp")) is PersistentIdentifier)
     }
 }
 
-enum OwnIDSchema: VersionedSchema {
+enum ComputedIDSchema: VersionedSchema {
     static let version = ModelVersion(1, 0, 0)
     static let models: [any PersistentModel.Type] = [Note.self]
 
