@@ -122,9 +122,10 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
 
     /// Closes every context the container made and then the store: the write-ahead log is merged into
     /// the store's file and the `-wal` removed (when no other process has the store open). Unsaved changes
-    /// are not saved. Afterwards instances still read the values they hold, their relationships are
-    /// empty, and whatever needs the store (fetch, save, `migrate()`, a lazy field not read yet) throws
-    /// `StoreError.closed`. Closing twice does nothing.
+    /// are not saved. Afterwards instances still read the values they hold, their relationships and lazy
+    /// fields not read before are nil or empty (`AbsentFieldValue`), and whatever needs the store (fetch,
+    /// save, `migrate()`, `value(of:)` of a lazy field not read yet) throws `StoreError.closed`. Closing
+    /// twice does nothing.
     public func close() throws {
         try lock.withLock {
             guard !isClosed else { return }
