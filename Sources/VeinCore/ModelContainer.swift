@@ -234,6 +234,8 @@ public enum ModelContainerError: Error, Equatable, CustomStringConvertible {
     case appMismatch(path: String, store: String, app: String)
     /// The store is at a version of the plan, but its schema is not the plan's schema of that version.
     case schemaDiffersFromPlan(path: String, version: SchemaVersion)
+    /// The `VersionedSchema` declares neither `version` nor `versionIdentifier`.
+    case noVersion(schema: String)
 
     public var description: String {
         switch self {
@@ -251,6 +253,9 @@ public enum ModelContainerError: Error, Equatable, CustomStringConvertible {
             return "\(path) belongs to app \"\(store)\", not to \"\(app)\" (the container's appID)"
         case .schemaDiffersFromPlan(let path, let version):
             return "\(path) holds a different schema \(version) than the migration plan declares for that version"
+        case .noVersion(let schema):
+            return "\(schema) declares no version: add `static let version = ModelVersion(1, 0, 0)` "
+                + "(or SwiftData's `static let versionIdentifier = Schema.Version(1, 0, 0)`)"
         case .notMigrated(let store, let app):
             return "the store is at schema \(store) and the app's schema is \(app): call container.migrate() first, "
                 + "then use container.context (a context taken before migrate() stays at \(store))"
