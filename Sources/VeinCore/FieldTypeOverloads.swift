@@ -63,14 +63,12 @@ extension ModelBacking {
     /// A field whose type has no `FieldValue` conformance, through its coding (a little slower than the
     /// `FieldValue` accessors, which reach the engine's object without the instance lock).
     func field<C: FieldCoding>(_ name: String, column: Int, coding: C.Type) -> C.Declared {
-        guard let value = Self.orFail({ try storedValue(name, column: column) }) else {
-            preconditionFailure("Vein: '\(name)' was read before it was given a value")
-        }
-        return Self.orFail { try C.decoded(value) }
+        Self.decoded(name, C.self) { try storedValue(name, column: column) }
     }
 
+    /// Sets the field through its coding; a write the context refuses is `writing`'s.
     func setField<C: FieldCoding>(_ name: String, column: Int, _ newValue: C.Declared, coding: C.Type) {
-        Self.orFail { try store(name, column: column, try C.encoded(newValue)) }
+        writing(name) { try store(name, column: column, try C.encoded(newValue)) }
     }
 }
 

@@ -12,11 +12,12 @@ import Vein
 /// it returned. The engine holds instances only weakly (`ModelObject.typedModel`), so nothing cycles:
 /// when the app lets go of the context and of every instance, all of it, and its connection, goes.
 ///
-/// Accessors cannot throw. A deleted or detached (rolled-back) instance reads its last values (its
-/// relationships nil or empty); a write to it is not made, and the next save throws
-/// `ContextError.writeToDeleted`. A stored value that does not fit the declared type (a damaged store)
-/// stops the program with the engine's message, failing fast rather than returning a wrong value.
-/// `model.value(of:)` and `model.setValue(_:for:)` are the throwing way (FieldAccess.swift).
+/// Accessors cannot throw, and on a healthy store they never stop the program. A deleted or detached
+/// (rolled-back) instance reads its last values (its relationships nil or empty); a write to it is not
+/// made, and the next save throws `ContextError.writeToDeleted` (`writing`). What has no value to read
+/// reads nil or an empty value (`AbsentFieldValue`). A stored value that does not fit the declared type
+/// (a damaged store) stops the program with the engine's message, failing fast rather than returning a
+/// wrong value. `model.value(of:)` and `model.setValue(_:for:)` are the throwing way (FieldAccess.swift).
 public final class ModelBacking: @unchecked Sendable {
     /// Guards `pending`, `pendingLinks`, the attaching of an instance and every `ModelObject.typedModel`.
     static let instanceLock = NSRecursiveLock()
@@ -104,13 +105,10 @@ public final class ModelBacking: @unchecked Sendable {
             // The backing's own +1 keeps the object alive for the call: no retain and release of it per
             // read (a fetched object has a weak-reference side table, so each was a slow-path update).
             return Unmanaged<ModelObject>.fromOpaque(raw)._withUnsafeGuaranteedRef { object in
-                Self.orNilOnceClosed { try T(fieldValue: try object.value(of: name, column: column)) }
+                Self.decoded(name, FieldValueCoding<T>.self) { try object.value(of: name, column: column) }
             }
         }
-        guard let value = Self.orFail({ try storedValue(name, column: column) }) else {
-            preconditionFailure("Vein: '\(name)' was read before it was given a value")
-        }
-        return Self.orFail { try T(fieldValue: value) }
+        return Self.decoded(name, FieldValueCoding<T>.self) { try storedValue(name, column: column) }
     }
 
     public func setField<T: FieldValue>(_ name: String, _ newValue: T) {
@@ -159,8 +157,8 @@ public final class ModelBacking: @unchecked Sendable {
         targets(name, as: type)
     }
 
-    /// The related instances; none once the store was closed (`ModelContainer.close()`): the objects they
-    /// are cannot be read any more.
+    /// The related instances; none once the store was closed (`ModelContainer.close()`) when they were
+    /// not read before: the objects they are cannot be read any more.
     private func targets<T: PersistentModel>(_ name: String, as type: T.Type) -> [T] {
         do { return try storedTargets(name, as: type) } catch StoreError.closed { return [] } catch {
             preconditionFailure("Vein: \(error)")
@@ -177,12 +175,19 @@ public final class ModelBacking: @unchecked Sendable {
         writing(name) { try storeTargets(name, targets, many: many) }
     }
 
-    /// Runs a setter's write. One refused because the object was deleted or detached is left unmade and
-    /// reported by the context's next save (an accessor cannot throw, and the app's code is not wrong to
-    /// hold an instance another part of it deleted); any other failure stops the program (`orFail`).
-    private func writing(_ name: String, _ body: () throws -> Void) {
+    /// Runs a setter's write. An accessor cannot throw, and the app's code is not wrong to hold an instance
+    /// another part of it deleted or a container it closed, so a write the context refuses is not made:
+    /// to a deleted or detached object, the context's next save throws `ContextError.writeToDeleted`; any
+    /// other the context refuses (a target deleted, detached or unsaved in another context: the engine's
+    /// `danglingReference`; a value the field cannot store: `typeMismatch`) the next save throws as it is.
+    /// One that needs the closed store is dropped, as the store can take nothing more. Any other failure
+    /// (a store that cannot be read, a Codable value JSON cannot hold) stops the program.
+    func writing(_ name: String, _ body: () throws -> Void) {
         do { try body() } catch ContextError.objectDeleted(let model, let id) {
             attached?.owner?.noteRefusedWrite(.writeToDeleted(model: model, id: id, field: name))
+        } catch let error as ContextError {
+            attached?.owner?.noteRefusedWrite(error)
+        } catch StoreError.closed {
         } catch { preconditionFailure("Vein: \(error)") }
     }
 
@@ -193,7 +198,7 @@ public final class ModelBacking: @unchecked Sendable {
     }
 
     // MARK: Throwing access: what the accessors above stop the program on, thrown instead
-    // (PersistentModel.value(of:), setValue(_:for:)); the accessors call these through `orFail`.
+    // (PersistentModel.value(of:), setValue(_:for:)); the accessors call these through `decoded` and `writing`.
 
     /// The field's value as the engine holds it: the pending value before the instance is in a
     /// context (nil when none was given), the context's after. Throws what the context throws.
@@ -263,18 +268,18 @@ public final class ModelBacking: @unchecked Sendable {
         }
     }
 
-    /// `orFail`, except that an optional field that needs the store after the container closed (a lazy
-    /// one never read) reads nil, as a relationship then reads empty.
-    private static func orNilOnceClosed<T: FieldValue>(_ body: () throws -> T) -> T {
-        do { return try body() } catch StoreError.closed(let path) {
-            return orFail {
-                do { return try T(fieldValue: .null) } catch { throw StoreError.closed(path) }
-            }
-        } catch { preconditionFailure("Vein: \(error)") }
-    }
-
-    static func orFail<T>(_ body: () throws -> T) -> T {
-        do { return try body() } catch { preconditionFailure("Vein: \(error)") }
+    /// The field `name` as `coding` decodes what `read` gives. No value to read (nil: an instance not
+    /// inserted that was never given one; null: a lazy field whose row is gone; `StoreError.closed`: a lazy
+    /// field not read before the container closed) reads `AbsentFieldValue`'s. A stored value that does
+    /// not fit (a damaged store), or a store that cannot be read, stops the program with the engine's message.
+    static func decoded<C: FieldCoding>(_ name: String, _ coding: C.Type, _ read: () throws -> Value?) -> C.Declared {
+        let stored: Value?
+        do { stored = try read() } catch StoreError.closed { stored = nil } catch { preconditionFailure("Vein: \(error)") }
+        guard let stored else { return AbsentFieldValue.value(of: name, C.self) }
+        do { return try C.decoded(stored) } catch {
+            guard case .null = stored else { preconditionFailure("Vein: \(error)") }
+            return AbsentFieldValue.value(of: name, C.self)
+        }
     }
 }
 

@@ -122,9 +122,10 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
 
     /// Closes every context the container made and then the store: the write-ahead log is merged into
     /// the store's file and the `-wal` removed (when no other process has the store open). Unsaved changes
-    /// are not saved. Afterwards instances still read the values they hold, their relationships are
-    /// empty, and whatever needs the store (fetch, save, `migrate()`, a lazy field not read yet) throws
-    /// `StoreError.closed`. Closing twice does nothing.
+    /// are not saved. Afterwards instances still read the values they hold, their relationships and lazy
+    /// fields not read before are nil or empty (`AbsentFieldValue`), and whatever needs the store (fetch,
+    /// save, `migrate()`, `value(of:)` of a lazy field not read yet) throws `StoreError.closed`. Closing
+    /// twice does nothing.
     public func close() throws {
         try lock.withLock {
             guard !isClosed else { return }
@@ -235,6 +236,8 @@ public enum ModelContainerError: Error, Equatable, CustomStringConvertible {
     case schemaDiffersFromPlan(path: String, version: SchemaVersion)
     /// A `ModelConfiguration` names models the container was not made for.
     case configurationModelsNotInContainer([String])
+    /// The `VersionedSchema` declares neither `version` nor `versionIdentifier`.
+    case noVersion(schema: String)
 
     public var description: String {
         switch self {
@@ -255,6 +258,9 @@ public enum ModelContainerError: Error, Equatable, CustomStringConvertible {
         case .configurationModelsNotInContainer(let names):
             return "the configuration names \(names.joined(separator: ", ")), which the container's schema does not list: "
                 + "add \(names.count == 1 ? "it" : "them") to ModelContainer(for: …)"
+        case .noVersion(let schema):
+            return "\(schema) declares no version: add `static let version = ModelVersion(1, 0, 0)` "
+                + "(or SwiftData's `static let versionIdentifier = Schema.Version(1, 0, 0)`)"
         case .notMigrated(let store, let app):
             return "the store is at schema \(store) and the app's schema is \(app): call container.migrate() first, "
                 + "then use container.context (a context taken before migrate() stays at \(store))"

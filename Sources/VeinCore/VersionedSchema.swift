@@ -6,8 +6,9 @@ import Vein
 /// A `SchemaMigrationPlan` lists the versions in order with a stage between each pair.
 ///
 /// The version is `version` (Vein's name) or `versionIdentifier` (SwiftData's): declare one of the two,
-/// each defaults to the other (a schema that declares neither recurses until the stack runs out, as Swift
-/// cannot require one of two).
+/// each defaults to the other. A schema that declares neither reads 0.0.0 and its container (and
+/// `manifest(appID:)`) throws `ModelContainerError.noVersion`, as Swift cannot require one of two
+/// (`VersionDefaulting`).
 public protocol VersionedSchema: Sendable {
     static var version: ModelVersion { get }
     static var versionIdentifier: Schema.Version { get }
@@ -15,14 +16,14 @@ public protocol VersionedSchema: Sendable {
 }
 
 extension VersionedSchema {
-    public static var version: ModelVersion { versionIdentifier }
-    public static var versionIdentifier: Schema.Version { version }
+    public static var version: ModelVersion { VersionDefaulting.defaulting(Self.self) { versionIdentifier } }
+    public static var versionIdentifier: Schema.Version { VersionDefaulting.defaulting(Self.self) { version } }
 
     /// The schema manifest for app `appID`, validated as the CLI validates a manifest file (it is
     /// parsed back from its canonical text, so an app cannot declare what the CLI would refuse).
     /// An inverse named on one side only is named on both.
     public static func manifest(appID: String) throws -> SchemaManifest {
-        try Schema.manifest(of: models, version: version, appID: appID, file: "\(Self.self)")
+        try Schema.manifest(of: models, version: try VersionDefaulting.declaredVersion(of: Self.self), appID: appID, file: "\(Self.self)")
     }
 }
 

@@ -28,6 +28,23 @@ private typealias Review = ShopSchema.Review
         #expect(try ModelContext(container).fetchIdentifiers(FetchDescriptor<Product>()) == [before])
     }
 
+    /// `#Predicate { $0.persistentModelID == id }` is the row key in SQL, as "SwiftData outside SwiftUI"
+    /// deletes a user: `delete(model:where:)` by an identifier removes that row only.
+    @Test func aPredicateOnPersistentModelIDIsTheRowKey() throws {
+        let context = container.mainContext
+        let lamp = Product(sku: "A-1", name: "Lamp"), desk = Product(sku: "B-2", name: "Desk")
+        try context.insert(lamp)
+        try context.insert(desk)
+        try context.save()
+        let idToDelete = lamp.persistentModelID
+        let predicate = #Predicate<Product> { item in item.persistentModelID == idToDelete }
+        #expect(context.translates(predicate))
+        #expect(try ModelContext(container).fetch(FetchDescriptor(predicate: predicate)).map(\.name) == ["Lamp"])
+        try context.delete(model: Product.self, where: predicate)
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Product>()).map(\.name) == ["Desk"])
+    }
+
     /// An instance never asked for it gets the engine's key at insert, and keeps it.
     @Test func anIdentifierAfterTheInsertStaysTheSame() throws {
         let lamp = Product(sku: "A-1", name: "Lamp")

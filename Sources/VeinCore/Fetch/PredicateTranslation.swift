@@ -108,6 +108,9 @@ extension PredicateExpressions.KeyPath: VeinTranslatableExpression {
             base = translated
         }
         if let model = Root.Output.self as? any PersistentModel.Type {
+            if PredicateLiteral.isIdentity(model, keyPath) {
+                return .member(base: base, name: StoreFormat.current.keyColumn, column: 0)
+            }
             guard let name = PredicateLiteral.propertyName(model, keyPath) else { return nil }
             return .member(base: base, name: name, column: 0)
         }
@@ -149,6 +152,7 @@ enum PredicateLiteral {
         case let v as Date: literal = .date(v.timeIntervalSince1970)
         // A uuid-typed literal: the engine compares it with a uuid field as the stored text (== and != only).
         case let v as UUID: literal = .uuid(v)
+        case let v as PersistentIdentifier: literal = .id(v.key)
         case let v as any RawRepresentable: return enumExpression(v)
         case let items as [Any]:
             var elements: [ParsedExpression] = []
@@ -171,6 +175,12 @@ enum PredicateLiteral {
         case let raw as Int: return .literal(.int(Int64(raw)), column: 0)
         default: return nil
         }
+    }
+
+    /// Whether `keyPath` is `\.persistentModelID`: the row key (`item.persistentModelID == id`, the
+    /// article's delete by identifier), compared in SQL as the key column.
+    static func isIdentity<M: PersistentModel>(_ model: M.Type, _ keyPath: AnyKeyPath) -> Bool {
+        keyPath == \M.persistentModelID
     }
 
     static func propertyName<M: PersistentModel>(_ model: M.Type, _ keyPath: AnyKeyPath) -> String? {

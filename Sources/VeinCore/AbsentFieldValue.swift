@@ -1,0 +1,44 @@
+import Foundation
+import Vein
+
+/// What a property reads when there is no value to read, on a healthy store: a field of an instance not
+/// inserted yet that was never given one, or a lazy field never read whose row is gone (deleted and saved,
+/// here or by another context) or whose container was closed. A property cannot throw, and the app did
+/// nothing wrong (another part of it deleted the row, or closed the container at exit), so instead of
+/// stopping the program it reads: nil for an optional, or else the empty value of its stored type ("",
+/// 0, false, empty data, the start of 1970, the all-zero UUID, the enum's first case, an empty JSON list
+/// or object). `value(of:)` throws instead (`ModelFieldError.noValue`, `StoreError.closed`).
+enum AbsentFieldValue {
+    /// The value `coding` gives for "nothing to read"; stops the program only for a type that has no
+    /// empty value (a Codable struct with a required member, an enum that is not `CaseIterable`), naming
+    /// the fix.
+    static func value<C: FieldCoding>(of name: String, _ coding: C.Type) -> C.Declared {
+        if let none = try? C.decoded(.null) { return none }
+        for candidate in emptyValues(C.fieldKind) {
+            if let empty = try? C.decoded(candidate) { return empty }
+        }
+        preconditionFailure("Vein: '\(name)' has no value to read (never given one, or a lazy field whose row is gone or "
+            + "whose container closed before it was read), and \(C.Declared.self) has no empty value: declare it optional")
+    }
+
+    private static func emptyValues(_ kind: FieldKind) -> [Value] {
+        switch kind.type {
+        case .string: return [.string("")]
+        case .int: return [.int(0)]
+        case .double: return [.double(0)]
+        case .bool: return [.bool(false)]
+        case .date: return [.date(0)]
+        case .data: return [.data(Data())]
+        case .uuid: return [.string(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)).uuidString)]
+        case .enum:
+            return kind.enumValues.prefix(1).compactMap {
+                switch $0 {
+                case .string(let s): return .string(s)
+                case .int(let i): return .int(i)
+                default: return nil
+                }
+            }
+        case .json: return ["[]", "{}", "\"\"", "0", "false"].map(Value.string)
+        }
+    }
+}
