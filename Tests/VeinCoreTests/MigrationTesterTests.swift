@@ -23,7 +23,7 @@ import VeinTesting
     @Test func unhandledDataFailsTheTest() throws {
         let tester = MigrationTester(CarelessBlogMigration.self, appID: "com.example.blog")
         #expect(throws: MigrationError.self) {
-            try tester.migrate(from: V0_0_1.self, seed: { try $0.insert(Post(title: "t", content: "c")) }, verify: { _ in
+            try tester.migrate(from: V0_0_1.self, seed: { $0.insert(Post(title: "t", content: "c")) }, verify: { _ in
                 Issue.record("verify runs only after a migration that succeeded")
             })
         }

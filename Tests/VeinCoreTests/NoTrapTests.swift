@@ -32,7 +32,7 @@ import VeinCore
     static func savedBook(in container: ModelContainer) throws -> (Book, Shelf, VeinCore.ModelContext) {
         let book = Book(title: "Ariel")
         book.shelf = Shelf(name: "poetry")
-        try container.context.insert(book)
+        container.context.insert(book)
         try container.context.save()
         let context = container.newContext()
         let fetched = try #require(try context.fetch(Book.self).first)
@@ -67,9 +67,9 @@ import VeinCore
         let _: Book? = context.registeredModel(for: book.persistentModelID)
         _ = try? Book.fetch(in: context)
         try? context.transaction { book.note = "in a transaction" }
-        try? context.insert(book)
+        context.insert(book)
         _ = try? Book.upsert(Book(title: "another"), in: context)
-        try? context.delete(shelf)
+        context.delete(shelf)
         try? book.delete()
         try? context.save()
         context.rollback()
@@ -94,7 +94,7 @@ import VeinCore
     @Test func insertedUnsavedAndSaved() throws {
         let container = try Self.container()
         let book = Book(title: "Ariel")
-        try container.context.insert(book)
+        container.context.insert(book)
         #expect(book.note == nil)
         Self.callAll(container.context, book, Shelf(name: "s"))
         let (saved, shelf, context) = try Self.savedBook(in: try Self.container())
@@ -103,7 +103,7 @@ import VeinCore
 
     @Test func deletedBeforeSave() throws {
         let (book, shelf, context) = try Self.savedBook(in: try Self.container())
-        try context.delete(book)
+        context.delete(book)
         #expect(book.title == "Ariel")
         #expect(book.scan == Data([1, 2, 3]), "its row is still stored: the lazy field reads it")
         #expect(book.shelf == nil, "a deleted instance points to nothing")
@@ -112,7 +112,7 @@ import VeinCore
 
     @Test func deletedAndSaved() throws {
         let (book, shelf, context) = try Self.savedBook(in: try Self.container())
-        try context.delete(book)
+        context.delete(book)
         try context.save()
         #expect(book.title == "Ariel", "its last values")
         #expect(book.scan == Data(), "a required lazy field never read, its row gone: the empty value")
@@ -129,7 +129,7 @@ import VeinCore
         let container = try Self.container()
         let (book, shelf, context) = try Self.savedBook(in: container)
         let other = container.newContext()
-        try other.delete(try #require(try other.fetch(Book.self).first))
+        other.delete(try #require(try other.fetch(Book.self).first))
         try other.save()
         #expect(book.scan == Data(), "the row is gone before the lazy field was read")
         #expect(book.genre == .poem)
@@ -139,7 +139,7 @@ import VeinCore
     @Test func rolledBack() throws {
         let container = try Self.container()
         let inserted = Book(title: "unsaved")
-        try container.context.insert(inserted)
+        container.context.insert(inserted)
         container.context.rollback()
         #expect(inserted.title == "unsaved")
         #expect(inserted.scan == Data([1, 2, 3]))
@@ -154,16 +154,16 @@ import VeinCore
 
     @Test func aWriteTheContextRefusesIsReportedBySave() throws {
         let (book, shelf, context) = try Self.savedBook(in: try Self.container())
-        try context.delete(book)
+        context.delete(book)
         book.genre = .novel
         #expect(throws: ContextError.writeToDeleted(model: "Book", id: book.persistentModelID.key, field: "genre")) {
             try context.save()
         }
         try context.save()
-        try context.delete(shelf)
+        context.delete(shelf)
         try context.save()
         let other = Book(title: "new")
-        try context.insert(other)
+        context.insert(other)
         other.shelf = shelf
         #expect(throws: ContextError.danglingReference(model: "Book", field: "shelf", id: shelf.persistentModelID.key)) {
             try context.save()
@@ -217,7 +217,7 @@ import VeinCore
     @Test func aDamagedStoreStillStopsTheProgram() async {
         await #expect(processExitsWith: .failure) {
             let container = try ModelContainer(for: NoTrapSchema.self, at: nil, appID: "com.example.notrap")
-            try container.context.insert(Book(title: "Ariel"))
+            container.context.insert(Book(title: "Ariel"))
             try container.context.save()
             try container.store.database.execute("PRAGMA ignore_check_constraints = ON; UPDATE Book SET pages = 'abc'")
             _ = try container.newContext().fetch(Book.self).first?.pages

@@ -33,8 +33,8 @@ private typealias Review = ShopSchema.Review
     @Test func aPredicateOnPersistentModelIDIsTheRowKey() throws {
         let context = container.mainContext
         let lamp = Product(sku: "A-1", name: "Lamp"), desk = Product(sku: "B-2", name: "Desk")
-        try context.insert(lamp)
-        try context.insert(desk)
+        context.insert(lamp)
+        context.insert(desk)
         try context.save()
         let idToDelete = lamp.persistentModelID
         let predicate = #Predicate<Product> { item in item.persistentModelID == idToDelete }

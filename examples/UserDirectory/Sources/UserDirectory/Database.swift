@@ -21,7 +21,7 @@ protocol SwiftDatabase: Database where T: PersistentModel {
 extension SwiftDatabase {
     func create(_ item: T) throws {
         let context = ModelContext(container)
-        try context.insert(item)
+        context.insert(item)
         try context.save()
     }
 
@@ -29,7 +29,7 @@ extension SwiftDatabase {
     func create(_ items: [T]) throws {
         let context = ModelContext(container)
         for item in items {
-            try context.insert(item)
+            context.insert(item)
         }
         try context.save()
     }
