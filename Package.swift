@@ -31,7 +31,7 @@ let swiftSyntaxLinking: [LinkerSetting] = [
 ]
 
 /// The folders of Tests/SwiftDataCompat, each a program (a test fails for a folder missing here).
-let swiftDataCompatibilityPrograms = ["PetAdoption", "SearchField", "Trips"]
+let swiftDataCompatibilityPrograms = ["Contacts", "PetAdoption", "SearchField", "Trips"]
 
 // Arrows point one way: vein (main) → VeinCLI → Vein → C modules. Each folder is one concern.
 let package = Package(

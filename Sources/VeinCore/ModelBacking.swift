@@ -180,14 +180,17 @@ public final class ModelBacking: @unchecked Sendable {
     /// to a deleted or detached object, the context's next save throws `ContextError.writeToDeleted`; any
     /// other the context refuses (a target deleted, detached or unsaved in another context: the engine's
     /// `danglingReference`; a value the field cannot store: `typeMismatch`) the next save throws as it is.
-    /// One that needs the closed store is dropped, as the store can take nothing more. Any other failure
+    /// One that needs the closed store is not made either, and the next save throws `StoreError.closed`
+    /// (a write is never lost without a word). Any other failure
     /// (a store that cannot be read, a Codable value JSON cannot hold) stops the program.
     func writing(_ name: String, _ body: () throws -> Void) {
         do { try body() } catch ContextError.objectDeleted(let model, let id) {
             attached?.owner?.noteRefusedWrite(.writeToDeleted(model: model, id: id, field: name))
         } catch let error as ContextError {
             attached?.owner?.noteRefusedWrite(error)
-        } catch StoreError.closed {
+        } catch let error as StoreError {
+            guard case .closed = error else { preconditionFailure("Vein: \(error)") }
+            attached?.owner?.noteDeferredFailure(error)
         } catch { preconditionFailure("Vein: \(error)") }
     }
 

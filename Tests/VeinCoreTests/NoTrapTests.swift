@@ -202,6 +202,16 @@ import VeinCore
         try container.close()
     }
 
+    /// A write that needs the closed store is not made, and the next save says so: nothing is dropped
+    /// without a word (it was dropped silently, and a later save with nothing else pending succeeded).
+    @Test func aWriteAfterCloseIsReportedBySave() throws {
+        let container = try Self.container()
+        let (_, shelf, context) = try Self.savedBook(in: container)
+        try container.close()
+        shelf.books = []
+        #expect(throws: StoreError.closed(container.store.path)) { try context.save() }
+    }
+
     @Test func containerAndContextsDropped() throws {
         var held: (Book, Shelf)?
         do {
