@@ -59,12 +59,14 @@ enum JSONField {
     }
 
     /// The JSON text of `value`; throws for a value that cannot be JSON (a non-finite Double). Object keys
-    /// are sorted, and so are the elements of a set, which would otherwise come in hash order (a different
-    /// order in each process): an export stays byte-identical, and a set assigned again unchanged is not a change.
+    /// are sorted, and so are the elements of a set at any depth (SetSortingEncoder.swift), which would
+    /// otherwise come in hash order (a different order in each process): an export stays byte-identical,
+    /// and a value assigned again unchanged is not a change. A set field's elements are then put in the
+    /// order of their canonical texts, as they always were.
     static func encoded<T: Encodable>(_ value: T) throws -> Value {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+        let text = String(decoding: try encoder.encode(setsSorted(value)), as: UTF8.self)
         guard value is any UnorderedCollection, case .array(let elements)? = try? JSONParser.parse(text) else { return .string(text) }
         let sorted = elements.map { JSONWriter.string($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return .string("[" + sorted.joined(separator: ",") + "]")
@@ -76,9 +78,6 @@ enum JSONField {
     }
 }
 
-/// A collection whose order means nothing, so its JSON is put in sorted order.
-protocol UnorderedCollection {}
-extension Set: UnorderedCollection {}
 
 /// Any JSON value, for a `json` field with no Swift type of its own (what `vein schema --swift` declares).
 extension JSONValue: FieldValue {
