@@ -24,7 +24,7 @@ extension ModelMacro: MemberMacro {
         // With a misuse reported, the members are still generated for the properties without one: the
         // other properties' accessors need them, and the misuse is then the only error.
         let (properties, problems) = persistedProperties(of: model)
-        for problem in problems { context.diagnose(problem) }
+        for problem in problems + LetAssignmentOrder.problems(in: model, properties: properties) { context.diagnose(problem) }
         let uniqueFields = uniqueFieldNames(of: model, context: context)
         let access = model.modifiers.contains { ["public", "open"].contains($0.name.text) } ? "public " : ""
         let name = model.name.text
