@@ -12,26 +12,78 @@ import Vein
 extension PersistentModel {
     /// The value of the persisted field `keyPath` names, read through the object's context.
     public func value<V: FieldValue>(of keyPath: KeyPath<Self, V>) throws -> V {
+        try storedValue(of: keyPath, FieldValueCoding<V>.self)
+    }
+
+    /// Sets the persisted field `keyPath` names, through the object's context (pending until it is in one).
+    public func setValue<V: FieldValue>(_ value: V, for keyPath: ReferenceWritableKeyPath<Self, V>) throws {
+        try store(value, for: keyPath, FieldValueCoding<V>.self)
+    }
+
+    // A field of any other Codable type (a struct, a `Set`, `URL`, an enum with payloads: JSON) or of a
+    // String or Int enum (its raw value), as the model's own accessors store them (FieldTypeOverloads.swift).
+
+    @_disfavoredOverload
+    public func value<V: Codable>(of keyPath: KeyPath<Self, V>) throws -> V { try storedValue(of: keyPath, JSONCoding<V>.self) }
+
+    @_disfavoredOverload
+    public func value<V: Codable>(of keyPath: KeyPath<Self, V?>) throws -> V? {
+        try storedValue(of: keyPath, OptionalCoding<JSONCoding<V>>.self)
+    }
+
+    @_disfavoredOverload
+    public func value<V: RawRepresentable & Codable>(of keyPath: KeyPath<Self, V>) throws -> V where V.RawValue: RawFieldValue {
+        try storedValue(of: keyPath, RawValueCoding<V>.self)
+    }
+
+    @_disfavoredOverload
+    public func value<V: RawRepresentable & Codable>(of keyPath: KeyPath<Self, V?>) throws -> V? where V.RawValue: RawFieldValue {
+        try storedValue(of: keyPath, OptionalCoding<RawValueCoding<V>>.self)
+    }
+
+    @_disfavoredOverload
+    public func setValue<V: Codable>(_ value: V, for keyPath: ReferenceWritableKeyPath<Self, V>) throws {
+        try store(value, for: keyPath, JSONCoding<V>.self)
+    }
+
+    @_disfavoredOverload
+    public func setValue<V: Codable>(_ value: V?, for keyPath: ReferenceWritableKeyPath<Self, V?>) throws {
+        try store(value, for: keyPath, OptionalCoding<JSONCoding<V>>.self)
+    }
+
+    @_disfavoredOverload
+    public func setValue<V: RawRepresentable & Codable>(_ value: V, for keyPath: ReferenceWritableKeyPath<Self, V>) throws
+        where V.RawValue: RawFieldValue {
+        try store(value, for: keyPath, RawValueCoding<V>.self)
+    }
+
+    @_disfavoredOverload
+    public func setValue<V: RawRepresentable & Codable>(_ value: V?, for keyPath: ReferenceWritableKeyPath<Self, V?>) throws
+        where V.RawValue: RawFieldValue {
+        try store(value, for: keyPath, OptionalCoding<RawValueCoding<V>>.self)
+    }
+
+    private func storedValue<C: FieldCoding>(of keyPath: PartialKeyPath<Self>, _ coding: C.Type) throws -> C.Declared {
         let name = try Self.fieldName(keyPath)
         guard let stored = try _$backing.storedValue(name) else {
             throw ModelFieldError.noValue(model: Self.modelName, field: name)
         }
         do {
-            return try V(fieldValue: stored)
+            return try C.decoded(stored)
         } catch {
-            throw ModelFieldError.doesNotFit(model: Self.modelName, field: name, id: _$backing.object?.id, swiftType: "\(V.self)", problem: "\(error)")
+            throw ModelFieldError.doesNotFit(model: Self.modelName, field: name, id: _$backing.object?.id,
+                                             swiftType: "\(C.Declared.self)", problem: "\(error)")
         }
     }
 
-    /// Sets the persisted field `keyPath` names, through the object's context (pending until it is in one).
-    public func setValue<V: FieldValue>(_ value: V, for keyPath: ReferenceWritableKeyPath<Self, V>) throws {
+    private func store<C: FieldCoding>(_ value: C.Declared, for keyPath: PartialKeyPath<Self>, _ coding: C.Type) throws {
         let name = try Self.fieldName(keyPath)
         let encoded: Value
         do {
-            encoded = try value.encodedFieldValue()
+            encoded = try C.encoded(value)
         } catch {
             let problem = if case EncodingError.invalidValue(let value, _) = error { "\(value) has no JSON form" } else { "\(error)" }
-            throw ModelFieldError.cannotStore(model: Self.modelName, field: name, swiftType: "\(V.self)", problem: problem)
+            throw ModelFieldError.cannotStore(model: Self.modelName, field: name, swiftType: "\(C.Declared.self)", problem: problem)
         }
         try _$backing.store(name, encoded)
     }

@@ -49,6 +49,29 @@ import VeinCore
         #expect(try other.context.fetchCount(PetStore.Person.self, where: #"status == "archived""#) == 1)
     }
 
+    /// The throwing `value(of:)` and `setValue(_:for:)` take every field type the accessors take: a `Set`, a
+    /// Codable struct, `URL`, an enum with a raw value, optional or not (they took `FieldValue`s only).
+    @Test func throwingAccessTakesCodableAndRawValueFields() throws {
+        let container = try ModelContainer(for: PetStore.self, at: nil, appID: Self.app)
+        let person = PetStore.Person(name: "Ada")
+        #expect(try person.value(of: \.address) == nil, "an optional the initializer gave nil, before insert")
+        try person.setValue(["b", "a"], for: \.nicknames)
+        try person.setValue(.archived, for: \.status)
+        try person.setValue(PetStore.Address(street: "1 Main St", city: "Springfield"), for: \.address)
+        try person.setValue(URL(string: "https://example.com/ada"), for: \.website)
+        container.context.insert(person)
+        try container.context.save()
+        let read = try #require(try ModelContext(container).fetch(PetStore.Person.self).first)
+        #expect(try read.value(of: \.nicknames) == ["a", "b"])
+        #expect(try read.value(of: \.status) == .archived)
+        #expect(try read.value(of: \.address) == PetStore.Address(street: "1 Main St", city: "Springfield"))
+        #expect(try read.value(of: \.website) == URL(string: "https://example.com/ada"))
+        #expect(try read.value(of: \.contact) == nil)
+        let pet = PetStore.Pet(name: "Rex", size: .large)
+        try pet.setValue(.small, for: \.size)
+        #expect(try pet.value(of: \.size) == .small)
+    }
+
     /// A set is stored in sorted order whatever its hash order, so an export is the same bytes in every
     /// process, and so are a dictionary's keys.
     @Test func setsAndDictionariesAreStoredInSortedOrder() throws {
