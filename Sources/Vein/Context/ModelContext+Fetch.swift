@@ -107,7 +107,7 @@ extension ModelContext {
             let stored = "\(layout.table).\(StoreFormat.key) IN (\(members.storage.membersSQL(owner: "?")))"
             arguments.append(.text(members.owner))
             if let linked = descriptor.membersLinkedSinceSave, !linked.isEmpty {
-                conditions.append("(\(stored) OR \(layout.table).\(StoreFormat.key) IN (\(linked.map { _ in "?" }.joined(separator: ", "))))")
+                conditions.append("(\(stored) OR \(layout.table).\(StoreFormat.key) IN (\(SQL.placeholders(linked.count))))")
                 arguments += linked.map { .text($0) }
             } else {
                 conditions.append(stored)

@@ -37,7 +37,7 @@ extension ModelContext {
         }
         for chunk in Self.chunks(ids) {
             let statement = try database.cachedStatement(
-                "SELECT \(target.selectList) FROM \(target.table) WHERE \(target.table).\(StoreFormat.key) IN \(Self.placeholders(chunk.count))")
+                "SELECT \(target.selectList) FROM \(target.table) WHERE \(target.table).\(StoreFormat.key) IN (\(SQL.placeholders(chunk.count)))")
             defer { statement.reset() }
             try statement.bind(chunk.map { .text($0) })
             while try statement.step() { _ = try materialize(statement, layout: target) }
@@ -51,7 +51,7 @@ extension ModelContext {
         let ownerColumn = target.row.fetchedColumns.count + 1
         for chunk in Self.chunks(unread) {
             let statement = try database.cachedStatement(
-                "SELECT \(target.selectList), \"_p\".\"_o\" FROM (\(storage.orderedMembersSQL(ownersIn: Self.placeholders(chunk.count)))) AS \"_p\" "
+                "SELECT \(target.selectList), \"_p\".\"_o\" FROM (\(storage.orderedMembersSQL(ownersIn: "(" + SQL.placeholders(chunk.count) + ")"))) AS \"_p\" "
                     + "JOIN \(target.table) ON \(target.table).\(StoreFormat.key) = \"_p\".\"_m\" ORDER BY \"_p\".\"_o\", \"_p\".\"_k\"")
             defer { statement.reset() }
             try statement.bind(chunk.map { .text($0.id) })
@@ -66,9 +66,5 @@ extension ModelContext {
 
     private static func chunks<Element>(_ items: [Element]) -> [ArraySlice<Element>] {
         stride(from: 0, to: items.count, by: SQLCompiler.maxArguments).map { items[$0..<min(items.count, $0 + SQLCompiler.maxArguments)] }
-    }
-
-    private static func placeholders(_ count: Int) -> String {
-        "(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
     }
 }

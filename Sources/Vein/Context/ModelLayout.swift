@@ -63,7 +63,7 @@ final class ModelLayout: @unchecked Sendable {
             lookups[i] = "SELECT \(selectList) FROM \(table) WHERE \(table).\(SQL.quoteIdentifier(names[i])) = ? LIMIT 1"
         }
         uniqueLookupSQL = lookups
-        insertSQL = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))"
+        insertSQL = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(SQL.placeholders(all.count)))"
     }
 
     /// The position of column `name`, as `index[name]`. A model of a few columns is searched in order:

@@ -217,7 +217,7 @@ struct StageRunner {
                     }
                 }
                 if let allowed = column.enumValues {
-                    let list = allowed.map { _ in "?" }.joined(separator: ", ")
+                    let list = SQL.placeholders(allowed.count)
                     let ids = try sample("SELECT \(id) \(from) WHERE (\(value.sql)) IS NOT NULL AND (\(value.sql)) NOT IN (\(list))",
                                          value.arguments + value.arguments + allowed)
                     if ids.count > 0 {

@@ -297,6 +297,11 @@ package enum SQL {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// `?, ?, ?`: `count` parameters, for an `IN (…)` list or a `VALUES (…)` row.
+    package static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
     /// `'text'` with embedded quotes doubled.
     package static func quoteString(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
