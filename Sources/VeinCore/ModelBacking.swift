@@ -185,12 +185,11 @@ public final class ModelBacking: @unchecked Sendable {
     /// (a store that cannot be read, a Codable value JSON cannot hold) stops the program.
     func writing(_ name: String, _ body: () throws -> Void) {
         do { try body() } catch ContextError.objectDeleted(let model, let id) {
-            attached?.owner?.noteRefusedWrite(.writeToDeleted(model: model, id: id, field: name))
+            attached?.owner?.noteDeferredFailure(ContextError.writeToDeleted(model: model, id: id, field: name))
         } catch let error as ContextError {
-            attached?.owner?.noteRefusedWrite(error)
-        } catch let error as StoreError {
-            guard case .closed = error else { preconditionFailure("Vein: \(error)") }
             attached?.owner?.noteDeferredFailure(error)
+        } catch StoreError.closed(let path) {
+            attached?.owner?.noteDeferredFailure(StoreError.closed(path))
         } catch { preconditionFailure("Vein: \(error)") }
     }
 

@@ -16,11 +16,10 @@ enum LetAssignmentOrder {
             guard let initializer = member.decl.as(InitializerDeclSyntax.self), let body = initializer.body else { return nil }
             let parameters = Set(initializer.signature.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text })
             let targets = body.statements.map { assignedProperty($0, parameters: parameters) }
-            guard let firstVar = targets.firstIndex(where: { $0.map(vars.contains) == true }),
-                  let lateLet = targets.indices.first(where: { $0 > firstVar && targets[$0].map(lets.contains) == true })
-            else { return nil }
+            guard let firstVar = targets.firstIndex(where: { $0.map(vars.contains) == true }) else { return nil }
             // Each `let` assigned after the first `var`, moved (in its order) to just before that `var`.
             let moved = targets.indices.filter { $0 > firstVar && targets[$0].map(lets.contains) == true }
+            guard let lateLet = moved.first else { return nil }
             var items = Array(body.statements)
             let movedItems = moved.map { items[$0] }
             for index in moved.reversed() { items.remove(at: index) }

@@ -7,11 +7,6 @@ extension ModelContext {
         lock.withLock { deferredFailures.append(error) }
     }
 
-    /// A write to a deleted or detached object that an accessor could not throw (`noteDeferredFailure`).
-    package func noteRefusedWrite(_ error: ContextError) {
-        noteDeferredFailure(error)
-    }
-
     /// A failure is recorded: the next `save` throws it (VeinCore's `hasChanges` is then true).
     package var hasDeferredFailures: Bool { lock.withLock { !deferredFailures.isEmpty } }
 

@@ -13,7 +13,7 @@ package struct StoreFormat: Equatable, Sendable {
     /// named `id`.
     package static let current = StoreFormat(version: VeinVersion.storeFormat, keyColumn: "_id", migrationsTable: "_vein_migrations")
 
-    /// The format before: readable as it is (`StoreFormat.readAsCurrent`), written only after `vein upgrade`.
+    /// The format before: readable as it is (through `FormatViews`), written only after `vein upgrade`.
     package static let upgradable = StoreFormat(version: 2, keyColumn: "id", migrationsTable: "_vein_history")
 
     /// The current key column, quoted for SQL.
