@@ -89,12 +89,13 @@ let package = Package(
         // A test VFS that fails the Nth I/O call or cuts the power after the Nth sync (SQLite's ioerr and
         // crash tests). Only test targets depend on it: it never ships in `vein`.
         .target(name: "CVeinFaultVFS", dependencies: ["CSQLCipher"], path: "Tests/CVeinFaultVFS"),
-        .testTarget(name: "VeinCLITests", dependencies: ["VeinCLI", "Vein", "VeinCore", "CVeinFaultVFS"]),
+        // Fixtures (stores and files the tests open by path from the source tree) are no part of a target.
+        .testTarget(name: "VeinCLITests", dependencies: ["VeinCLI", "Vein", "VeinCore", "CVeinFaultVFS"], exclude: ["Fixtures"]),
         // Vein as an app uses it: `import Vein` only (Tests/VeinAppTests type-checks itself from outside the package).
         .testTarget(name: "VeinAppTests", dependencies: ["Vein"]),
         .testTarget(name: "VeinMacroTests", dependencies: ["VeinMacroSupport"],
                     swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
-        .testTarget(name: "VeinCoreTests", dependencies: ["VeinCore", "Vein", "VeinTesting"]),
+        .testTarget(name: "VeinCoreTests", dependencies: ["VeinCore", "Vein", "VeinTesting"], exclude: ["Fixtures"]),
     ] + swiftDataCompatibilityPrograms.map { name in
         // The SwiftData compatibility suite: programs written as SwiftData's documentation writes them,
         // built against VeinCore only; Tests/VeinAppTests/SwiftDataCompatibilityTests runs each and
