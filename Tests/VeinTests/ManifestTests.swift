@@ -278,6 +278,28 @@ import Testing
         #expect(person.relationship(named: "spouse")?.inverse == "spouse")
     }
 
+    /// The model-level `unique`: combinations of fields and to-one relationships, in the canonical text
+    /// after `relationships` (keys sorted), and a UNIQUE index of its own in the DDL.
+    @Test func compoundUniqueConstraintsTakeFieldsAndToOneRelationships() throws {
+        let m = try ManifestParser.parse("""
+            { vein: 1, app: "a.b", version: "1.0.0", models: {
+                Person: { fields: { firstName: "string", lastName: "string", email: "string unique" },
+                          relationships: { team: "Team" }, unique: [["firstName", "lastName"], ["team", "email"]] },
+                Team: { fields: { name: "string" } } } }
+            """, file: "m.json5")
+        let person = try #require(m.model(named: "Person"))
+        #expect(person.uniquenessConstraints == [["firstName", "lastName"], ["team", "email"]])
+        #expect(person.field(named: "email")?.isUnique == true)
+        #expect(m.canonicalText.contains(#""relationships":{"team":{"to":"Team"}},"unique":[["firstName","lastName"],["team","email"]]}"#))
+        #expect(try ManifestParser.parse(m.canonicalText, file: "c") == m)
+        #expect(SchemaDDL.createStatements(for: m).filter { $0.hasPrefix("CREATE UNIQUE INDEX") } == [
+            #"CREATE UNIQUE INDEX "Person._unique.firstName.lastName" ON "Person" ("firstName", "lastName")"#,
+            #"CREATE UNIQUE INDEX "Person._unique.team.email" ON "Person" ("team", "email")"#,
+        ])
+        // The second constraint leads with the to-one: it serves the relationship's lookups, no index of its own.
+        #expect(!SchemaDDL.createStatements(for: m).contains { $0.contains(#""Person.team""#) })
+    }
+
     @Test func indexesTakeFieldsAndToOneRelationships() throws {
         let m = try parse(Self.manifest("""
             User: { fields: { name: "string" } },
@@ -434,13 +456,13 @@ import Testing
         ("unknown top-level key", "{ vein: 1, app: 'a', version: '1.0.0', models: { M: { fields: {} } }, modles: {} }",
          [#"m.json5: modles: unknown key "modles" (expected one of vein, app, version, models) (did you mean "models"?)"#]),
         ("unknown model key", manifest("Post: { field: { title: 'string' } }"),
-         [#"m.json5: models.Post.field: unknown key "field" (expected one of fields, relationships, indexes, renamedFrom) (did you mean "fields"?)"#]),
+         [#"m.json5: models.Post.field: unknown key "field" (expected one of fields, relationships, indexes, unique, renamedFrom) (did you mean "fields"?)"#]),
         ("unknown field key", manifest("Post: { fields: { title: { type: 'string', optinal: true } } }"),
          [#"m.json5: models.Post.fields.title.optinal: unknown key "optinal" (expected one of type, optional, lazy, unique, default, values, renamedFrom) (did you mean "optional"?)"#]),
         ("unknown relationship key", manifest("Post: { relationships: { parent: { to: 'Post', invers: 'x' } } }"),
          [#"m.json5: models.Post.relationships.parent.invers: unknown key "invers" (expected one of to, many, inverse, deleteRule, renamedFrom) (did you mean "inverse"?)"#]),
         ("unknown key without a hint", manifest("Post: { fields: {}, comment: 'x' }"),
-         [#"m.json5: models.Post.comment: unknown key "comment" (expected one of fields, relationships, indexes, renamedFrom)"#]),
+         [#"m.json5: models.Post.comment: unknown key "comment" (expected one of fields, relationships, indexes, unique, renamedFrom)"#]),
 
         // The top level
         ("missing vein", "{ app: 'a', version: '1.0.0', models: { M: {} } }",
@@ -636,6 +658,23 @@ import Testing
         ("column twice in an index", manifest("Post: { fields: { title: 'string' }, indexes: [['title', 'title']] }"),
          [#"m.json5: models.Post.indexes[0]: "title" appears twice in one index"#]),
 
+        // Compound unique constraints
+        ("unique not an array", manifest("Person: { fields: { a: 'string' }, unique: 'a' }"),
+         [#"m.json5: models.Person.unique: expected an array of unique constraints such as [["firstName", "lastName"]], found a string"#]),
+        ("unique written flat", manifest("Person: { fields: { a: 'string', b: 'string' }, unique: ['a', 'b'] }"),
+         [#"m.json5: models.Person.unique[0]: expected an array of field names such as ["firstName", "lastName"], found a string"#,
+          #"m.json5: models.Person.unique[1]: expected an array of field names such as ["firstName", "lastName"], found a string"#]),
+        ("unique of one field", manifest("Person: { fields: { email: 'string' }, unique: [['email']] }"),
+         [#"m.json5: models.Person.unique[0]: ["email"] names one field: make "email" itself unique (unique: true, or "unique" after its type) and remove this list; a unique list names two or more fields"#]),
+        ("unique on an unknown field", manifest("Person: { fields: { firstName: 'string', lastName: 'string' }, unique: [['firstName', 'lastNme']] }"),
+         [#"m.json5: models.Person.unique[0]: "lastNme" is not a field of Person (did you mean "lastName"?)"#]),
+        ("unique on a to-many", manifest("Person: { fields: { name: 'string' }, relationships: { friends: '[Person]' }, unique: [['name', 'friends']] }"),
+         [#"m.json5: models.Person.unique[0]: "friends" is a to-many relationship, which has no column a unique constraint can cover; use fields or to-one relationships"#]),
+        ("field twice in a unique", manifest("Person: { fields: { a: 'string', b: 'string' }, unique: [['a', 'b', 'a']] }"),
+         [#"m.json5: models.Person.unique[0]: "a" appears twice in one unique constraint"#]),
+        ("duplicate unique", manifest("Person: { fields: { a: 'string', b: 'string' }, unique: [['a', 'b'], ['b', 'a']] }"),
+         ["m.json5: models.Person.unique[1]: duplicate unique constraint on b, a"]),
+
         // Syntax
         ("syntax error", "{ vein: 1,\n  app: }",
          ["m.json5:2:8: unexpected '}', expected a value"]),
@@ -665,7 +704,7 @@ import Testing
         #expect(error.lines == [
             "blog.json5: vein: unsupported manifest format 2 (this vein reads format 1)",
             #"blog.json5: version: "1.0" is not a semantic version (expected MAJOR.MINOR.PATCH, such as "0.0.1")"#,
-            #"blog.json5: models.Post.relatinships: unknown key "relatinships" (expected one of fields, relationships, indexes, renamedFrom) (did you mean "relationships"?)"#,
+            #"blog.json5: models.Post.relatinships: unknown key "relatinships" (expected one of fields, relationships, indexes, unique, renamedFrom) (did you mean "relationships"?)"#,
             #"blog.json5: models.Post.fields.views: unknown type "integer" (expected one of string, int, double, bool, date, data, uuid, enum, json) (did you mean "int"?)"#,
             #"blog.json5: models.Post.fields.title: unknown modifier "uniq" (expected lazy or unique)"#,
             #"blog.json5: models.Post.fields._hidden: field name "_hidden" is reserved: names starting with '_' belong to Vein"#,

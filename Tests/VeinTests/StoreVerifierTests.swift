@@ -238,7 +238,7 @@ import Testing
         try f.db.execute(#"CREATE INDEX "Post.publishedAt" ON "Post" ("title")"#)
         try f.db.execute(#"CREATE INDEX "mine" ON "Post" ("views")"#)
         #expect(try f.problems() == [
-            "schema: index Post.publishedAt is not on the columns the schema declares",
+            "schema: index Post.publishedAt is not the one the schema declares (its columns or uniqueness differ)",
             "schema: index mine is not part of the schema",
         ])
     }

@@ -27,9 +27,6 @@ final class ModelLayout: @unchecked Sendable {
     let table: String
     var selectList: String { row.selectList }
     let insertSQL: String
-    /// For each unique field's column, the statement that finds the row holding a value
-    /// (`ModelContext.storedObject`, through the field's UNIQUE index).
-    let uniqueLookupSQL: [Int: String]
 
     init(model: ModelSchema, manifest: SchemaManifest) {
         self.model = model
@@ -54,15 +51,9 @@ final class ModelLayout: @unchecked Sendable {
         self.table = table
         let row = RowProjection(reading: names.indices.filter { !lazy[$0] && !toMany[$0] }, of: names, codecs: codecs, table: table)
         self.row = row
-        let selectList = row.selectList
         let inserted = names.indices.filter { !toMany[$0] }
         insertedColumns = inserted
         let all = ["\(StoreFormat.key)"] + inserted.map { SQL.quoteIdentifier(names[$0]) }
-        var lookups: [Int: String] = [:]
-        for (i, field) in fieldSchemas.enumerated() where field?.isUnique == true {
-            lookups[i] = "SELECT \(selectList) FROM \(table) WHERE \(table).\(SQL.quoteIdentifier(names[i])) = ? LIMIT 1"
-        }
-        uniqueLookupSQL = lookups
         insertSQL = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(SQL.placeholders(all.count)))"
     }
 

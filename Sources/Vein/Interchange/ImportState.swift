@@ -114,20 +114,21 @@ struct ImportState {
         try links.record(row)
     }
 
-    /// A row another constraint refused: a unique field's value held by another row, named by its record
-    /// and id. SQLite names the field: "UNIQUE constraint failed: Tag.label".
+    /// A row another constraint refused: a unique field's value (or a compound constraint's values) held
+    /// by another row, named by its record and id.
     private mutating func refused(_ row: ModelWriter.Row, _ message: String, model: String, location: String) throws {
-        let prefix = "UNIQUE constraint failed: \(model)."
-        guard message.hasPrefix(prefix) else {
+        guard let violation = UniqueViolation(message: message), violation.model == model else {
             problems.add(record: location, subject: model, "\(model) \(row.id): \(message)", sample: location)
             if problems.limitedCount >= StoreImporter.problemLimit { throw TooManyProblems() }
             return
         }
-        let field = String(message.dropFirst(prefix.count))
-        let rule = "another \(model) already has this \(field) (\(field) is unique)"
-        problems.add(key: "unique\u{0}\(model)\u{0}\(field)", first: ImportError.Problem(location: "\(location).\(field)", message: "\(model) \(row.id): \(rule)"),
+        // A field's own constraint is located at the field; a compound one at the record or the model.
+        let field = violation.fields.count == 1 ? ".\(violation.fields[0])" : ""
+        let rule = violation.rule
+        problems.add(key: "unique\u{0}\(model)\u{0}\(violation.fields.joined(separator: "\u{0}"))",
+                     first: ImportError.Problem(location: "\(location)\(field)", message: "\(model) \(row.id): \(rule)"),
                      sample: "\(location) (\(row.id))", limited: true) { count, samples in
-            ImportError.Problem(location: "\(model).\(field)", message: "\(count) records: \(rule): \(samples)")
+            ImportError.Problem(location: "\(model)\(field)", message: "\(count) records: \(rule): \(samples)")
         }
         if problems.limitedCount >= StoreImporter.problemLimit { throw TooManyProblems() }
     }

@@ -52,7 +52,7 @@ extension MigrationError: CustomStringConvertible {
 public struct UnhandledData: Equatable, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         case removedField, removedModel, missingValue, nilInRequiredField, valueOutsideEnum, duplicateUniqueValue,
-             relationship, mapFailed
+             duplicateUniqueCombination, relationship, mapFailed
     }
 
     public let kind: Kind

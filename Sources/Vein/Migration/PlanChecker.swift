@@ -42,9 +42,13 @@ package enum PlanChecker {
         let context = ModelContext(database: database, manifest: manifest)
         var rows: [String: [ModelObject]] = [:]
         for model in manifest.models {
+            // A field of a compound constraint gets distinct values too, so the rows keep to the constraint.
+            let constrained = Set(model.uniquenessConstraints.joined())
             rows[model.name] = try (0..<rowsPerModel).map { i in
                 var values: [String: Value] = [:]
-                for field in model.fields { values[field.name] = field.codec.syntheticValue(row: i, unique: field.isUnique) }
+                for field in model.fields {
+                    values[field.name] = field.codec.syntheticValue(row: i, unique: field.isUnique || constrained.contains(field.name))
+                }
                 return try context.insert(model.name, values)
             }
         }

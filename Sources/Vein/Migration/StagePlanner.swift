@@ -33,6 +33,8 @@ struct StagePlan {
         let columns: [Column]
         /// Same name, same tables and indexes, nothing mapped: the table stays as it is.
         let keepsTable: Bool
+        /// The compound unique constraints the old rows may break (see `StagePlanner.constraintsToCheck`).
+        var checkedConstraints: [[String]] = []
     }
 
     var models: [ModelPlan] = []
@@ -157,7 +159,8 @@ enum StagePlanner {
             let keeps = source?.name == model.name && assignments.isEmpty
                 && SchemaDDL.createStatements(for: source!, tableName: model.name, in: old)
                     == SchemaDDL.createStatements(for: model, tableName: model.name, in: new)
-            plan.models.append(StagePlan.ModelPlan(model: model, source: source, columns: columns, keepsTable: keeps))
+            plan.models.append(StagePlan.ModelPlan(model: model, source: source, columns: columns, keepsTable: keeps,
+                                                   checkedConstraints: constraintsToCheck(model, columns: columns, source: source)))
         }
         for pair in drops {
             guard let model = old.model(named: pair[0]) else { continue }
@@ -204,6 +207,20 @@ enum StagePlanner {
         }
         column.checkUnique = field.isUnique && !previous.isUnique
         return .success(column)
+    }
+
+    /// The compound unique constraints of `model` that its rows must be checked against: each, unless the
+    /// old model had the same constraint over the same columns, copied as they are (then no two rows can
+    /// break it). A new model has no rows to check.
+    private static func constraintsToCheck(_ model: ModelSchema, columns: [StagePlan.Column], source: ModelSchema?) -> [[String]] {
+        guard let source else { return [] }
+        return model.uniquenessConstraints.filter { constraint in
+            let copied = constraint.compactMap { name -> String? in
+                guard case .old(let old)? = columns.first(where: { $0.name == name })?.source else { return nil }
+                return old
+            }
+            return copied.count < constraint.count || !source.uniquenessConstraints.contains { Set($0) == Set(copied) }
+        }
     }
 
     /// A new field: its default, or nil, or nothing at all (a required field with no default).

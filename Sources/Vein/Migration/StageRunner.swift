@@ -239,8 +239,39 @@ struct StageRunner {
                     }
                 }
             }
+            for constraint in model.checkedConstraints {
+                if let finding = try duplicates(of: constraint, in: model, memoryColumns: memoryColumns[model.model.name] ?? [:]) {
+                    found.append(finding)
+                }
+            }
         }
         return found
+    }
+
+    /// The rows whose new values of every column of `constraint` another row has too (a nil never
+    /// collides: SQLite's UNIQUE indexes treat NULLs as distinct), with the smallest such combination
+    /// as an example.
+    private func duplicates(of constraint: [String], in model: StagePlan.ModelPlan, memoryColumns: [String: Int]) throws -> UnhandledData? {
+        let values = constraint.map { name in expression(model.columns.first { $0.name == name }!, model: model, memoryColumns: memoryColumns) }
+        let aliases = constraint.indices.map { "\"c\($0)\"" }
+        let list = aliases.joined(separator: ", ")
+        let rows = "WITH v AS (SELECT \(SQL.quoteIdentifier(model.source!.name)).\(StoreFormat.key) AS \"id\", "
+            + zip(values, aliases).map { "(\($0.sql)) AS \($1)" }.joined(separator: ", ")
+            + " \(fromClause(model, memoryColumns: memoryColumns))) "
+        let shared = "SELECT \(list) FROM v WHERE " + aliases.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
+            + " GROUP BY \(list) HAVING count(*) > 1"
+        let arguments = values.flatMap(\.arguments)
+        let ids = try sample(rows + "SELECT v.\"id\" FROM v JOIN (\(shared)) AS d ON "
+                             + aliases.map { "v.\($0) = d.\($0)" }.joined(separator: " AND "), arguments)
+        guard ids.count > 0, let example = try database.rows(rows + shared + " ORDER BY \(list) LIMIT 1", arguments).first else { return nil }
+        let shown = zip(constraint, example).map { name, value in
+            let codec = model.model.field(named: name)?.codec ?? .reference
+            return JSONWriter.string(codec.json(codec.value(fromDatabase: value)))
+        }
+        return UnhandledData(kind: .duplicateUniqueCombination, model: model.model.name, field: nil, count: ids.count, sampleIDs: ids.samples,
+                             problem: "\(Phrase.rows(ids.count, "share")) values of (\(constraint.joined(separator: ", "))), which "
+                                + "\(stage.to.version) makes unique together, such as (\(shown.joined(separator: ", ")))",
+                             remedy: "add a map step that makes the combinations distinct, or a delete step for the duplicates")
     }
 
     // MARK: Rebuild

@@ -30,11 +30,14 @@ extension SchemaManifest {
         for rel in model.relationships { rels[rel.name] = .object(canonical(rel)) }
         var body = JSONObject()
         body["fields"] = .object(fields)
-        if !model.indexes.isEmpty { body["indexes"] = .array(model.indexes.map { .array($0.map(JSONValue.string)) }) }
+        if !model.indexes.isEmpty { body["indexes"] = fieldLists(model.indexes) }
         if !model.relationships.isEmpty { body["relationships"] = .object(rels) }
         if let r = model.renamedFrom { body["renamedFrom"] = .string(r) }
+        if !model.uniquenessConstraints.isEmpty { body["unique"] = fieldLists(model.uniquenessConstraints) }
         return body.sortedByKey()
     }
+
+    private static func fieldLists(_ lists: [[String]]) -> JSONValue { .array(lists.map { .array($0.map(JSONValue.string)) }) }
 
     private static func canonical(_ field: FieldSchema) -> JSONObject {
         var body = JSONObject()

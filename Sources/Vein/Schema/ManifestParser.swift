@@ -104,7 +104,7 @@ public struct ManifestParser {
 
     private mutating func model(named name: String, _ json: JSONValue, path: String) -> ModelSchema? {
         guard let body = object(json, path: path, expected: "a model object ({ fields: …, relationships: … })") else { return nil }
-        checkKeys(body, allowed: ["fields", "relationships", "indexes", "renamedFrom"], path: path)
+        checkKeys(body, allowed: ["fields", "relationships", "indexes", "unique", "renamedFrom"], path: path)
         var model = ModelSchema(name: name)
         var columns: [String: String] = [:]  // lowercased → declared, across fields and relationships
 
@@ -138,7 +138,14 @@ public struct ManifestParser {
         if columnCount > Self.maxColumns {
             issue(path, "\(name) has \(columnCount) fields and relationships; SQLite allows at most \(Self.maxColumns) (plus the id)")
         }
-        if let indexesJSON = body["indexes"] { model.indexes = indexes(indexesJSON, path: join(path, "indexes")) }
+        if let indexesJSON = body["indexes"] {
+            model.indexes = fieldLists(indexesJSON, path: join(path, "indexes"), example: "[[\"publishedAt\"], [\"title\", \"views\"]]",
+                                       of: "indexes", nameIsAList: true)
+        }
+        if let uniqueJSON = body["unique"] {
+            model.uniquenessConstraints = fieldLists(uniqueJSON, path: join(path, "unique"), example: "[[\"firstName\", \"lastName\"]]",
+                                                     of: "unique constraints", nameIsAList: false)
+        }
         if let renamed = body["renamedFrom"] { model.renamedFrom = identifierString(renamed, path: join(path, "renamedFrom")) }
         return model
     }
@@ -284,11 +291,13 @@ public struct ManifestParser {
         }
     }
 
-    // MARK: Indexes
+    // MARK: Indexes and unique constraints
 
-    private mutating func indexes(_ json: JSONValue, path: String) -> [[String]] {
+    /// A model's `indexes` or `unique`: a list of lists of field names (a lone name is a list of one when
+    /// `nameIsAList`; in `unique`, `["a", "b"]` would read as one constraint, so it is refused).
+    private mutating func fieldLists(_ json: JSONValue, path: String, example: String, of kind: String, nameIsAList: Bool) -> [[String]] {
         guard let items = json.arrayValue else {
-            issue(path, "expected an array of indexes such as [[\"publishedAt\"], [\"title\", \"views\"]], found \(json.kindName)")
+            issue(path, "expected an array of \(kind) such as \(example), found \(json.kindName)")
             return []
         }
         var result: [[String]] = []
@@ -296,10 +305,11 @@ public struct ManifestParser {
             let itemPath = "\(path)[\(i)]"
             let names: [JSONValue]
             switch item {
-            case .string: names = [item]
+            case .string where nameIsAList: names = [item]
             case .array(let a): names = a
             default:
-                issue(itemPath, "expected an array of field names, found \(item.kindName)")
+                let such = nameIsAList ? "" : " such as \(example.dropFirst().dropLast())"
+                issue(itemPath, "expected an array of field names\(such), found \(item.kindName)")
                 continue
             }
             let strings = names.compactMap(\.stringValue)
@@ -347,21 +357,49 @@ public struct ManifestParser {
                     manifest.models[t].relationships[i].inverse = rel.name
                 }
             }
-            for (i, index) in model.indexes.enumerated() {
-                let indexPath = "\(join(modelPath, "indexes"))[\(i)]"
-                var seen = Set<String>()
-                for name in index {
-                    if !seen.insert(name).inserted { issue(indexPath, "\"\(name)\" appears twice in one index") }
-                    if model.field(named: name) != nil { continue }
-                    if let rel = model.relationship(named: name) {
-                        if rel.isToMany { issue(indexPath, "\"\(name)\" is a to-many relationship, which cannot be indexed") }
-                        continue
-                    }
-                    if declaredColumns[model.name, default: []].contains(name) { continue }
-                    issue(indexPath, "\"\(name)\" is not a field of \(model.name)" + Suggestion.hint(for: name, in: model.columnNames))
-                }
-                if model.indexes[..<i].contains(index) { issue(indexPath, "duplicate index on \(index.joined(separator: ", "))") }
+            checkIndexes(model, path: join(modelPath, "indexes"))
+            checkUniquenessConstraints(model, path: join(modelPath, "unique"))
+        }
+    }
+
+    private mutating func checkIndexes(_ model: ModelSchema, path: String) {
+        for (i, index) in model.indexes.enumerated() {
+            let indexPath = "\(path)[\(i)]"
+            checkColumns(index, of: model, path: indexPath, within: "one index", toMany: "which cannot be indexed")
+            if model.indexes[..<i].contains(index) { issue(indexPath, "duplicate index on \(index.joined(separator: ", "))") }
+        }
+    }
+
+    /// Each compound constraint: two or more distinct columns (a field's own constraint is its `unique`),
+    /// none a to-many (which has no column), and no two constraints on the same set of columns.
+    private mutating func checkUniquenessConstraints(_ model: ModelSchema, path: String) {
+        for (i, constraint) in model.uniquenessConstraints.enumerated() {
+            let constraintPath = "\(path)[\(i)]"
+            guard constraint.count > 1 else {
+                issue(constraintPath, "[\"\(constraint[0])\"] names one field: make \"\(constraint[0])\" itself unique "
+                      + "(unique: true, or \"unique\" after its type) and remove this list; a unique list names two or more fields")
+                continue
             }
+            checkColumns(constraint, of: model, path: constraintPath, within: "one unique constraint",
+                         toMany: "which has no column a unique constraint can cover; use fields or to-one relationships")
+            if model.uniquenessConstraints[..<i].contains(where: { Set($0) == Set(constraint) }) {
+                issue(constraintPath, "duplicate unique constraint on \(constraint.joined(separator: ", "))")
+            }
+        }
+    }
+
+    /// The names of an index or a unique constraint: each once, each a field or a to-one relationship.
+    private mutating func checkColumns(_ names: [String], of model: ModelSchema, path: String, within: String, toMany: String) {
+        var seen = Set<String>()
+        for name in names {
+            if !seen.insert(name).inserted { issue(path, "\"\(name)\" appears twice in \(within)") }
+            if model.field(named: name) != nil { continue }
+            if let rel = model.relationship(named: name) {
+                if rel.isToMany { issue(path, "\"\(name)\" is a to-many relationship, \(toMany)") }
+                continue
+            }
+            if declaredColumns[model.name, default: []].contains(name) { continue }
+            issue(path, "\"\(name)\" is not a field of \(model.name)" + Suggestion.hint(for: name, in: model.columnNames))
         }
     }
 

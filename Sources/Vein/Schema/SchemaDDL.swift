@@ -72,18 +72,26 @@ package enum SchemaDDL {
     package struct Index: Equatable, Sendable {
         package let name: String
         package let columns: [String]
+        /// A compound unique constraint's index.
+        package var isUnique = false
         package func sql(table: String) -> String {
-            "CREATE INDEX \(SQL.quoteIdentifier(name)) ON \(SQL.quoteIdentifier(table)) ("
+            "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(SQL.quoteIdentifier(name)) ON \(SQL.quoteIdentifier(table)) ("
                 + columns.map(SQL.quoteIdentifier).joined(separator: ", ") + ")"
         }
     }
 
-    /// Declared indexes, then one per to-one relationship not already leading a declared index; a to-one
+    /// Declared indexes, then one UNIQUE index per compound unique constraint (in SQLite 3.15, as in SQL,
+    /// NULLs are distinct there: rows that hold nil in one of its columns never collide), then one per
+    /// to-one relationship not already leading one of these; a to-one
     /// that keeps its inverse to-many's order gets (column, position), so members in order and the next
-    /// position are one seek. Names are `Model.column[.column…]`: derived, so the same in every store of
-    /// the schema, and never equal to a table name (model names cannot contain dots).
+    /// position are one seek. Names are `Model.column[.column…]` (`Model._unique.column.column…` for a
+    /// constraint): derived, so the same in every store of the schema, and never equal to a table name
+    /// (model names cannot contain dots).
     package static func indexes(for model: ModelSchema, in manifest: SchemaManifest) -> [Index] {
         var result = model.indexes.map { Index(name: indexName(model.name, $0), columns: $0) }
+            + model.uniquenessConstraints.map {
+                Index(name: StoreFormat.uniqueIndexName(model: model.name, columns: $0), columns: $0, isUnique: true)
+            }
         for rel in model.relationships where !rel.isToMany {
             let columns = [rel.name] + (RelationshipStorage(model: model, relationship: rel, in: manifest).positionColumn.map { [$0] } ?? [])
             if !result.contains(where: { $0.columns.starts(with: columns) }) {

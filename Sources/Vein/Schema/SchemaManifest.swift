@@ -84,14 +84,19 @@ public struct ModelSchema: Equatable, Sendable {
     public var relationships: [RelationshipSchema]
     /// Each index lists field (or to-one relationship) names in key order.
     public var indexes: [[String]]
+    /// The compound unique constraints (the manifest's model-level `unique`, SwiftData's
+    /// `#Unique<T>([\.a, \.b])`): no two rows hold the same values in all of a list's fields. Each lists
+    /// two or more fields or to-one relationships; a single field's constraint is its own `isUnique`.
+    public var uniquenessConstraints: [[String]]
     public var renamedFrom: String?
 
     public init(name: String, fields: [FieldSchema] = [], relationships: [RelationshipSchema] = [],
-                indexes: [[String]] = [], renamedFrom: String? = nil) {
+                indexes: [[String]] = [], uniquenessConstraints: [[String]] = [], renamedFrom: String? = nil) {
         self.name = name
         self.fields = fields
         self.relationships = relationships
         self.indexes = indexes
+        self.uniquenessConstraints = uniquenessConstraints
         self.renamedFrom = renamedFrom
     }
 

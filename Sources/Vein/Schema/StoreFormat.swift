@@ -20,4 +20,11 @@ package struct StoreFormat: Equatable, Sendable {
     package static let key = SQL.quoteIdentifier(current.keyColumn)
     /// The current migrations table, quoted for SQL.
     package static let migrations = SQL.quoteIdentifier(current.migrationsTable)
+
+    /// The name of a compound unique constraint's index: `Model._unique.a.b`. Its `_unique` part is
+    /// Vein's (no field name starts with `_`), so it never equals a declared index's `Model.a.b`, which
+    /// may list the same columns.
+    package static func uniqueIndexName(model: String, columns: [String]) -> String {
+        ([model, "_unique"] + columns).joined(separator: ".")
+    }
 }

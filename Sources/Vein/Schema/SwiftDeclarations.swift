@@ -114,11 +114,11 @@ private struct SwiftDeclarationWriter {
         let renamed = model.renamedFrom.map { "(originalName: \(Self.literal($0)))" } ?? ""
         var lines = ["@\(spell("Model", members: members))\(renamed)", "final class \(className) {"]
         var body: [String] = []
-        if !model.indexes.isEmpty {
-            let lists = model.indexes.map { "[" + $0.map { "\\.\(Self.name($0))" }.joined(separator: ", ") + "]" }
-            // A freestanding macro cannot be written with its module (`#VeinCore.Index` is not Swift), and
-            // needs none: macro names do not meet type or member names, so a model named Index leaves it alone.
-            body.append("#Index<\(className)>(\(lists.joined(separator: ", ")))")
+        // A freestanding macro cannot be written with its module (`#VeinCore.Index` is not Swift), and
+        // needs none: macro names do not meet type or member names, so a model named Index leaves it alone.
+        for (macro, lists) in [("Index", model.indexes), ("Unique", model.uniquenessConstraints)] where !lists.isEmpty {
+            let written = lists.map { "[" + $0.map { "\\.\(Self.name($0))" }.joined(separator: ", ") + "]" }
+            body.append("#\(macro)<\(className)>(\(written.joined(separator: ", ")))")
         }
         var enums: [[String]] = []
         var takenTypeNames = modelNames.union(Self.modules.keys).union(Self.unusableModelNames).union([schemaName, "String"])

@@ -161,7 +161,7 @@ public enum StoreVerifier {
                 if stored[index.name] == nil {
                     check.problems.append("index \(index.name) is missing")
                 } else if stored[index.name] != index.sql(table: model.name) {
-                    check.problems.append("index \(index.name) is not on the columns the schema declares")
+                    check.problems.append("index \(index.name) is not the one the schema declares (its columns or uniqueness differ)")
                 }
             }
         }

@@ -3,7 +3,7 @@ import Testing
 @testable import Vein
 
 /// A plaintext store at a first schema, and plans written inline against it.
-private struct MigrationFixture {
+struct MigrationFixture {
     let dir: TempDir
     let path: String
 
@@ -41,12 +41,12 @@ private struct MigrationFixture {
     }
 }
 
-private func schema(_ version: String, _ models: String) -> String {
+func schema(_ version: String, _ models: String) -> String {
     "{ vein: 1, app: \"t\", version: \"\(version)\", models: { \(models) } }"
 }
 
 /// The unhandled-data report a run throws (or fails the test).
-private func unhandled(_ body: () throws -> Void) -> [String] {
+func unhandled(_ body: () throws -> Void) -> [String] {
     do {
         try body()
         Issue.record("expected unhandled data")
