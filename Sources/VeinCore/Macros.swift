@@ -77,9 +77,11 @@ public macro _TransientProperty() = #externalMacro(module: "VeinMacros", type: "
 @freestanding(declaration)
 public macro Index<T>(_ indexes: [PartialKeyPath<T>]...) = #externalMacro(module: "VeinMacros", type: "IndexMacro")
 
-/// SwiftData's uniqueness constraints, inside an `@Model` class: `#Unique<Person>([\.email], [\.sku])` makes
-/// each listed field unique, as `@Attribute(.unique)` does. Each list must hold one field: the manifest's
-/// `unique` is a property of one field, so a compound constraint (`[\.givenName, \.familyName]`) is a
-/// compile-time error.
+/// SwiftData's uniqueness constraints, inside an `@Model` class: `#Unique<Person>([\.email], [\.givenName, \.familyName])`
+/// declares one constraint per list. A list of one field makes that field unique, as `@Attribute(.unique)`
+/// does; a list of several makes their combination unique (the manifest's model-level `unique`, a UNIQUE
+/// index over the columns): two rows may share a `givenName`, not a `givenName` and a `familyName`. As
+/// in SQL, a row with nil in one of the fields collides with none. `upsert` and `insert` find a row by
+/// the combination as they do by a unique field.
 @freestanding(declaration)
 public macro Unique<T>(_ constraints: [PartialKeyPath<T>]...) = #externalMacro(module: "VeinMacros", type: "IndexMacro")

@@ -62,11 +62,11 @@ public final class ModelContext: @unchecked Sendable {
 
     private func insertNow<T: PersistentModel>(_ model: T) throws {
         try checkSchema()
-        let uniqueFields = T._$schema.uniqueFields
-        guard !uniqueFields.isEmpty, model._$backing.object == nil else { return try Insertion.insert(model, into: engine) }
+        let uniqueKeys = T._$schema.uniqueKeys
+        guard !uniqueKeys.isEmpty, model._$backing.object == nil else { return try Insertion.insert(model, into: engine) }
         try engine.lock.withLock { try ModelBacking.instanceLock.withLock {
-            guard let merged = try T.merge(model, into: engine, uniqueFields: uniqueFields, includingPending: false) else {
-                try T.requireNoUnsavedDeleteHolds(model, in: engine, uniqueFields: uniqueFields)
+            guard let merged = try T.merge(model, into: engine, uniqueKeys: uniqueKeys, includingPending: false) else {
+                try T.requireNoUnsavedDeleteHolds(model, in: engine, uniqueKeys: uniqueKeys)
                 return try Insertion.insert(model, into: engine)
             }
             // The inserted instance is the row's from now on (one the app held before stays a view of it).

@@ -7,13 +7,18 @@ public struct ModelDescription: Sendable {
     public let properties: [PropertyDescription]
     /// The model's indexes (`#Index`), each the names of its fields or to-one relationships in key order.
     public let indexes: [[String]]
+    /// The compound unique constraints (`#Unique<T>([\.a, \.b])`), each two or more names; a list of one
+    /// field is that field's `unique`.
+    public let uniquenessConstraints: [[String]]
     /// The model's name in the previous schema version (`@Model(originalName:)`).
     public let originalName: String?
 
-    public init(name: String, properties: [PropertyDescription], indexes: [[String]] = [], originalName: String? = nil) {
+    public init(name: String, properties: [PropertyDescription], indexes: [[String]] = [], uniquenessConstraints: [[String]] = [],
+                originalName: String? = nil) {
         self.name = name
         self.properties = properties
         self.indexes = indexes
+        self.uniquenessConstraints = uniquenessConstraints
         self.originalName = originalName
     }
 
@@ -27,14 +32,22 @@ public struct ModelDescription: Sendable {
             case .relationship(let relationship): relationships.append(relationship)
             }
         }
-        return ModelSchema(name: name, fields: fields, relationships: relationships, indexes: indexes, renamedFrom: originalName)
+        return ModelSchema(name: name, fields: fields, relationships: relationships, indexes: indexes,
+                           uniquenessConstraints: uniquenessConstraints, renamedFrom: originalName)
     }
 
-    /// The `@Unique` fields: a row's identity for `upsert` and for an insert of a value a row holds.
-    var uniqueFields: [FieldSchema] {
-        properties.compactMap { property in
+    /// A row's identities for `upsert` and for an insert of values a row holds: each `@Unique` field
+    /// alone, then each compound constraint of fields. A constraint that includes a to-one relationship
+    /// is the store's to enforce at `save`: a new instance's target may have no row yet to compare.
+    var uniqueKeys: [[FieldSchema]] {
+        var fields: [String: FieldSchema] = [:]
+        for case .field(let field) in properties { fields[field.name] = field }
+        return properties.compactMap { property in
             guard case .field(let field) = property, field.isUnique else { return nil }
-            return field
+            return [field]
+        } + uniquenessConstraints.compactMap { constraint in
+            let key = constraint.compactMap { fields[$0] }
+            return key.count == constraint.count ? key : nil
         }
     }
 }

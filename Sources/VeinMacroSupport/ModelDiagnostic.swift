@@ -16,8 +16,7 @@ enum ModelDiagnostic: DiagnosticMessage {
     case keyPathListNotAList(macro: KeyPathListMacro, model: String, written: String)
     case keyPathListElementNotAKeyPath(macro: KeyPathListMacro, model: String, written: String)
     case keyPathPastAProperty(macro: KeyPathListMacro, model: String, written: String, property: String)
-    case compoundUnique(model: String, written: String)
-    case uniqueNotAField(model: String, written: String)
+    case uniqueNotAField(model: String, written: String, combination: Bool)
     case transientWithoutType(property: String, suggested: String?)
     case transientWithoutInitialValue(property: String)
     case letAssignedAfterVar(letProperty: String, varProperty: String)
@@ -51,12 +50,12 @@ enum ModelDiagnostic: DiagnosticMessage {
         case .keyPathPastAProperty(let macro, let model, let written, let property):
             return "#\(macro.rawValue) key path '\(written)' goes past '\(property)': \(macro.covers) "
                 + "of '\(model)' itself; write \\.\(property)"
-        case .compoundUnique(let model, let written):
-            return "#Unique list \(written) in '\(model)' combines several fields: Vein's manifest makes single fields "
-                + "unique, not combinations of fields; list one field, or check the combination in the app before saving"
-        case .uniqueNotAField(let model, let written):
+        case .uniqueNotAField(let model, let written, false):
             return "#Unique key path '\(written)' is not a persisted field of '\(model)': a uniqueness constraint covers "
                 + "fields, not relationships or properties Vein does not store"
+        case .uniqueNotAField(let model, let written, true):
+            return "#Unique key path '\(written)' is not a persisted field or to-one relationship of '\(model)': a combination "
+                + "of values is unique over stored columns, not to-many relationships or properties Vein does not store"
         case .transientWithoutType(let property, let suggested):
             let example = suggested.map { " ('\(property): \($0)')" } ?? ""
             return "@Transient property '\(property)' needs a written type\(example): Vein keeps its value in lock-protected "

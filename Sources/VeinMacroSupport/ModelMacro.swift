@@ -25,18 +25,17 @@ extension ModelMacro: MemberMacro {
         // other properties' accessors need them, and the misuse is then the only error.
         let (properties, problems) = persistedProperties(of: model)
         for problem in problems + LetAssignmentOrder.problems(in: model, properties: properties) { context.diagnose(problem) }
-        let uniqueFields = uniqueFieldNames(of: model, context: context)
+        let unique = uniqueConstraints(of: model, context: context)
         let access = model.modifiers.contains { ["public", "open"].contains($0.name.text) } ? "public " : ""
         let name = model.name.text
         let modelName = model.name.unquotedText
         let columns = fieldColumns(of: model)
-        let entries = properties.map { schemaEntry($0, modelName: name, unique: uniqueFields.contains($0.name)) }
+        let entries = properties.map { schemaEntry($0, modelName: name, unique: unique.fields.contains($0.name)) }
         let table = entries.isEmpty ? "[]" : "[\n" + entries.map { "    \($0)," }.joined(separator: "\n") + "\n]"
         let keyPaths = properties.isEmpty ? "[:]"
             : "[\n" + properties.map { "    \\\(name).\($0.identifier): \"\($0.name)\"," }.joined(separator: "\n") + "\n]"
         let indexes = KeyPathListMacro.index.lists(in: model, context: context).map(\.names)
-        let tableArguments = (indexes.isEmpty ? ""
-            : ", indexes: [" + indexes.map { "[" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }.joined(separator: ", ") + "]")
+        let tableArguments = listArgument("indexes", indexes) + listArgument("uniquenessConstraints", unique.combinations)
             + (node.stringArgument(labeled: "originalName").map { ", originalName: \"\($0)\"" } ?? "")
         return [
             "\(raw: access)let _$backing = VeinCore.ModelBacking()",
@@ -87,28 +86,41 @@ extension ModelMacro: MemberMacro {
             """
     }
 
-    /// The fields `#Unique` makes unique, one per list: a list of several fields (a compound constraint,
-    /// which the manifest cannot express) or a key path to anything but a persisted field is diagnosed. A
-    /// field with a misuse of its own counts as a field here: its own diagnostic says what is wrong.
-    static func uniqueFieldNames(of model: ClassDeclSyntax, context: some MacroExpansionContext) -> Set<String> {
-        let fields = model.memberBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self).flatMap(PropertyInfo.init) }
-            .filter { $0.relationship == nil }
-        var names: Set<String> = []
+    /// `, label: [["a"], ["b", "c"]]`, or nothing for no lists.
+    static func listArgument(_ label: String, _ lists: [[String]]) -> String {
+        guard !lists.isEmpty else { return "" }
+        let written: [String] = lists.map { list in "[" + list.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
+        return ", \(label): [" + written.joined(separator: ", ") + "]"
+    }
+
+    /// What `#Unique` declares: a list of one field makes that field unique (as `@Attribute(.unique)`); a
+    /// list of several is a compound constraint, the manifest's model-level `unique`, whose fields may
+    /// include to-one relationships (a written `@Relationship` to-many is diagnosed; one the type
+    /// checker infers, by the manifest's check). A key path to anything but a persisted property is
+    /// diagnosed. A property with a misuse of its own counts here: its own diagnostic says what is wrong.
+    static func uniqueConstraints(of model: ClassDeclSyntax, context: some MacroExpansionContext)
+        -> (fields: Set<String>, combinations: [[String]]) {
+        let persisted = model.memberBlock.members.compactMap { $0.decl.as(VariableDeclSyntax.self).flatMap(PropertyInfo.init) }
+        var fields: Set<String> = [], combinations: [[String]] = []
         for (list, array) in KeyPathListMacro.unique.lists(in: model, context: context) {
-            guard list.count <= 1 else {
-                context.diagnose(Diagnostic(node: array, message: ModelDiagnostic.compoundUnique(
-                    model: model.name.text, written: array.trimmedDescription)))
-                continue
+            // An element that is not a key path has its diagnostic already.
+            guard list.count == array.elements.count else { continue }
+            let single = Set(list).count == 1
+            var covered = true
+            for (name, element) in zip(list, array.elements) {
+                let property = persisted.first { $0.name == name }
+                let isToMany = property.map { $0.relationship != nil && FieldTypeSyntax.elementOfToMany($0.type) != nil } ?? false
+                guard let property, !single || property.relationship == nil, !isToMany else {
+                    context.diagnose(Diagnostic(node: element.expression, message: ModelDiagnostic.uniqueNotAField(
+                        model: model.name.text, written: element.expression.trimmedDescription, combination: !single)))
+                    covered = false
+                    continue
+                }
             }
-            guard let name = list.first, let keyPath = array.elements.first?.expression else { continue }
-            guard fields.contains(where: { $0.name == name }) else {
-                context.diagnose(Diagnostic(node: keyPath, message: ModelDiagnostic.uniqueNotAField(
-                    model: model.name.text, written: keyPath.trimmedDescription)))
-                continue
-            }
-            names.insert(name)
+            guard covered, let first = list.first else { continue }
+            if single { fields.insert(first) } else { combinations.append(list) }
         }
-        return names
+        return (fields, combinations)
     }
 
     /// One entry of the field and relationship table.

@@ -1,7 +1,7 @@
 import Testing
 
 /// SwiftData's spellings of field options: `@Attribute(.unique)`, `.externalStorage` and the others, with
-/// `originalName:`, and `#Unique<Model>([\.field])`, each becoming the manifest's option.
+/// `originalName:`, and `#Unique<Model>([\.field], [\.a, \.b])`, each becoming the manifest's option.
 @Suite struct AttributeOptionMacroTests {
     @Test func uniqueAndExternalStorageAreTheManifestsUniqueAndLazy() {
         #expect(ModelMacroTests.tableEntry("@Attribute(.unique) var name: String") == #".field("name", (String).self, unique: true),"#)
@@ -55,14 +55,37 @@ import Testing
             """).messages
     }
 
-    /// The manifest's `unique` is a property of one field: a compound constraint is refused, not made two
-    /// single ones (which would refuse rows SwiftData accepts).
-    @Test func aCompoundUniqueIsADiagnostic() throws {
-        #expect(Self.uniqueMessages("#Unique<Person>([\\.givenName, \\.familyName])")
-                == ["#Unique list [\\.givenName, \\.familyName] in 'Person' combines several fields: Vein's manifest makes single "
-                    + "fields unique, not combinations of fields; list one field, or check the combination in the app before saving"])
-        let expansion = MacroExpansion("@Model final class P {\n    #Unique<P>([\\.a, \\.b])\n    var a: Int\n    var b: Int\n}")
-        #expect(expansion.location(of: try #require(expansion.diagnostics.first)) == "2:16")
+    /// A list of several fields is a compound constraint (the manifest's model-level `unique`), next to
+    /// the lists of one field, which stay the fields' own `unique`.
+    @Test func aCompoundUniqueIsTheManifestsModelLevelUnique() {
+        let expansion = MacroExpansion("""
+            @Model final class Person {
+                #Unique<Person>([\\.givenName, \\.familyName], [\\.email])
+                #Index<Person>([\\.familyName])
+                var givenName: String
+                var familyName: String
+                var email: String
+            }
+            """)
+        #expect(expansion.messages == [])
+        #expect(expansion.expanded.contains(#".field("email", (String).self, unique: true),"#))
+        #expect(expansion.expanded.contains(#".field("givenName", (String).self),"#))
+        #expect(expansion.expanded.contains(#"], indexes: [["familyName"]], uniquenessConstraints: [["givenName", "familyName"]])"#))
+        // A to-one relationship is a column a combination may include.
+        let team = MacroExpansion("@Model final class P {\n    #Unique<P>([\\.name, \\.team])\n    var name: String\n    @Relationship var team: Team?\n}")
+        #expect(team.messages == [])
+        #expect(team.expanded.contains(#"uniquenessConstraints: [["name", "team"]])"#))
+    }
+
+    @Test func aCompoundUniqueOfSomethingNotStoredIsADiagnostic() throws {
+        let message = "#Unique key path '\\.score' is not a persisted field or to-one relationship of 'Person': a combination of values "
+            + "is unique over stored columns, not to-many relationships or properties Vein does not store"
+        #expect(Self.uniqueMessages("#Unique<Person>([\\.givenName, \\.score])") == [message])
+        let members = MacroExpansion("@Model final class P {\n    #Unique<P>([\\.a, \\.members])\n    var a: Int\n    @Relationship var members: [P]\n}")
+        #expect(members.messages == ["#Unique key path '\\.members' is not a persisted field or to-one relationship of 'P': a combination "
+                                     + "of values is unique over stored columns, not to-many relationships or properties Vein does not store"])
+        #expect(members.location(of: try #require(members.diagnostics.first)) == "2:22")
+        #expect(!members.expanded.contains("uniquenessConstraints"), "a list with a misuse declares nothing")
     }
 
     @Test func uniqueMisuse() {

@@ -1,9 +1,10 @@
 import Vein
 
-/// `Post.upsert(post, in: context)` (SPEC §10): one row per identity, the identity being a `@Unique` field.
+/// `Post.upsert(post, in: context)` (SPEC §10): one row per identity, the identity being a `@Unique` field
+/// or a `#Unique<T>([\.a, \.b])` combination of fields.
 ///
-/// - The instance's unique fields are looked up among the model's rows, stored and unsaved. No row has
-///   any of its values: the instance is inserted (with what it points to) and returned.
+/// - The instance's unique fields and combinations are looked up among the model's rows, stored and
+///   unsaved. No row has any of them: the instance is inserted (with what it points to) and returned.
 /// - One row has them: that row's instance is returned, with the new instance's whole state in place of
 ///   the row's, as SwiftData's upsert does: every field takes the new instance's value, an optional field
 ///   it never assigned (`var note: String?` without an initializer, or one it never set) becomes nil;
@@ -14,8 +15,9 @@ import Vein
 ///   context. All of it is checked before anything changes: a refused value (a `Double.nan`, a target in
 ///   another context) throws and leaves the row, and the targets, as they were.
 /// - Its unique fields name two different rows: `ModelConvenienceError.matchesTwoRows`, nothing changed.
-/// - The model has no `@Unique` field: `ModelConvenienceError.noUniqueField`.
-/// - A nil unique value identifies nothing (SQLite's UNIQUE lets any number of rows hold NULL).
+/// - The model has no `@Unique` field nor `#Unique` combination: `ModelConvenienceError.noUniqueField`.
+/// - A nil unique value identifies nothing (SQLite's UNIQUE lets any number of rows hold NULL), nor
+///   does a combination with a nil in it.
 /// - A stored row still holds the value and this context deleted it without saving:
 ///   `ModelConvenienceError.valueHeldByUnsavedDelete` (a save writes new rows before it deletes, so the
 ///   store would refuse that save); save first, then upsert. A value an unsaved change moved away from a
@@ -37,13 +39,13 @@ extension PersistentModel {
             guard !object.isDeleted else { throw ModelConvenienceError.deleted(model: modelName, id: object.id) }
             return model
         }
-        let uniqueFields = _$schema.uniqueFields
-        guard !uniqueFields.isEmpty else { throw ModelConvenienceError.noUniqueField(model: modelName) }
+        let uniqueKeys = _$schema.uniqueKeys
+        guard !uniqueKeys.isEmpty else { throw ModelConvenienceError.noUniqueField(model: modelName) }
         // The engine's lock first, then the instance lock (Insertion's order): the lookup and the write
         // are one step for this context.
         return try engine.lock.withLock { try ModelBacking.instanceLock.withLock {
-            if let merged = try merge(model, into: engine, uniqueFields: uniqueFields, includingPending: true) { return merged.kept }
-            try requireNoUnsavedDeleteHolds(model, in: engine, uniqueFields: uniqueFields)
+            if let merged = try merge(model, into: engine, uniqueKeys: uniqueKeys, includingPending: true) { return merged.kept }
+            try requireNoUnsavedDeleteHolds(model, in: engine, uniqueKeys: uniqueKeys)
             try Insertion.insert(model, into: engine)
             return model
         } }
@@ -52,13 +54,33 @@ extension PersistentModel {
     /// Throws `valueHeldByUnsavedDelete` when a stored row this context deleted without saving still
     /// holds one of `model`'s unique values: a save writes new rows before it deletes, so the store would
     /// refuse every save of the new row until the delete is saved.
-    static func requireNoUnsavedDeleteHolds(_ model: Self, in engine: Vein.ModelContext, uniqueFields: [FieldSchema]) throws {
-        for field in uniqueFields {
-            guard let value = try model._$backing.storedValue(field.name), value != .null,
-                  let id = try engine.storedRowsDeletedWithoutSaving(modelName, where: .fieldEquals(field, value)).first else { continue }
-            throw ModelConvenienceError.valueHeldByUnsavedDelete(model: modelName, field: field.name, id: id)
+    static func requireNoUnsavedDeleteHolds(_ model: Self, in engine: Vein.ModelContext, uniqueKeys: [[FieldSchema]]) throws {
+        for key in uniqueKeys {
+            guard let values = try values(of: key, in: model),
+                  let id = try engine.storedRowsDeletedWithoutSaving(modelName, where: condition(key, values)).first else { continue }
+            throw ModelConvenienceError.valueHeldByUnsavedDelete(model: modelName, field: name(of: key), id: id)
         }
     }
+
+    /// `model`'s values of a unique key's fields; nil when one of them is nil or was never given (a nil
+    /// identifies no row: SQL's NULLs are all distinct).
+    private static func values(of key: [FieldSchema], in model: Self) throws -> [Value]? {
+        var values: [Value] = []
+        for field in key {
+            guard let value = try model._$backing.storedValue(field.name), value != .null else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// Each of the key's fields equal to its value, as one condition.
+    private static func condition(_ key: [FieldSchema], _ values: [Value]) -> TypedExpression {
+        let conditions = zip(key, values).map { TypedExpression.fieldEquals($0, $1) }
+        return conditions.dropFirst().reduce(conditions[0]) { .and($0, $1) }
+    }
+
+    /// "sku", "firstName and lastName".
+    private static func name(of key: [FieldSchema]) -> String { key.map(\.name).joined(separator: " and ") }
 
     /// The row of this context whose unique values `model` (in no context) holds, given the new
     /// instance's state: every field (one never assigned is nil, when optional) and the relationships it
@@ -67,24 +89,24 @@ extension PersistentModel {
     /// `includingPending`: rows as this context has them, unsaved changes included; otherwise the
     /// store's rows only, as this context has not changed them (a lookup that costs the same however
     /// many inserts are pending). Caller holds the engine's lock, then the instance lock.
-    static func merge(_ model: Self, into engine: Vein.ModelContext, uniqueFields: [FieldSchema],
+    static func merge(_ model: Self, into engine: Vein.ModelContext, uniqueKeys: [[FieldSchema]],
                       includingPending: Bool) throws -> (object: ModelObject, kept: Self)? {
         model._$pendLetValues()
         var match: (field: String, object: ModelObject)?
-        for field in uniqueFields {
-            guard let value = try model._$backing.storedValue(field.name), value != .null else { continue }
+        for key in uniqueKeys {
+            guard let values = try values(of: key, in: model) else { continue }
             let found: ModelObject?
             if includingPending {
-                found = try engine.fetch(Vein.FetchDescriptor(model: modelName, predicate: .fieldEquals(field, value), fetchLimit: 1)).first
+                found = try engine.fetch(Vein.FetchDescriptor(model: modelName, predicate: condition(key, values), fetchLimit: 1)).first
             } else {
-                found = try engine.storedObject(modelName, uniqueField: field.name, equals: value)
+                found = try engine.storedObject(modelName, unique: key.map(\.name), equal: values)
             }
             guard let object = found else { continue }
             if let first = match, first.object.id != object.id {
                 throw ModelConvenienceError.matchesTwoRows(model: modelName, field: first.field, id: first.object.id,
-                                                           otherField: field.name, otherID: object.id)
+                                                           otherField: name(of: key), otherID: object.id)
             }
-            match = match ?? (field.name, object)
+            match = match ?? (name(of: key), object)
         }
         guard let object = match?.object else { return nil }
         let given = model._$backing.takePending()
