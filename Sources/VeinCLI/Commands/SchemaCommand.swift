@@ -42,6 +42,7 @@ enum SchemaCommand {
             for field in model.fields { console.out("  " + HelpRenderer.pad(field.name, width) + describe(field)) }
             for rel in model.relationships { console.out("  " + HelpRenderer.pad(rel.name, width) + describe(rel)) }
             for index in model.indexes { console.out("  index on \(index.joined(separator: ", "))") }
+            for constraint in model.uniquenessConstraints { console.out("  unique together: \(constraint.joined(separator: ", "))") }
         }
     }
 

@@ -137,6 +137,10 @@ enum ErrorReporting {
                 : "run the command again: it will read the row as it is now"
             return Report(messages: [e.description], hint: hint, exitCode: .busy)
         }
+        if case .constraintViolation(let message) = e, let violation = UniqueViolation(message: message) {
+            return Report(messages: ["the store refused the change: \(violation.rule)"],
+                          hint: "give the \(violation.model) other values, or update the \(violation.model) that has them", exitCode: .dataError)
+        }
         return Report(messages: [e.description], hint: nil, exitCode: .dataError)
     }
 

@@ -5,6 +5,7 @@ enum SchemaDescription {
     static func lines(_ models: [ModelSchema]) -> [String] {
         models.flatMap { model -> [String] in
             [model.name] + model.fields.map(line) + model.relationships.map(line)
+                + model.uniquenessConstraints.map { "  unique together: \($0.joined(separator: ", "))" }
         }
     }
 
