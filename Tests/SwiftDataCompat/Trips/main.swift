@@ -10,7 +10,7 @@ enum TripsSchemaV1: VersionedSchema {                       // Vein: every store
 
     @Model
     final class Trip {
-        #Unique<Trip>([\.code])
+        #Unique<Trip>([\.code], [\.destination, \.startDate])
         @Attribute(.unique) var name: String
         var destination: String
         var code: String
@@ -66,6 +66,12 @@ context.insert(Trip(name: "Alps again", destination: "Zermatt", code: "ZRM", sta
 try context.save()
 let zermatt = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.code == "ZRM" }))
 print("trips:", try context.fetchCount(FetchDescriptor<Trip>()), "ZRM is now:", zermatt.map(\.name))
+
+// A compound constraint: a trip to the same destination starting on the same day is the same trip.
+context.insert(Trip(name: "Tokyo in bloom", destination: "Tokyo", code: "HND", startDate: day(80), endDate: day(91)))
+try context.save()
+let tokyo = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "Tokyo" }))
+print("trips:", try context.fetchCount(FetchDescriptor<Trip>()), "Tokyo is now:", tokyo.map(\.name))
 
 // Work that reads and writes as one: a transaction.
 try context.transaction {
