@@ -46,9 +46,9 @@ public final class ModelContext: @unchecked Sendable {
 
     /// Inserts `model` and the models it points to that are in no context yet.
     ///
-    /// As in SwiftData, an insert of an instance whose `@Unique` value a stored row holds updates that
-    /// row (an upsert, see `PersistentModel.upsert`): the instance becomes a view of the row, which takes
-    /// its fields and the relationships it assigned. The row is found when the instance is inserted, in
+    /// As in SwiftData, an insert of an instance whose `@Unique` value (or `#Unique` combination of
+    /// values) a stored row holds updates that row (an upsert, see `PersistentModel.upsert`): the
+    /// instance becomes a view of the row, which takes its fields and the relationships it assigned. The row is found when the instance is inserted, in
     /// the store as this context has it: a value given after the insert, one another context saves
     /// meanwhile, or one two unsaved inserts share, is the store's UNIQUE index's to refuse at `save`.
     ///
