@@ -133,6 +133,7 @@ extension PropertyDescription {
         let kind = C.fieldKind
         return .field(FieldSchema(name: name, type: kind.type, isOptional: kind.isOptional, isLazy: lazy, isUnique: unique,
                                   defaultValue: initial.flatMap { try? C.encoded($0) }.flatMap { ManifestDefault.json($0, kind: kind) },
-                                  enumValues: kind.enumValues, renamedFrom: originalName))
+                                  enumValues: kind.enumValues, renamedFrom: originalName),
+                      hasEmptyValue: AbsentFieldValue.emptyValue(C.self) != nil)
     }
 }

@@ -91,7 +91,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
         let store = try Store.open(storePath, keys: keys)
         try Self.checkMigratable(store, to: manifest, plan: plan)
         _store = store
-        _context = ModelContext(Vein.ModelContext(store: store), appSchema: manifest, models: models)
+        _context = ModelContext(Vein.ModelContext(store: store, models: models), appSchema: manifest, models: models)
         madeContexts.append(WeakReference(_context.engine))
         OpenContainers.shared.add(self)
     }
@@ -112,7 +112,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
 
     /// A new context over `store`, remembered for `close()`. Called with the lock held.
     private func madeContext(over store: Store) -> ModelContext {
-        let engine = Vein.ModelContext(store: store)
+        let engine = Vein.ModelContext(store: store, models: models)
         if isClosed { try? engine.close() } else {
             madeContexts.removeAll { $0.object == nil }
             madeContexts.append(WeakReference(engine))
@@ -157,10 +157,12 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
             var migrator = Migrator(plan: try plan.enginePlan(appID: manifest.app))
             let stages = plan.stages
             migrator.willRunStage = { stage, database in
-                try Self.runHook(stages.first { $0.from.version == stage.from.version }?.willMigrate, database, stage.from)
+                let typed = stages.first { $0.from.version == stage.from.version }
+                try Self.runHook(typed?.willMigrate, database, stage.from, models: typed?.from.models ?? [])
             }
             migrator.didRunStage = { stage, database in
-                try Self.runHook(stages.first { $0.from.version == stage.from.version }?.didMigrate, database, stage.to)
+                let typed = stages.first { $0.from.version == stage.from.version }
+                try Self.runHook(typed?.didMigrate, database, stage.to, models: typed?.to.models ?? [])
             }
             let report: MigrationReport
             do {
@@ -212,11 +214,12 @@ extension ModelContainer {
         }
     }
 
-    /// A stage's `willMigrate`/`didMigrate` on the migration's connection, with a context at `schema`.
+    /// A stage's `willMigrate`/`didMigrate` on the migration's connection, with a context at `schema`, whose
+    /// model classes are `models`.
     private static func runHook(_ hook: (@Sendable (ModelContext) throws -> Void)?, _ database: Database,
-                                _ schema: SchemaManifest) throws {
+                                _ schema: SchemaManifest, models: [any PersistentModel.Type]) throws {
         guard let hook else { return }
-        let context = ModelContext(Vein.ModelContext(database: database, manifest: schema))
+        let context = ModelContext(Vein.ModelContext(database: database, manifest: schema, models: models))
         try hook(context)
         if context.hasChanges { try context.save() }
     }

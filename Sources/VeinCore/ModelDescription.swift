@@ -12,6 +12,9 @@ public struct ModelDescription: Sendable {
     public let uniquenessConstraints: [[String]]
     /// The model's name in the previous schema version (`@Model(originalName:)`).
     public let originalName: String?
+    /// The required fields whose Swift type has no empty value: a typed context reads them with every row
+    /// (ReadWithEveryRow.swift).
+    let readWithEveryRow: Set<String>
 
     public init(name: String, properties: [PropertyDescription], indexes: [[String]] = [], uniquenessConstraints: [[String]] = [],
                 originalName: String? = nil) {
@@ -20,6 +23,10 @@ public struct ModelDescription: Sendable {
         self.indexes = indexes
         self.uniquenessConstraints = uniquenessConstraints
         self.originalName = originalName
+        readWithEveryRow = Set(properties.compactMap { property in
+            guard case .field(let field, hasEmptyValue: false) = property, !field.isOptional else { return nil }
+            return field.name
+        })
     }
 
     /// The model as the manifest describes it. Inverses are named on this side only when the class
@@ -28,7 +35,7 @@ public struct ModelDescription: Sendable {
         var fields: [FieldSchema] = [], relationships: [RelationshipSchema] = []
         for property in properties {
             switch property {
-            case .field(let field): fields.append(field)
+            case .field(let field, _): fields.append(field)
             case .relationship(let relationship): relationships.append(relationship)
             }
         }
@@ -41,9 +48,9 @@ public struct ModelDescription: Sendable {
     /// is the store's to enforce at `save`: a new instance's target may have no row yet to compare.
     var uniqueKeys: [[FieldSchema]] {
         var fields: [String: FieldSchema] = [:]
-        for case .field(let field) in properties { fields[field.name] = field }
+        for case .field(let field, _) in properties { fields[field.name] = field }
         return properties.compactMap { property in
-            guard case .field(let field) = property, field.isUnique else { return nil }
+            guard case .field(let field, _) = property, field.isUnique else { return nil }
             return [field]
         } + uniquenessConstraints.compactMap { constraint in
             let key = constraint.compactMap { fields[$0] }
@@ -55,7 +62,9 @@ public struct ModelDescription: Sendable {
 /// One entry of the table. Its `field` entry points, one for each kind of declared type, are in
 /// FieldTypeOverloads.swift.
 public enum PropertyDescription: Sendable {
-    case field(FieldSchema)
+    /// A field, and whether its Swift type has a value to read when there is none stored
+    /// (`AbsentFieldValue`): nil for an optional, "" for a String; a Codable struct has none.
+    case field(FieldSchema, hasEmptyValue: Bool = true)
     case relationship(RelationshipSchema)
 
     public static func toOne<T: PersistentModel>(_ name: String, _ target: T.Type, inverse: String? = nil,

@@ -108,7 +108,14 @@ public final class ModelContext: @unchecked Sendable {
     /// Models written by saves inside a `transaction` not yet committed: announced at its commit.
     var unannouncedModels: Set<String> = []
 
-    public init(store: Store) {
+    public convenience init(store: Store) {
+        self.init(store: store, readWithEveryRow: [:])
+    }
+
+    /// A context whose fetches read the fields `readWithEveryRow` names (by model) with every row, lazy
+    /// or not, whatever columns a fetch names: VeinCore's typed contexts, for the required fields whose
+    /// Swift type has no empty value to read once the row is gone (`ModelLayout.readWithEveryRow`).
+    package init(store: Store, readWithEveryRow: [String: Set<String>]) {
         self.manifest = store.manifest
         // A store made around a connection it cannot open again (a plan check's in-memory database) lends
         // that one; its contexts then belong to the thread that uses the store.
@@ -116,12 +123,12 @@ public final class ModelContext: @unchecked Sendable {
         path = store.path
         openedMeta = (store.meta, store.path)
         storeRealPath = store.realPath
-        for model in manifest.models { layouts[model.name] = ModelLayout(model: model, manifest: manifest) }
+        layouts = Self.layouts(of: manifest, readWithEveryRow: readWithEveryRow)
         handle.context = self
     }
 
-    /// A context over any connection holding a schema (tests, migrations).
-    package init(database: Database, manifest: SchemaManifest) {
+    /// A context over any connection holding a schema (tests, migrations); `readWithEveryRow` as for a store's.
+    package init(database: Database, manifest: SchemaManifest, readWithEveryRow: [String: Set<String>] = [:]) {
         self.manifest = manifest
         connection = database
         interruptTarget = database
@@ -130,8 +137,14 @@ public final class ModelContext: @unchecked Sendable {
         openedMeta = nil
         storeRealPath = nil
         database.install(SQLFunctions.self)
-        for model in manifest.models { layouts[model.name] = ModelLayout(model: model, manifest: manifest) }
+        layouts = Self.layouts(of: manifest, readWithEveryRow: readWithEveryRow)
         handle.context = self
+    }
+
+    private static func layouts(of manifest: SchemaManifest, readWithEveryRow: [String: Set<String>]) -> [String: ModelLayout] {
+        Dictionary(manifest.models.map {
+            ($0.name, ModelLayout(model: $0, manifest: manifest, readWithEveryRow: readWithEveryRow[$0.name] ?? []))
+        }, uniquingKeysWith: { _, last in last })
     }
 
     /// Runs `body` in one transaction of the context's connection (a savepoint when one is open), after

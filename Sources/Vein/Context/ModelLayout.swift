@@ -13,6 +13,9 @@ final class ModelLayout: @unchecked Sendable {
     /// How each relationship is stored (nil for fields).
     let storage: [RelationshipStorage?]
     let isLazy: [Bool]
+    /// Columns every fetch reads with the row, whatever columns it names and lazy or not
+    /// (`ModelContext.init(store:readWithEveryRow:)`).
+    let readWithEveryRow: Set<Int>
     /// To-many relationships: no column of their own; read on first access through `storage`.
     let isToMany: [Bool]
     /// Columns written by an insert (all but to-many), as indexes into `columns`.
@@ -20,7 +23,8 @@ final class ModelLayout: @unchecked Sendable {
     /// Each column's codec (a to-one's is `FieldCodec.reference`; nil for a to-many, which has no
     /// column): how a fetch reads and checks it, how a save binds it, how a set value is normalized.
     let codecs: [FieldCodec?]
-    /// What a fetch reads of a row by default: every column but lazy fields and to-manys.
+    /// What a fetch reads of a row by default: every column but to-manys and the lazy fields not in
+    /// `readWithEveryRow`.
     let row: RowProjection
     /// Columns a fetch leaves unread (lazy fields, to-many): the same for every fetched row.
     var unfetchedColumns: Set<Int> { row.unfetchedColumns }
@@ -28,7 +32,7 @@ final class ModelLayout: @unchecked Sendable {
     var selectList: String { row.selectList }
     let insertSQL: String
 
-    init(model: ModelSchema, manifest: SchemaManifest) {
+    init(model: ModelSchema, manifest: SchemaManifest, readWithEveryRow: Set<String> = []) {
         self.model = model
         columns = model.columnNames
         var index: [String: Int] = [:]
@@ -49,7 +53,10 @@ final class ModelLayout: @unchecked Sendable {
         isLazy = lazy
         let table = SQL.quoteIdentifier(model.name)
         self.table = table
-        let row = RowProjection(reading: names.indices.filter { !lazy[$0] && !toMany[$0] }, of: names, codecs: codecs, table: table)
+        let alwaysRead = Set(names.indices.filter { readWithEveryRow.contains(names[$0]) && !toMany[$0] })
+        self.readWithEveryRow = alwaysRead
+        let row = RowProjection(reading: names.indices.filter { (!lazy[$0] || alwaysRead.contains($0)) && !toMany[$0] },
+                                of: names, codecs: codecs, table: table)
         self.row = row
         let inserted = names.indices.filter { !toMany[$0] }
         insertedColumns = inserted
@@ -99,9 +106,9 @@ final class ModelLayout: @unchecked Sendable {
     }
 
     /// The projection reading `names` (fields and to-ones; a to-many has no column and is skipped) and
-    /// no other column: `FetchDescriptor.columnsToFetch`.
+    /// no other column but `readWithEveryRow`: `FetchDescriptor.columnsToFetch`.
     func projection(reading names: [String]) throws -> RowProjection {
-        var wanted = Set<Int>()
+        var wanted = readWithEveryRow
         for name in names {
             guard let i = index[name] else {
                 throw ContextError.unknownField(model: model.name, field: name, suggestion: Suggestion.closest(to: name, in: columns))

@@ -1,5 +1,6 @@
 /// Which columns of a model's rows a fetch reads: by default all but lazy fields and to-manys; fewer when
-/// the fetch names the properties it wants (`FetchDescriptor.columnsToFetch`). A column left unread is
+/// the fetch names the properties it wants (`FetchDescriptor.columnsToFetch`); those the context reads
+/// with every row (`ModelLayout.readWithEveryRow`) always. A column left unread is
 /// read from the store when first asked for, as a lazy field is.
 struct RowProjection {
     /// The columns read, as indexes into the layout's `columns`, in the select list's order (after `id`).

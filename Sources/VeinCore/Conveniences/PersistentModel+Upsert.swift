@@ -115,7 +115,7 @@ extension PersistentModel {
         var links: [(name: String, isToMany: Bool, targets: [any PersistentModel])] = []
         for property in _$schema.properties {
             switch property {
-            case .field(let field):
+            case .field(let field, _):
                 if let value = given.values[field.name] ?? (field.isOptional ? .null : nil) { fields.append((field.name, value)) }
             case .relationship(let relationship):
                 if let targets = given.links[relationship.name] { links.append((relationship.name, relationship.isToMany, targets)) }

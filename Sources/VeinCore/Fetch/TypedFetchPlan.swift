@@ -87,6 +87,6 @@ struct TypedFetchPlan<T: PersistentModel> {
 
 extension ModelDescription {
     func isField(_ name: String) -> Bool {
-        properties.contains { if case .field(let field) = $0 { return field.name == name } else { return false } }
+        properties.contains { if case .field(let field, _) = $0 { return field.name == name } else { return false } }
     }
 }
