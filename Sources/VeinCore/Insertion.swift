@@ -9,6 +9,9 @@ import Vein
 /// objects already in the context, which a failed link puts back as they were). So nothing of the batch
 /// stays pending, nothing outside it names one of its objects, and every instance keeps its pending
 /// values. The instances are attached only once everything succeeded.
+///
+/// Each inserted object upserts at save, as SwiftData's inserts do: a stored row that holds one of its
+/// unique values by then is updated instead, and the object (and its instance) becomes that row's.
 enum Insertion {
     /// The value a relationship is set to for `targets` (each in a context): a list of ids for a to-many,
     /// one id or nil for a to-one.
@@ -27,7 +30,7 @@ enum Insertion {
             if rootPending.links.isEmpty {
                 // One instance and no link (the common case): no batch to collect, nothing to check.
                 let object = try context.insert(type(of: root).modelName, pendingValues: rootPending.values,
-                                                id: root._$backing.keyForInsert)
+                                                id: root._$backing.keyForInsert, upsertsOnSave: true)
                 root._$backing.attach(object)
                 root._$backing.keep(context)
                 object.typedModel = root
@@ -48,7 +51,7 @@ enum Insertion {
             do {
                 for pending in batch {
                     let object = try context.insert(type(of: pending.model).modelName, pendingValues: pending.values,
-                                                    id: pending.model._$backing.keyForInsert)
+                                                    id: pending.model._$backing.keyForInsert, upsertsOnSave: true)
                     objects.append(object)
                     made[ObjectIdentifier(pending.model)] = object
                 }

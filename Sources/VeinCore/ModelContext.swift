@@ -48,9 +48,11 @@ public final class ModelContext: @unchecked Sendable {
     ///
     /// As in SwiftData, an insert of an instance whose `@Unique` value (or `#Unique` combination of
     /// values) a stored row holds updates that row (an upsert, see `PersistentModel.upsert`): the
-    /// instance becomes a view of the row, which takes its fields and the relationships it assigned. The row is found when the instance is inserted, in
-    /// the store as this context has it: a value given after the insert, one another context saves
-    /// meanwhile, or one two unsaved inserts share, is the store's UNIQUE index's to refuse at `save`.
+    /// instance becomes a view of the row, which takes its fields and the relationships it assigned. The row is looked for when the instance is inserted,
+    /// in the store as this context has it (so a fetch before the save shows one row), and again by `save`
+    /// inside its write transaction, for a value another context or process saved meanwhile or one given
+    /// after the insert (the engine's `ModelObject.upsertsOnSave`). Two unsaved inserts of one value meet
+    /// no stored row: the store's UNIQUE index refuses the second at `save`.
     ///
     /// It does not throw, as SwiftData's does not, so that `context.insert(x)` compiles as SwiftData code
     /// writes it. An insert that fails (a value the model refuses, a target in another context, a store

@@ -28,23 +28,71 @@ private typealias Review = ShopSchema.Review
         #expect(try reader.fetch(Product.self).first?.reviews.map(\.stars) == [5], "reviews it never assigned stay")
     }
 
-    /// "As it was": the same pending changes, each instance with the values it had, the store unchanged.
-    /// Here the value became another context's after the insert: fixed, the same changes save.
+    /// Another context saved the value after the insert: the save, inside its transaction, finds the row
+    /// and updates it. The row keeps its key (its reviews stay), takes the instance's fields, and the
+    /// instance is the row's from then on.
+    @Test func aValueSavedElsewhereAfterTheInsertUpdatesThatRow() throws {
+        let container = try ModelConveniencesTests.shop()
+        let context = container.context
+        let mine = Product(sku: "B-1", name: "Mine")
+        mine.price = 7
+        context.insert(mine)
+        let other = container.newContext()
+        let theirs = Product(sku: "B-1", name: "Theirs")
+        theirs.reviews = [Review(stars: 2)]
+        other.insert(theirs)
+        try other.save()
+
+        try context.save()
+        #expect(mine.persistentModelID == theirs.persistentModelID)
+        #expect(try context.fetch(Product.self).first === mine, "a fetch returns the inserted instance")
+        #expect(mine.reviews.map(\.stars) == [2], "reviews it never assigned stay")
+        let reader = container.newContext()
+        #expect(try reader.fetch(Product.self).map { "\($0.name) \($0.price) \($0.reviews.map(\.stars))" } == ["Mine 7 [2]"])
+    }
+
+    /// "As it was": a save that fails after the insert took the row's key gives the instance its own key
+    /// back, the same changes pending, the store unchanged; the next save works.
+    @Test func aSaveFailingAfterTheInsertTookTheRowLeavesTheContextAsItWas() throws {
+        let container = try ModelConveniencesTests.shop()
+        let context = container.context
+        let mine = Product(sku: "B-1", name: "Mine")
+        mine.reviews = [Review(stars: 5)]
+        context.insert(mine)
+        let ownID = mine.persistentModelID
+        let other = container.newContext()
+        let theirs = Product(sku: "B-1", name: "Theirs")
+        other.insert(theirs)
+        try other.save()
+
+        context.engine.saveFailureInjection = { n in if n == 1 { throw ContextError.constraintViolation("injected") } }
+        #expect(throws: ContextError.constraintViolation("injected")) { try context.save() }
+        #expect(mine.persistentModelID == ownID && context.hasChanges && mine.name == "Mine")
+        #expect(mine.reviews.first?.product === mine)
+        let reader = container.newContext()
+        #expect(try reader.fetch(Product.self).map(\.name) == ["Theirs"])
+        context.engine.saveFailureInjection = nil
+        try context.save()
+        #expect(mine.persistentModelID == theirs.persistentModelID)
+        #expect(try reader.fetch(Product.self).map { "\($0.name) \($0.reviews.map(\.stars))" } == ["Mine [5]"])
+    }
+
+    /// Two unsaved inserts of one value meet no stored row: the store refuses the second, and the failed
+    /// save leaves both pending, each with its values; fixed, the same changes save.
     @Test func aFailedSaveLeavesTheContextAsItWas() throws {
         let container = try ModelConveniencesTests.shop()
         let context = container.context
         let mine = Product(sku: "B-1", name: "Mine")
         context.insert(mine)
-        let other = container.newContext()
-        other.insert(Product(sku: "B-1", name: "Theirs"))
-        try other.save()
+        let again = Product(sku: "B-1", name: "Again")
+        context.insert(again)
 
         let error = try #require(throws: ContextError.self) { try context.save() }
         #expect(error.description == "the store refused the change: UNIQUE constraint failed: Product.sku")
-        #expect(context.hasChanges && mine.name == "Mine" && mine.sku == "B-1")
+        #expect(context.hasChanges && mine.name == "Mine" && again.sku == "B-1")
         let reader = container.newContext()
-        #expect(try reader.fetch(Product.self).map(\.name) == ["Theirs"])
-        mine.sku = "B-2"
+        #expect(try reader.fetchCount(Product.self) == 0)
+        again.sku = "B-2"
         try context.save()
         #expect(try reader.fetch(Product.self).map(\.sku).sorted() == ["B-1", "B-2"])
     }

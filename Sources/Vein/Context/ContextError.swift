@@ -18,6 +18,9 @@ public enum ContextError: Error, Equatable, Sendable {
     case contextClosed(model: String, id: String)
     /// Another connection changed or deleted the row since this context read it; the save wrote nothing.
     case conflict(model: String, id: String)
+    /// A pending insert that upserts meets, at save, a stored row through its unique `field`, and this
+    /// context holds that row as an object of its own (one object per row): the save wrote nothing.
+    case uniqueValueHeld(model: String, field: String, id: String)
 }
 
 extension ContextError: CustomStringConvertible {
@@ -37,6 +40,9 @@ extension ContextError: CustomStringConvertible {
                 + "fetch the row again to change it"
         case .contextClosed(let m, let id): return "\(m) \(id) belongs to a context that no longer exists"
         case .conflict(let m, let id): return "another context or process changed \(m) \(id) after it was read; nothing was saved"
+        case .uniqueValueHeld(let m, let f, let id):
+            return "a new \(m) has the \(f) of \(m) \(id), which this context holds: change that \(m) instead of inserting another, "
+                + "or give the new one another \(f); nothing was saved"
         }
     }
 }

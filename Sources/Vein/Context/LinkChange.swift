@@ -85,6 +85,24 @@ struct LinkChange {
         }
     }
 
+    /// The same change with the id `old` named `new` (a key a save-time upsert changed); nil when it does
+    /// not name `old`. An id named twice then is kept once, where it was first. No checkpoint is open.
+    func renaming(_ old: String, to new: String) -> LinkChange? {
+        guard addedSlot[old] != nil || removed.contains(old) else { return nil }
+        var copy = self
+        if let slot = copy.addedSlot.removeValue(forKey: old) {
+            if let other = copy.addedSlot[new], other < slot {
+                copy.addedSlots[slot] = nil
+            } else {
+                if let other = copy.addedSlot[new] { copy.addedSlots[other] = nil }
+                copy.addedSlots[slot] = new
+                copy.addedSlot[new] = slot
+            }
+        }
+        if copy.removed.remove(old) != nil { copy.removed.insert(new) }
+        return copy
+    }
+
     /// The stored list with these changes applied (for a list first read after them).
     func applied(to stored: [String]) -> [String] {
         let kept = stored.filter { !removed.contains($0) }

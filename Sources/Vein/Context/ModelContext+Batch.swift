@@ -42,13 +42,14 @@ extension ModelContext {
     /// target (its inverse is set), and for a to-one inverse the object the target names now (it loses
     /// the target). Those ids are all a link reaches: the batch's objects are new, so what the links
     /// write into them names only objects of the batch. An id not loaded is kept as absent: a link that
-    /// loads it made a new object of it, dropped again on failure.
-    private func stateReachedBy(_ links: [(object: ModelObject, key: String, value: Value)],
-                                outside batch: Set<ObjectIdentifier>) throws -> SavedObjects {
-        var saved = SavedObjects()
+    /// loads it made a new object of it, dropped again on failure. Added to `saved`, where an object
+    /// already kept keeps its earlier state; `keepingLinkChanges` as `SavedObjectState`'s.
+    func stateReachedBy(_ links: [(object: ModelObject, key: String, value: Value)], outside batch: Set<ObjectIdentifier>,
+                        into saved: SavedObjects = SavedObjects(), keepingLinkChanges: Bool = false) throws -> SavedObjects {
+        var saved = saved
         func keep(_ object: ModelObject) {
-            guard !batch.contains(ObjectIdentifier(object)), saved.objects[ObjectIdentifier(object)] == nil else { return }
-            saved.objects[ObjectIdentifier(object)] = SavedObjectState(object, inUpdated: updated[object.id] === object)
+            guard !batch.contains(ObjectIdentifier(object)) else { return }
+            saved.keep(object, in: self, keepingLinkChanges: keepingLinkChanges)
         }
         func keep(id: String) {
             if let object = identityMap[ObjectKey(id)] { keep(object) } else { saved.absent.insert(ObjectKey(id)) }
@@ -66,7 +67,7 @@ extension ModelContext {
         return saved
     }
 
-    private func restore(_ saved: SavedObjects) {
+    func restore(_ saved: SavedObjects) {
         for state in saved.objects.values { state.restore(into: self) }
         for key in saved.absent {
             guard let made = identityMap[key], saved.objects[ObjectIdentifier(made)] == nil else { continue }
@@ -94,17 +95,28 @@ extension ModelContext {
 }
 
 /// The objects a batch of links may change, as they were before it (`ModelContext.link(_:insertedTogether:)`).
-private struct SavedObjects {
+struct SavedObjects {
     var objects: [ObjectIdentifier: SavedObjectState] = [:]
     /// Ids of objects the context had not loaded.
     var absent: Set<ObjectKey> = []
+
+    /// Keeps `object`'s state unless it is kept already (its earlier state is the one to put back).
+    mutating func keep(_ object: ModelObject, in context: ModelContext, keepingLinkChanges: Bool) {
+        guard objects[ObjectIdentifier(object)] == nil else { return }
+        objects[ObjectIdentifier(object)] = SavedObjectState(object, inUpdated: context.updated[object.id] === object,
+                                                             keepingLinkChanges: keepingLinkChanges)
+    }
 }
 
 /// Everything of an object that `set` changes, and whether the context counted it as updated. Its
 /// to-many changes are not copied (a copy costs their length once changed): each keeps a log of what
-/// undoes the changes made after its checkpoint.
-private struct SavedObjectState {
+/// undoes the changes made after its checkpoint. Unless `keepingLinkChanges`: then they are kept whole,
+/// for changes a checkpoint's log cannot undo (an id renamed) or that outlast it (a save's).
+struct SavedObjectState {
     let object: ModelObject
+    let id: String
+    let setSinceInsert: Set<Int>
+    let linkChanges: [Int: LinkChange]?
     let values: [Value]
     let unloaded: Set<Int>
     let state: ModelObject.State
@@ -116,8 +128,11 @@ private struct SavedObjectState {
     let readInGeneration: Int
     let inUpdated: Bool
 
-    init(_ object: ModelObject, inUpdated: Bool) {
+    init(_ object: ModelObject, inUpdated: Bool, keepingLinkChanges: Bool = false) {
         self.object = object
+        id = object.id
+        setSinceInsert = object.setSinceInsert
+        linkChanges = keepingLinkChanges ? object.linkChanges : nil
         values = object.values
         unloaded = object.unloaded
         state = object.state
@@ -130,20 +145,28 @@ private struct SavedObjectState {
     }
 
     func openCheckpoints() {
+        guard linkChanges == nil else { return }
         for i in linksChanged { object.linkChanges[i]?.openCheckpoint() }
     }
 
     func closeCheckpoints() {
+        guard linkChanges == nil else { return }
         for i in linksChanged { object.linkChanges[i]?.closeCheckpoint() }
     }
 
     func restore(into context: ModelContext) {
+        if object.id != id { object.rekey(id) }
         object.values = values
         object.unloaded = unloaded
         object.state = state
         object.changed = changed
-        for i in Array(object.linkChanges.keys) {
-            if linksChanged.contains(i) { object.linkChanges[i]?.rollBackToCheckpoint() } else { object.linkChanges.removeValue(forKey: i) }
+        object.setSinceInsert = setSinceInsert
+        if let linkChanges {
+            object.linkChanges = linkChanges
+        } else {
+            for i in Array(object.linkChanges.keys) {
+                if linksChanged.contains(i) { object.linkChanges[i]?.rollBackToCheckpoint() } else { object.linkChanges.removeValue(forKey: i) }
+            }
         }
         object.readValues = readValues
         object.readInTransaction = readInTransaction

@@ -5,6 +5,9 @@ extension ModelContext {
     /// a busy store) the transaction is rolled back, the store is as before, and the changes stay
     /// pending so the caller can fix them and save again.
     ///
+    /// A pending insert that upserts (`ModelObject.upsertsOnSave`) and whose unique value a stored row
+    /// holds now becomes the update of that row, decided inside this transaction (ModelContext+SaveUpsert).
+    ///
     /// Every row it changes or deletes must still be as this context read it: when another connection
     /// changed or deleted it since, the save throws `ContextError.conflict` and writes nothing (optimistic
     /// concurrency; redo the work from a fresh read: `rollback`, fetch, change, save). A store migrated
@@ -26,6 +29,7 @@ extension ModelContext {
                 written += 1
             }
             var heldObjectUpdates = HeldObjectUpdates()
+            var upsertUndo = SaveUpsertUndo(inserted: inserted, updated: updated, deleted: deleted)
             do {
                 try database.transaction(.immediate) {
                     try requireSchemaUnchanged()
@@ -41,6 +45,7 @@ extension ModelContext {
                         try requireUnchangedSinceRead(Array(deleted.values), in: { DeleteSet.ids(of: $0) })
                         try requireCascadedLinksStand()
                     }
+                    try upsertInsertsMeetingStoredRows(undo: &upsertUndo)
                     let storedLists = try storedListsOfReplacedLinks()
                     // Changed rows before new ones: a unique value an unsaved change moves away from a row
                     // is free for a new row of the same save (rename, insert A-1). References
@@ -78,10 +83,11 @@ extension ModelContext {
                     heldObjectUpdates = try heldObjectsFollowing(deletesOf: deletedModels)
                     modelsSaved = modelsWritten(deletedModels: deletedModels)
                 }
-            } catch let error as DatabaseError where error.isConstraintViolation {
-                throw ContextError.constraintViolation(error.message)
-            } catch let error as DatabaseError where error.isBusy {
-                throw StoreError.busy(path)
+            } catch {
+                upsertUndo.apply(to: self)
+                if let error = error as? DatabaseError, error.isConstraintViolation { throw ContextError.constraintViolation(error.message) }
+                if let error = error as? DatabaseError, error.isBusy { throw StoreError.busy(path) }
+                throw error
             }
             for object in inserted { object.state = .persisted }
             for object in inserted { object.linkChanges = [:] }

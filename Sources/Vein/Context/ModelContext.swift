@@ -96,7 +96,7 @@ public final class ModelContext: @unchecked Sendable {
     /// that schema (nil for a context over a bare connection, such as a migration's, which changes it).
     private let openedMeta: (meta: StoreMeta, path: String)?
     /// Transactions begun by `transaction`; see `isStale`.
-    private var transactionCount = 0
+    private(set) var transactionCount = 0
     /// Counts the commits of other connections a fetch has noticed (`noticeOtherWriters`); an object read
     /// under an older count may be out of date (`isOutdated`).
     var storeGeneration = 0
@@ -220,13 +220,15 @@ public final class ModelContext: @unchecked Sendable {
     /// `insert(_:fieldValues:)` of values that each name the column where the caller expects them
     /// (`ModelLayout.columnIndex(_:hint:)`; -1 when it does not know).
     /// `id`: the row's key when the caller chose it (a typed instance's key, given before its insert).
+    /// `upsertsOnSave`: a stored row that holds one of the object's unique values when it is saved is
+    /// updated instead (`ModelObject.upsertsOnSave`).
     @discardableResult
-    package func insert(_ model: String, pendingValues values: [PendingValue], id: ULID? = nil) throws -> ModelObject {
-        try insert(model, givenValues: values.lazy.map { (key: $0.key, column: $0.column, value: $0.value) }, id: id)
+    package func insert(_ model: String, pendingValues values: [PendingValue], id: ULID? = nil, upsertsOnSave: Bool = false) throws -> ModelObject {
+        try insert(model, givenValues: values.lazy.map { (key: $0.key, column: $0.column, value: $0.value) }, id: id, upsertsOnSave: upsertsOnSave)
     }
 
     private func insert<Values: Sequence<(key: String, column: Int, value: Value)>>(_ model: String, givenValues values: Values,
-                                                                                 id: ULID? = nil) throws -> ModelObject {
+                                                                                 id: ULID? = nil, upsertsOnSave: Bool = false) throws -> ModelObject {
         try lock.withLock {
             let layout = try layout(model)
             // One lookup per given value; everything after works by column position.
@@ -237,7 +239,7 @@ public final class ModelContext: @unchecked Sendable {
                 }
                 given[i] = value
             }
-            return try insert(layout, given, id: id)
+            return try insert(layout, given, id: id, upsertsOnSave: upsertsOnSave)
         }
     }
 
@@ -255,7 +257,7 @@ public final class ModelContext: @unchecked Sendable {
         }
     }
 
-    private func insert(_ layout: ModelLayout, _ given: [Value?], id: ULID? = nil) throws -> ModelObject {
+    private func insert(_ layout: ModelLayout, _ given: [Value?], id: ULID? = nil, upsertsOnSave: Bool = false) throws -> ModelObject {
         var initial: [Value] = []
         initial.reserveCapacity(layout.columns.count)
         var relationshipValues: [(Int, Value)] = []
@@ -278,6 +280,7 @@ public final class ModelContext: @unchecked Sendable {
         let ulid = id ?? ULID.make()
         let object = ModelObject(id: ulid.description, layout: layout, handle: handle, values: initial,
                                  unloaded: [], state: .inserted, readInTransaction: transactionCount, readInGeneration: storeGeneration)
+        object.upsertsOnSave = upsertsOnSave
         register(object, ObjectKey(ulid))
         journalTouch(object)
         inserted.append(object)
@@ -404,6 +407,8 @@ public final class ModelContext: @unchecked Sendable {
             keepReadValues(object)
             object.changed.insert(i)
             updated[object.id] = object
+        } else if object.upsertsOnSave {
+            object.setSinceInsert.insert(i)
         }
         object.values[i] = value
     }
@@ -546,7 +551,7 @@ public final class ModelContext: @unchecked Sendable {
 
     /// The current row's values (the columns `projection` leaves out unread: by default lazy columns
     /// and to-many).
-    private static func read(_ statement: Statement, layout: ModelLayout, id: String, projection: RowProjection?) throws -> ([Value], Set<Int>) {
+    static func read(_ statement: Statement, layout: ModelLayout, id: String, projection: RowProjection?) throws -> ([Value], Set<Int>) {
         let projection = projection ?? layout.row
         return (try layout.readRow(statement, id: id, projection: projection), projection.unfetchedColumns)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One row as an object: a schema-driven model instance living in one `ModelContext`.
 ///
@@ -6,7 +7,12 @@ import Foundation
 /// Writes go through the context (`set`), which keeps inverse relationships in step and records the
 /// change until `save`.
 public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
-    public let id: String
+    /// The row's key. It changes once at most, while its context saves: an insert that becomes the update
+    /// of a stored row holding its unique value takes that row's key (ModelContext+SaveUpsert.swift), and
+    /// a save that fails gives it back. Readers outside the context's lock (VeinCore's
+    /// `persistentModelID`, messages) see one key or the other, never a torn value.
+    public var id: String { identity.withLock { $0 } }
+    private let identity: Mutex<String>
     let layout: ModelLayout
     /// The context, held weakly through its handle: the context's identity map and pending work hold
     /// objects strongly, so a strong reference back would be a cycle (VeinCore's typed instances hold
@@ -42,13 +48,19 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     var readInTransaction: Int
     /// The context's `storeGeneration` when the values were read (see `ModelContext.isOutdated`).
     var readInGeneration: Int
+    /// Set by an insert that asks for it (VeinCore's): at save, a stored row holding one of the object's
+    /// unique values makes the insert an update of that row instead of a refused save.
+    var upsertsOnSave = false
+    /// The relationships set since the insert (of an object that `upsertsOnSave`): the ones such an
+    /// update takes from the object; the row keeps the others as stored.
+    var setSinceInsert: Set<Int> = []
     /// The typed instance over this object (VeinCore's `@Model` class), held weakly: one instance per row
     /// per context while the app holds it. Guarded by VeinCore (`ModelBacking.instanceLock`).
     package weak var typedModel: AnyObject?
 
     init(id: String, layout: ModelLayout, handle: ContextHandle, values: [Value], unloaded: Set<Int>, state: State,
          readInTransaction: Int, readInGeneration: Int) {
-        self.id = id
+        identity = Mutex(id)
         self.layout = layout
         self.handle = handle
         self.values = values
@@ -56,6 +68,11 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
         self.state = state
         self.readInTransaction = readInTransaction
         self.readInGeneration = readInGeneration
+    }
+
+    /// Gives the object another key (caller holds the context's lock, and keeps every map keyed by it in step).
+    func rekey(_ newID: String) {
+        identity.withLock { $0 = newID }
     }
 
     public var model: ModelSchema { layout.model }

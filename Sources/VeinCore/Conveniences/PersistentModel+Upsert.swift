@@ -26,8 +26,8 @@ import Vein
 ///   `ModelConvenienceError.deleted`.
 ///
 /// The read that decides is this context's: another context may insert the same value meanwhile. The
-/// store's UNIQUE index then refuses the second save (`ContextError.constraintViolation`, nothing
-/// written), never two rows; fetch and upsert again after it.
+/// save then finds that row inside its transaction and updates it instead (as `insert`'s does), never
+/// two rows.
 extension PersistentModel {
     @discardableResult
     public static func upsert(_ model: Self, in context: ModelContext) throws -> Self {
