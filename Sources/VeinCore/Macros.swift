@@ -55,8 +55,10 @@ public macro Relationship<Target: PersistentModel, Inverse>(inverse: KeyPath<Tar
 public macro Relationship<Target: PersistentModel, Inverse>(deleteRule: DeleteRule, inverse: KeyPath<Target, Inverse>)
     = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
 
-/// The accessors of a persisted property; @Model adds it, apps do not write it. `column` is the field's
-/// position among the model's columns (its fields in declaration order, then its relationships).
+/// The accessors of a persisted property, and its stored marker (`_Assigned`); @Model adds it, apps do
+/// not write it. `column` is the field's position among the model's columns (its fields in declaration
+/// order, then its relationships).
+@attached(peer, names: prefixed(_$assigned_))
 @attached(accessor, names: named(init), named(get), named(set))
 public macro _PersistedProperty(column: Int = -1) = #externalMacro(module: "VeinMacros", type: "PersistedPropertyMacro")
 

@@ -126,6 +126,16 @@ public final class ModelBacking: @unchecked Sendable {
         writing(name) { try store(name, column: column, value) }
     }
 
+    /// Whether the field or relationship `name` was given a value before the instance was inserted. The
+    /// `init` accessor of an optional field without an initial value asks before it records a nil:
+    /// Swift calls it with nil at the start of every initializer (a fetched row's too), and that nil is
+    /// not one the app gave, while a nil after a value undoes the value. Only `init` accessors call it,
+    /// which run before the instance is fully initialized, when no other code can reach its backing: no
+    /// lock, which every fetched row would take once per such property.
+    public func hasPendingValue(_ name: String) -> Bool {
+        pending.contains { $0.key == name } || (!pendingLinks.isEmpty && pendingLinks[name] != nil)
+    }
+
     private func pendingValue(_ name: String) -> Value? {
         pending.first { $0.key == name }?.value
     }
@@ -167,6 +177,23 @@ public final class ModelBacking: @unchecked Sendable {
 
     public func setToMany<T: PersistentModel>(_ name: String, _ targets: [T]) {
         setLinks(name, targets, many: true)
+    }
+
+    /// The `init` accessor of a to-one relationship: `setToOne`, except that no target, with none given
+    /// before, is not recorded. Swift calls it with nil at the start of every initializer (a fetched row's
+    /// too), and that nil is not one the app gave: an upsert leaves a relationship never given targets
+    /// as the store has it (an insert links nothing either way).
+    public func initializeToOne<T: PersistentModel>(_ name: String, _ target: T?) {
+        guard target != nil || hasPendingValue(name) else { return }
+        setToOne(name, target)
+    }
+
+    /// The `init` accessor of a to-many relationship: `setToMany`, except that no targets, with none
+    /// given before, is not recorded: an initial value `[]` (or Swift's nil for `[Pet]?`) leaves the
+    /// relationship as never given, as `initializeToOne` does.
+    public func initializeToMany<T: PersistentModel>(_ name: String, _ targets: [T]) {
+        guard !targets.isEmpty || hasPendingValue(name) else { return }
+        setToMany(name, targets)
     }
 
     /// Links to targets not in a context yet insert them into this object's context first (as inserting

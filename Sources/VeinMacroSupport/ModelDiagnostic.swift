@@ -19,7 +19,6 @@ enum ModelDiagnostic: DiagnosticMessage {
     case uniqueNotAField(model: String, written: String, combination: Bool)
     case transientWithoutType(property: String, suggested: String?)
     case transientWithoutInitialValue(property: String)
-    case letAssignedAfterVar(letProperty: String, varProperty: String)
 
     var message: String {
         switch self {
@@ -63,9 +62,6 @@ enum ModelDiagnostic: DiagnosticMessage {
         case .transientWithoutInitialValue(let property):
             return "@Transient property '\(property)' needs an initial value: Vein does not store it, and a fetched object "
                 + "starts with that value"
-        case .letAssignedAfterVar(let letProperty, let varProperty):
-            return "assign 'let' property '\(letProperty)' before '\(varProperty)': a persisted 'let' is stored in the object "
-                + "itself and a 'var' is read and written through it, so Swift allows the 'var' only once every 'let' has its value"
         }
     }
 

@@ -11,6 +11,8 @@ import SwiftSyntaxMacros
 /// - `_$modelName` and `_$schema`, the model's field and relationship table, which is its part of the schema manifest;
 /// - `_$propertyNames`, each persisted property's key path and name (sorts and predicates on key paths
 ///   are translated through it, without reflection);
+/// - a stored marker per persisted `var` (`AssignedMarker`), so that an initializer that leaves one
+///   unassigned does not compile;
 /// - `init(_$object:)`, the initializer for rows a context fetches;
 /// - for each to-many with an inverse, a query of its members pushed down to SQL
 ///   (`post.attachments(where:sort:)`);
@@ -24,7 +26,7 @@ extension ModelMacro: MemberMacro {
         // With a misuse reported, the members are still generated for the properties without one: the
         // other properties' accessors need them, and the misuse is then the only error.
         let (properties, problems) = persistedProperties(of: model)
-        for problem in problems + LetAssignmentOrder.problems(in: model, properties: properties) { context.diagnose(problem) }
+        for problem in problems { context.diagnose(problem) }
         let unique = uniqueConstraints(of: model, context: context)
         let access = model.modifiers.contains { ["public", "open"].contains($0.name.text) } ? "public " : ""
         let name = model.name.text
@@ -46,7 +48,7 @@ extension ModelMacro: MemberMacro {
             """
             /// A row a context fetched: its values stay in the engine's object.
             \(raw: access)init(_$object object: VeinCore.ModelObject) {
-                _$backing.attach(object)\(raw: LetProperties.assignmentsFromRow(properties, columns: columns))
+                _$backing.attach(object)\(raw: AssignedMarker.initializations(properties))\(raw: LetProperties.assignmentsFromRow(properties, columns: columns))
             }
             """,
         ] + [LetProperties.pendingValuesMember(properties, columns: columns, access: access)].compactMap { $0 }

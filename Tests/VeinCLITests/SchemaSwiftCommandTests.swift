@@ -41,7 +41,7 @@ import Testing
                     var mood: Mood = Mood.calm
                     var `default`: Bool?
                     @Relationship(inverse: \\Tag.note, deleteRule: .cascade)
-                    var tags: [Tag]
+                    var tags: [Tag] = []
 
                     init(title: String, body: String? = nil, stars: Int = 3, mood: Mood = Mood.calm, `default`: Bool? = nil) {
                         self.title = title

@@ -14,7 +14,7 @@ enum V0_0_1: VersionedSchema {
         var publishedAt: Date?
 
         @Relationship(inverse: \Attachment.post, deleteRule: .cascade)
-        var attachments: [Attachment]
+        var attachments: [Attachment] = []
 
         init(title: String, content: String) {
             self.title = title

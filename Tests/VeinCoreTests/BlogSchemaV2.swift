@@ -15,7 +15,7 @@ enum BlogV0_0_2: VersionedSchema {
         var publishedAt: Date?
 
         @Relationship(inverse: \Attachment.post, deleteRule: .cascade)
-        var attachments: [Attachment]
+        var attachments: [Attachment] = []
 
         init(title: String, body: String, summary: String) {
             self.title = title

@@ -11,13 +11,14 @@ import Testing
     }
 
     /// The compiler's error lines for `source` (an app file importing VeinCore), and its exit status.
-    static func typecheck(_ source: String) throws -> (errors: [String], status: Int32) {
+    /// `sil`: with the checks after type checking too (definite initialization), as a build runs them.
+    static func typecheck(_ source: String, sil: Bool = false) throws -> (errors: [String], status: Int32) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("vein-app-\(UUID().uuidString).swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [root.appendingPathComponent("scripts/typecheck-app").path, file.path]
+        process.arguments = [root.appendingPathComponent("scripts/typecheck-app").path] + (sil ? ["--sil"] : []) + [file.path]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -12,7 +12,7 @@ enum ChoreSchema: VersionedSchema {
         var name: String
 
         @Relationship(inverse: \Chore.project, deleteRule: .cascade)
-        var chores: [Chore]
+        var chores: [Chore] = []
 
         init(name: String) {
             self.name = name

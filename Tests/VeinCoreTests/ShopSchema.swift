@@ -17,7 +17,7 @@ enum ShopSchema: VersionedSchema {
         var weight: Double = 0
 
         @Relationship(inverse: \Review.product, deleteRule: .cascade)
-        var reviews: [Review]
+        var reviews: [Review] = []
 
         init(sku: String, slug: String? = nil, name: String) {
             self.sku = sku

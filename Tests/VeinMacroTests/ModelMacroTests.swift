@@ -15,6 +15,11 @@ import Testing
         #expect(expansion.expanded == """
             final class Note {
                 var title: String {
+                    @storageRestrictions(initializes: _$assigned_title, accesses: _$backing)
+                    init(initialValue) {
+                        _$assigned_title = VeinCore._Assigned()
+                        _$backing.setField("title", column: 0, initialValue)
+                    }
                     get {
                         _$backing.field("title", column: 0, as: (String).self)
                     }
@@ -22,6 +27,8 @@ import Testing
                         _$backing.setField("title", column: 0, newValue)
                     }
                 }
+
+                nonisolated(unsafe) private var _$assigned_title: VeinCore._Assigned
                 init(title: String) { self.title = title }
 
                 let _$backing = VeinCore.ModelBacking()
@@ -43,6 +50,7 @@ import Testing
                 /// A row a context fetched: its values stay in the engine's object.
                 init(_$object object: VeinCore.ModelObject) {
                     _$backing.attach(object)
+                    _$assigned_title = VeinCore._Assigned()
                 }
             }
 
@@ -117,8 +125,9 @@ import Testing
         #expect(Self.tableEntry("var views: Int = 0") == #".field("views", (Int).self, default: 0),"#)
         let expansion = MacroExpansion("@Model final class M {\n    var views: Int = 0\n}")
         #expect(expansion.expanded.contains("""
-                    @storageRestrictions(accesses: _$backing)
+                    @storageRestrictions(initializes: _$assigned_views, accesses: _$backing)
                     init(initialValue) {
+                        _$assigned_views = VeinCore._Assigned()
                         _$backing.setField("views", column: 0, initialValue)
                     }
             """))
@@ -145,7 +154,7 @@ import Testing
         #expect(Self.tableEntry("var pets: [Pet]? = []") == #".field("pets", ([Pet]?).self, default: []),"#)
         let expansion = MacroExpansion("@Model final class M {\n    @Relationship var pets: [Pet]? = []\n}")
         #expect(expansion.diagnostics.isEmpty)
-        #expect(expansion.expanded.contains(#"_$backing.setToMany("pets", initialValue ?? [])"#))
+        #expect(expansion.expanded.contains(#"_$backing.initializeToMany("pets", initialValue ?? [])"#))
         #expect(expansion.expanded.contains(#"_$backing.toMany("pets", as: Pet.self)"#))
         #expect(expansion.expanded.contains(#"_$backing.setToMany("pets", newValue ?? [])"#))
     }
@@ -210,6 +219,7 @@ import Testing
                 /// A row a context fetched: its values stay in the engine's object.
                 init(_$object object: VeinCore.ModelObject) {
                     _$backing.attach(object)
+                    _$assigned_attachments = VeinCore._Assigned()
                 }
 
                 /// The members of `attachments` that `predicate` selects, sorted by `sort` (with none, in the

@@ -169,7 +169,9 @@ private struct SwiftDeclarationWriter {
             if let renamed = relationship.renamedFrom { body.append("@\(spell("Attribute", members: members))(originalName: \(Self.literal(renamed)))") }
             body.append("@\(spell("Relationship", members: members))" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")"))
             let target = modelType(relationship.target, members: members)
-            body.append("var \(Self.name(relationship.name)): " + (relationship.isToMany ? "[\(target)]" : "\(target)?"))
+            // A to-many starts empty: the initializer below does not assign it, and @Model requires every
+            // property without an initial value or an optional type to be assigned.
+            body.append("var \(Self.name(relationship.name)): " + (relationship.isToMany ? "[\(target)] = []" : "\(target)?"))
         }
         body.append("")
         body.append("init(\(parameters.joined(separator: ", "))) {" + (assignments.isEmpty ? "}" : ""))

@@ -24,7 +24,7 @@ final class DiffItem {
     var kind: DiffKind
 
     @Relationship(inverse: \DiffTag.item, deleteRule: .cascade)
-    var tags: [DiffTag]
+    var tags: [DiffTag] = []
 
     init(n: Int, no: Int?, s: String, so: String?, d: Double, dopt: Double?, b: Bool, bo: Bool?, dt: Date, dto: Date?,
          u: UUID, kind: DiffKind) {

@@ -18,7 +18,7 @@ enum V0_0_1: VersionedSchema {
             inverse: \Attachment.post,
             deleteRule: .cascade
         )
-        var attachments: [Attachment]
+        var attachments: [Attachment] = []
 
         init(title: String, content: String) {
             self.title = title

@@ -25,7 +25,7 @@ enum V0_0_2: VersionedSchema {
             inverse: \Attachment.post,
             deleteRule: .cascade
         )
-        var attachments: [Attachment]
+        var attachments: [Attachment] = []
 
         init(title: String, body: String) {
             self.title = title
