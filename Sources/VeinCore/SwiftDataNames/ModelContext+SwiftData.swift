@@ -8,7 +8,8 @@ extension ModelContext {
     /// `ModelContext(container)`, the per-call or per-thread context. The container knows it, so its
     /// `close()` closes it too.
     public convenience init(_ container: ModelContainer) {
-        self.init(container.newEngineContext(), appSchema: container.manifest, models: container.models)
+        self.init(container.newEngineContext(), appSchema: container.manifest, models: container.models,
+                  refusedSaves: container.refusedSaves)
     }
 
     /// SwiftData's autosave switch, false by default. Vein never saves on its own, whatever it holds: not
@@ -24,6 +25,7 @@ extension ModelContext {
     /// and leaves the context's unsaved changes as they are (`rollback()` discards them).
     public func transaction(block: () throws -> Void) throws {
         try checkSchema()
+        try checkSavesAllowed()
         try engine.transaction(.immediate) {
             try block()
             try engine.save()
