@@ -12,6 +12,12 @@ extension ModelContext {
                   refusedSaves: container.refusedSaves)
     }
 
+    /// SwiftData's call to apply pending changes to the object graph, which does nothing in Vein: every
+    /// change (an insert, a delete and its rules, an assignment and its inverse) is applied to the objects
+    /// when it is made, and `hasChanges` says whether any waits for `save`. It is here so that code calling
+    /// it compiles.
+    public func processPendingChanges() {}
+
     /// SwiftData's autosave switch, false by default. Vein never saves on its own, whatever it holds: not
     /// after an insert, not at intervals, not when the container closes or the process exits; `save()` and
     /// `transaction { }` are when changes are written. It is here so that code setting it compiles.
