@@ -30,6 +30,10 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
     /// Every engine context the container made, held weakly, for `close()`.
     private var madeContexts: [WeakReference<Vein.ModelContext>] = []
     private var isClosed = false
+    /// `ModelConfiguration.allowsSave`: false opens the store read-only, and every context refuses to save.
+    let allowsSave: Bool
+    /// What a context of this container throws at `save` (nil when it may save).
+    var refusedSaves: ModelContainerError? { allowsSave ? nil : .savesNotAllowed }
 
     public var store: Store { lock.withLock { _store } }
     /// The main context.
@@ -47,13 +51,14 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
 
     /// A container for schema `V`, the last version of `plan` when there is one.
     convenience init<V: VersionedSchema>(_ schema: V.Type, plan: (any SchemaMigrationPlan.Type)?, at path: String?, appID: String,
-                                         keyProvider: any DatabaseKeyProvider) throws {
+                                         keyProvider: any DatabaseKeyProvider, allowsSave: Bool = true) throws {
         if let plan {
             guard let last = plan.schemas.last, ObjectIdentifier(last) == ObjectIdentifier(V.self) else {
                 throw ModelContainerError.schemaNotLastInPlan(schema: "\(V.self)", plan: "\(plan)")
             }
         }
-        try self.init(manifest: try V.manifest(appID: appID), models: V.models, plan: plan, at: path, keys: keyProvider.keyOptions)
+        try self.init(manifest: try V.manifest(appID: appID), models: V.models, plan: plan, at: path, keys: keyProvider.keyOptions,
+                      allowsSave: allowsSave)
     }
 
     /// A container for schema `V` without a plan: a store at another schema is refused.
@@ -63,8 +68,9 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
     }
 
     init(manifest: SchemaManifest, models: [any PersistentModel.Type], plan: (any SchemaMigrationPlan.Type)?,
-                 at path: String?, keys: KeyOptions) throws {
+                 at path: String?, keys: KeyOptions, allowsSave: Bool = true) throws {
         self.manifest = manifest
+        self.allowsSave = allowsSave
         self.models = models
         self.plan = plan
         self.keys = keys
@@ -73,6 +79,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
             temporaryFolder = nil
             storePath = path
             if !FileManager.default.fileExists(atPath: path) {
+                guard allowsSave else { throw ModelContainerError.notCreatedWithoutSaves(path: path) }
                 _ = try StoreCreator.create(at: path, manifest: manifest, protection: .encrypted(keys))
             }
         } else {
@@ -88,10 +95,14 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
                 throw error
             }
         }
-        let store = try Store.open(storePath, keys: keys)
+        let store = try Store.open(storePath, keys: keys, mode: allowsSave ? .readWrite : .readOnly)
+        if !allowsSave, store.manifest.app == manifest.app, store.manifest.version < manifest.version {
+            throw ModelContainerError.notMigratedWithoutSaves(path: store.path, store: store.manifest.version, app: manifest.version)
+        }
         try Self.checkMigratable(store, to: manifest, plan: plan)
         _store = store
-        _context = ModelContext(Vein.ModelContext(store: store, models: models), appSchema: manifest, models: models)
+        _context = ModelContext(Vein.ModelContext(store: store, models: models), appSchema: manifest, models: models,
+                                refusedSaves: allowsSave ? nil : .savesNotAllowed)
         madeContexts.append(WeakReference(_context.engine))
         OpenContainers.shared.add(self)
     }
@@ -117,7 +128,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
             madeContexts.removeAll { $0.object == nil }
             madeContexts.append(WeakReference(engine))
         }
-        return ModelContext(engine, appSchema: manifest, models: models)
+        return ModelContext(engine, appSchema: manifest, models: models, refusedSaves: refusedSaves)
     }
 
     /// Closes every context the container made and then the store: the write-ahead log is merged into
@@ -146,6 +157,8 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
     public func migrate() throws -> MigrationReport {
         try lock.withLock {
             guard !isClosed else { throw StoreError.closed(_store.path) }
+            // Read-only: a store it could not open without migrating was refused when the container was made.
+            guard allowsSave else { return MigrationReport(upToDate: _store.manifest.version.description) }
             // With a plan, the migrator runs also when nothing is pending: a plan the CLI would refuse, or a
             // stage edited after it ran on this store (`_vein_migrations`'s checksum), is found at every start.
             guard let plan else {
@@ -241,6 +254,12 @@ public enum ModelContainerError: Error, Equatable, CustomStringConvertible {
     case configurationModelsNotInContainer([String])
     /// The `VersionedSchema` declares neither `version` nor `versionIdentifier`.
     case noVersion(schema: String)
+    /// A context of a container whose configuration says `allowsSave: false` was asked to save.
+    case savesNotAllowed
+    /// `allowsSave: false`, and there is no store at the path: such a container creates none.
+    case notCreatedWithoutSaves(path: String)
+    /// `allowsSave: false`, and the store is at an older schema than the app's: such a container does not migrate it.
+    case notMigratedWithoutSaves(path: String, store: SchemaVersion, app: SchemaVersion)
 
     public var description: String {
         switch self {
@@ -264,6 +283,15 @@ public enum ModelContainerError: Error, Equatable, CustomStringConvertible {
         case .noVersion(let schema):
             return "\(schema) declares no version: add `static let version = ModelVersion(1, 0, 0)` "
                 + "(or SwiftData's `static let versionIdentifier = Schema.Version(1, 0, 0)`)"
+        case .savesNotAllowed:
+            return "the container's configuration does not allow saves (ModelConfiguration(allowsSave: false)): "
+                + "its contexts read the store and never write it; make the container with allowsSave: true to save"
+        case .notCreatedWithoutSaves(let path):
+            return "\(path) does not exist, and a configuration that does not allow saves (allowsSave: false) does not create it: "
+                + "create it with allowsSave: true first, or check the path"
+        case .notMigratedWithoutSaves(let path, let store, let app):
+            return "\(path) is at schema \(store), the app declares \(app), and a configuration that does not allow saves "
+                + "(allowsSave: false) does not migrate it: migrate it with allowsSave: true first"
         case .notMigrated(let store, let app):
             return "the store is at schema \(store) and the app's schema is \(app): call container.migrate() first, "
                 + "then use container.context (a context taken before migrate() stays at \(store))"

@@ -17,6 +17,9 @@ public final class ModelContext: @unchecked Sendable {
     /// Why this context cannot serve the app's models (a container's context over a store not migrated
     /// to the app's schema yet); thrown by every operation that reads or writes the store.
     let schemaProblem: ModelContainerError?
+    /// Why `save` may not write: a container whose configuration does not allow saves
+    /// (`ModelConfiguration(allowsSave: false)`); nil when it may.
+    let refusedSaves: ModelContainerError?
     /// The app's model classes by model name, for `model(for:)`, which makes an instance of a row it
     /// knows only by its `PersistentIdentifier` (empty for a context made over an engine context alone).
     let modelTypes: [String: any PersistentModel.Type]
@@ -26,14 +29,17 @@ public final class ModelContext: @unchecked Sendable {
     public init(_ engine: Vein.ModelContext) {
         self.engine = engine
         self.schemaProblem = nil
+        self.refusedSaves = nil
         self.modelTypes = [:]
     }
 
     /// A context for `models`, declared at `appSchema` (a container's): over a store at another schema,
     /// each operation throws `ModelContainerError.notMigrated` instead of running SQL the store's
     /// tables do not fit.
-    init(_ engine: Vein.ModelContext, appSchema: SchemaManifest, models: [any PersistentModel.Type]) {
+    init(_ engine: Vein.ModelContext, appSchema: SchemaManifest, models: [any PersistentModel.Type],
+         refusedSaves: ModelContainerError? = nil) {
         self.engine = engine
+        self.refusedSaves = refusedSaves
         self.schemaProblem = engine.manifest.sha256 == appSchema.sha256 ? nil
             : .notMigrated(store: engine.manifest.version, app: appSchema.version)
         self.modelTypes = Dictionary(models.map { ($0.modelName, $0) }, uniquingKeysWith: { first, _ in first })
@@ -42,6 +48,11 @@ public final class ModelContext: @unchecked Sendable {
     /// Throws `schemaProblem`, if any. Cheap: decided once, when the context is made.
     func checkSchema() throws {
         if let schemaProblem { throw schemaProblem }
+    }
+
+    /// Throws `refusedSaves`, if any, before a save writes anything: the context stays as it was.
+    func checkSavesAllowed() throws {
+        if let refusedSaves { throw refusedSaves }
     }
 
     /// Inserts `model` and the models it points to that are in no context yet.
@@ -96,8 +107,11 @@ public final class ModelContext: @unchecked Sendable {
         do { try operation() } catch { engine.noteDeferredFailure(error) }
     }
 
+    /// Writes the pending changes in one transaction. A context of a container whose configuration does
+    /// not allow saves throws `ModelContainerError.savesNotAllowed`, whether or not it has changes.
     public func save() throws {
         try checkSchema()
+        try checkSavesAllowed()
         try engine.save()
     }
     public func rollback() { engine.rollback() }

@@ -4,7 +4,8 @@ import VeinCore
 
 /// SwiftData's names for a context's work, as its documentation writes them, each with its effect:
 /// `ModelContext(container)`, `container.mainContext`, `transaction(block:)`, `delete(model:where:)`,
-/// `enumerate(_:batchSize:allowEscapingMutations:block:)` and the stages' `fromVersion:toVersion:`.
+/// `enumerate(_:batchSize:allowEscapingMutations:block:)`, `processPendingChanges()` and the stages'
+/// `fromVersion:toVersion:`.
 /// Before, each was a compile-time error.
 @Suite struct SwiftDataNamesTests {
     /// An in-memory container holding posts "p0"…"p(n-1)" with views 0…n-1.
@@ -60,6 +61,20 @@ import VeinCore
         }
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Post>()) == 3, "nothing written")
         #expect(context.hasChanges, "the block's insert is still pending, for rollback() to discard")
+    }
+
+    /// Every change is applied to the objects when it is made: SwiftData's call has nothing left to do.
+    @Test func processPendingChangesLeavesTheContextAsItWas() throws {
+        let container = try container(posts: 1)
+        let context = container.mainContext
+        context.processPendingChanges()
+        #expect(!context.hasChanges)
+        let post = Post(title: "pending", content: "c")
+        context.insert(post)
+        post.views = 5
+        context.processPendingChanges()
+        #expect(context.hasChanges)
+        #expect(try context.fetch(FetchDescriptor<Post>(predicate: #Predicate { $0.views == 5 })).map(\.title) == ["pending"])
     }
 
     @Test func deleteEveryModelAPredicateSelects() throws {

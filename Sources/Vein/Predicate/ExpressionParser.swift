@@ -1,3 +1,5 @@
+import Foundation
+
 /// Parses the expression language with Swift's precedence: multiplicative > additive > range formation
 /// (`...`, `..<`, non-associative) > `??` (right associative) > comparison (non-associative) > `&&` > `||`
 /// > `? :`, prefix `!` and `-`, postfix member access, calls and closures (`.`, `?.`, `{ … }`), and
@@ -314,6 +316,28 @@ public struct ExpressionParser {
         return .literal(.id(id.description), column: column)
     }
 
+    /// `UUID(uuidString: "…")`, Swift's spelling of a UUID value; an invalid string is an error under it.
+    /// Out of line: `primary` is on the path every nesting level takes.
+    @inline(never)
+    private mutating func uuidLiteral() throws(ExpressionError) -> ParsedExpression {
+        let column = current.column
+        position += 2  // `UUID` `(`
+        guard current.kind == .identifier("uuidString"), tokens[position + 1].kind == .symbol(":"),
+              case .string(let text) = tokens[position + 2].kind else {
+            throw error("UUID takes a string: UUID(uuidString: \"\(Self.exampleUUID)\")")
+        }
+        position += 2
+        let textColumn = current.column
+        position += 1
+        try expect(")")
+        guard let uuid = UUID(uuidString: text) else {
+            throw error("\"\(text)\" is not a UUID such as \"\(Self.exampleUUID)\"", at: textColumn)
+        }
+        return .literal(.uuidString(uuid), column: column)
+    }
+
+    private static let exampleUUID = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+
     /// Parentheses end an optional chain (the tree keeps no parentheses, so this is decided here): Swift
     /// refuses `(post?.title).count`, whose base is optional, and takes `(post?.title)?.count`. Out of
     /// line, and called after the parenthesized expression is parsed (see `primary`).
@@ -395,6 +419,8 @@ public struct ExpressionParser {
         case .identifier("true"): position += 1; return .literal(.bool(true), column: column)
         case .identifier("false"): position += 1; return .literal(.bool(false), column: column)
         case .identifier("nil"): position += 1; return .literal(.null, column: column)
+        case .identifier("UUID") where tokens[min(position + 1, tokens.count - 1)].kind == .symbol("("):
+            return try uuidLiteral()
         case .identifier where !closureParameters.isEmpty, .dollarZero where !closureParameters.isEmpty:
             return try closureName()
         case .identifier(let name):

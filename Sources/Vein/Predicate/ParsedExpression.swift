@@ -13,9 +13,13 @@ public indirect enum ParsedExpression: Equatable, Sendable {
         case date(Double)
         /// `#id("…")`: a row id.
         case id(String)
-        /// A UUID a Swift `#Predicate` captured (`VeinCore`'s translation). The language has no UUID literal,
-        /// as Swift has none: a string is not a UUID.
+        /// A UUID a Swift `#Predicate` captured (`VeinCore`'s translation): a `UUID`.
         case uuid(UUID)
+        /// `UUID(uuidString: "…")`, written as Swift writes a UUID value (a string is not one). Swift's
+        /// initializer is failable, so its type is `UUID?`, as Swift has it (`id == UUID(uuidString: "…")`
+        /// and `UUID(uuidString: "…")!` both compile there); it is never nil, as an invalid string is an
+        /// error where it is written.
+        case uuidString(UUID)
     }
 
     public struct Argument: Equatable, Sendable {

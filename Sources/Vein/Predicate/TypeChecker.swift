@@ -60,6 +60,9 @@ public struct TypeChecker {
             guard typed.type.isOptional else {
                 throw error("cannot force unwrap value of non-optional type \(typed.type)", column)
             }
+            // A literal that is not nil (`UUID(uuidString: "…")!`) cannot trap: its value, which SQL can
+            // compare through an index and without the unwrap's check.
+            if case .literal(let value, let type) = typed, value != .null { return .literal(value, type.unwrapped) }
             return .forceUnwrap(typed, typed.type.unwrapped)
         case .call(let base, let name, let arguments, let column): return try call(base, name, arguments, column)
         case .unary(let op, let operand, let column):
@@ -114,6 +117,7 @@ public struct TypeChecker {
         case .id(let s): return .literal(.string(s), .id)
         // Its stored form (uppercase text): equal UUIDs are equal text, as Foundation's == compares the bytes.
         case .uuid(let u): return .literal(.string(u.uuidString), .uuid)
+        case .uuidString(let u): return .literal(.string(u.uuidString), .optional(.uuid))
         }
     }
 
@@ -393,9 +397,8 @@ public struct TypeChecker {
             || (ta.unwrapped == .id && tb.unwrapped == .id)
         guard compatible else {
             if (ta.unwrapped == .uuid && tb.unwrapped == .string) || (ta.unwrapped == .string && tb.unwrapped == .uuid) {
-                // Swift has no UUID literal and does not compare a UUID with a String.
-                throw error("cannot compare \(ta) with \(tb), as in Swift: compare with a UUID value "
-                            + "(in #Predicate, one the closure captures: let id = UUID(uuidString: \"…\")!)", column)
+                // Swift does not compare a UUID with a String (a `#Predicate` saying so does not compile).
+                throw error("cannot compare \(ta) with \(tb), as in Swift: compare with a UUID value: UUID(uuidString: \"…\")", column)
             }
             throw error("cannot compare \(ta) with \(tb)", column)
         }

@@ -7,7 +7,8 @@ enum QueryCommand {
         discussion: """
             Runs one statement of the REPL language against STORE. Conditions are the body of a Swift \
             #Predicate: fields bare or as $0.field, Swift's operators and string methods, ranges, optional \
-            chaining, one relationship hop, closures over a to-many's members. \
+            chaining, one relationship hop, closures over a to-many's members. A uuid field is compared with \
+            a UUID value written as Swift writes one, UUID(uuidString: "…"), in either case. \
             A write is saved when it succeeds; with --dry-run it is shown and discarded.
 
               Post where title.contains("Vein") && views > 10 sort publishedAt desc, title limit 20 offset 40

@@ -20,31 +20,36 @@ public struct ModelConfiguration: Sendable {
     /// names none. Vein keeps all of a container's models in its one store, so these need only be among
     /// the container's: one that is not is refused when the container is made.
     public let modelNames: [String]?
+    /// SwiftData's `allowsSave`, true by default. False: the container reads the store and never writes it
+    /// (it neither creates a missing store nor migrates one, and its contexts' `save` throws
+    /// `ModelContainerError.savesNotAllowed`), for a store another process owns or one shipped read-only.
+    public let allowsSave: Bool
     public let appID: String?
     public let keyProvider: any DatabaseKeyProvider
 
-    public init(_ name: String? = nil, schema: Schema? = nil, isStoredInMemoryOnly: Bool = false,
+    public init(_ name: String? = nil, schema: Schema? = nil, isStoredInMemoryOnly: Bool = false, allowsSave: Bool = true,
                 appID: String? = nil, keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()) {
         self.init(name: name, models: schema?.models, isStoredInMemoryOnly: isStoredInMemoryOnly, url: nil,
-                  appID: appID, keyProvider: keyProvider)
+                  allowsSave: allowsSave, appID: appID, keyProvider: keyProvider)
     }
 
     /// `ModelConfiguration(for: User.self, isStoredInMemoryOnly: true)`.
     /// (One type at least: `ModelConfiguration()` is the initializer above.)
     public init(for first: any PersistentModel.Type, _ more: any PersistentModel.Type..., isStoredInMemoryOnly: Bool = false,
-                appID: String? = nil, keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()) {
+                allowsSave: Bool = true, appID: String? = nil, keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()) {
         self.init(name: nil, models: [first] + more, isStoredInMemoryOnly: isStoredInMemoryOnly, url: nil,
+                  allowsSave: allowsSave, appID: appID, keyProvider: keyProvider)
+    }
+
+    public init(_ name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true, appID: String? = nil,
+                keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()) {
+        self.init(name: name, models: schema?.models, isStoredInMemoryOnly: false, url: url, allowsSave: allowsSave,
                   appID: appID, keyProvider: keyProvider)
     }
 
-    public init(_ name: String? = nil, schema: Schema? = nil, url: URL, appID: String? = nil,
-                keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()) {
-        self.init(name: name, models: schema?.models, isStoredInMemoryOnly: false, url: url, appID: appID,
-                  keyProvider: keyProvider)
-    }
-
     private init(name: String?, models: [any PersistentModel.Type]?, isStoredInMemoryOnly: Bool, url: URL?,
-                 appID: String?, keyProvider: any DatabaseKeyProvider) {
+                 allowsSave: Bool, appID: String?, keyProvider: any DatabaseKeyProvider) {
+        self.allowsSave = allowsSave
         self.name = name
         self.modelNames = models?.map { $0.modelName }
         self.isStoredInMemoryOnly = isStoredInMemoryOnly
@@ -63,13 +68,16 @@ public struct ModelConfiguration: Sendable {
     /// The app id: the one given, or the executable's name.
     public var resolvedAppID: String { appID ?? ProcessInfo.processInfo.processName }
 
-    /// The store's path (nil: in memory), making the default folder when it is the one used.
+    /// The store's path (nil: in memory), making the default folder when it is the one used and the
+    /// configuration allows saves (one that does not writes nothing, a folder included).
     public func storePath(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String? {
         if isStoredInMemoryOnly { return nil }
         if let url { return url.path }
         let folder = Self.defaultFolder(appID: resolvedAppID, environment: environment)
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        if allowsSave {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
         return folder + "/\(name ?? "default").vein"
     }
 

@@ -25,7 +25,7 @@ extension ModelContainer {
         let configuration = configurations.first ?? ModelConfiguration()
         try configuration.checkModels(in: V.models)
         try self.init(schema, plan: migrationPlan, at: try configuration.storePath(), appID: configuration.resolvedAppID,
-                      keyProvider: configuration.keyProvider)
+                      keyProvider: configuration.keyProvider, allowsSave: configuration.allowsSave)
         try migrate()
     }
 
@@ -34,6 +34,7 @@ extension ModelContainer {
         try configuration.checkModels(in: schema.models)
         let appID = configuration.resolvedAppID
         try self.init(manifest: try schema.manifest(appID: appID), models: schema.models, plan: nil,
-                      at: try configuration.storePath(), keys: configuration.keyProvider.keyOptions)
+                      at: try configuration.storePath(), keys: configuration.keyProvider.keyOptions,
+                      allowsSave: configuration.allowsSave)
     }
 }

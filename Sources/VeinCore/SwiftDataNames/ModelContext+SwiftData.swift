@@ -8,8 +8,15 @@ extension ModelContext {
     /// `ModelContext(container)`, the per-call or per-thread context. The container knows it, so its
     /// `close()` closes it too.
     public convenience init(_ container: ModelContainer) {
-        self.init(container.newEngineContext(), appSchema: container.manifest, models: container.models)
+        self.init(container.newEngineContext(), appSchema: container.manifest, models: container.models,
+                  refusedSaves: container.refusedSaves)
     }
+
+    /// SwiftData's call to apply pending changes to the object graph, which does nothing in Vein: every
+    /// change (an insert, a delete and its rules, an assignment and its inverse) is applied to the objects
+    /// when it is made, and `hasChanges` says whether any waits for `save`. It is here so that code calling
+    /// it compiles.
+    public func processPendingChanges() {}
 
     /// SwiftData's autosave switch, false by default. Vein never saves on its own, whatever it holds: not
     /// after an insert, not at intervals, not when the container closes or the process exits; `save()` and
@@ -24,6 +31,7 @@ extension ModelContext {
     /// and leaves the context's unsaved changes as they are (`rollback()` discards them).
     public func transaction(block: () throws -> Void) throws {
         try checkSchema()
+        try checkSavesAllowed()
         try engine.transaction(.immediate) {
             try block()
             try engine.save()

@@ -9,7 +9,8 @@ import Testing
         { vein: 1, app: "test.diff", version: "1.0.0", models: {
             Item: {
               fields: { s: "string", so: "string?", i: "int", io: "int?", d: "double", dopt: "double?",
-                        b: "bool", bo: "bool?", dt: "date", e: { type: "enum", values: ["a", "b", "c"] } },
+                        b: "bool", bo: "bool?", dt: "date", e: { type: "enum", values: ["a", "b", "c"] },
+                        u: "uuid", uo: "uuid?" },
               relationships: { parent: { to: "Item", inverse: "children" }, children: { to: "Item", many: true, inverse: "parent" } },
             } } }
         """
@@ -20,6 +21,8 @@ import Testing
                           "日本語", "a", "b", "ab", "ba", " ", "x y", "İ", "ﬁ"].map { $0.precomposedStringWithCanonicalMapping }
     static let ints: [Int64] = [0, 1, -1, 2, 42, -42, 1000, .max, .min, 7, 3]
     static let doubles: [Double] = [0, -0.0, 0.5, 1.5, -2.25, 3, 1e300, -1e-300, 42]
+    /// Stored as the store writes them (uppercase); the conditions write them in either case.
+    static let uuids = ["E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "7B0C9E2A-1111-4222-8333-444455556666", "00000000-0000-0000-0000-000000000000"]
 
     struct Fixture {
         let manifest: SchemaManifest
@@ -57,6 +60,8 @@ import Testing
             row["bo"] = maybe(.integer(Bool.random(using: &rng) ? 1 : 0))
             row["dt"] = .real(ISODate.round(Double(Int.random(in: -1_000_000_000...2_000_000_000, using: &rng)) + 0.25))
             row["e"] = .text(["a", "b", "c"].randomElement(using: &rng)!)
+            row["u"] = .text(uuids.randomElement(using: &rng)!)
+            row["uo"] = maybe(.text(uuids.randomElement(using: &rng)!))
             row["parent"] = parents[id].map(DatabaseValue.text) ?? .null
             // The evaluator's view (a to-many as its array of ids); the store keeps it through each
             // child's parent column and position (store format 2).
@@ -91,6 +96,10 @@ import Testing
             default: return String(v)
             }
         }
+        func uuid() -> String {
+            let text = uuids.randomElement(using: &rng)!
+            return "UUID(uuidString: \"\(Bool.random(using: &rng) ? text.lowercased() : text)\")\(Bool.random(using: &rng) ? "!" : "")"
+        }
         func dbl() -> String { "\(doubles.filter { $0.magnitude < 1e100 }.randomElement(using: &rng)!)" }
         let cmp = ["==", "!=", "<", "<=", ">", ">="].randomElement(using: &rng)!
         let eq = ["==", "!="].randomElement(using: &rng)!
@@ -102,7 +111,11 @@ import Testing
             default: return "!(\(a))"
             }
         }
-        switch Int.random(in: 0..<44, using: &rng) {
+        switch Int.random(in: 0..<45, using: &rng) {
+        // UUID values, written as Swift writes them, in either case.
+        case 44: return ["u \(eq) \(uuid())", "uo \(eq) \(Bool.random(using: &rng) ? "nil" : uuid())", "[\(uuid()), \(uuid())].contains(u)",
+                         "[\(uuid()), nil].contains(uo)", "parent?.u \(eq) \(uuid())", "children.contains { $0.uo == \(uuid()) }",
+                         "(uo ?? \(uuid())) \(eq) u"].randomElement(using: &rng)!
         // Ranges: bounds that may not form one (Swift traps), bounds read from the row, every bound type.
         case 38: return ["(\(int())...\(int())).contains(i)", "(\(int())..<\(int())).contains(io ?? \(int()))", "(\(dbl())...\(dbl())).contains(d)",
                          "(\(dbl())..<\(dbl())).contains(dopt ?? 0)", "(\(str())...\(str())).contains(s)", "(\(str())..<\(str())).contains(so ?? \(str()))",
