@@ -256,8 +256,12 @@ import Testing
     }
 
     /// A longer run: `VEIN_LONG_DIFFERENTIAL=100000 swift test --filter DifferentialTests`.
-    @Test func longRun() throws {
-        guard let count = ProcessInfo.processInfo.environment["VEIN_LONG_DIFFERENTIAL"].flatMap(Int.init) else { return }
+    /// Reported as skipped, not passed, when the variable is unset.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["VEIN_LONG_DIFFERENTIAL"] != nil,
+                   "a long run: set VEIN_LONG_DIFFERENTIAL to the number of generated cases"))
+    func longRun() throws {
+        let count = try #require(ProcessInfo.processInfo.environment["VEIN_LONG_DIFFERENTIAL"].flatMap(Int.init),
+                                 "VEIN_LONG_DIFFERENTIAL must be a whole number")
         try run(seed: UInt64(Date().timeIntervalSince1970), cases: count, rows: 300)
     }
 }

@@ -167,9 +167,13 @@ import Testing
     }
 
     /// `VEIN_DIFF_LONG=5000 swift test --skip-build --filter FoundationDifferentialTests/longRun`
-    @Test func longRun() throws {
+    /// Reported as skipped, not passed, when the variable is unset.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["VEIN_DIFF_LONG"] != nil,
+                   "a long run: set VEIN_DIFF_LONG to the number of generated cases"))
+    func longRun() throws {
         let environment = ProcessInfo.processInfo.environment
-        guard let count = environment["VEIN_DIFF_LONG"].flatMap(Int.init), count > 0 else { return }
+        let count = try #require(environment["VEIN_DIFF_LONG"].flatMap(Int.init), "VEIN_DIFF_LONG must be a whole number")
+        try #require(count > 0, "VEIN_DIFF_LONG must be above 0")
         let seed = environment["VEIN_DIFF_SEED"].flatMap(UInt64.init) ?? UInt64(Date().timeIntervalSince1970)
         let (pieces, constants) = try Self.generate(seed: seed, count: count)
         let work = try TempDir()
