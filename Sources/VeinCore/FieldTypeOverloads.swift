@@ -60,6 +60,28 @@ extension ModelBacking {
     public func setField<T: PersistentModel>(_ name: String, column: Int, _ newValue: [T]) { setToMany(name, newValue) }
     public func setField<T: PersistentModel>(_ name: String, column: Int, _ newValue: [T]?) { setToMany(name, newValue ?? []) }
 
+    /// The `init` accessor of a property @Model could not tell is a relationship (one written without
+    /// `@Relationship`, which only its type makes one): true when it is one, given to `initializeToOne` or
+    /// `initializeToMany`, so that its initial value (`= []`, Swift's nil) is not recorded as the app's
+    /// assignment, as for a written `@Relationship`; false for a field, which the accessor then sets.
+    public func initializesRelationship<T: PersistentModel>(_ name: String, _ target: T?) -> Bool {
+        initializeToOne(name, target)
+        return true
+    }
+
+    public func initializesRelationship<T: PersistentModel>(_ name: String, _ targets: [T]) -> Bool {
+        initializeToMany(name, targets)
+        return true
+    }
+
+    public func initializesRelationship<T: PersistentModel>(_ name: String, _ targets: [T]?) -> Bool {
+        initializeToMany(name, targets ?? [])
+        return true
+    }
+
+    @inlinable @_disfavoredOverload
+    public func initializesRelationship<T>(_ name: String, _ value: T) -> Bool { false }
+
     /// A field whose type has no `FieldValue` conformance, through its coding (a little slower than the
     /// `FieldValue` accessors, which reach the engine's object without the instance lock).
     func field<C: FieldCoding>(_ name: String, column: Int, coding: C.Type) -> C.Declared {

@@ -33,7 +33,8 @@ public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
         // The field's position among the model's columns, when @Model gave it (`column: N`).
         let column = node.argument(labeled: "column")?.as(IntegerLiteralExprSyntax.self).map { ", column: \($0.literal.text)" } ?? ""
         return [
-            AssignedMarker.initAccessor(of: property, writing: "_$backing.setField(\"\(name)\"\(column), initialValue)"),
+            AssignedMarker.initAccessor(of: property, writing: "if !_$backing.initializesRelationship(\"\(name)\", initialValue) "
+                                        + "{ _$backing.setField(\"\(name)\"\(column), initialValue) }"),
             "get { _$backing.field(\(literal: name)\(raw: column), as: (\(property.type.trimmed)).self) }",
             "set { _$backing.setField(\(literal: name)\(raw: column), newValue) }",
         ]

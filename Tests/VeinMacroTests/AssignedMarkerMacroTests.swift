@@ -32,7 +32,9 @@ import Testing
                         if initialValue == nil, !_$backing.hasPendingValue("note") {
                             return
                         }
-                        _$backing.setField("note", column: 1, initialValue)
+                        if !_$backing.initializesRelationship("note", initialValue) {
+                            _$backing.setField("note", column: 1, initialValue)
+                        }
                     }
             """))
     }

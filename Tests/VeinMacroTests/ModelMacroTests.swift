@@ -18,7 +18,9 @@ import Testing
                     @storageRestrictions(initializes: _$assigned_title, accesses: _$backing)
                     init(initialValue) {
                         _$assigned_title = VeinCore._Assigned()
-                        _$backing.setField("title", column: 0, initialValue)
+                        if !_$backing.initializesRelationship("title", initialValue) {
+                            _$backing.setField("title", column: 0, initialValue)
+                        }
                     }
                     get {
                         _$backing.field("title", column: 0, as: (String).self)
@@ -128,7 +130,9 @@ import Testing
                     @storageRestrictions(initializes: _$assigned_views, accesses: _$backing)
                     init(initialValue) {
                         _$assigned_views = VeinCore._Assigned()
-                        _$backing.setField("views", column: 0, initialValue)
+                        if !_$backing.initializesRelationship("views", initialValue) {
+                            _$backing.setField("views", column: 0, initialValue)
+                        }
                     }
             """))
     }
