@@ -19,7 +19,7 @@ struct PropertyInfo {
     let binding: PatternBindingSyntax
     let declaration: VariableDeclSyntax
     /// A `let`: Swift lets no macro give it accessors, so it stays a stored property, which the
-    /// instance's initializer sets and `init(_$object:)` sets from the row (see `ModelMacro.letMembers`).
+    /// instance's initializer sets and `init(_$object:)` sets from the row (see `LetProperties`).
     let isLet: Bool
 
     /// The stored properties @Model persists: a `var`, or a `let` without an initial value (one with it

@@ -8,7 +8,7 @@ final class StatementLog: @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [String] = []
 
-    /// Starts recording `context`'s statements; `stop` ends it.
+    /// Starts recording `context`'s statements, for the rest of the context's life.
     init(_ context: VeinCore.ModelContext) throws {
         try context.engine.traceStatements { [self] sql in lock.withLock { recorded.append(sql) } }
     }

@@ -26,8 +26,6 @@ final class ModelLayout: @unchecked Sendable {
     /// What a fetch reads of a row by default: every column but to-manys and the lazy fields not in
     /// `readWithEveryRow`.
     let row: RowProjection
-    /// Columns a fetch leaves unread (lazy fields, to-many): the same for every fetched row.
-    var unfetchedColumns: Set<Int> { row.unfetchedColumns }
     let table: String
     var selectList: String { row.selectList }
     let insertSQL: String

@@ -7,9 +7,9 @@ import Synchronization
 /// Writes go through the context (`set`), which keeps inverse relationships in step and records the
 /// change until `save`.
 public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
-    /// The row's key. It changes once at most, while its context saves: an insert that becomes the update
-    /// of a stored row holding its unique value takes that row's key (ModelContext+SaveUpsert.swift), and
-    /// a save that fails gives it back. Readers outside the context's lock (VeinCore's
+    /// The row's key. It changes only while its context saves: an insert that becomes the update of a
+    /// stored row holding its unique value takes that row's key (ModelContext+SaveUpsert.swift), and a save
+    /// that fails gives it back (a later save may take a key again). Readers outside the context's lock (VeinCore's
     /// `persistentModelID`, messages) see one key or the other, never a torn value.
     public var id: String { identity.withLock { $0 } }
     private let identity: Mutex<String>
@@ -51,8 +51,8 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     /// Set by an insert that asks for it (VeinCore's): at save, a stored row holding one of the object's
     /// unique values makes the insert an update of that row instead of a refused save.
     var upsertsOnSave = false
-    /// The relationships set since the insert (of an object that `upsertsOnSave`): the ones such an
-    /// update takes from the object; the row keeps the others as stored.
+    /// The columns set since the insert (of an object that `upsertsOnSave`): the relationships among them
+    /// are the ones such an update takes from the object; the row keeps the others as stored.
     var setSinceInsert: Set<Int> = []
     /// The typed instance over this object (VeinCore's `@Model` class), held weakly: one instance per row
     /// per context while the app holds it. Guarded by VeinCore (`ModelBacking.instanceLock`).

@@ -24,7 +24,7 @@ final class Contact {
     var tags: Set<String> = []
 
     init(id: UUID, name: String, kind: Kind, address: Address? = nil, tags: Set<String> = [], createdAt: Date = .now) {
-        self.createdAt = createdAt  // a `let` is assigned before the other properties (README: `let` properties)
+        self.createdAt = createdAt
         self.id = id
         self.name = name
         self.kind = kind
