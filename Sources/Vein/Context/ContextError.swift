@@ -21,6 +21,9 @@ public enum ContextError: Error, Equatable, Sendable {
     /// A pending insert that upserts meets, at save, a stored row through its unique `field`, and this
     /// context holds that row as an object of its own (one object per row): the save wrote nothing.
     case uniqueValueHeld(model: String, field: String, id: String)
+    /// A new object's unique value is held by a row the same save deletes (itself or by a delete rule):
+    /// updating that row would only delete it again.
+    case uniqueValueOfDeletedRow(model: String, field: String, id: String)
 }
 
 extension ContextError: CustomStringConvertible {
@@ -43,6 +46,9 @@ extension ContextError: CustomStringConvertible {
         case .uniqueValueHeld(let m, let f, let id):
             return "a new \(m) has the \(f) of \(m) \(id), which this context holds: change that \(m) instead of inserting another, "
                 + "or give the new one another \(f); nothing was saved"
+        case .uniqueValueOfDeletedRow(let m, let f, let id):
+            return "a new \(m) has the \(f) of \(m) \(id), which this save deletes: save the delete first, then insert "
+                + "the new one; nothing was saved"
         }
     }
 }

@@ -79,6 +79,7 @@ extension ModelContext {
                     try writeLinks(storedLists: storedLists)
                     for _ in deleted.values { try step() }
                     let deletedModels = try deleteRows()
+                    if !deletedModels.isEmpty { try requireUpsertedRowsStand(upsertUndo) }
                     try checkReferences(deletedModels: deletedModels)
                     heldObjectUpdates = try heldObjectsFollowing(deletesOf: deletedModels)
                     modelsSaved = modelsWritten(deletedModels: deletedModels)
@@ -89,9 +90,15 @@ extension ModelContext {
                 if let error = error as? DatabaseError, error.isBusy { throw StoreError.busy(path) }
                 throw error
             }
-            for object in inserted { object.state = .persisted }
-            for object in inserted { object.linkChanges = [:] }
+            for object in inserted {
+                object.state = .persisted
+                object.linkChanges = [:]
+                // Saved: the row exists, and no later save decides again what the insert gave.
+                object.upsertsOnSave = false
+                object.setSinceInsert = []
+            }
             for object in updated.values {
+                object.upsertsOnSave = false  // an insert this save made the update of a stored row
                 object.changed = []
                 object.linkChanges = [:]
                 object.readValues = nil

@@ -29,10 +29,11 @@ extension ModelContext {
             if let index = identityMap.index(forKey: key), identityMap.values[index].modelName == object.modelName {
                 let onlyInMap = isKnownUniquelyReferenced(&identityMap.values[index])
                 let held = identityMap.values[index]
-                // Deleted in this context: the save deletes the row after it writes new ones, and the store
-                // refuses the insert, as `upsert` says before the save. A value the held row gives up in
-                // this save (an unsaved change) is free for the insert.
-                if held.state == .deleted || columns.contains(where: { !held.unloaded.contains($0) && held.values[$0] != object.values[$0] && !hasNoUnsavedChange(held) }) {
+                // A value the held row gives up in this save (an unsaved change) is free for the insert.
+                if held.state == .deleted {
+                    throw ContextError.uniqueValueOfDeletedRow(model: object.modelName, field: object.layout.columns[columns[0]], id: rowID)
+                }
+                if columns.contains(where: { !held.unloaded.contains($0) && held.values[$0] != object.values[$0] && !hasNoUnsavedChange(held) }) {
                     continue
                 }
                 guard onlyInMap, hasNoUnsavedChange(held) else {
@@ -43,6 +44,21 @@ extension ModelContext {
                 identityMap.removeValue(forKey: key)
             }
             try rekey(object, to: rowID, undo: &undo)
+            undo.rekeyed.append((object, columns[0]))
+        }
+    }
+
+    /// Inside the save transaction, after `deleteRows`: no insert took the key of a row a delete rule
+    /// then deleted (one the context does not hold, reached through the store), which would save a
+    /// deleted object as the insert.
+    func requireUpsertedRowsStand(_ undo: SaveUpsertUndo) throws {
+        for (object, column) in undo.rekeyed {
+            let statement = try database.cachedStatement("SELECT 1 FROM \(DeleteSet.table) WHERE \"model\" = ? AND \"id\" = ?")
+            defer { statement.reset() }
+            try statement.bind([.text(object.modelName), .text(object.id)])
+            if try statement.step() {
+                throw ContextError.uniqueValueOfDeletedRow(model: object.modelName, field: object.layout.columns[column], id: object.id)
+            }
         }
     }
 
@@ -157,6 +173,8 @@ struct SaveUpsertUndo {
     var saved = SavedObjects()
     /// The identity map's entries changed, each with what it held before (nil: nothing), in order.
     var mapEntries: [(ObjectKey, ModelObject?)] = []
+    /// The inserts that took a stored row's key, each with the first column of the constraint that found it.
+    var rekeyed: [(object: ModelObject, column: Int)] = []
 
     init(inserted: PendingInserts, updated: PendingObjects, deleted: PendingObjects) {
         self.inserted = inserted

@@ -8,7 +8,9 @@ import Testing
     static let manifestText = """
         { vein: 1, app: "test.saveupsert", version: "1.0.0", models: {
             Product: { fields: { sku: "string unique", name: "string" },
-                       relationships: { reviews: { to: "Review", many: true, inverse: "product" }, labels: { to: "Label", many: true } } },
+                       relationships: { reviews: { to: "Review", many: true, inverse: "product" }, labels: { to: "Label", many: true },
+                                        shop: { to: "Shop", inverse: "products" } } },
+            Shop: { fields: { name: "string" }, relationships: { products: { to: "Product", many: true, inverse: "shop", deleteRule: "cascade" } } },
             Review: { fields: { stars: "int" }, relationships: { product: { to: "Product", inverse: "reviews" } } },
             Label: { fields: { name: "string" } },
         } }
@@ -108,6 +110,36 @@ import Testing
         try a.save()
         #expect(mine.id == stored.id)
         #expect(try f.context().fetch(FetchDescriptor(model: "Product")).map { try $0["name"] } == [.string("Mine")])
+    }
+
+    /// The row holding the value is one the same save deletes: through a delete rule the context never
+    /// saw (the shop's products were not read), or deleted by the context itself. Updating it would save a
+    /// deleted row as the insert; the save says so and writes nothing.
+    @Test func aRowTheSaveDeletesIsNotUpdated() throws {
+        let f = try Fixture()
+        defer { f.dir.cleanUp() }
+        let b = try f.context()
+        let shop = try b.insert("Shop", ["name": .string("Lamps")])
+        let stored = try b.insert("Product", ["sku": .string("A-1"), "name": .string("Stored"), "shop": .string(shop.id)])
+        try b.save()
+        let expected = "a new Product has the sku of Product \(stored.id), which this save deletes: save the delete first, "
+            + "then insert the new one; nothing was saved"
+
+        let a = try f.context()
+        try a.delete(try #require(try a.object("Shop", id: shop.id)))
+        let mine = try a.insert("Product", pendingValues: [PendingValue(key: "sku", column: -1, value: .string("A-1")),
+                                                          PendingValue(key: "name", column: -1, value: .string("Mine"))], upsertsOnSave: true)
+        let ownID = mine.id
+        let error = try #require(throws: ContextError.self) { try a.save() }
+        #expect(error.description == expected)
+        #expect(mine.id == ownID, "the insert keeps its own key")
+        #expect(try f.context().fetch(FetchDescriptor(model: "Product")).map { try $0["name"] } == [.string("Stored")])
+
+        let c = try f.context()
+        try c.delete(try #require(try c.object("Product", id: stored.id)))
+        try c.insert("Product", pendingValues: [PendingValue(key: "sku", column: -1, value: .string("A-1")),
+                                                PendingValue(key: "name", column: -1, value: .string("New"))], upsertsOnSave: true)
+        #expect(throws: ContextError.uniqueValueOfDeletedRow(model: "Product", field: "sku", id: stored.id)) { try c.save() }
     }
 
     /// Without `upsertsOnSave` (the engine's own inserts, the CLI's), the store refuses the value.
