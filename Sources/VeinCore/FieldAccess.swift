@@ -65,6 +65,8 @@ extension PersistentModel {
 
     private func storedValue<C: FieldCoding>(of keyPath: PartialKeyPath<Self>, _ coding: C.Type) throws -> C.Declared {
         let name = try Self.fieldName(keyPath)
+        // A `let` reaches the backing at insert; an instance not inserted yet holds its value itself.
+        if _$backing.object == nil { ModelBacking.instanceLock.withLock { _$pendLetValues() } }
         guard let stored = try _$backing.storedValue(name) else {
             throw ModelFieldError.noValue(model: Self.modelName, field: name)
         }

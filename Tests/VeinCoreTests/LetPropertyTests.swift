@@ -21,6 +21,15 @@ import VeinCore
         #expect(try container.mainContext.fetchCount(FetchDescriptor<Member>(predicate: #Predicate { $0.firstName == "Ada" })) == 1)
     }
 
+    /// `value(of:)` reads a `let` of an instance not inserted yet, as its property does.
+    @Test func valueOfReadsALetBeforeTheInsert() throws {
+        let member = Member(code: code, firstName: "Ada")
+        #expect(try member.value(of: \.firstName) == "Ada")
+        #expect(try member.value(of: \.code) == code)
+        container.mainContext.insert(member)
+        #expect(try member.value(of: \.firstName) == "Ada")
+    }
+
     /// Inserting an instance whose unique `let` a row holds updates that row, its other `let`s included.
     @Test func aLetShowsTheUpsertedRowsValue() throws {
         let context = ModelContext(container)

@@ -16,6 +16,9 @@ import VeinCore
         }
         #expect(error?.description == expected)
         #expect(throws: ModelContainerError.noVersion(schema: "Versionless")) { try Versionless.manifest(appID: "a") }
+        #expect(throws: ModelContainerError.noVersion(schema: "Versionless"), "SwiftData's Schema(versionedSchema:) too") {
+            try ModelContainer(for: Schema(versionedSchema: Versionless.self), configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        }
         #expect(Versionless.version == ModelVersion(0, 0, 0))
         #expect(NoTrapSchema.versionIdentifier == ModelVersion(1, 0, 0), "one declared: the other reads it")
         #expect(try NoTrapSchema.manifest(appID: "a").version == ModelVersion(1, 0, 0))

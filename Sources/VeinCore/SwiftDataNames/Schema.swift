@@ -7,10 +7,14 @@ public struct Schema: Sendable {
 
     public let models: [any PersistentModel.Type]
     public let version: Version
+    /// The schema `init(versionedSchema:)` took: its manifest is that schema's, which throws when it
+    /// declares no version rather than making a store at the version it reads then.
+    private let versionedSchema: (any VersionedSchema.Type)?
 
     public init(_ models: [any PersistentModel.Type], version: Version = Version(1, 0, 0)) {
         self.models = models
         self.version = version
+        versionedSchema = nil
     }
 
     public init(_ models: any PersistentModel.Type..., version: Version = Version(1, 0, 0)) {
@@ -18,11 +22,14 @@ public struct Schema: Sendable {
     }
 
     public init(versionedSchema: any VersionedSchema.Type) {
-        self.init(versionedSchema.models, version: versionedSchema.version)
+        models = versionedSchema.models
+        version = versionedSchema.version
+        self.versionedSchema = versionedSchema
     }
 
     /// The manifest for app `appID`, as `VersionedSchema.manifest(appID:)` makes it.
     public func manifest(appID: String) throws -> SchemaManifest {
-        try Self.manifest(of: models, version: version, appID: appID, file: "Schema \(version)")
+        if let versionedSchema { return try versionedSchema.manifest(appID: appID) }
+        return try Self.manifest(of: models, version: version, appID: appID, file: "Schema \(version)")
     }
 }
