@@ -15,6 +15,11 @@ public struct ModelDescription: Sendable {
     /// The required fields whose Swift type has no empty value: a typed context reads them with every row
     /// (ReadWithEveryRow.swift).
     let readWithEveryRow: Set<String>
+    /// A row's identities for `upsert` and for an insert of values a row holds: each `@Unique` field
+    /// alone, then each compound constraint of fields. A constraint that includes a to-one relationship
+    /// is the store's to enforce at `save`: a new instance's target may have no row yet to compare.
+    /// Worked out once: every typed insert of the model asks.
+    let uniqueKeys: [[FieldSchema]]
 
     public init(name: String, properties: [PropertyDescription], indexes: [[String]] = [], uniquenessConstraints: [[String]] = [],
                 originalName: String? = nil) {
@@ -27,6 +32,7 @@ public struct ModelDescription: Sendable {
             guard case .field(let field, hasEmptyValue: false) = property, !field.isOptional else { return nil }
             return field.name
         })
+        uniqueKeys = Self.uniqueKeys(properties, uniquenessConstraints)
     }
 
     /// The model as the manifest describes it. Inverses are named on this side only when the class
@@ -43,10 +49,7 @@ public struct ModelDescription: Sendable {
                            uniquenessConstraints: uniquenessConstraints, renamedFrom: originalName)
     }
 
-    /// A row's identities for `upsert` and for an insert of values a row holds: each `@Unique` field
-    /// alone, then each compound constraint of fields. A constraint that includes a to-one relationship
-    /// is the store's to enforce at `save`: a new instance's target may have no row yet to compare.
-    var uniqueKeys: [[FieldSchema]] {
+    private static func uniqueKeys(_ properties: [PropertyDescription], _ uniquenessConstraints: [[String]]) -> [[FieldSchema]] {
         var fields: [String: FieldSchema] = [:]
         for case .field(let field, _) in properties { fields[field.name] = field }
         return properties.compactMap { property in
