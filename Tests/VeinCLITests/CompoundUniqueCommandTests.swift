@@ -55,6 +55,34 @@ import Testing
         #expect(try r.vein(["query", "p.vein", "count Person"]).stdout == "2\n")
     }
 
+    /// A single unique field in the same words, from an insert, an update and a script's save (which
+    /// stops, writing nothing; an interactive session's hint is ErrorTextTests').
+    @Test func aRepeatedUniqueFieldIsAClearErrorEverywhere() throws {
+        let r = try Self.store()
+        defer { r.cleanUp() }
+        #expect(try r.vein(["query", "p.vein", #"insert Person(firstName: "Ada", lastName: "L", email: "a@x")"#]).status == 0)
+        #expect(try r.vein(["query", "p.vein", #"insert Person(firstName: "Bob", lastName: "L", email: "b@x")"#]).status == 0)
+        let refused = """
+            vein: error: the store refused the change: another Person already has this email (email is unique)
+            hint: give the Person other values, or update the Person that has them
+
+            """
+        let insert = try r.vein(["query", "p.vein", #"insert Person(firstName: "Cy", lastName: "L", email: "a@x")"#])
+        #expect(insert.status == 65)
+        #expect(insert.stderr == refused)
+        let update = try r.vein(["query", "p.vein", #"update Person where firstName == "Bob" set email = "a@x""#])
+        #expect(update.status == 65)
+        #expect(update.stderr == refused)
+        let session = try r.vein(["repl", "p.vein"], stdin: #"insert Person(firstName: "Cy", lastName: "L", email: "a@x")"# + "\nsave\n")
+        #expect(session.status == 65)
+        #expect(session.stderr == """
+            vein: error: line 2: the store refused the change: another Person already has this email (email is unique)
+            hint: give the Person other values, or update the Person that has them
+
+            """)
+        #expect(try r.vein(["query", "p.vein", "count Person"]).stdout == "2\n")
+    }
+
     @Test func anImportThatRepeatsTheCombinationNamesTheRecords() throws {
         let r = try Self.store()
         defer { r.cleanUp() }

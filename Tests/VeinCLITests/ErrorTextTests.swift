@@ -29,6 +29,17 @@ import Vein
         #expect(ErrorReporting.report(migrated).hint == "run the command again: it will use the store's new schema")
     }
 
+    /// A unique value refused at a session's `save`: the change stays pending and would be refused again,
+    /// so the hint says so; a command's and a script's stay.
+    @Test func aSessionIsToldItsRefusedChangeIsPending() {
+        let refused = ContextError.constraintViolation("UNIQUE constraint failed: Person.email")
+        let session = ErrorReporting.report(refused, in: .session)
+        #expect(session.messages == ["the store refused the change: another Person already has this email (email is unique)"])
+        #expect(session.hint == "the change is still pending: 'rollback', or give the Person other values and 'save' again")
+        #expect(session.exitCode == .dataError)
+        #expect(ErrorReporting.report(refused).hint == "give the Person other values, or update the Person that has them")
+    }
+
     /// A rotation that put the new key in place but could not mark the old one retired: the data is safe, the
     /// command failed (74), and the hint says what happens to the old key.
     @Test func anOldKeyNotRetiredIsExit74() {

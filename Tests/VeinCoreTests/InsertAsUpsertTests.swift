@@ -88,7 +88,7 @@ private typealias Review = ShopSchema.Review
         context.insert(again)
 
         let error = try #require(throws: ContextError.self) { try context.save() }
-        #expect(error.description == "the store refused the change: UNIQUE constraint failed: Product.sku")
+        #expect(error.description == "the store refused the change: another Product already has this sku (sku is unique)")
         #expect(context.hasChanges && mine.name == "Mine" && again.sku == "B-1")
         let reader = container.newContext()
         #expect(try reader.fetchCount(Product.self) == 0)

@@ -36,7 +36,9 @@ extension ContextError: CustomStringConvertible {
         case .danglingReference(let m, let f, let id): return "\(m).\(f): no row with id \(id)"
         case .deleteDenied(let m, let id, let r, let n):
             return "cannot delete \(m) \(id): its \(r) still names \(n) row\(n == 1 ? "" : "s") (delete rule deny)"
-        case .constraintViolation(let text): return "the store refused the change: \(text)"
+        case .constraintViolation(let text):
+            // A unique value in the schema's words; any other constraint in SQLite's.
+            return "the store refused the change: \(UniqueViolation(message: text)?.rule ?? text)"
         case .objectDeleted(let m, let id): return "\(m) \(id) is deleted"
         case .writeToDeleted(let m, let id, let f):
             return "\(m).\(f) was set on \(m) \(id) after it was deleted or rolled back; nothing was saved: "

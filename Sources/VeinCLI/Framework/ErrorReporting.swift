@@ -138,8 +138,11 @@ enum ErrorReporting {
             return Report(messages: [e.description], hint: hint, exitCode: .busy)
         }
         if case .constraintViolation(let message) = e, let violation = UniqueViolation(message: message) {
-            return Report(messages: ["the store refused the change: \(violation.rule)"],
-                          hint: "give the \(violation.model) other values, or update the \(violation.model) that has them", exitCode: .dataError)
+            // In a session the refused change stays pending, and saving it again fails the same way.
+            let hint = setting == .session
+                ? "the change is still pending: 'rollback', or give the \(violation.model) other values and 'save' again"
+                : "give the \(violation.model) other values, or update the \(violation.model) that has them"
+            return Report(messages: [e.description], hint: hint, exitCode: .dataError)
         }
         return Report(messages: [e.description], hint: nil, exitCode: .dataError)
     }

@@ -152,6 +152,6 @@ import Testing
         try b.insert("Product", ["sku": .string("A-1"), "name": .string("Theirs")])
         try b.save()
         let error = try #require(throws: ContextError.self) { try a.save() }
-        #expect(error.description == "the store refused the change: UNIQUE constraint failed: Product.sku")
+        #expect(error.description == "the store refused the change: another Product already has this sku (sku is unique)")
     }
 }
