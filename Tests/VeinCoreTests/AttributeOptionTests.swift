@@ -37,7 +37,7 @@ import VeinCore
     }
 
     /// `.unique` and `#Unique` are the store's UNIQUE constraints, and the keys `upsert` finds a row by.
-    @Test func uniqueValuesAreEnforced() throws {
+    @Test func eachUniqueValueFindsItsRow() throws {
         let container = try Self.container()
         container.context.insert(Self.trip("Spring", code: "S1"))
         try container.context.save()
