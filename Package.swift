@@ -57,16 +57,19 @@ let package = Package(
         // prctl (variadic) and explicit_bzero, to keep keys out of core dumps.
         .target(name: "CVeinMemory"),
 
+        // The field types and their facts, read by the engine and the macros alike (the plugin cannot link
+        // the engine, so the one table lives below both).
+        .target(name: "VeinFieldTypes"),
         // The engine: storage, schema, keys, store lifecycle. Knows nothing of the CLI.
-        .target(name: "Vein", dependencies: ["CSQLCipher", "CCrypto", "CVeinSecret", "CVeinMemory"]),
+        .target(name: "Vein", dependencies: ["VeinFieldTypes", "CSQLCipher", "CCrypto", "CVeinSecret", "CVeinMemory"]),
 
         // The typed Swift surface (SPEC §10): @Model classes, versioned schemas, a container. Apps import
         // this only; it re-exports what they need of the engine.
-        .target(name: "VeinCore", dependencies: ["Vein", "VeinMacros"]),
+        .target(name: "VeinCore", dependencies: ["Vein", "VeinFieldTypes", "VeinMacros"]),
         // Tools for an app's own tests (MigrationTester); apps' test targets import it with VeinCore.
         .target(name: "VeinTesting", dependencies: ["VeinCore", "Vein"]),
         // The macro implementations, a library so that tests expand them in process (VeinMacroTests).
-        .target(name: "VeinMacroSupport", swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
+        .target(name: "VeinMacroSupport", dependencies: ["VeinFieldTypes"], swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
         // The compiler plugin: a main that serves VeinMacroSupport's macros to the compiler.
         .macro(name: "VeinMacros", dependencies: ["VeinMacroSupport"],
                swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),

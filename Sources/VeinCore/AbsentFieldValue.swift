@@ -29,30 +29,9 @@ enum AbsentFieldValue {
     /// Nil for an optional, the empty value of a required field's type, or nothing when it has none.
     static func emptyValue<C: FieldCoding>(_ coding: C.Type) -> C.Declared? {
         if let none = try? C.decoded(.null) { return none }
-        for candidate in emptyValues(C.fieldKind) {
+        for candidate in C.fieldKind.type.emptyValues(enumValues: C.fieldKind.enumValues) {
             if let empty = try? C.decoded(candidate) { return empty }
         }
         return nil
-    }
-
-    private static func emptyValues(_ kind: FieldKind) -> [Value] {
-        switch kind.type {
-        case .string: return [.string("")]
-        case .int: return [.int(0)]
-        case .double: return [.double(0)]
-        case .bool: return [.bool(false)]
-        case .date: return [.date(0)]
-        case .data: return [.data(Data())]
-        case .uuid: return [.string(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)).uuidString)]
-        case .enum:
-            return kind.enumValues.prefix(1).compactMap {
-                switch $0 {
-                case .string(let s): return .string(s)
-                case .int(let i): return .int(i)
-                default: return nil
-                }
-            }
-        case .json: return ["[]", "{}", "\"\"", "0", "false"].map(Value.string)
-        }
     }
 }

@@ -15,7 +15,7 @@ public struct FieldKind: Sendable, Equatable {
     }
 }
 
-/// A Swift type a field can hold: SPEC §2's table (String, Int, Double, Bool, Date, Data, UUID),
+/// A Swift type a field can hold: a field type's Swift name (`FieldType.facts`, VeinFieldTypes),
 /// `RawRepresentablePersistable` enums, `CodablePersistable` values (as `json`), arrays and string-keyed
 /// dictionaries of Codable values (as `json`), and optionals of all of these.
 public protocol FieldValue {

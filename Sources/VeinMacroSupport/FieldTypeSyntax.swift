@@ -1,5 +1,6 @@
 import SwiftSyntax
 import SwiftSyntaxBuilder
+import VeinFieldTypes
 
 /// What the written type of a persisted property says by itself. The type checker decides the rest, in
 /// the code @Model generates: whether a property without `@Relationship` is a field or a relationship
@@ -15,10 +16,9 @@ enum FieldTypeSyntax {
         "Any": nil, "AnyObject": nil, "AnyHashable": nil, "Void": nil, "Never": nil,
     ]
 
-    /// The field types of SPEC §2's table, by their Swift names.
-    static let stored: Set<String> = ["String", "Int", "Double", "Bool", "Date", "Data", "UUID",
-                                      "Foundation.Date", "Foundation.Data", "Foundation.UUID", "Swift.String", "Swift.Int",
-                                      "Swift.Double", "Swift.Bool"]
+    /// The field types' Swift names, plain and module-qualified (`Date`, `Foundation.Date`), from the table
+    /// the engine reads too (VeinFieldTypes).
+    static let stored: Set<String> = Set(FieldType.allCases.flatMap(\.facts.swiftSpellings))
 
     /// `T?`, `T!` and `Optional<T>` give T; nil for a non-optional type.
     static func wrappedOfOptional(_ type: TypeSyntax) -> TypeSyntax? {
@@ -66,7 +66,7 @@ enum FieldTypeSyntax {
         return nil
     }
 
-    /// Whether `type` is one of SPEC §2's plain field types, optionally optional or in an array: a
+    /// Whether `type` is one of the plain field types (docs/manifest.md), optionally optional or in an array: a
     /// relationship written with it points to no model.
     static func isPlainFieldType(_ type: TypeSyntax) -> Bool {
         let inner = elementOfToMany(type) ?? wrappedOfOptional(type) ?? type

@@ -1,5 +1,6 @@
 import SwiftDiagnostics
 import SwiftSyntax
+import VeinFieldTypes
 
 /// Every misuse @Model reports at compile time. The messages are part of the product: the macro tests
 /// check their text.
@@ -20,6 +21,11 @@ enum ModelDiagnostic: DiagnosticMessage {
     case transientWithoutType(property: String, suggested: String?)
     case transientWithoutInitialValue(property: String)
 
+    /// The field types the standard library and Foundation define, by their Swift names, from the table
+    /// the engine reads too (VeinFieldTypes); JSONValue is VeinCore's, and any Codable value stands for it.
+    static let standardFieldTypes = FieldType.allCases.filter { ["Swift", "Foundation"].contains($0.facts.swiftModule) }
+        .compactMap(\.facts.swiftName).joined(separator: ", ")
+
     var message: String {
         switch self {
         case .notAClass(let kind):
@@ -29,7 +35,7 @@ enum ModelDiagnostic: DiagnosticMessage {
         case .unsupportedType(let property, let type, let replacement):
             let instead = replacement.map { "; use \($0)" } ?? ""
             return "'\(property)' has type '\(type)', which Vein does not store\(instead) "
-                + "(field types: String, Int, Double, Bool, Date, Data, UUID, String or Int enums, Codable values, optionals of these)"
+                + "(field types: \(Self.standardFieldTypes), String or Int enums, Codable values, optionals of these)"
         case .missingTypeAnnotation(let property):
             return "persisted property '\(property)' needs a written type (Vein reads the type from the declaration)"
         case .relationshipToFieldType(let property, let type):

@@ -52,6 +52,12 @@ import Testing
         #expect(expansion.messages == ["persisted property 'views' needs a written type (Vein reads the type from the declaration)"])
     }
 
+    /// The macro's plain field types are the table's (VeinFieldTypes), qualified spellings too.
+    @Test func aRelationshipToAQualifiedFieldType() throws {
+        let expansion = MacroExpansion("@Model final class M {\n    @Relationship var stamp: Foundation.Date?\n}")
+        #expect(expansion.messages == ["@Relationship 'stamp' has type 'Foundation.Date?', a field type: a relationship points to @Model classes"])
+    }
+
     @Test func aRelationshipToAFieldType() throws {
         let expansion = MacroExpansion("@Model final class M {\n    @Relationship var tags: [String]\n}")
         #expect(expansion.messages == ["@Relationship 'tags' has type '[String]', a field type: a relationship points to @Model classes"])

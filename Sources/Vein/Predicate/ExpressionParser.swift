@@ -301,7 +301,7 @@ public struct ExpressionParser {
         guard name == "date" || name == "id" else { throw error("unknown #\(name) (expected #date or #id)", at: column) }
         try expect("(")
         guard case .string(let text) = current.kind else {
-            throw error("#\(name) takes a string: #\(name)(\"\(name == "date" ? "2026-01-31T12:00:00Z" : "01J…")\")")
+            throw error("#\(name) takes a string: " + (name == "date" ? FieldType.date.facts.literalExample! : "#id(\"01J…\")"))
         }
         let textColumn = current.column
         position += 1
@@ -324,7 +324,7 @@ public struct ExpressionParser {
         position += 2  // `UUID` `(`
         guard current.kind == .identifier("uuidString"), tokens[position + 1].kind == .symbol(":"),
               case .string(let text) = tokens[position + 2].kind else {
-            throw error("UUID takes a string: UUID(uuidString: \"\(Self.exampleUUID)\")")
+            throw error("UUID takes a string: \(FieldType.uuid.facts.literalExample!)")
         }
         position += 2
         let textColumn = current.column

@@ -27,23 +27,37 @@ public indirect enum ValueType: Equatable, Sendable, CustomStringConvertible {
     public var optionalized: ValueType { isOptional ? self : .optional(self) }
 
     public var description: String {
+        if let field = plainFieldType, let swiftName = field.facts.swiftName { return swiftName }
         switch self {
-        case .string: return "String"
-        case .int: return "Int"
-        case .double: return "Double"
-        case .bool: return "Bool"
-        case .date: return "Date"
-        case .data: return "Data"
-        case .uuid: return "UUID"
-        case .json: return "JSON"
         case .id: return "ID"
         case .enumeration: return "enum"
         case .toMany(let m): return "[\(m)]"
         case .array(let t): return "[\(t)]"
         case .optional(let t): return "\(t)?"
         case .null: return "nil"
+        default: preconditionFailure("\(self) is a field type with no Swift name")
         }
     }
+
+    /// The field type whose values this type is, for the plain ones (not an id, an enum, a list, an
+    /// optional or nil): their names come from the field type's facts.
+    var plainFieldType: FieldType? {
+        switch self {
+        case .string: return .string
+        case .int: return .int
+        case .double: return .double
+        case .bool: return .bool
+        case .date: return .date
+        case .data: return .data
+        case .uuid: return .uuid
+        case .json: return .json
+        default: return nil
+        }
+    }
+
+    /// The plain types by the field type they hold: `plainFieldType` read backwards.
+    private static let byFieldType: [FieldType: ValueType] = Dictionary(uniqueKeysWithValues:
+        [ValueType.string, .int, .double, .bool, .date, .data, .uuid, .json].map { ($0.plainFieldType!, $0) })
 
     /// Types whose values Swift orders with `<`.
     var isComparable: Bool {
@@ -53,21 +67,9 @@ public indirect enum ValueType: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// A field's type in the expression language. A switch over field types that stays here, not in the
-    /// field's codec: the codec lives in Schema, below the language, and cannot name `ValueType`.
+    /// A field's type in the expression language.
     static func of(_ field: FieldSchema) -> ValueType {
-        let base: ValueType
-        switch field.type {
-        case .string: base = .string
-        case .int: base = .int
-        case .double: base = .double
-        case .bool: base = .bool
-        case .date: base = .date
-        case .data: base = .data
-        case .uuid: base = .uuid
-        case .enum: base = .enumeration(field.enumValues)
-        case .json: base = .json
-        }
+        let base = field.type == .enum ? .enumeration(field.enumValues) : byFieldType[field.type]!
         return field.isOptional ? .optional(base) : base
     }
 }

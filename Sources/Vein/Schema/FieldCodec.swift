@@ -40,6 +40,10 @@ protocol ValueCodec: AnyObject, Sendable {
     func writeJSON(_ s: Statement, _ column: Int, into out: inout [UInt8])
     /// A varied value for row `i` (`migrate check`'s synthetic rows), distinct per row when `unique`.
     func syntheticValue(row i: Int, unique: Bool) -> Value
+    /// The values a property of this type reads when there is nothing to read, best first (VeinCore's
+    /// `AbsentFieldValue` takes the first its Swift type decodes; a JSON field's type decides which
+    /// shape it has). Empty for a to-one's id.
+    var emptyValues: [Value] { get }
 }
 
 extension ValueCodec {
@@ -62,6 +66,28 @@ extension ValueCodec {
     }
 }
 
+/// The codec of a field type: what it says of itself (names, column type, JSON form) comes from the
+/// type's facts (`FieldType.facts`), so no codec restates them.
+protocol FieldTypeCodec: ValueCodec {
+    var fieldType: FieldType { get }
+}
+
+extension FieldTypeCodec {
+    var typeName: String { fieldType.rawValue }
+    var swiftTypeName: String { fieldType.facts.swiftName ?? fieldType.rawValue }
+    var columnType: String {
+        guard let columnType = fieldType.facts.columnType else {
+            preconditionFailure("the \(fieldType) codec names its own column type (its facts leave it to the field)")
+        }
+        return columnType
+    }
+
+    /// A JSON value of another kind than the type's JSON form.
+    func jsonMismatch(_ json: JSONValue) -> ValueMismatch {
+        ValueMismatch(expectation: "\(fieldType.facts.jsonForm), found \(json.kindName)")
+    }
+}
+
 /// Why a value does not fit a field in memory: of another type, or of the type but unstorable (an
 /// infinity, a date outside four-digit years), with what was expected and found.
 public enum ValueRefusal: Error, Equatable, Sendable {
@@ -70,6 +96,9 @@ public enum ValueRefusal: Error, Equatable, Sendable {
 }
 
 extension FieldType {
+    /// The type's empty values (its codec's `emptyValues`), for a property that has nothing to read.
+    package func emptyValues(enumValues: [JSONValue]) -> [Value] { codec(enumValues: enumValues).emptyValues }
+
     /// The codec of this type. The one `switch` over field types that picks behaviour: a new type
     /// does not compile until it has a codec.
     func codec(enumValues: [JSONValue]) -> any ValueCodec {

@@ -41,14 +41,15 @@ private struct SwiftDeclarationWriter {
     ]
     /// Member names whose key path (`\Post.Type`) Swift reads as a metatype: @Model cannot name them.
     static let unusableMemberNames: Set<String> = ["Type", "Protocol"]
-    /// Names the declarations use, with the module that qualifies them when a model takes the name.
-    static let modules: [String: String] = [
-        "Int": "Swift", "Double": "Swift", "Bool": "Swift", "Date": "Foundation", "Data": "Foundation",
-        "UUID": "Foundation", "JSONValue": "VeinCore", "VersionedSchema": "VeinCore", "PersistentModel": "VeinCore",
-        "ModelVersion": "VeinCore", "RawRepresentablePersistable": "VeinCore", "Model": "VeinCore",
-        "Relationship": "VeinCore", "LazyField": "VeinCore", "Unique": "VeinCore", "Attribute": "VeinCore",
-        "String": "Swift",
-    ]
+    /// Names the declarations use, with the module that qualifies them when a model takes the name: the
+    /// field types' Swift names (from their facts) and VeinCore's names the declarations write.
+    static let modules: [String: String] = Dictionary(uniqueKeysWithValues: FieldType.allCases.compactMap { type in
+        type.facts.swiftName.flatMap { name in type.facts.swiftModule.map { (name, $0) } }
+    }).merging([
+        "VersionedSchema": "VeinCore", "PersistentModel": "VeinCore", "ModelVersion": "VeinCore",
+        "RawRepresentablePersistable": "VeinCore", "Model": "VeinCore", "Relationship": "VeinCore",
+        "LazyField": "VeinCore", "Unique": "VeinCore", "Attribute": "VeinCore",
+    ]) { field, _ in field }
 
     init(_ manifest: SchemaManifest) {
         self.manifest = manifest
@@ -127,16 +128,9 @@ private struct SwiftDeclarationWriter {
         for field in model.fields {
             let path = "models.\(model.name).fields.\(field.name)"
             var type: String
-            switch field.type {
-            case .string: type = spell("String", members: members)
-            case .int: type = spell("Int", members: members)
-            case .double: type = spell("Double", members: members)
-            case .bool: type = spell("Bool", members: members)
-            case .date: type = spell("Date", members: members)
-            case .data: type = spell("Data", members: members)
-            case .uuid: type = spell("UUID", members: members)
-            case .json: type = spell("JSONValue", members: members)
-            case .enum:
+            if let swiftName = field.type.facts.swiftName {
+                type = spell(swiftName, members: members)
+            } else {
                 type = Self.typeName(for: field.name, avoiding: takenTypeNames)
                 takenTypeNames.insert(type)
                 enums.append(enumDeclaration(type, values: field.enumValues, members: members))

@@ -2,10 +2,8 @@ import CSQLCipher
 import Foundation
 
 /// Bytes in a BLOB; base64 in JSON.
-final class DataCodec: ValueCodec {
-    var typeName: String { "data" }
-    var swiftTypeName: String { "Data" }
-    var columnType: String { "BLOB" }
+final class DataCodec: FieldTypeCodec {
+    var fieldType: FieldType { .data }
 
     func normalized(_ value: Value) throws(ValueRefusal) -> Value {
         guard case .data = value else { throw .wrongType }
@@ -20,7 +18,7 @@ final class DataCodec: ValueCodec {
     func value(fromDatabase value: DatabaseValue) -> Value { .data(value.data ?? Data()) }
 
     func value(fromJSON json: JSONValue) throws(ValueMismatch) -> Value {
-        guard let s = json.stringValue else { throw ValueMismatch(expectation: "a base64 string, found \(json.kindName)") }
+        guard let s = json.stringValue else { throw jsonMismatch(json) }
         guard let data = Data(base64Encoded: s) else { throw ValueMismatch(expectation: "base64 data, found \"\(s.prefix(20))\"") }
         return .data(data)
     }
@@ -36,4 +34,5 @@ final class DataCodec: ValueCodec {
     }
 
     func syntheticValue(row i: Int, unique: Bool) -> Value { .data(Data([UInt8(i), 0, 255])) }
+    var emptyValues: [Value] { [.data(Data())] }
 }

@@ -3,16 +3,11 @@ import Foundation
 
 // The codecs of the types stored as INTEGER or REAL: int, bool, double, date, and an enum of integers.
 
-private func jsonMismatch(_ expected: String, _ json: JSONValue) -> ValueMismatch {
-    ValueMismatch(expectation: "\(expected), found \(json.kindName)")
-}
 
 private let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
 
-final class IntCodec: ValueCodec {
-    var typeName: String { "int" }
-    var swiftTypeName: String { "Int" }
-    var columnType: String { "INTEGER" }
+final class IntCodec: FieldTypeCodec {
+    var fieldType: FieldType { .int }
 
     func normalized(_ value: Value) throws(ValueRefusal) -> Value {
         guard case .int = value else { throw .wrongType }
@@ -27,7 +22,7 @@ final class IntCodec: ValueCodec {
     func value(fromDatabase value: DatabaseValue) -> Value { .int(value.int64 ?? 0) }
 
     func value(fromJSON json: JSONValue) throws(ValueMismatch) -> Value {
-        guard let i = json.intValue else { throw jsonMismatch("an integer", json) }
+        guard let i = json.intValue else { throw jsonMismatch(json) }
         return .int(i)
     }
 
@@ -38,12 +33,11 @@ final class IntCodec: ValueCodec {
         let samples: [Int64] = [0, 1, -1, 42, .max, .min, 1_000_000]
         return .int(unique ? Int64(i) : samples[i % samples.count])
     }
+    var emptyValues: [Value] { [.int(0)] }
 }
 
-final class BoolCodec: ValueCodec {
-    var typeName: String { "bool" }
-    var swiftTypeName: String { "Bool" }
-    var columnType: String { "INTEGER" }
+final class BoolCodec: FieldTypeCodec {
+    var fieldType: FieldType { .bool }
     func checkConstraint(column: String) -> String? { "CHECK (\(column) IN (0, 1))" }
 
     func normalized(_ value: Value) throws(ValueRefusal) -> Value {
@@ -60,13 +54,14 @@ final class BoolCodec: ValueCodec {
     func value(fromDatabase value: DatabaseValue) -> Value { .bool((value.int64 ?? 0) != 0) }
 
     func value(fromJSON json: JSONValue) throws(ValueMismatch) -> Value {
-        guard let b = json.boolValue else { throw jsonMismatch("true or false", json) }
+        guard let b = json.boolValue else { throw jsonMismatch(json) }
         return .bool(b)
     }
 
     func json(_ value: Value) -> JSONValue { if case .bool(let b) = value { return .bool(b) } else { return .null } }
     func writeJSON(_ s: Statement, _ column: Int, into out: inout [UInt8]) { out += s.int64(column) != 0 ? trueBytes : falseBytes }
     func syntheticValue(row i: Int, unique: Bool) -> Value { .bool(i % 2 == 0) }
+    var emptyValues: [Value] { [.bool(false)] }
 }
 
 /// A REAL cell's value: REAL affinity stores an integer as REAL, so only another tool leaves an INTEGER
@@ -79,10 +74,8 @@ private func realCell(_ s: Statement, _ column: Int, storage: Int32) -> (Double?
     }
 }
 
-final class DoubleCodec: ValueCodec {
-    var typeName: String { "double" }
-    var swiftTypeName: String { "Double" }
-    var columnType: String { "REAL" }
+final class DoubleCodec: FieldTypeCodec {
+    var fieldType: FieldType { .double }
 
     func normalized(_ value: Value) throws(ValueRefusal) -> Value {
         switch value {
@@ -105,7 +98,7 @@ final class DoubleCodec: ValueCodec {
     func value(fromDatabase value: DatabaseValue) -> Value { .double(value.double ?? 0) }
 
     func value(fromJSON json: JSONValue) throws(ValueMismatch) -> Value {
-        guard let d = json.numberValue else { throw jsonMismatch("a number", json) }
+        guard let d = json.numberValue else { throw jsonMismatch(json) }
         if let bad = json.firstNonFiniteNumber { throw ValueMismatch(expectation: "a finite number, found \(bad)") }
         return .double(NormalForm.double(d))
     }
@@ -117,14 +110,13 @@ final class DoubleCodec: ValueCodec {
         let samples = [0, 1.5, -2.25, 1e10, 3.141592653589793]
         return .double(unique ? Double(i) + 0.5 : samples[i % samples.count])
     }
+    var emptyValues: [Value] { [.double(0)] }
 }
 
 /// Seconds since 1970 UTC in a REAL, rounded to microseconds, within the years 0001 to 9999 (what the
 /// JSON form can write).
-final class DateCodec: ValueCodec {
-    var typeName: String { "date" }
-    var swiftTypeName: String { "Date" }
-    var columnType: String { "REAL" }
+final class DateCodec: FieldTypeCodec {
+    var fieldType: FieldType { .date }
 
     func normalized(_ value: Value) throws(ValueRefusal) -> Value {
         switch value {
@@ -148,7 +140,7 @@ final class DateCodec: ValueCodec {
     func value(fromDatabase value: DatabaseValue) -> Value { .date(value.double ?? 0) }
 
     func value(fromJSON json: JSONValue) throws(ValueMismatch) -> Value {
-        guard let s = json.stringValue else { throw jsonMismatch("an ISO 8601 date string", json) }
+        guard let s = json.stringValue else { throw jsonMismatch(json) }
         guard let seconds = ISODate.parse(s) else {
             throw ValueMismatch(expectation: "an ISO 8601 date such as \"2026-01-31T12:00:00.000000Z\", found \"\(s)\"")
         }
@@ -164,10 +156,11 @@ final class DateCodec: ValueCodec {
     }
 
     func syntheticValue(row i: Int, unique: Bool) -> Value { .date(1_700_000_000 + Double(i) * 86_400.25) }
+    var emptyValues: [Value] { [.date(0)] }
 }
 
 /// An enum whose raw values are integers, stored as the raw value.
-final class IntegerEnumCodec: ValueCodec {
+final class IntegerEnumCodec: FieldTypeCodec {
     let values: [JSONValue]
     private let allowed: Set<Int64>
 
@@ -176,8 +169,7 @@ final class IntegerEnumCodec: ValueCodec {
         allowed = Set(values.compactMap(\.intValue))
     }
 
-    var typeName: String { "enum" }
-    var swiftTypeName: String { "enum" }
+    var fieldType: FieldType { .enum }
     var columnType: String { "INTEGER" }
     func checkConstraint(column: String) -> String? { enumCheck(column, values) }
 
@@ -197,6 +189,7 @@ final class IntegerEnumCodec: ValueCodec {
     func json(_ value: Value) -> JSONValue { if case .int(let i) = value { return .int(i) } else { return .null } }
     func writeJSON(_ s: Statement, _ column: Int, into out: inout [UInt8]) { out += String(s.int64(column)).utf8 }
     func syntheticValue(row i: Int, unique: Bool) -> Value { .int(values[i % values.count].intValue ?? 0) }
+    var emptyValues: [Value] { values.prefix(1).map { .int($0.intValue ?? 0) } }
 }
 
 /// The manifest's own spelling of a raw value (Swift stores an enum's rawValue; an equivalent spelling

@@ -3,9 +3,6 @@ import Foundation
 
 // The codecs of the types stored as TEXT: string, uuid, json, an enum of strings, and a to-one's id.
 
-private func jsonMismatch(_ expected: String, _ json: JSONValue) -> ValueMismatch {
-    ValueMismatch(expectation: "\(expected), found \(json.kindName)")
-}
 
 /// Why a non-NULL cell is not text Vein could have written (another storage class, or bytes that are
 /// not UTF-8); nil when it is such text.
@@ -17,10 +14,8 @@ private func textMismatch(_ codec: some ValueCodec, _ s: Statement, _ column: In
 private func text(_ value: Value) -> String { if case .string(let s) = value { return s } else { return "" } }
 
 /// Text in NFC (see `NormalForm.text`).
-final class StringCodec: ValueCodec {
-    var typeName: String { "string" }
-    var swiftTypeName: String { "String" }
-    var columnType: String { "TEXT" }
+final class StringCodec: FieldTypeCodec {
+    var fieldType: FieldType { .string }
 
     func normalized(_ value: Value) throws(ValueRefusal) -> Value {
         guard case .string(let s) = value else { throw .wrongType }
@@ -32,7 +27,7 @@ final class StringCodec: ValueCodec {
     func value(fromDatabase value: DatabaseValue) -> Value { .string(value.string ?? "") }
 
     func value(fromJSON json: JSONValue) throws(ValueMismatch) -> Value {
-        guard let s = json.stringValue else { throw jsonMismatch("a string", json) }
+        guard let s = json.stringValue else { throw jsonMismatch(json) }
         return .string(NormalForm.text(s))
     }
 
@@ -43,13 +38,12 @@ final class StringCodec: ValueCodec {
         let samples = ["", "a", "Hello, World", "ümlaut ß", "日本語", "with \"quotes\"", "  spaced  "]
         return .string(unique ? "\(samples[i % samples.count])\(i)" : samples[i % samples.count])
     }
+    var emptyValues: [Value] { [.string("")] }
 }
 
 /// A UUID in Foundation's uppercase form; a cell in any other spelling was not written by Vein.
-final class UUIDCodec: ValueCodec {
-    var typeName: String { "uuid" }
-    var swiftTypeName: String { "UUID" }
-    var columnType: String { "TEXT" }
+final class UUIDCodec: FieldTypeCodec {
+    var fieldType: FieldType { .uuid }
 
     func normalized(_ value: Value) throws(ValueRefusal) -> Value {
         guard case .string(let s) = value, let uuid = NormalForm.uuid(s) else { throw .wrongType }
@@ -66,7 +60,7 @@ final class UUIDCodec: ValueCodec {
     func value(fromDatabase value: DatabaseValue) -> Value { .string(value.string ?? "") }
 
     func value(fromJSON json: JSONValue) throws(ValueMismatch) -> Value {
-        guard let s = json.stringValue else { throw jsonMismatch("a UUID string", json) }
+        guard let s = json.stringValue else { throw jsonMismatch(json) }
         guard let uuid = NormalForm.uuid(s) else { throw ValueMismatch(expectation: "a UUID, found \"\(s)\"") }
         return .string(uuid)
     }
@@ -74,14 +68,13 @@ final class UUIDCodec: ValueCodec {
     func json(_ value: Value) -> JSONValue { .string(text(value)) }
     func writeJSON(_ s: Statement, _ column: Int, into out: inout [UInt8]) { JSONWriter.writeString(utf8: s.textBytes(column), into: &out) }
     func syntheticValue(row i: Int, unique: Bool) -> Value { .string(String(format: "00000000-0000-4000-8000-%012d", i)) }
+    var emptyValues: [Value] { [.string(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)).uuidString)] }
 }
 
 /// Any JSON value, held in memory and stored as its canonical text (SPEC §2), so equal values are equal
 /// text and an export gives the same bytes.
-final class JSONCodec: ValueCodec {
-    var typeName: String { "json" }
-    var swiftTypeName: String { "JSON" }
-    var columnType: String { "TEXT" }
+final class JSONCodec: FieldTypeCodec {
+    var fieldType: FieldType { .json }
 
     func normalized(_ value: Value) throws(ValueRefusal) -> Value {
         guard case .string(let s) = value, let canonical = NormalForm.json(s) else { throw .wrongType }
@@ -110,10 +103,11 @@ final class JSONCodec: ValueCodec {
     }
 
     func syntheticValue(row i: Int, unique: Bool) -> Value { .string("{\"n\":\(i)}") }
+    var emptyValues: [Value] { ["[]", "{}", "\"\"", "0", "false"].map(Value.string) }
 }
 
 /// An enum whose raw values are strings, stored as the manifest spells them.
-final class TextEnumCodec: ValueCodec {
+final class TextEnumCodec: FieldTypeCodec {
     let values: [JSONValue]
     private let allowed: Set<String>
 
@@ -122,8 +116,7 @@ final class TextEnumCodec: ValueCodec {
         allowed = Set(values.compactMap(\.stringValue))
     }
 
-    var typeName: String { "enum" }
-    var swiftTypeName: String { "enum" }
+    var fieldType: FieldType { .enum }
     var columnType: String { "TEXT" }
     func checkConstraint(column: String) -> String? { enumCheck(column, values) }
 
@@ -144,6 +137,7 @@ final class TextEnumCodec: ValueCodec {
     func json(_ value: Value) -> JSONValue { .string(text(value)) }
     func writeJSON(_ s: Statement, _ column: Int, into out: inout [UInt8]) { JSONWriter.writeString(utf8: s.textBytes(column), into: &out) }
     func syntheticValue(row i: Int, unique: Bool) -> Value { .string(values[i % values.count].stringValue ?? "") }
+    var emptyValues: [Value] { values.prefix(1).map { .string($0.stringValue ?? "") } }
 }
 
 /// A to-one relationship's column: the target's id. Which ids are valid is the relationship's to check
@@ -163,7 +157,7 @@ final class ReferenceCodec: ValueCodec {
     func value(fromDatabase value: DatabaseValue) -> Value { .string(value.string ?? "") }
 
     func value(fromJSON json: JSONValue) throws(ValueMismatch) -> Value {
-        guard let s = json.stringValue else { throw jsonMismatch("an id", json) }
+        guard let s = json.stringValue else { throw ValueMismatch(expectation: "an id, found \(json.kindName)") }
         return .string(s)
     }
 
@@ -171,4 +165,5 @@ final class ReferenceCodec: ValueCodec {
     func writeJSON(_ s: Statement, _ column: Int, into out: inout [UInt8]) { JSONWriter.writeString(utf8: s.textBytes(column), into: &out) }
     // `migrate check` links synthetic rows to rows it made; an id of its own would name none.
     func syntheticValue(row i: Int, unique: Bool) -> Value { .null }
+    var emptyValues: [Value] { [] }
 }

@@ -1,22 +1,17 @@
 import Foundation
 
-/// The field types of SPEC §2 and how each is stored.
-public enum FieldType: String, CaseIterable, Sendable {
-    case string, int, double, bool, date, data, uuid
-    case `enum`
-    case json
+@_exported import VeinFieldTypes
 
+/// The engine's questions about a field type, answered from its facts (VeinFieldTypes) and its codec.
+extension FieldType {
     /// The declared column type, which is also SQLite's affinity for it (the codec's).
     public func columnType(enumValues: [JSONValue]) -> String { codec(enumValues: enumValues).columnType }
 
     public static var namesList: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// Names other languages and databases use for Vein's types, for "did you mean" hints.
-    static let aliases: [String: FieldType] = [
-        "integer": .int, "int64": .int, "long": .int, "boolean": .bool, "float": .double, "real": .double,
-        "number": .double, "text": .string, "str": .string, "blob": .data, "bytes": .data,
-        "timestamp": .date, "datetime": .date, "object": .json,
-    ]
+    static let aliases: [String: FieldType] = Dictionary(
+        uniqueKeysWithValues: allCases.flatMap { type in type.facts.aliases.map { ($0, type) } })
 }
 
 /// Why a JSON value does not fit a field (the text after "expected").
