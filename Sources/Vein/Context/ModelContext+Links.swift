@@ -98,9 +98,8 @@ extension ModelContext {
         return result
     }
 
-    /// Writes the changed links of every pending object, after their rows: unlinks first (a member
-    /// moved between two owners is then placed by its new one), then links at MAX(position) + 1 through
-    /// the (owner, position) index, so a link costs the same in a list of 200,000 as in an empty one.
+    /// Writes the changed links of every pending object, after their rows, through `LinkWriter`: unlinks
+    /// first (a member moved between two owners is then placed by its new one), then appends.
     /// A list set as a whole keeps its longest prefix that is in stored order and rewrites the positions
     /// from there.
     ///
@@ -126,26 +125,10 @@ extension ModelContext {
                     while prefix < kept.count, prefix < list.count, kept[prefix] == list[prefix] { prefix += 1 }
                     appended = Array(list[prefix...])
                 }
-                if !removed.isEmpty {
-                    let statement = try database.cachedStatement(storage.removeSQL)
-                    for id in removed.sorted() {
-                        defer { statement.reset() }
-                        try statement.bind([.text(object.id), .text(id)])
-                        try statement.step()
-                    }
-                }
+                if !removed.isEmpty { try LinkWriter(database: database).remove(removed.sorted(), from: object.id, on: storage) }
                 if !appended.isEmpty, object.state != .deleted { placements.append((storage, object.id, appended)) }
             }
         }
-        for (storage, owner, appended) in placements {
-            var position = try database.scalar(storage.maxPositionSQL, [.text(owner)])?.int64 ?? 0
-            let statement = try database.cachedStatement(storage.placeSQL)
-            for id in appended {
-                position += 1
-                defer { statement.reset() }
-                try statement.bind([.text(owner), .text(id), .integer(position)])
-                try statement.step()
-            }
-        }
+        for (storage, owner, appended) in placements { try LinkWriter(database: database).append(appended, to: owner, on: storage) }
     }
 }

@@ -35,9 +35,7 @@ final class ImportLinks {
     func record(_ row: ModelWriter.Row) throws {
         for (storage, members) in row.lists where !members.isEmpty {
             if storage.kind == .linkTable && storage.isCanonical {
-                for (k, member) in members.enumerated() {
-                    try database.execute(storage.placeSQL, [.text(row.id), .text(member), .integer(Int64(k + 1))])
-                }
+                try links.placeAll(members, of: row.id, on: storage)
                 continue
             }
             let side: Int
@@ -67,6 +65,7 @@ final class ImportLinks {
     }
 
     private var q: (String) -> String { SQL.quoteIdentifier }
+    private var links: LinkWriter { LinkWriter(database: database) }
 
     /// Reads the scratch list of `side` in key order (grouped by owner), calling `body(owner, member, position)`.
     private func forEachListed(_ side: Int, _ body: (String, String, Int64) throws -> Void) throws {
@@ -112,8 +111,7 @@ final class ImportLinks {
         var notNamingBack = OwnerCount(), missing = OwnerCount()
         if let side = sides[storage] {
             try forEachListed(side) { owner, member, k in
-                try database.execute(storage.placeSQL, [.text(owner), .text(member), .integer(k)])
-                guard database.changes == 0 else { return }
+                guard try !links.place(member, of: owner, at: k, on: storage) else { return }
                 if try database.scalar("SELECT 1 FROM \(target) WHERE \(StoreFormat.key) = ?1", [.text(member)]) == nil {
                     missing.add(owner)
                 } else {
@@ -140,9 +138,7 @@ final class ImportLinks {
                              + "WHERE _rowid_ >= ?1 AND \(inverse) IS NOT NULL AND \(position) IS NULL", [.integer(first)])
         let appends = try database.makeStatement("SELECT \"member\", \"owner\" FROM \(ImportScratch.appends) ORDER BY _rowid_")
         while try appends.step() {
-            let (member, owner) = (appends.string(0), appends.string(1))
-            let last = try database.scalar(storage.maxPositionSQL, [.text(owner)])?.int64 ?? 0
-            try database.execute(storage.placeSQL, [.text(owner), .text(member), .integer(last + 1)])
+            try links.append([appends.string(0)], to: appends.string(1), on: storage)
         }
         try database.execute("DELETE FROM \(ImportScratch.appends)")
     }
@@ -163,8 +159,7 @@ final class ImportLinks {
                 if try isInFile(canonical.model, member, membersInFile) {
                     notListingBack.add(owner)
                 } else {
-                    let last = try database.scalar(canonical.maxPositionSQL, [.text(member)])?.int64 ?? 0
-                    try database.execute(canonical.placeSQL, [.text(member), .text(owner), .integer(last + 1)])
+                    try links.append([owner], to: member, on: canonical)
                 }
             }
         }

@@ -29,8 +29,8 @@ final class ModelWriter {
     /// To-ones whose inverse is a to-many kept in a position column on this row: the to-one's index in a
     /// row's values, its column and its position column.
     private let positioned: [(valueIndex: Int, column: String, positionColumn: String)]
-    /// The canonical link tables this model owns lists in: a replaced row's old lists go.
-    private let ownedLinkTables: [String]
+    /// The lists this model keeps in link tables of its own: a replaced row's old lists go.
+    private let ownedLinks: [RelationshipStorage]
 
     struct Failure: Error {
         let field: String?
@@ -85,7 +85,7 @@ final class ModelWriter {
             if let column = storage.positionColumn { positioned.append((1 + model.fields.count + k, storage.name, column)) }
         }
         self.positioned = positioned
-        ownedLinkTables = storages.filter { $0.kind == .linkTable && $0.isCanonical }.compactMap(\.linkTable)
+        ownedLinks = storages.filter { $0.kind == .linkTable && $0.isCanonical }
         let names = ["_rowid_"] + ([StoreFormat.current.keyColumn] + model.fields.map(\.name) + toOnes.map(\.name) + positioned.map(\.2)).map(q)
         insertSQL = "INSERT INTO \(table) (" + names.joined(separator: ", ") + ") VALUES (" + names.map { _ in "?" }.joined(separator: ", ") + ")"
         findSQL = "SELECT " + (["_rowid_"] + positioned.flatMap { [q($0.1), q($0.2)] }).joined(separator: ", ")
@@ -102,9 +102,7 @@ final class ModelWriter {
             guard old[0].int64 ?? 0 < firstRowid else { return .repeated }
             let positions = positioned.enumerated().map { k, p in old[1 + 2 * k] == row.values[p.valueIndex] ? old[2 + 2 * k] : .null }
             try database.execute("DELETE FROM \(SQL.quoteIdentifier(model.name)) WHERE _rowid_ = ?1", [old[0]])
-            for table in ownedLinkTables {
-                try database.execute("DELETE FROM \(SQL.quoteIdentifier(table)) WHERE \"owner\" = ?1", [.text(row.id)])
-            }
+            for storage in ownedLinks { try LinkWriter(database: database).removeAll(from: row.id, on: storage) }
             let outcome = try insert(row, positions: positions)
             if case .inserted = outcome { return .replaced }
             return outcome

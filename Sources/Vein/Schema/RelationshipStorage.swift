@@ -213,6 +213,13 @@ package struct RelationshipStorage: Hashable, Sendable {
         }
     }
 
+    /// Empties owner `?1`'s list in its link table (a canonical link table's side only: a list kept as
+    /// its members' to-one is emptied by their rows).
+    package var removeAllSQL: String {
+        precondition(kind == .linkTable && isCanonical, "\(model).\(name) keeps no links of its own")
+        return "DELETE FROM \(q(linkTable!)) WHERE \"owner\" = ?1"
+    }
+
     // MARK: Sets of rows (delete rules and reference checks: one statement per relationship)
 
     /// The rows holding a reference to any id in `idSet` (an SQL subquery or list), as
