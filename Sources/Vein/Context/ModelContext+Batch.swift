@@ -73,7 +73,7 @@ extension ModelContext {
             guard let made = identityMap[key], saved.objects[ObjectIdentifier(made)] == nil else { continue }
             // Loaded by a failed link and perhaps changed by it: forgotten, as rollback forgets (the next
             // read makes a fresh object from the store).
-            identityMap.removeValue(forKey: key)
+            identityMap.remove(key)
             if updated[made.id] === made { updated.removeValue(forKey: made.id) }
             made.state = .deleted
         }
@@ -88,7 +88,7 @@ extension ModelContext {
             for object in objects { inserted.remove(object) }
             for object in objects where object.state == .inserted {
                 object.state = .deleted
-                identityMap.removeValue(forKey: ObjectKey(object.id))
+                identityMap.remove(ObjectKey(object.id))
             }
         }
     }

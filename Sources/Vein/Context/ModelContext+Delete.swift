@@ -80,7 +80,7 @@ extension ModelContext {
     /// (they must follow the delete now); nil otherwise, left to the store's set-based rules at save.
     private func membersInMemory(_ o: ModelObject, _ i: Int) throws -> [String]? {
         if o.unloaded.contains(i) {
-            guard o.layout.isToMany[i], o.state == .inserted || heldModels.contains(o.layout.relationships[i]!.target) else { return nil }
+            guard o.layout.isToMany[i], o.state == .inserted || identityMap.hasHeld(o.layout.relationships[i]!.target) else { return nil }
             try loadLazy(o, i)
         }
         return ids(in: o.values[i])
@@ -281,7 +281,7 @@ extension ModelContext {
             idsByModel[model] = ids
             return ids
         }
-        for object in identityMap.values where object.state != .deleted {
+        for object in identityMap.all where object.state != .deleted {
             if models.contains(object.modelName), try deletedIDs(object.modelName).contains(object.id) {
                 updates.deleted.append(object)
                 continue

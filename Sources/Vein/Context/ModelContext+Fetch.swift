@@ -24,7 +24,7 @@ extension ModelContext {
             defer { statement.reset() }
             try statement.bind(arguments)
             try registeringRetained {
-                if !heldModels.contains(descriptor.model) {
+                if !identityMap.hasHeld(descriptor.model) {
                     return objects = try materializeUnheld(statement, layout: layout, projection: projection)
                 }
                 while try statement.step() {

@@ -20,9 +20,7 @@ extension ModelContext {
                 }
             }
         }
-        // What was read is held by the identity map only until the app takes it: the next sweep waits
-        // until the map has doubled again, rather than dropping it at the next registration.
-        sweepThreshold = max(sweepThreshold, identityMap.count * 2)
+        identityMap.keepWhatWasRead()
         return owners
     }
 

@@ -26,9 +26,7 @@ extension ModelContext {
         for object in candidates {
             guard let (rowID, columns) = try storedRow(holdingUniqueValuesOf: object) else { continue }
             let key = ObjectKey(rowID)
-            if let index = identityMap.index(forKey: key), identityMap.values[index].modelName == object.modelName {
-                let onlyInMap = isKnownUniquelyReferenced(&identityMap.values[index])
-                let held = identityMap.values[index]
+            if let (held, onlyInMap) = identityMap.entry(key, of: object.modelName) {
                 // A value the held row gives up in this save (an unsaved change) is free for the insert.
                 if held.state == .deleted {
                     throw ContextError.uniqueValueOfDeletedRow(model: object.modelName, field: object.layout.columns[columns[0]], id: rowID)
@@ -41,7 +39,7 @@ extension ModelContext {
                 }
                 // Only the identity map holds it: nothing can tell it from the insert that takes its place.
                 undo.mapEntries.append((key, held))
-                identityMap.removeValue(forKey: key)
+                identityMap.remove(key)
             }
             try rekey(object, to: rowID, undo: &undo)
             undo.rekeyed.append((object, columns[0]))
@@ -102,9 +100,9 @@ extension ModelContext {
         statement.reset()
 
         undo.mapEntries.append((ObjectKey(oldID), object))
-        identityMap.removeValue(forKey: ObjectKey(oldID))
+        identityMap.remove(ObjectKey(oldID))
         undo.mapEntries.append((ObjectKey(rowID), nil))
-        identityMap[ObjectKey(rowID)] = object
+        identityMap.restore(object, ObjectKey(rowID))
         inserted.remove(object)
         object.rekey(rowID)
         object.state = .persisted
@@ -187,7 +185,7 @@ struct SaveUpsertUndo {
     func apply(to context: ModelContext) {
         guard !isEmpty else { return }
         context.restore(saved)
-        for (key, object) in mapEntries.reversed() { context.identityMap[key] = object }
+        for (key, object) in mapEntries.reversed() { context.identityMap.restore(object, key) }
         context.inserted = inserted
         context.updated = updated
         context.deleted = deleted

@@ -48,19 +48,8 @@ public final class ModelContext: @unchecked Sendable {
     var layouts: [String: ModelLayout] = [:]
 
     let handle = ContextHandle()
-    /// One object per row. Held strongly, and swept of objects nothing else holds whenever it has doubled
-    /// since the last sweep: as weak as a weak map to anyone outside (an object nobody holds can never be
-    /// observed, so it may as well be gone), without a weak reference per fetched row.
-    var identityMap: [ObjectKey: ModelObject] = [:]
-    /// Models of which this context has held an object (delete rules keep such objects in step in memory).
-    var heldModels: Set<String> = []
-    /// The layout of the last object registered: its model is in `heldModels` already, so a fetch hashes
-    /// the model's name once, not once per row (that was a tenth of a fetch's own work).
-    private var lastRegisteredLayout: ModelLayout?
-    var sweepThreshold = ModelContext.minimumSweepThreshold
-    /// Set while `registeringRetained` runs.
-    private var sweepsDeferred = false
-    static let minimumSweepThreshold = 1024
+    /// One object per row (IdentityMap.swift).
+    var identityMap = IdentityMap()
     /// Pending work, strongly held until saved or rolled back (insertion order kept). Each kept by model
     /// too: what a statement asks of the pending work costs what it touches, not what is pending.
     var inserted: PendingInserts = []
@@ -281,7 +270,7 @@ public final class ModelContext: @unchecked Sendable {
         let object = ModelObject(id: ulid.description, layout: layout, handle: handle, values: initial,
                                  unloaded: [], state: .inserted, readInTransaction: transactionCount, readInGeneration: storeGeneration)
         object.upsertsOnSave = upsertsOnSave
-        register(object, ObjectKey(ulid))
+        identityMap.register(object, ObjectKey(ulid))
         journalTouch(object)
         inserted.append(object)
         // Relationships go through `set`, which keeps the inverse sides in step; all or nothing: a link
@@ -517,12 +506,12 @@ public final class ModelContext: @unchecked Sendable {
         let (values, unloaded) = try Self.read(statement, layout: layout, id: id, projection: projection)
         let object = ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted,
                                  readInTransaction: transactionCount, readInGeneration: storeGeneration)
-        if held == nil { register(object, key) }
+        if held == nil { identityMap.register(object, key) }
         return object
     }
 
     /// Every row of `statement` as a new object, for a model this context has never held an object of
-    /// (`heldModels`): none of its rows can be in the identity map, so none is looked up, and the objects
+    /// (`IdentityMap.hasHeld`): none of its rows can be in the identity map, so none is looked up, and the objects
     /// enter the map together, its table grown once to their number. A lookup and an insert per row, in
     /// a table that outgrows the caches and doubled some seventeen times on the way to 200,000 entries,
     /// were about half of a fetch's own work. Caller holds the lock, inside `registeringRetained`.
@@ -538,14 +527,7 @@ public final class ModelContext: @unchecked Sendable {
                                        readInTransaction: transactionCount, readInGeneration: storeGeneration))
             keys.append(key)
         }
-        guard !objects.isEmpty else { return objects }
-        identityMap.reserveCapacity(identityMap.count + objects.count)
-        for (key, object) in zip(keys, objects) {
-            // The same id in another model's table (imported ids): the map keeps the object it had.
-            if let other = identityMap.updateValue(object, forKey: key) { identityMap[key] = other }
-        }
-        heldModels.insert(layout.model.name)
-        lastRegisteredLayout = layout
+        identityMap.registerUnheld(objects, keys: keys, layout: layout)
         return objects
     }
 
@@ -570,39 +552,12 @@ public final class ModelContext: @unchecked Sendable {
         object.state == .persisted && object.readValues == nil && object.linkChanges.isEmpty
     }
 
-    /// Runs a loop that registers objects it keeps in an array until it returns (a fetch): a sweep inside
-    /// it would find none of them unreferenced, so the map is swept once before it and the next sweep
-    /// waits for the first registration after it (its uniqueness checks of every entry, each time the map
-    /// doubled during a 200,000-row fetch, were a seventh of the fetch's own work).
+    /// Runs a loop that registers objects it keeps in an array until it returns (a fetch): see
+    /// `IdentityMap.beginRetaining`.
     func registeringRetained<T>(_ body: () throws -> T) rethrows -> T {
-        if identityMap.count >= sweepThreshold { sweepIdentityMap() }
-        sweepsDeferred = true
-        defer { sweepsDeferred = false }
+        identityMap.beginRetaining()
+        defer { identityMap.endRetaining() }
         return try body()
-    }
-
-    private func register(_ object: ModelObject, _ key: ObjectKey) {
-        if identityMap.count >= sweepThreshold, !sweepsDeferred { sweepIdentityMap() }
-        identityMap[key] = object
-        if object.layout !== lastRegisteredLayout {
-            heldModels.insert(object.modelName)
-            lastRegisteredLayout = object.layout
-        }
-    }
-
-    /// Drops the objects only the map holds. Safe under the lock: an object whose one reference is the
-    /// map's can be reached only through the map, so no other thread can take it while we look.
-    private func sweepIdentityMap() {
-        var unreferenced: [ObjectKey] = []
-        // Index by index, not over `values.indices`: that collection would keep a second reference to the
-        // storage and turn each in-place access below into a copy of the whole map.
-        var index = identityMap.startIndex
-        while index != identityMap.endIndex {
-            if isKnownUniquelyReferenced(&identityMap.values[index]) { unreferenced.append(identityMap[index].key) }
-            index = identityMap.index(after: index)
-        }
-        for key in unreferenced { identityMap.removeValue(forKey: key) }
-        sweepThreshold = max(Self.minimumSweepThreshold, identityMap.count * 2)
     }
 
     /// Objects in the identity map (tests: the map must not keep unreferenced objects for long).
@@ -619,10 +574,10 @@ public final class ModelContext: @unchecked Sendable {
             discarded = modelsWritten(deletedModels: [])
             for o in inserted {
                 o.state = .deleted
-                identityMap.removeValue(forKey: ObjectKey(o.id))
+                identityMap.remove(ObjectKey(o.id))
             }
             for o in Array(updated.values) + Array(deleted.values) {
-                identityMap.removeValue(forKey: ObjectKey(o.id))
+                identityMap.remove(ObjectKey(o.id))
                 o.state = .deleted  // detached: the next fetch makes a fresh object with the stored values
             }
             inserted = []

@@ -220,7 +220,7 @@ struct ContextFixture: @unchecked Sendable {
         let f = try ContextFixture()
         defer { f.dir.cleanUp() }
         let context = try f.context()
-        let sweep = ModelContext.minimumSweepThreshold
+        let sweep = IdentityMap.minimumSweepThreshold
         let held = try context.insert("Tag", ["name": .string("held")])
         for n in 0..<3 * sweep { _ = try context.insert("Tag", ["name": .string("t\(n)")]) }
         try context.save()
@@ -241,7 +241,7 @@ struct ContextFixture: @unchecked Sendable {
     @Test func objectsAFetchRegisteredAreSweptOnceDropped() throws {
         let f = try ContextFixture()
         defer { f.dir.cleanUp() }
-        let sweep = ModelContext.minimumSweepThreshold
+        let sweep = IdentityMap.minimumSweepThreshold
         let writer = try f.context()
         for n in 0..<3 * sweep { _ = try writer.insert("Tag", ["name": .string("t\(n)")]) }
         try writer.save()

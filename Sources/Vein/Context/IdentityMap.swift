@@ -1,0 +1,94 @@
+/// A context's objects by row: one object per row and context, held strongly and swept of objects nothing
+/// else holds whenever it has doubled since the last sweep. To anyone outside that is as weak as a weak map
+/// (an object nobody holds can never be observed, so it may as well be gone), without a weak reference per
+/// fetched row.
+///
+/// Its state is its own: the context reaches it only through these methods, under the context's lock.
+struct IdentityMap {
+    private var objects: [ObjectKey: ModelObject] = [:]
+    /// Models of which the context has held an object (delete rules keep such objects in step in memory).
+    private var heldModels: Set<String> = []
+    /// The layout of the last object registered: its model is in `heldModels` already, so a fetch hashes
+    /// the model's name once, not once per row (that was a tenth of a fetch's own work).
+    private var lastRegisteredLayout: ModelLayout?
+    private var sweepThreshold = IdentityMap.minimumSweepThreshold
+    /// Set while `registeringRetained` runs.
+    private var sweepsDeferred = false
+    static let minimumSweepThreshold = 1024
+
+    var count: Int { objects.count }
+
+    /// Every object held (in no particular order).
+    var all: Dictionary<ObjectKey, ModelObject>.Values { objects.values }
+
+    subscript(key: ObjectKey) -> ModelObject? { objects[key] }
+
+    /// Whether the context has held an object of `model` since it was made.
+    func hasHeld(_ model: String) -> Bool { heldModels.contains(model) }
+
+    /// Enters `object` under `key`, sweeping first when the map has doubled (unless a fetch is under way).
+    mutating func register(_ object: ModelObject, _ key: ObjectKey) {
+        if objects.count >= sweepThreshold, !sweepsDeferred { sweep() }
+        objects[key] = object
+        if object.layout !== lastRegisteredLayout {
+            heldModels.insert(object.modelName)
+            lastRegisteredLayout = object.layout
+        }
+    }
+
+    /// Enters the objects of a model the context never held together, the table grown once to their
+    /// number. The same id in another model's table (imported ids): the map keeps the object it had.
+    mutating func registerUnheld(_ new: [ModelObject], keys: [ObjectKey], layout: ModelLayout) {
+        guard !new.isEmpty else { return }
+        objects.reserveCapacity(objects.count + new.count)
+        for (key, object) in zip(keys, new) {
+            if let other = objects.updateValue(object, forKey: key) { objects[key] = other }
+        }
+        heldModels.insert(layout.model.name)
+        lastRegisteredLayout = layout
+    }
+
+    /// Puts `object` under `key` (or removes the entry, for nil) without a sweep: undoing a failed save.
+    mutating func restore(_ object: ModelObject?, _ key: ObjectKey) { objects[key] = object }
+
+    @discardableResult
+    mutating func remove(_ key: ObjectKey) -> ModelObject? { objects.removeValue(forKey: key) }
+
+    /// The object under `key` of `model` when the map is the only one holding it: nothing outside can then
+    /// tell it from another object for the same row. `held` is nil when there is none of that model.
+    mutating func entry(_ key: ObjectKey, of model: String) -> (held: ModelObject, onlyInMap: Bool)? {
+        guard let index = objects.index(forKey: key), objects.values[index].modelName == model else { return nil }
+        let onlyInMap = isKnownUniquelyReferenced(&objects.values[index])
+        return (objects.values[index], onlyInMap)
+    }
+
+    /// Runs a loop that registers objects it keeps in an array until it returns (a fetch): a sweep inside
+    /// it would find none of them unreferenced, so the map is swept once before it and the next sweep
+    /// waits for the first registration after it (its uniqueness checks of every entry, each time the map
+    /// doubled during a long fetch, were a seventh of the fetch's own work).
+    mutating func beginRetaining() {
+        if objects.count >= sweepThreshold { sweep() }
+        sweepsDeferred = true
+    }
+
+    mutating func endRetaining() { sweepsDeferred = false }
+
+    /// What was just read is held by the map only until the app takes it: the next sweep waits until the
+    /// map has doubled again, rather than dropping it at the next registration (a prefetch).
+    mutating func keepWhatWasRead() { sweepThreshold = max(sweepThreshold, objects.count * 2) }
+
+    /// Drops the objects only the map holds. Safe under the context's lock: an object whose one reference
+    /// is the map's can be reached only through the map, so no other thread can take it while we look.
+    private mutating func sweep() {
+        var unreferenced: [ObjectKey] = []
+        // Index by index, not over `values.indices`: that collection would keep a second reference to the
+        // storage and turn each in-place access below into a copy of the whole map.
+        var index = objects.startIndex
+        while index != objects.endIndex {
+            if isKnownUniquelyReferenced(&objects.values[index]) { unreferenced.append(objects[index].key) }
+            index = objects.index(after: index)
+        }
+        for key in unreferenced { objects.removeValue(forKey: key) }
+        sweepThreshold = max(Self.minimumSweepThreshold, objects.count * 2)
+    }
+}
