@@ -39,4 +39,10 @@ import Vein
         #expect(!(try parse(["s.vein"], ExportCommand.spec))[ImportCommand.upsert])
     }
 
+    /// The man pages' EXIT STATUS comes from the statuses themselves, in the order of their values.
+    @Test func everyExitStatusIsExplainedOnce() {
+        let page = ManRenderer.page(InfoCommand.spec, path: ["info"], version: "x", date: "d")
+        for code in ExitCode.allCases { #expect(page.contains(".B \(code.rawValue)\n\(ManRenderer.escape(code.meaning))"), "\(code)") }
+        #expect(ExitCode.allCases.map(\.rawValue) == ExitCode.allCases.map(\.rawValue).sorted())
+    }
 }
