@@ -113,18 +113,8 @@ enum BackupCommand {
             }
         }
         let result = try StoreCopier.copy(store, to: invocation[destination], protection: protection,
-                                          snapshotTaken: testGate(invocation.environment))
+                                          snapshotTaken: TestHooks.backupGate(invocation.environment))
         if invocation.wantsJSON { CopyOutput.print(result, verb: "backup", invocation: invocation) }
-    }
-
-    /// Concurrency tests set VEIN_TEST_BACKUP_GATE=FILE: once its read snapshot is taken, the backup creates
-    /// FILE.reached and waits (up to a minute) until FILE exists, so other processes can write meanwhile.
-    static func testGate(_ environment: [String: String]) -> (() throws -> Void)? {
-        guard let gate = environment["VEIN_TEST_BACKUP_GATE"], !gate.isEmpty else { return nil }
-        return {
-            FileManager.default.createFile(atPath: gate + ".reached", contents: nil)
-            for _ in 0..<6_000 where !FileManager.default.fileExists(atPath: gate) { usleep(10_000) }
-        }
     }
 }
 

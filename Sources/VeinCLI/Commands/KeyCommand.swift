@@ -77,7 +77,7 @@ enum KeyRotateCommand {
             destination = .sameSource
         }
         let result = try KeyRotation.rotate(invocation[SharedOptions.store], keys: SharedOptions.keyOptions(invocation), to: destination,
-                                            after: Self.testStop(invocation.environment))
+                                            after: TestHooks.rotationStop(invocation.environment))
         if invocation.wantsJSON {
             invocation.console.outJSON(.object(JSONObject([
                 ("store", .string(invocation[SharedOptions.store])), ("keySource", .string(result.destination.kind)),
@@ -87,12 +87,6 @@ enum KeyRotateCommand {
             let place = result.destination == .passphrasePrompt ? "it now opens with the new passphrase" : "the new key is in the \(result.destination)"
             invocation.console.note("rotated the key of \(invocation[SharedOptions.store]); \(place)")
         }
-    }
-
-    /// Crash tests set VEIN_TEST_ROTATE_STOP=step to make the process stop itself (SIGKILL) there.
-    static func testStop(_ environment: [String: String]) -> (@Sendable (KeyRotation.Step) -> Void)? {
-        guard let stop = environment["VEIN_TEST_ROTATE_STOP"].flatMap(KeyRotation.Step.init(rawValue:)) else { return nil }
-        return { step in if step == stop { kill(getpid(), SIGKILL) } }
     }
 }
 
