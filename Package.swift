@@ -75,7 +75,10 @@ let package = Package(
                swiftSettings: swiftSyntaxSettings, linkerSettings: swiftSyntaxLinking),
 
         // The command layer: a declarative command table, one file per command.
-        .target(name: "VeinCLI", dependencies: ["Vein", "CReadline"]),
+        // Debug builds (the ones the tests run) get the hooks that let a test stop or hold vein from outside
+        // (Framework/TestHooks.swift); release builds are compiled without them.
+        .target(name: "VeinCLI", dependencies: ["Vein", "CReadline"],
+                swiftSettings: [.define("VEIN_TEST_HOOKS", .when(configuration: .debug))]),
         // Release builds link the Swift runtime and Foundation statically: resolving their symbols at every
         // start was most of `vein --version`'s time (bench/README.md, "REPL start-up"). main.swift is compiled
         // against the static Foundation too, for the libraries it needs (CoreFoundation, ICU) to be linked.

@@ -97,7 +97,7 @@ import Testing
         try tmux.waitFor(Self.prompt)
         try tmux.type(statement)
         try tmux.press("Enter")
-        usleep(300_000)
+        try tmux.waitUntilBusy()
         try tmux.press("C-c")
         try tmux.waitFor("interrupted\nb.vein> ", timeout: 20)
         try tmux.type("count Post")

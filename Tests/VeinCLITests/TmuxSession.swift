@@ -63,6 +63,33 @@ struct TmuxSession {
         Issue.record("timed out waiting for \(description); the screen:\n\(last)", sourceLocation: sourceLocation)
         throw TmuxFailed(message: "timed out")
     }
+    /// Waits until vein is at work on what it was given rather than waiting for the terminal: its process
+    /// is running (or in a disk wait) at two looks 20 ms apart. Reading the terminal it sleeps; the
+    /// instants it spends taking a key are far shorter than the gap between the looks.
+    func waitUntilBusy(timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let pid = try veinProcess()
+        let deadline = Date().addingTimeInterval(timeout)
+        var busyLooks = 0
+        while Date() < deadline {
+            // "1234 (vein) R …": the state follows the parenthesised name.
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            let state = stat.split(separator: ")").last?.split(separator: " ").first
+            busyLooks = state == "R" || state == "D" ? busyLooks + 1 : 0
+            if busyLooks == 2 { return }
+            usleep(20_000)
+        }
+        Issue.record("timed out waiting for vein (pid \(pid)) to be at work", sourceLocation: sourceLocation)
+        throw TmuxFailed(message: "timed out")
+    }
+
+    /// vein's process: the child of the shell tmux runs in the pane.
+    private func veinProcess() throws -> String {
+        let shell = try runner.run(Self.tmux, ["-L", socket, "display-message", "-p", "-t", "t", "#{pane_pid}"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        guard let pid = children.split(separator: " ").first else { throw TmuxFailed(message: "no process under the pane's shell \(shell)") }
+        return String(pid)
+    }
 
     static let exitMarker = "[vein exited: "
 

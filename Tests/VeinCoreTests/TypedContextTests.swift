@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import VeinCore
 
@@ -53,22 +54,29 @@ import VeinCore
         container.context.insert(post)
         try container.context.save()
         let inTransaction = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
+        let readerStarts = DispatchSemaphore(value: 0)
+        let reader = Mutex<ObservedThread?>(nil)
+        let readerBlocked = Mutex(false)
         DispatchQueue.global().async {
             try? container.context.engine.transaction(.deferred) {
                 inTransaction.signal()
-                Thread.sleep(forTimeInterval: 0.2)  // the reader is now waiting for the context's lock
+                readerStarts.wait()
+                // The write comes once the reader waits for the context's lock (or needed none and is done).
+                readerBlocked.withLock { $0 = reader.withLock { $0 }!.waitUntilBlockedOrGone() }
                 post.views = 1
             }
             finished.signal()
         }
         DispatchQueue.global().async {
             inTransaction.wait()
-            Thread.sleep(forTimeInterval: 0.05)
+            reader.withLock { $0 = .current() }
+            readerStarts.signal()
             _ = post.title
             finished.signal()
         }
-        #expect(finished.wait(timeout: .now() + 10) == .success)
-        #expect(finished.wait(timeout: .now() + 10) == .success)
+        #expect(finished.wait(timeout: .now() + 20) == .success)
+        #expect(finished.wait(timeout: .now() + 20) == .success)
+        #expect(readerBlocked.withLock { $0 })
     }
 }
 

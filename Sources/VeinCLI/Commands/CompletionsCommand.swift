@@ -1,4 +1,7 @@
 enum CompletionsCommand {
+    static let shell: ArgumentKey<String> = .required("SHELL", help: "bash, zsh or fish.",
+                                                      completion: .choices(CompletionRenderer.Shell.allCases.map(\.rawValue)))
+
     static let spec: CommandSpec = CommandSpec(
         name: "completions",
         abstract: "Print the shell completion script for bash, zsh or fish",
@@ -9,10 +12,9 @@ enum CompletionsCommand {
               vein completions zsh > "${fpath[1]}/_vein"
               vein completions fish > ~/.config/fish/completions/vein.fish
             """,
-        arguments: [ArgumentSpec("SHELL", help: "bash, zsh or fish.",
-                                 completion: .choices(CompletionRenderer.Shell.allCases.map(\.rawValue)))],
+        arguments: [shell],
         run: { invocation in
-            let name = invocation.required("SHELL")
+            let name = invocation[shell]
             guard let shell = CompletionRenderer.Shell(rawValue: name) else {
                 throw UsageError(message: "unknown shell '\(name)' (expected bash, zsh or fish)", command: "completions")
             }

@@ -3,6 +3,9 @@ import Vein
 
 /// `vein encrypt`, `vein decrypt` and `vein backup`: a store copied into a new file (StoreCopier).
 enum EncryptCommand {
+    static let source: ArgumentKey<String> = .required("SRC", help: "The plaintext store.", completion: .file)
+    static let destination: ArgumentKey<String> = .required("DEST", help: "The encrypted copy to create. It must not exist.", completion: .file)
+
     static let spec: CommandSpec = CommandSpec(
         name: "encrypt",
         abstract: "Write an encrypted copy of a plaintext store",
@@ -16,26 +19,28 @@ enum EncryptCommand {
             name) or to DEST's own names, and a DEST-wal or DEST-journal left there by another store is not \
             replayed into the copy: exit 73, nothing written.
             """,
-        arguments: [ArgumentSpec("SRC", help: "The plaintext store.", completion: .file),
-                    ArgumentSpec("DEST", help: "The encrypted copy to create. It must not exist.", completion: .file)],
+        arguments: [source, destination],
         options: SharedOptions.keyOptions + [SharedOptions.weakPassphrase, SharedOptions.json, SharedOptions.quiet],
         examples: [("vein encrypt test.vein prod.vein --key-file prod.key", "An encrypted copy with a new key in prod.key.")],
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let path = invocation.required("SRC")
+        let path = invocation[Self.source]
         // Anything but a store (no file, a directory, text) is for Store.open to explain.
         if Store.mightBeStore(path), try !Store.isPlaintext(path) {
             throw CommandFailure("\(path) is already encrypted", hint: "use 'vein key rotate' for a new key, or 'vein backup' for an encrypted copy",
                                  exitCode: .dataError)
         }
         let source = try Store.open(path, keys: KeyOptions(keyring: nil), mode: .readOnly)
-        let result = try StoreCopier.copy(source, to: invocation.required("DEST"), protection: .encrypted(SharedOptions.keyOptions(invocation)))
+        let result = try StoreCopier.copy(source, to: invocation[destination], protection: .encrypted(SharedOptions.keyOptions(invocation)))
         CopyOutput.print(result, verb: "encrypted copy", invocation: invocation)
     }
 }
 
 enum DecryptCommand {
+    static let source: ArgumentKey<String> = .required("SRC", help: "The encrypted store.", completion: .file)
+    static let destination: ArgumentKey<String> = .required("DEST", help: "The plaintext copy to create. It must not exist.", completion: .file)
+
     static let spec: CommandSpec = CommandSpec(
         name: "decrypt",
         abstract: "Write a plaintext copy of an encrypted store",
@@ -47,23 +52,25 @@ enum DecryptCommand {
             SRC or its key file (through a link or another name), and a DEST-wal or DEST-journal left there \
             by another store is not replayed into the copy: exit 73, nothing written.
             """,
-        arguments: [ArgumentSpec("SRC", help: "The encrypted store.", completion: .file),
-                    ArgumentSpec("DEST", help: "The plaintext copy to create. It must not exist.", completion: .file)],
+        arguments: [source, destination],
         options: SharedOptions.keyOptions + [SharedOptions.json, SharedOptions.quiet],
         examples: [("vein decrypt prod.vein debug.vein --key-file prod.key", "A plaintext copy for the sqlite3 shell.")],
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let source = try Store.open(invocation.required("SRC"), keys: SharedOptions.keyOptions(invocation), mode: .readOnly)
+        let source = try Store.open(invocation[Self.source], keys: SharedOptions.keyOptions(invocation), mode: .readOnly)
         guard source.encryption.isEncrypted else {
             throw CommandFailure("\(source.path) is not encrypted", hint: "copy it with cp, or 'vein backup' while it is in use", exitCode: .dataError)
         }
-        let result = try StoreCopier.copy(source, to: invocation.required("DEST"), protection: .plaintext)
+        let result = try StoreCopier.copy(source, to: invocation[destination], protection: .plaintext)
         CopyOutput.print(result, verb: "plaintext copy", invocation: invocation)
     }
 }
 
 enum BackupCommand {
+    static let destination: ArgumentKey<String> = .required("DEST", help: "The backup to create. It must not exist.", completion: .file)
+    static let newKey: OptionKey<Bool> = .flag("new-key", help: "Encrypt the backup with a fresh random key kept in the keyring.")
+
     static let spec: CommandSpec = CommandSpec(
         name: "backup",
         abstract: "Take a consistent copy of a store while it is in use",
@@ -79,9 +86,8 @@ enum BackupCommand {
             beside it, 74 a full disk or an I/O error, 75 \
             STORE busy, 77 wrong key.
             """,
-        arguments: [SharedOptions.storeArgument, ArgumentSpec("DEST", help: "The backup to create. It must not exist.", completion: .file)],
-        options: [OptionSpec("new-key", help: "Encrypt the backup with a fresh random key kept in the keyring."),
-                  SharedOptions.json, SharedOptions.quiet] + SharedOptions.keyOptions,
+        arguments: [SharedOptions.store, destination],
+        options: [newKey, SharedOptions.json, SharedOptions.quiet] + SharedOptions.keyOptions,
         examples: [("vein backup blog.vein /backups/blog-$(date +%F).vein --json", "A nightly backup from cron.")],
         run: run)
 
@@ -91,13 +97,13 @@ enum BackupCommand {
         let protection: StoreCreator.Protection
         switch store.encryption {
         case .plaintext:
-            guard !invocation.arguments.flag("new-key") else {
+            guard !invocation[newKey] else {
                 throw CommandFailure("\(store.path) is not encrypted; --new-key needs an encrypted store", hint: "use 'vein encrypt' for an encrypted copy",
                                      exitCode: .usage)
             }
             protection = .plaintext
         case .encrypted(_, let source):
-            if invocation.arguments.flag("new-key") {
+            if invocation[newKey] {
                 protection = .existingKey(try CipherKey.random(), source: .keyring, keyring: keys.keyring, app: store.meta.app)
             } else {
                 // From the keyring: the backup gets its own item there, and a record of it beside the store's key.
@@ -106,19 +112,9 @@ enum BackupCommand {
                                           backupOf: keyring == nil ? nil : store.realPath)
             }
         }
-        let result = try StoreCopier.copy(store, to: invocation.required("DEST"), protection: protection,
-                                          snapshotTaken: testGate(invocation.environment))
+        let result = try StoreCopier.copy(store, to: invocation[destination], protection: protection,
+                                          snapshotTaken: TestHooks.backupGate(invocation.environment))
         if invocation.wantsJSON { CopyOutput.print(result, verb: "backup", invocation: invocation) }
-    }
-
-    /// Concurrency tests set VEIN_TEST_BACKUP_GATE=FILE: once its read snapshot is taken, the backup creates
-    /// FILE.reached and waits (up to a minute) until FILE exists, so other processes can write meanwhile.
-    static func testGate(_ environment: [String: String]) -> (() throws -> Void)? {
-        guard let gate = environment["VEIN_TEST_BACKUP_GATE"], !gate.isEmpty else { return nil }
-        return {
-            FileManager.default.createFile(atPath: gate + ".reached", contents: nil)
-            for _ in 0..<6_000 where !FileManager.default.fileExists(atPath: gate) { usleep(10_000) }
-        }
     }
 }
 

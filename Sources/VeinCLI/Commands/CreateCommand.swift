@@ -1,6 +1,11 @@
 import Vein
 
 enum CreateCommand {
+    static let store: ArgumentKey<String> = .required("STORE", help: "The store file to create. It must not exist.", completion: .file)
+    static let schema: OptionKey<String> = .required("schema", value: "MANIFEST", help: "The schema manifest (JSON or JSON5).",
+                                                     completion: .fileWithExtensions(["json", "json5"]))
+    static let plaintext: OptionKey<Bool> = .flag("plaintext", help: "Do not encrypt the store.")
+
     static let spec: CommandSpec = CommandSpec(
         name: "create",
         abstract: "Create a new store from a schema manifest",
@@ -18,12 +23,8 @@ enum CreateCommand {
             shorter than 12 characters is refused unless --weak-passphrase is given, and hex of the wrong length \
             for a raw key (64 digits) is refused as a mistyped key.
             """,
-        arguments: [ArgumentSpec("STORE", help: "The store file to create. It must not exist.", completion: .file)],
-        options: [
-            OptionSpec("schema", value: "MANIFEST", help: "The schema manifest (JSON or JSON5).",
-                       completion: .fileWithExtensions(["json", "json5"]), required: true),
-            OptionSpec("plaintext", help: "Do not encrypt the store."),
-        ] + SharedOptions.keyOptions + [SharedOptions.weakPassphrase, SharedOptions.json, SharedOptions.quiet],
+        arguments: [store],
+        options: [schema, plaintext] + SharedOptions.keyOptions + [SharedOptions.weakPassphrase, SharedOptions.json, SharedOptions.quiet],
         examples: [
             ("vein create blog.vein --schema blog.json5", "An encrypted store whose key is kept in the keyring."),
             ("vein create blog.vein --schema blog.json5 --key-file blog.key", "An encrypted store with a new key in blog.key."),
@@ -32,15 +33,15 @@ enum CreateCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let args = invocation.arguments
-        let schemaPath = invocation.required(option: "schema")
-        if args.flag("plaintext"), args.value("key-file") != nil || args.value("key-env") != nil || args.flag("passphrase") {
+        let schemaPath = invocation[schema]
+        if invocation[plaintext], invocation[SharedOptions.keyFile] != nil || invocation[SharedOptions.keyEnv] != nil
+            || invocation[SharedOptions.passphrase] {
             throw UsageError(message: "--plaintext cannot be combined with a key option", command: "create")
         }
         let manifest = try SchemaManifest.load(path: schemaPath)
-        let protection: StoreCreator.Protection = args.flag("plaintext")
+        let protection: StoreCreator.Protection = invocation[plaintext]
             ? .plaintext : .encrypted(SharedOptions.keyOptions(invocation))
-        let result = try StoreCreator.create(at: invocation.required("STORE"), manifest: manifest, protection: protection)
+        let result = try StoreCreator.create(at: invocation[store], manifest: manifest, protection: protection)
 
         if invocation.wantsJSON {
             invocation.console.outJSON(.object(JSONObject([

@@ -2,8 +2,13 @@ import Foundation
 import Vein
 
 enum ExportCommand {
-    static let format = OptionSpec("format", value: "FORMAT", help: "json (one document, the default) or jsonl (a header line, then a record per line).",
-                                   completion: .choices(InterchangeFormat.allCases.map(\.rawValue)))
+    static let format: OptionKey<InterchangeFormat?> = .choice("format", value: "FORMAT",
+        help: "json (one document, the default) or jsonl (a header line, then a record per line).", of: InterchangeFormat.self)
+    static let output: OptionKey<String?> = .value("output", short: "o", value: "FILE",
+                                                   help: "Write to FILE instead of standard output ('-' is standard output).", completion: .file)
+    static let force: OptionKey<Bool> = .flag("force", help: "With -o: replace FILE even when it is not text, is a SQLite database or holds a key.")
+    static let model: OptionKey<[String]> = .repeatable("model", value: "MODEL", help: "Export only this model (repeatable).")
+    static let condition: OptionKey<String?> = .value("where", value: "EXPR", help: "Export only records matching this condition (with exactly one --model).")
 
     static let spec: CommandSpec = CommandSpec(
         name: "export",
@@ -27,15 +32,8 @@ enum ExportCommand {
             An existing FILE that is not UTF-8 text (an encrypted store looks like random bytes), is a SQLite \
             database, holds a raw key, or is the key file given with --key-file is replaced only with --force.
             """,
-        arguments: [SharedOptions.storeArgument],
-        options: [
-            OptionSpec("output", short: "o", value: "FILE", help: "Write to FILE instead of standard output ('-' is standard output).", completion: .file),
-            OptionSpec("force", help: "With -o: replace FILE even when it is not text, is a SQLite database or holds a key."),
-            format,
-            OptionSpec("model", value: "MODEL", help: "Export only this model (repeatable).", repeatable: true),
-            OptionSpec("where", value: "EXPR", help: "Export only records matching this condition (with exactly one --model)."),
-            SharedOptions.quiet,
-        ] + SharedOptions.keyOptions,
+        arguments: [SharedOptions.store],
+        options: [output, force, format, model, condition, SharedOptions.quiet] + SharedOptions.keyOptions,
         examples: [
             ("vein export blog.vein -o blog.json", "The whole store as one JSON document."),
             ("vein export blog.vein --format jsonl --model Post --where 'views > 100'", "Popular posts, a line each."),
@@ -44,17 +42,17 @@ enum ExportCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let output = invocation.arguments.value("output").flatMap { $0 == "-" ? nil : $0 }
-        let force = invocation.arguments.flag("force")
+        let output = invocation[Self.output].flatMap { $0 == "-" ? nil : $0 }
+        let force = invocation[Self.force]
         if force && output == nil {
             throw UsageError(message: "--force goes with -o FILE", command: invocation.commandPath)
         }
         let store = try SharedOptions.openStore(invocation, mode: .readOnly)
         if let output { try SharedOptions.writeGuard(invocation, store).check(output, force: force) }
         var exporter = StoreExporter(store: store)
-        exporter.format = try InterchangeOptions.format(invocation, path: output)
-        exporter.models = invocation.arguments.allValues("model")
-        exporter.condition = invocation.arguments.value("where")
+        exporter.format = InterchangeOptions.format(invocation, path: output)
+        exporter.models = invocation[model]
+        exporter.condition = invocation[condition]
         let bar = ProgressBar(invocation)
         if let bar { exporter.progress = { bar.update($0) } }
         defer { bar?.finish() }
@@ -75,13 +73,9 @@ enum ExportCommand {
 /// What export and import share about their options.
 enum InterchangeOptions {
     /// --format, or the file's extension (.jsonl, .ndjson), or json.
-    static func format(_ invocation: Invocation, path: String?) throws -> InterchangeFormat {
-        if let text = invocation.arguments.value("format") {
-            guard let format = InterchangeFormat(rawValue: text) else {
-                throw UsageError(message: "--format expects json or jsonl, found '\(text)'", command: invocation.commandPath)
-            }
-            return format
-        }
+    static func format(_ invocation: Invocation, path: String?) -> InterchangeFormat {
+        // The parser refuses a --format that names no InterchangeFormat.
+        if let format = invocation[ExportCommand.format] { return format }
         if let path, path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson") { return .jsonl }
         return .json
     }

@@ -2,6 +2,13 @@ import Foundation
 import Vein
 
 enum ImportCommand {
+    static let file: ArgumentKey<String> = .required("FILE", help: "The records to read ('-' for standard input).", completion: .file)
+    static let upsert: OptionKey<Bool> = .flag("upsert", help: "Replace records whose id is already in the store (each record whole).")
+    static let create: OptionKey<Bool> = .flag("create", help: "Create STORE from --schema first; it appears only if the import succeeds.")
+    static let schema: OptionKey<String?> = .value("schema", value: "MANIFEST", help: "The schema manifest for --create.",
+                                                   completion: .fileWithExtensions(["json", "json5"]))
+    static let plaintext: OptionKey<Bool> = .flag("plaintext", help: "With --create: do not encrypt the new store.")
+
     static let spec: CommandSpec = CommandSpec(
         name: "import",
         abstract: "Read JSON or JSON Lines records into a store, all or nothing",
@@ -32,15 +39,9 @@ enum ImportCommand {
             disk), vein says that the records are in the store and exits with status 74: do not import the \
             file again.
             """,
-        arguments: [SharedOptions.storeArgument, ArgumentSpec("FILE", help: "The records to read ('-' for standard input).", completion: .file)],
-        options: [
-            ExportCommand.format,
-            OptionSpec("upsert", help: "Replace records whose id is already in the store (each record whole)."),
-            OptionSpec("create", help: "Create STORE from --schema first; it appears only if the import succeeds."),
-            OptionSpec("schema", value: "MANIFEST", help: "The schema manifest for --create.", completion: .fileWithExtensions(["json", "json5"])),
-            OptionSpec("plaintext", help: "With --create: do not encrypt the new store."),
-            SharedOptions.json, SharedOptions.quiet,
-        ] + SharedOptions.keyOptions + [SharedOptions.weakPassphrase],
+        arguments: [SharedOptions.store, file],
+        options: [ExportCommand.format, upsert, create, schema, plaintext, SharedOptions.json, SharedOptions.quiet]
+            + SharedOptions.keyOptions + [SharedOptions.weakPassphrase],
         examples: [
             ("vein import blog.vein posts.jsonl", "Add the records of posts.jsonl."),
             ("vein import blog.vein fixes.json --upsert", "Replace records by id."),
@@ -49,9 +50,8 @@ enum ImportCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let args = invocation.arguments
-        let file = invocation.required("FILE")
-        let format = try InterchangeOptions.format(invocation, path: file == "-" ? nil : file)
+        let file = invocation[Self.file]
+        let format = InterchangeOptions.format(invocation, path: file == "-" ? nil : file)
         let descriptor = try FileInput.openForStreaming(file)
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         let bar = ProgressBar(invocation)
@@ -61,22 +61,22 @@ enum ImportCommand {
             try FileInput.requireTextStart(descriptor, path: file)
             var importer = StoreImporter(store: store)
             importer.format = format
-            importer.upsert = args.flag("upsert")
+            importer.upsert = invocation[upsert]
             if let bar { importer.progress = { bar.update($0) } }
             return try importer.importRecords(from: descriptor, file: file == "-" ? "standard input" : file)
         }
         var summary = InterchangeSummary()
-        if args.flag("create") {
-            guard let schema = args.value("schema") else {
+        if invocation[create] {
+            guard let schema = invocation[Self.schema] else {
                 throw UsageError(message: "--create needs --schema MANIFEST", command: invocation.commandPath)
             }
             let manifest = try SchemaManifest.load(path: schema)
-            let protection: StoreCreator.Protection = args.flag("plaintext") ? .plaintext : .encrypted(SharedOptions.keyOptions(invocation))
-            _ = try StoreCreator.create(at: invocation.required("STORE"), manifest: manifest, protection: protection) { store in
+            let protection: StoreCreator.Protection = invocation[plaintext] ? .plaintext : .encrypted(SharedOptions.keyOptions(invocation))
+            _ = try StoreCreator.create(at: invocation[SharedOptions.store], manifest: manifest, protection: protection) { store in
                 summary = try importInto(store)
             }
         } else {
-            if args.value("schema") != nil || args.flag("plaintext") {
+            if invocation[schema] != nil || invocation[plaintext] {
                 throw UsageError(message: "--schema and --plaintext go with --create", command: invocation.commandPath)
             }
             summary = try importInto(try SharedOptions.openStore(invocation))
@@ -88,8 +88,8 @@ enum ImportCommand {
     /// The summary, written after the commit: when it cannot be written, the message says that the
     /// records are in (a retry would only find them there), and the status is 74.
     static func report(_ summary: InterchangeSummary, _ invocation: Invocation) throws {
-        let store = invocation.required("STORE")
-        let upsert = invocation.arguments.flag("upsert")
+        let store = invocation[SharedOptions.store]
+        let upsert = invocation[Self.upsert]
         let console = invocation.console
         do {
             if invocation.wantsJSON {

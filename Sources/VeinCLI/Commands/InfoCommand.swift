@@ -6,7 +6,7 @@ enum InfoCommand {
         name: "info",
         abstract: "Show a store's schema version, models and row counts, size and encryption",
         discussion: "Opens STORE read-only in effect (nothing is written) and prints what it is: app and schema version, each model with its row count, the file size, the cipher settings and which key source opened it. The key itself is never printed.",
-        arguments: [SharedOptions.storeArgument],
+        arguments: [SharedOptions.store],
         options: SharedOptions.keyOptions + [SharedOptions.json],
         examples: [("vein info blog.vein", "Show the store."), ("vein info blog.vein --json | jq .models", "Row counts for a script.")],
         run: run)

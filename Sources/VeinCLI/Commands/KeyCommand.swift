@@ -10,6 +10,11 @@ enum KeyCommand {
 }
 
 enum KeyRotateCommand {
+    static let toKeyring: OptionKey<Bool> = .flag("to-keyring", help: "Keep the new key in the Secret Service keyring.")
+    static let toKeyFile: OptionKey<String?> = .value("to-key-file", value: "FILE", help: "Write the new key to FILE (mode 0600).", completion: .file)
+    static let force: OptionKey<Bool> = .flag("force", help: "With --to-key-file: replace FILE if it exists.")
+    static let toPassphrase: OptionKey<Bool> = .flag("to-passphrase", help: "Use a new passphrase (asked twice) instead of a random key.")
+
     static let spec: CommandSpec = CommandSpec(
         name: "rotate",
         abstract: "Re-encrypt a store under a fresh key, crash-safely",
@@ -44,14 +49,8 @@ enum KeyRotateCommand {
             open (it would go on writing to the old file). A new passphrase shorter than 12 characters is \
             refused unless --weak-passphrase is given.
             """,
-        arguments: [SharedOptions.storeArgument],
-        options: [
-            OptionSpec("to-keyring", help: "Keep the new key in the Secret Service keyring."),
-            OptionSpec("to-key-file", value: "FILE", help: "Write the new key to FILE (mode 0600).", completion: .file),
-            OptionSpec("force", help: "With --to-key-file: replace FILE if it exists."),
-            OptionSpec("to-passphrase", help: "Use a new passphrase (asked twice) instead of a random key."),
-            SharedOptions.json, SharedOptions.quiet,
-        ] + SharedOptions.keyOptions + [SharedOptions.weakPassphrase],
+        arguments: [SharedOptions.store],
+        options: [toKeyring, toKeyFile, force, toPassphrase, SharedOptions.json, SharedOptions.quiet] + SharedOptions.keyOptions + [SharedOptions.weakPassphrase],
         examples: [
             ("vein key rotate blog.vein", "A new key, kept where the current one is."),
             ("vein key rotate blog.vein --key-env OLD_KEY --to-keyring", "Move a store from an environment key to the keyring."),
@@ -60,41 +59,34 @@ enum KeyRotateCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let args = invocation.arguments
-        let chosen = [args.flag("to-keyring"), args.value("to-key-file") != nil, args.flag("to-passphrase")].filter { $0 }.count
+        let chosen = [invocation[toKeyring], invocation[toKeyFile] != nil, invocation[toPassphrase]].filter { $0 }.count
         guard chosen <= 1 else {
             throw UsageError(message: "choose one of --to-keyring, --to-key-file and --to-passphrase", command: invocation.commandPath)
         }
-        if args.flag("force") && args.value("to-key-file") == nil {
+        if invocation[force] && invocation[toKeyFile] == nil {
             throw UsageError(message: "--force goes with --to-key-file", command: invocation.commandPath)
         }
         let destination: KeyRotation.Destination
-        if args.flag("to-keyring") {
+        if invocation[toKeyring] {
             destination = .keyring
-        } else if let file = args.value("to-key-file") {
-            destination = .keyFile(file, force: args.flag("force"))
-        } else if args.flag("to-passphrase") {
+        } else if let file = invocation[toKeyFile] {
+            destination = .keyFile(file, force: invocation[force])
+        } else if invocation[toPassphrase] {
             destination = .passphrase(try PassphrasePrompt.read(confirm: true))
         } else {
             destination = .sameSource
         }
-        let result = try KeyRotation.rotate(invocation.required("STORE"), keys: SharedOptions.keyOptions(invocation), to: destination,
-                                            after: Self.testStop(invocation.environment))
+        let result = try KeyRotation.rotate(invocation[SharedOptions.store], keys: SharedOptions.keyOptions(invocation), to: destination,
+                                            after: TestHooks.rotationStop(invocation.environment))
         if invocation.wantsJSON {
             invocation.console.outJSON(.object(JSONObject([
-                ("store", .string(invocation.required("STORE"))), ("keySource", .string(result.destination.kind)),
+                ("store", .string(invocation[SharedOptions.store])), ("keySource", .string(result.destination.kind)),
                 ("bytes", .int(Int64(result.bytes))), ("durationSeconds", .double(result.durationSeconds)),
             ])))
         } else if !invocation.quiet {
             let place = result.destination == .passphrasePrompt ? "it now opens with the new passphrase" : "the new key is in the \(result.destination)"
-            invocation.console.note("rotated the key of \(invocation.required("STORE")); \(place)")
+            invocation.console.note("rotated the key of \(invocation[SharedOptions.store]); \(place)")
         }
-    }
-
-    /// Crash tests set VEIN_TEST_ROTATE_STOP=step to make the process stop itself (SIGKILL) there.
-    static func testStop(_ environment: [String: String]) -> (@Sendable (KeyRotation.Step) -> Void)? {
-        guard let stop = environment["VEIN_TEST_ROTATE_STOP"].flatMap(KeyRotation.Step.init(rawValue:)) else { return nil }
-        return { step in if step == stop { kill(getpid(), SIGKILL) } }
     }
 }
 
@@ -107,17 +99,17 @@ enum KeyStatusCommand {
             keys are the ones rotations replaced: the keyring's items for this store (with when, and where the \
             key went) and FILE.retired-DATE files beside the key file given.
             """,
-        arguments: [SharedOptions.storeArgument],
+        arguments: [SharedOptions.store],
         options: [SharedOptions.json] + SharedOptions.keyOptions,
         examples: [("vein key status blog.vein", "How the store is keyed.")],
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let status = try KeyStatus.of(invocation.required("STORE"), keys: SharedOptions.keyOptions(invocation))
+        let status = try KeyStatus.of(invocation[SharedOptions.store], keys: SharedOptions.keyOptions(invocation))
         let console = invocation.console
         if invocation.wantsJSON {
             var fields: [(String, JSONValue)] = [
-                ("store", .string(invocation.required("STORE"))), ("keySource", .string(status.source.kind)),
+                ("store", .string(invocation[SharedOptions.store])), ("keySource", .string(status.source.kind)),
                 ("source", .string(status.source.description)), ("key", .string(status.keyKind)),
                 ("cipherVersion", .string(status.cipherVersion)), ("cipher", .string(status.cipher)),
                 ("pageSize", .int(Int64(status.pageSize))), ("pendingKey", .bool(status.pendingKey)),
@@ -166,6 +158,8 @@ enum KeyStatusCommand {
 }
 
 enum KeyForgetCommand {
+    static let purge: OptionKey<Bool> = .flag("purge", help: "Delete the retired keys, even those that are the only key of a recorded backup.")
+
     static let spec: CommandSpec = CommandSpec(
         name: "forget",
         abstract: "Delete a store's retired keys from the keyring",
@@ -179,15 +173,14 @@ enum KeyForgetCommand {
             rotation was put back) is never deleted. Needs no key: STORE may even be gone. Retired key files \
             (FILE.retired-DATE) are not touched; remove them yourself when nothing needs them.
             """,
-        arguments: [SharedOptions.storeArgument],
-        options: [OptionSpec("purge", help: "Delete the retired keys, even those that are the only key of a recorded backup."),
-                  SharedOptions.quiet],
+        arguments: [SharedOptions.store],
+        options: [purge, SharedOptions.quiet],
         examples: [("vein key forget blog.vein", "List the retired keys and the backups only they open; delete nothing."),
                    ("vein key forget blog.vein --purge", "Delete them.")],
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let path = invocation.required("STORE")
+        let path = invocation[SharedOptions.store]
         let realPath = try FileSystem.realPath(path)
         let keyring = SharedOptions.keyOptions(invocation).keyring ?? SecretServiceKeyring()
         let entries = try RetiredKeyDeletion.entries(storePath: realPath, keyring: keyring)
@@ -203,7 +196,7 @@ enum KeyForgetCommand {
             return
         }
         let count = deletable == 1 ? "1 retired key" : "\(deletable) retired keys"
-        guard invocation.arguments.flag("purge") else {
+        guard invocation[purge] else {
             throw CommandFailure((["deleting \(count) of \(path) needs --purge"] + lines).joined(separator: "\n"),
                                  hint: "a retired key also opens the copies of the store made before its rotation; "
                                      + "'vein key forget \(path) --purge' deletes them for good", exitCode: .usage)

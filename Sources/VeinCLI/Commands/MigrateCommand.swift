@@ -2,8 +2,14 @@ import Foundation
 import Vein
 
 enum MigrateCommand {
-    static let plan = OptionSpec("plan", value: "PLAN", help: "The migration plan (JSON5): schema versions and the stages between them.",
-                                 completion: .fileWithExtensions(["json5", "json"]), required: true)
+    static let plan: OptionKey<String> = .required("plan", value: "PLAN", help: "The migration plan (JSON5): schema versions and the stages between them.",
+                                                   completion: .fileWithExtensions(["json5", "json"]))
+    static let target: OptionKey<String?> = .value("to", value: "VERSION", help: "Stop at this schema version (default: the plan's last).")
+    static let dryRun: OptionKey<Bool> = .flag("dry-run", help: "Run on a scratch copy and report; change nothing.")
+    static let acceptChangedPlan: OptionKey<Bool> = .flag("accept-changed-plan",
+                                                          help: "Run even though an applied stage was edited since, recording its new checksum.")
+    static let wait: OptionKey<String?> = .value("wait", value: "SECONDS",
+                                                 help: "Wait up to SECONDS for another writer to finish (default 0: exit 75 at once).")
 
     static let spec: CommandSpec = CommandSpec(
         name: "migrate",
@@ -32,15 +38,8 @@ enum MigrateCommand {
             'vein migrate status' shows applied and pending stages; 'vein migrate check' tries a plan in CI \
             without a store.
             """,
-        arguments: [SharedOptions.storeArgument],
-        options: [
-            plan,
-            OptionSpec("to", value: "VERSION", help: "Stop at this schema version (default: the plan's last)."),
-            OptionSpec("dry-run", help: "Run on a scratch copy and report; change nothing."),
-            OptionSpec("accept-changed-plan", help: "Run even though an applied stage was edited since, recording its new checksum."),
-            OptionSpec("wait", value: "SECONDS", help: "Wait up to SECONDS for another writer to finish (default 0: exit 75 at once)."),
-            SharedOptions.json, SharedOptions.quiet,
-        ] + SharedOptions.keyOptions,
+        arguments: [SharedOptions.store],
+        options: [plan, target, dryRun, acceptChangedPlan, wait, SharedOptions.json, SharedOptions.quiet] + SharedOptions.keyOptions,
         subcommands: [MigrateStatusCommand.spec, MigrateCheckCommand.spec],
         examples: [
             ("vein migrate blog.vein --plan plan.json5 --dry-run", "What the migration would do, without doing it."),
@@ -50,16 +49,16 @@ enum MigrateCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let plan = try PlanParser.load(path: invocation.required(option: "plan"))
+        let plan = try PlanParser.load(path: invocation[Self.plan])
         var target: SchemaVersion?
-        if let to = invocation.arguments.value("to") {
+        if let to = invocation[Self.target] {
             guard let version = SchemaVersion(to) else {
                 throw UsageError(message: "--to expects a version such as 1.2.0, found '\(to)'", command: invocation.commandPath)
             }
             target = version
         }
         var waitSeconds = 0.0
-        if let wait = invocation.arguments.value("wait") {
+        if let wait = invocation[Self.wait] {
             guard let seconds = Double(wait), seconds >= 0, seconds <= 86_400 else {
                 throw UsageError(message: "--wait expects a number of seconds, found '\(wait)'", command: invocation.commandPath)
             }
@@ -70,11 +69,11 @@ enum MigrateCommand {
         var migrator = Migrator(plan: plan)
         let bar = ProgressBar(invocation)
         if let bar { migrator.progress = { bar.update($0) } }
-        let accept = invocation.arguments.flag("accept-changed-plan")
+        let accept = invocation[acceptChangedPlan]
         let report: MigrationReport
         do {
             defer { bar?.finish() }
-            report = invocation.arguments.flag("dry-run")
+            report = invocation[dryRun]
                 ? try migrator.dryRun(store, to: target, acceptChangedPlan: accept)
                 : try migrator.run(on: store, to: target, acceptChangedPlan: accept)
         }
@@ -83,6 +82,8 @@ enum MigrateCommand {
 }
 
 enum MigrateStatusCommand {
+    static let exitCode: OptionKey<Bool> = .flag("exit-code", help: "Exit 1 while stages are pending.")
+
     static let spec: CommandSpec = CommandSpec(
         name: "status",
         abstract: "Show a store's version and the plan's applied and pending stages",
@@ -90,14 +91,13 @@ enum MigrateStatusCommand {
             Reads STORE and PLAN and changes nothing. With --exit-code, exits 1 while stages are pending (a CI \
             gate: 'vein migrate status STORE --plan PLAN --exit-code || vein migrate STORE --plan PLAN').
             """,
-        arguments: [SharedOptions.storeArgument],
-        options: [MigrateCommand.plan, OptionSpec("exit-code", help: "Exit 1 while stages are pending."), SharedOptions.json]
-            + SharedOptions.keyOptions,
+        arguments: [SharedOptions.store],
+        options: [MigrateCommand.plan, exitCode, SharedOptions.json] + SharedOptions.keyOptions,
         examples: [("vein migrate status blog.vein --plan plan.json5", "Where the store stands against the plan.")],
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let plan = try PlanParser.load(path: invocation.required(option: "plan"))
+        let plan = try PlanParser.load(path: invocation[MigrateCommand.plan])
         let store = try SharedOptions.openStore(invocation, mode: .readOnly)
         let status = try Migrator(plan: plan).status(of: store)
         let console = invocation.console
@@ -113,13 +113,17 @@ enum MigrateStatusCommand {
             for stage in status.pending { console.out("  pending  \(stage)") }
             if status.pending.isEmpty { console.out("up to date with \(plan.file)") }
         }
-        if invocation.arguments.flag("exit-code") && !status.pending.isEmpty {
+        if invocation[exitCode] && !status.pending.isEmpty {
             throw CommandFailure.silent(exitCode: .failure)
         }
     }
 }
 
 enum MigrateCheckCommand {
+    static let plan: ArgumentKey<String> = .required("PLAN", help: "The migration plan.", completion: .fileWithExtensions(["json5", "json"]))
+    static let fixture: OptionKey<String?> = .value("fixture", value: "FILE", help: "Try the plan on these exported rows instead of synthetic ones.",
+                                                    completion: .fileWithExtensions(["json", "jsonl"]))
+
     static let spec: CommandSpec = CommandSpec(
         name: "check",
         abstract: "Check a plan without a store: structure, types, and a trial run on synthetic rows",
@@ -131,23 +135,19 @@ enum MigrateCheckCommand {
             on unhandled data. With --fixture FILE the rows are those of FILE instead: a 'vein export' (json or \
             jsonl) of a store at the plan's first version. Exits 0 when the plan passes and 65 when it does not.
             """,
-        arguments: [ArgumentSpec("PLAN", help: "The migration plan.", completion: .fileWithExtensions(["json5", "json"]))],
-        options: [
-            OptionSpec("fixture", value: "FILE", help: "Try the plan on these exported rows instead of synthetic ones.",
-                       completion: .fileWithExtensions(["json", "jsonl"])),
-            ExportCommand.format, SharedOptions.json, SharedOptions.quiet,
-        ],
+        arguments: [plan],
+        options: [fixture, ExportCommand.format, SharedOptions.json, SharedOptions.quiet],
         examples: [("vein migrate check plan.json5", "Fail the build if the plan would lose data.")],
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let plan = try PlanParser.load(path: invocation.required("PLAN"))
+        let plan = try PlanParser.load(path: invocation[Self.plan])
         var fixture: PlanChecker.Fixture?
         var descriptor: Int32 = -1
         defer { if descriptor > STDIN_FILENO { close(descriptor) } }
-        if let path = invocation.arguments.value("fixture") {
+        if let path = invocation[Self.fixture] {
             descriptor = try FileInput.openForStreaming(path)
-            fixture = PlanChecker.Fixture(descriptor: descriptor, format: try InterchangeOptions.format(invocation, path: path), name: path)
+            fixture = PlanChecker.Fixture(descriptor: descriptor, format: InterchangeOptions.format(invocation, path: path), name: path)
         }
         let report = try PlanChecker.check(plan, fixture: fixture)
         let rows = fixture == nil ? "the synthetic rows" : "the rows of \(fixture!.name)"

@@ -1,6 +1,12 @@
 import Vein
 
 enum QueryCommand {
+    static let statement: ArgumentKey<String> = .required("STATEMENT", help: "The statement to run.", completion: .none)
+    static let format: OptionKey<ResultFormatter.Format?> = .choice("format", value: "FORMAT",
+        help: "Output format: table (default), json, jsonl, csv or line (field = value, a row at a time).", of: ResultFormatter.Format.self)
+    static let csvSafe: OptionKey<Bool> = .flag("csv-safe", help: "With --format csv, write text that starts with = + - @ (a spreadsheet formula) with a leading '.")
+    static let dryRun: OptionKey<Bool> = .flag("dry-run", help: "Show what a write would change, and change nothing.")
+
     static let spec: CommandSpec = CommandSpec(
         name: "query",
         abstract: "Run one statement: fetch, count, get, traverse, insert, update or delete",
@@ -34,13 +40,8 @@ enum QueryCommand {
             return gets a leading ' (OWASP's advice on CSV injection), so it shows as text and never runs as a \
             formula; numbers are written as they are.
             """,
-        arguments: [SharedOptions.storeArgument, ArgumentSpec("STATEMENT", help: "The statement to run.", completion: .none)],
-        options: [
-            OptionSpec("format", value: "FORMAT", help: "Output format: table (default), json, jsonl, csv or line (field = value, a row at a time).",
-                       completion: .choices(ResultFormatter.Format.allCases.map(\.rawValue))),
-            OptionSpec("csv-safe", help: "With --format csv, write text that starts with = + - @ (a spreadsheet formula) with a leading '."),
-            OptionSpec("dry-run", help: "Show what a write would change, and change nothing."),
-        ] + SharedOptions.keyOptions,
+        arguments: [SharedOptions.store, statement],
+        options: [format, csvSafe, dryRun] + SharedOptions.keyOptions,
         examples: [
             ("vein query blog.vein 'count Post'", "How many posts."),
             ("vein query blog.vein 'Post where views > 10 sort views desc' --format json", "Popular posts as JSON."),
@@ -49,20 +50,20 @@ enum QueryCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let format = invocation.arguments.value("format").flatMap(ResultFormatter.Format.init) ?? .table
-        if invocation.arguments.flag("csv-safe"), format != .csv {
+        let format = invocation[Self.format] ?? .table
+        if invocation[csvSafe], format != .csv {
             throw CommandFailure("--csv-safe applies to --format csv only", exitCode: .usage)
         }
         // A statement that does not parse writes nothing: its error is reported once the store is open.
-        let reads = (try? QueryParser.parse(invocation.required("STATEMENT")))?.isWrite != true
+        let reads = (try? QueryParser.parse(invocation[statement]))?.isWrite != true
         let store = try SharedOptions.openStore(invocation, mode: reads ? .readOnly : .readWrite)
         let context = ModelContext(store: store)
-        let dryRun = invocation.arguments.flag("dry-run")
-        let result = try QueryRunner(context: context).run(invocation.required("STATEMENT"), save: !dryRun)
+        let dryRun = invocation[Self.dryRun]
+        let result = try QueryRunner(context: context).run(invocation[statement], save: !dryRun)
         let console = invocation.console
         switch result {
         case .objects(let model, let objects):
-            let style = ResultFormatter.Style(width: ResultFormatter.terminalWidth(console), csvSafe: invocation.arguments.flag("csv-safe"))
+            let style = ResultFormatter.Style(width: ResultFormatter.terminalWidth(console), csvSafe: invocation[csvSafe])
             try ResultFormatter.print(objects, model: model, format: format, style: style, console: console)
         case .count(let n):
             console.out(ResultFormatter.count(n, format: format))

@@ -2,6 +2,11 @@ import Foundation
 import Vein
 
 enum ReplCommand {
+    static let readOnly: OptionKey<Bool> = .flag("read-only", help: "Open the store without write access: writes and save are refused.")
+    static let history: OptionKey<String?> = .value("history", value: "FILE",
+                                                    help: "Keep the history in FILE (mode 0600), also for an encrypted store.", completion: .file)
+    static let force: OptionKey<Bool> = .flag("force", help: "With --history: use FILE even when it is not text, is a SQLite database or holds a key.")
+
     static let spec: CommandSpec = CommandSpec(
         name: "repl",
         abstract: "Open a session on a store: statements, dot-commands, changes saved on 'save'",
@@ -62,13 +67,8 @@ enum ReplCommand {
             (a conflict, exit 75 in a script) and would refuse them again: 'rollback', then repeat the \
             statements. A session offers to roll back at once.
             """,
-        arguments: [SharedOptions.storeArgument],
-        options: [
-            OptionSpec("read-only", help: "Open the store without write access: writes and save are refused."),
-            OptionSpec("history", value: "FILE", help: "Keep the history in FILE (mode 0600), also for an encrypted store.",
-                       completion: .file),
-            OptionSpec("force", help: "With --history: use FILE even when it is not text, is a SQLite database or holds a key."),
-        ] + SharedOptions.keyOptions,
+        arguments: [SharedOptions.store],
+        options: [readOnly, history, force] + SharedOptions.keyOptions,
         examples: [
             ("vein repl blog.vein --key-file blog.key", "A session on an encrypted store."),
             ("vein repl blog.vein --key-file blog.key < changes.vein", "Run a script; it must end with save."),
@@ -95,7 +95,7 @@ enum ReplCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        var readOnly = invocation.arguments.flag("read-only")
+        var readOnly = invocation[Self.readOnly]
         let console = invocation.console
         var upgradeNeeded: StoreError?
         let store: Store
@@ -112,10 +112,10 @@ enum ReplCommand {
         let writeGuard = SharedOptions.writeGuard(invocation, store)
         let session = ReplSession(store: store, console: console, readOnly: readOnly, interactive: interactive, writeGuard: writeGuard)
         session.upgradeNeeded = upgradeNeeded
-        if invocation.arguments.flag("force") && invocation.arguments.value("history") == nil {
+        if invocation[Self.force] && invocation[Self.history] == nil {
             throw UsageError(message: "--force goes with --history FILE", command: invocation.commandPath)
         }
-        let force = invocation.arguments.flag("force")
+        let force = invocation[Self.force]
         // Whether the history file may be written: settled before the first prompt (readline reads the file
         // then), not after the session's work, and again just before it is written on the way out.
         let checkHistory = { (path: String) throws in
@@ -125,8 +125,8 @@ enum ReplCommand {
         if interactive {
             // In a script Ctrl-C ends vein, as it ends sqlite3 running one.
             Interrupt.install()
-            if let keyEnv = invocation.arguments.value("key-env") { Pager.hiddenVariables.insert(keyEnv) }
-            var history = HistoryPolicy.file(explicit: invocation.arguments.value("history"), encrypted: store.encryption.isEncrypted,
+            if let keyEnv = invocation[SharedOptions.keyEnv] { Pager.hiddenVariables.insert(keyEnv) }
+            var history = HistoryPolicy.file(explicit: invocation[Self.history], encrypted: store.encryption.isEncrypted,
                                              environment: invocation.environment)
             if let file = history {
                 do {
@@ -141,7 +141,7 @@ enum ReplCommand {
         } else {
             // A script keeps no history, but a --history it names is refused as a session's would be: the
             // same command line typed at a terminal must not pass here and fail there.
-            if let named = invocation.arguments.value("history") { try checkHistory(named) }
+            if let named = invocation[Self.history] { try checkHistory(named) }
             try ScriptRunner.runStandardInput(session)
         }
     }

@@ -10,16 +10,16 @@ enum SchemaCommand {
             the Swift an app declares it with: an enum conforming to VersionedSchema holding one @Model class \
             per model, whose manifest is the store's, byte for byte.
             """,
-        arguments: [SharedOptions.storeArgument],
+        arguments: [SharedOptions.store],
         options: SharedOptions.keyOptions + [SharedOptions.json, swift],
         examples: [("vein schema blog.vein", "A summary."), ("vein schema blog.vein --json > blog.json", "The manifest, to create another store."),
                    ("vein schema blog.vein --swift > Sources/App/Schema.swift", "The @Model declarations, for an app.")],
         run: run)
 
-    static let swift = OptionSpec("swift", help: "Print the schema as Swift: a VersionedSchema enum with @Model classes.")
+    static let swift: OptionKey<Bool> = .flag("swift", help: "Print the schema as Swift: a VersionedSchema enum with @Model classes.")
 
     static func run(_ invocation: Invocation) throws {
-        let wantsSwift = invocation.arguments.flag(swift.long)
+        let wantsSwift = invocation[swift]
         if wantsSwift && invocation.wantsJSON {
             throw UsageError(message: "choose one of --json and --swift", command: invocation.commandPath)
         }

@@ -14,13 +14,13 @@ enum UpgradeCommand {
             whole in format 2, and running the command again starts over. A store already in format 3 is \
             left alone (exit 0); a store of format 1 or of a newer format is refused.
             """,
-        arguments: [SharedOptions.storeArgument],
+        arguments: [SharedOptions.store],
         options: SharedOptions.keyOptions,
         examples: [("vein upgrade blog.vein", "Convert the store to the current format.")],
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let path = invocation.required("STORE")
+        let path = invocation[SharedOptions.store]
         let result = try StoreUpgrade.upgrade(path, keys: SharedOptions.keyOptions(invocation))
         let console = invocation.console
         guard result.from != result.to else {

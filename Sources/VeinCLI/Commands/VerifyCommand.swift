@@ -13,13 +13,13 @@ enum VerifyCommand {
             Exits 0 when every check passes and 65 when any finds a problem; each problem names the model, \
             field, row count and up to 5 sample ids.
             """,
-        arguments: [SharedOptions.storeArgument],
+        arguments: [SharedOptions.store],
         options: SharedOptions.keyOptions + [SharedOptions.json, SharedOptions.quiet],
         examples: [("vein verify blog.vein", "Check the store; exit 65 if anything is wrong.")],
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let path = invocation.required("STORE")
+        let path = invocation[SharedOptions.store]
         let report: StoreVerifier.Report
         do {
             report = try StoreVerifier.verify(try SharedOptions.openStore(invocation, mode: .readOnly))

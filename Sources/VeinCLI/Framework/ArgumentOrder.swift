@@ -12,8 +12,8 @@ enum ArgumentOrder {
     static func mistake(behind error: Error, spec: CommandSpec, path: [String], arguments: ParsedArguments) -> CommandFailure? {
         let report = ErrorReporting.report(error)
         let base = report.messages.first ?? "\(error)"
-        if let storeArgument = spec.arguments.first, ["STORE", "SRC"].contains(storeArgument.name),
-           let store = arguments.argument(storeArgument.name), !Store.mightBeStore(store) {
+        if let storeArgument = spec.arguments.first, StandardStreams.storeArguments.contains(storeArgument.name),
+           let store = arguments.value(of: storeArgument), !Store.mightBeStore(store) {
             if let swap = swapCandidate(for: error, spec: spec, arguments: arguments, store: store) {
                 var swapped = arguments
                 swapped.positionals[storeArgument.name] = swap.value
@@ -43,9 +43,9 @@ enum ArgumentOrder {
     private static func storeReadAsText(_ error: Error, spec: CommandSpec, arguments: ParsedArguments) -> String? {
         guard case FileError.notText(let path) = error, Store.mightBeStore(path) else { return nil }
         // A store argument is never read as text: `vein import b.vein b.vein` names FILE.
-        let argument = spec.arguments.first { !["STORE", "SRC"].contains($0.name) && arguments.argument($0.name) == path }
+        let argument = spec.arguments.first { !StandardStreams.storeArguments.contains($0.name) && arguments.value(of: $0) == path }
             .map { ($0.name, $0.help) }
-        let option = spec.options.first { arguments.value($0.long) == path }.map { ("--\($0.long)", $0.help) }
+        let option = spec.options.first { arguments.values(of: $0).last == path }.map { ("--\($0.long)", $0.help) }
         guard let (name, help) = argument ?? option else { return nil }
         let what = help.prefix(1).lowercased() + help.dropFirst().prefix { $0 != "." && $0 != "(" }.trimmingCharacters(in: .whitespaces)
         return "\(path) looks like a store; \(name) is \(what)"
@@ -64,14 +64,14 @@ enum ArgumentOrder {
     private static func swapCandidate(for error: Error, spec: CommandSpec, arguments: ParsedArguments, store: String) -> (place: Place, value: String)? {
         var candidates: [(place: Place, value: String)] = []
         for argument in spec.arguments.dropFirst() {
-            if let value = arguments.argument(argument.name) { candidates.append((.argument(argument.name), value)) }
+            if let value = arguments.value(of: argument) { candidates.append((.argument(argument.name), value)) }
         }
         for option in spec.options where isFile(option.completion) {
-            if let value = arguments.value(option.long) { candidates.append((.option(option.long), value)) }
+            if let value = arguments.values(of: option).last { candidates.append((.option(option.long), value)) }
         }
         candidates.removeAll { $0.value == store }
         // A command that creates its store wants a new path there, never an existing store.
-        let creates = spec.name == "create" || arguments.flag("create")
+        let creates = spec.name == CreateCommand.spec.name || arguments[ImportCommand.create]
         switch error {
         case StoreError.notFound(store), StoreError.textFile(store, _):
             return candidates.first { Store.mightBeStore($0.value) }
@@ -99,12 +99,12 @@ enum ArgumentOrder {
     /// The command line as the user can paste it: positionals in order, then the options given, in the
     /// command's order.
     private static func commandLine(spec: CommandSpec, path: [String], arguments: ParsedArguments) -> String {
-        var words = ["vein"] + path + spec.arguments.compactMap { arguments.argument($0.name) }.map(shellWord)
+        var words = ["vein"] + path + spec.arguments.compactMap { arguments.value(of: $0) }.map(shellWord)
         for option in spec.options {
             if option.isFlag {
-                if arguments.flag(option.long) { words.append("--\(option.long)") }
+                if arguments.isGiven(option) { words.append("--\(option.long)") }
             } else {
-                for value in arguments.allValues(option.long) { words += ["--\(option.long)", shellWord(value)] }
+                for value in arguments.values(of: option) { words += ["--\(option.long)", shellWord(value)] }
             }
         }
         return words.joined(separator: " ")

@@ -1,17 +1,5 @@
 import Vein
 
-/// The command line as a command spec reads it.
-public struct ParsedArguments: Sendable {
-    public var positionals: [String: String] = [:]
-    public var values: [String: [String]] = [:]
-    public var flags: Set<String> = []
-
-    public func value(_ long: String) -> String? { values[long]?.last }
-    public func allValues(_ long: String) -> [String] { values[long] ?? [] }
-    public func flag(_ long: String) -> Bool { flags.contains(long) }
-    public func argument(_ name: String) -> String? { positionals[name] }
-}
-
 /// A command line that does not fit the command's description (exit 64).
 public struct UsageError: Error, Equatable, Sendable {
     public let message: String
@@ -86,7 +74,7 @@ enum ArgumentParser {
                 }
             }
         }
-        if result.flag("help") { return result }
+        if result[SharedOptions.help] { return result }
         for option in spec.options where option.isRequired && result.values[option.long] == nil {
             throw fail("missing --\(option.long) \(option.valueName ?? "")")
         }

@@ -67,7 +67,7 @@ public enum VeinCommandLine {
             }
             let arguments = try ArgumentParser.parse(Array(rest), spec: spec, commandPath: path.joined(separator: " "))
             parsed = arguments
-            if arguments.flag("help") {
+            if arguments[SharedOptions.help] {
                 console.outText(HelpRenderer.render(spec, path: path))
                 return 0
             }

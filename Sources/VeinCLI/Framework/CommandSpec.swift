@@ -15,14 +15,16 @@ public struct CommandSpec: Sendable {
     public var sections: [(title: String, text: String)]
     public var run: (@Sendable (Invocation) throws -> Void)?
 
-    public init(name: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec] = [],
-                options: [OptionSpec] = [], subcommands: [CommandSpec] = [], examples: [(String, String)] = [],
+    /// `arguments` and `options` are the keys the command's `run` reads them with (`OptionKey`).
+    public init(name: String, abstract: String, discussion: String = "", arguments: [any CommandDeclaration<ArgumentSpec>] = [],
+                options: [any CommandDeclaration<OptionSpec>] = [], subcommands: [CommandSpec] = [], examples: [(String, String)] = [],
                 sections: [(title: String, text: String)] = [], run: (@Sendable (Invocation) throws -> Void)? = nil) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
-        self.arguments = arguments
-        self.options = options
+        // Closures, not `\.spec`: a key path through these existentials crashes Swift 6.3 (SILGen).
+        self.arguments = arguments.map { $0.spec }
+        self.options = options.map { $0.spec }
         self.subcommands = subcommands
         self.examples = examples
         self.sections = sections
@@ -30,7 +32,7 @@ public struct CommandSpec: Sendable {
     }
 
     /// The options a user can write, including the `--help` every command takes.
-    public var allOptions: [OptionSpec] { options + [.help] }
+    public var allOptions: [OptionSpec] { options + [SharedOptions.help.spec] }
 
     public func option(named long: String) -> OptionSpec? { allOptions.first { $0.long == long } }
     public func option(short: Character) -> OptionSpec? { allOptions.first { $0.short == short } }
@@ -54,7 +56,8 @@ public struct ArgumentSpec: Sendable {
     public var completion: CompletionKind
     public var isOptional: Bool
 
-    public init(_ name: String, help: String, completion: CompletionKind = .file, isOptional: Bool = false) {
+    /// Declared through `ArgumentKey`, which gives the command its typed lookup.
+    init(_ name: String, help: String, completion: CompletionKind = .file, isOptional: Bool = false) {
         self.name = name
         self.help = help
         self.completion = completion
@@ -73,7 +76,8 @@ public struct OptionSpec: Sendable {
     /// The command cannot run without it (shown without brackets, enforced by the parser).
     public var isRequired: Bool
 
-    public init(_ long: String, short: Character? = nil, value: String? = nil, help: String,
+    /// Declared through `OptionKey`, which gives the command its typed lookup.
+    init(_ long: String, short: Character? = nil, value: String? = nil, help: String,
                 completion: CompletionKind = .none, repeatable: Bool = false, required: Bool = false) {
         self.long = long
         self.short = short
@@ -93,6 +97,4 @@ public struct OptionSpec: Sendable {
         if let valueName { text += " \(valueName)" }
         return text
     }
-
-    public static let help = OptionSpec("help", short: "h", help: "Show help for this command.")
 }

@@ -137,11 +137,8 @@ public struct Invocation: Sendable {
     public let commandPath: String
 
     public var environment: [String: String] { console.environment }
-    public var wantsJSON: Bool { arguments.flag("json") }
-    public var quiet: Bool { arguments.flag("quiet") }
+    public var wantsJSON: Bool { arguments[SharedOptions.json] }
+    public var quiet: Bool { arguments[SharedOptions.quiet] }
 
-    /// A positional argument the parser guaranteed to be present.
-    public func required(_ name: String) -> String { arguments.argument(name) ?? "" }
-    /// An option the parser guaranteed to be present (`isRequired`).
-    public func required(option long: String) -> String { arguments.value(long) ?? "" }
+    public subscript<Spec, Value>(key: CommandKey<Spec, Value>) -> Value { arguments[key] }
 }

@@ -54,7 +54,7 @@ public enum ManRenderer {
         }
         if path.isEmpty || spec.run != nil {
             out += ".SH EXIT STATUS\n"
-            for (code, meaning) in ExitCode.documented { out += ".TP\n.B \(code)\n\(escape(meaning))\n" }
+            for code in ExitCode.allCases { out += ".TP\n.B \(code.rawValue)\n\(escape(code.meaning))\n" }
         }
         if !spec.examples.isEmpty {
             out += ".SH EXAMPLES\n"

@@ -3,43 +3,45 @@ import Vein
 
 /// Options several commands share, described once.
 enum SharedOptions {
-    static let keyFile = OptionSpec("key-file", value: "FILE",
+    static let keyFile: OptionKey<String?> = .value("key-file", value: "FILE",
         help: "Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase; surrounding whitespace is ignored). FILE must be mode 0600 or stricter.",
         completion: .file)
-    static let keyEnv = OptionSpec("key-env", value: "VAR", help: "Read the key from the environment variable VAR.")
-    static let passphrase = OptionSpec("passphrase",
+    static let keyEnv: OptionKey<String?> = .value("key-env", value: "VAR", help: "Read the key from the environment variable VAR.")
+    static let passphrase: OptionKey<Bool> = .flag("passphrase",
         help: "Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.")
-    static let keyOptions = [keyFile, keyEnv, passphrase]
+    static let keyOptions: [any CommandDeclaration<OptionSpec>] = [keyFile, keyEnv, passphrase]
     /// For commands that give a store a new key (create, import --create, encrypt, key rotate).
-    static let weakPassphrase = OptionSpec("weak-passphrase",
+    static let weakPassphrase: OptionKey<Bool> = .flag("weak-passphrase",
         help: "Accept a new passphrase shorter than 12 characters.")
 
-    static let json = OptionSpec("json", help: "Print the result as JSON.")
-    static let quiet = OptionSpec("quiet", short: "q", help: "Print nothing but errors (and the result).")
+    static let json: OptionKey<Bool> = .flag("json", help: "Print the result as JSON.")
+    static let quiet: OptionKey<Bool> = .flag("quiet", short: "q", help: "Print nothing but errors (and the result).")
+    /// Every command takes it (`CommandSpec.allOptions`).
+    static let help: OptionKey<Bool> = .flag("help", short: "h", help: "Show help for this command.")
 
-    static let storeArgument = ArgumentSpec("STORE", help: "The store file.", completion: .file)
+    static let store: ArgumentKey<String> = .required("STORE", help: "The store file.", completion: .file)
 
     /// Key sources from the command line and environment (SPEC §6), with the terminal prompt for
     /// `--passphrase`.
     static func keyOptions(_ invocation: Invocation) -> KeyOptions {
-        KeyOptions(keyFile: invocation.arguments.value("key-file"),
-                   keyEnv: invocation.arguments.value("key-env"),
-                   passphrase: invocation.arguments.flag("passphrase"),
+        KeyOptions(keyFile: invocation[keyFile],
+                   keyEnv: invocation[keyEnv],
+                   passphrase: invocation[passphrase],
                    readPassphrase: { confirm in try PassphrasePrompt.read(confirm: confirm) },
                    environment: invocation.environment,
                    keyring: SecretServiceKeyring(),
-                   allowWeakPassphrase: invocation.arguments.flag("weak-passphrase"))
+                   allowWeakPassphrase: invocation[weakPassphrase])
     }
 
     /// What a command on `store` must not write over: the store, its -wal, -shm and -journal, and its key
     /// files (WriteGuard).
     static func writeGuard(_ invocation: Invocation, _ store: Store) -> WriteGuard {
-        WriteGuard(protecting: store, keyFile: invocation.arguments.value("key-file"))
+        WriteGuard(protecting: store, keyFile: invocation[keyFile])
     }
 
     /// Opens the store named by the STORE argument with the invocation's key sources. A command that only
     /// reads opens it `.readOnly`: it then works on a store it may not write, and leaves no -wal or -shm.
     static func openStore(_ invocation: Invocation, mode: Database.OpenMode = .readWrite) throws -> Store {
-        try Store.open(invocation.required("STORE"), keys: keyOptions(invocation), mode: mode)
+        try Store.open(invocation[store], keys: keyOptions(invocation), mode: mode)
     }
 }

@@ -60,13 +60,13 @@ enum StandardStreams {
             guarding.protect(value, as: "\(value), which this command reads", consequence: "vein writes nothing into a file it reads")
         }
         for argument in spec.arguments {
-            guard let value = parsed.argument(argument.name), value != "-" else { continue }
+            guard let value = parsed.value(of: argument), value != "-" else { continue }
             if storeArguments.contains(argument.name) { guarding.protectStore(at: value) }
             if inputArguments.contains(argument.name) || argument.completion.namesFileType { protectInput(value) }
         }
         for option in spec.options {
-            for value in parsed.allValues(option.long) where value != "-" {
-                if option.long == SharedOptions.keyFile.long { guarding.protectKeyFile(value) }
+            for value in parsed.values(of: option) where value != "-" {
+                if option.long == SharedOptions.keyFile.spec.long { guarding.protectKeyFile(value) }
                 if option.completion.namesFileType { protectInput(value) }
             }
         }

@@ -146,24 +146,27 @@ import Testing
     }
 
     /// Threads with a context each increment one counter, half by fetch-change-save (retrying a
-    /// conflict from a fresh read), half by an update statement: no increment is lost.
+    /// conflict from a fresh read, and saving only after another thread wrote since the read), half by an
+    /// update statement: no increment is lost.
     @Test func incrementsFromSeveralThreadsSumExactly() throws {
         let f = try ContextFixture()
         defer { f.dir.cleanUp() }
         let id = try counter(f)
         let workers = 4, times = 30, rounds = 3
         let errors = ErrorBox(), conflicts = ErrorBox()
-        for _ in 0..<rounds { DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        for _ in 0..<rounds { let turns = CommitTurns(workers: workers); turns.run { worker in
             do {
                 let context = try f.context()
                 for _ in 0..<times {
                     if worker % 2 == 0 {
                         while true {
+                            let mark = turns.mark()
                             let post = try #require(try context.object("Post", id: id))
                             try post.set("views", .int(try views(post) + 1))
-                            usleep(500)  // a slow app between its read and its save: other threads write meanwhile
+                            turns.waitForACommit(after: mark)  // a slow app between its read and its save
                             do {
                                 try context.save()
+                                turns.committed()
                                 break
                             } catch ContextError.conflict {
                                 conflicts.append("\(worker)")
@@ -172,6 +175,7 @@ import Testing
                         }
                     } else {
                         _ = try QueryRunner(context: context).run(#"update Post where title == "counter" set views = views + 1"#, save: true)
+                        turns.committed()
                     }
                 }
             } catch {
