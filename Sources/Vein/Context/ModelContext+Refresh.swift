@@ -4,16 +4,13 @@ extension ModelContext {
     /// fetches from now on read them anew when they meet them (`isOutdated`). One pragma per fetch, so a
     /// fetch of rows nobody changed costs what it did.
     func noticeOtherWriters() throws {
-        let version = try database.scalar("PRAGMA data_version")?.int64
-        guard version != lastDataVersion else { return }
-        lastDataVersion = version
-        storeGeneration += 1
+        readClock.observe(dataVersion: try database.scalar("PRAGMA data_version")?.int64)
     }
 
     /// Whether a fetch meeting `object` takes the row's values as stored now: the object was read before
     /// another connection's commit and this context has not changed it. An object with unsaved changes
     /// keeps them (and `save` checks its row against what it read, as ever).
     func isOutdated(_ object: ModelObject) -> Bool {
-        object.readInGeneration != storeGeneration && hasNoUnsavedChange(object)
+        readClock.readBeforeOtherWriters(object) && hasNoUnsavedChange(object)
     }
 }

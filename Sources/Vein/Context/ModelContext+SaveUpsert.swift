@@ -112,8 +112,7 @@ extension ModelContext {
         object.linkChanges = [:]
         object.readValues = nil
         object.setSinceInsert = []
-        object.readInTransaction = transactionCount
-        object.readInGeneration = storeGeneration
+        readClock.stamp(object)
         updated[rowID] = object
 
         for i in layout.columns.indices where layout.relationships[i] == nil {

@@ -84,13 +84,8 @@ public final class ModelContext: @unchecked Sendable {
     /// What the store said of itself when it was opened: each transaction checks the store still holds
     /// that schema (nil for a context over a bare connection, such as a migration's, which changes it).
     private let openedMeta: (meta: StoreMeta, path: String)?
-    /// Transactions begun by `transaction`; see `isStale`.
-    private(set) var transactionCount = 0
-    /// Counts the commits of other connections a fetch has noticed (`noticeOtherWriters`); an object read
-    /// under an older count may be out of date (`isOutdated`).
-    var storeGeneration = 0
-    /// `PRAGMA data_version` when the context last looked, from the opening of its connection on.
-    var lastDataVersion: Int64?
+    /// When the objects' copies of their rows were read (ReadClock.swift).
+    var readClock = ReadClock()
     /// The store file's real path, under which saves are announced (`StoreChangeCenter`); nil for a
     /// context over a bare connection (a migration's), whose work is announced by no one.
     package let storeRealPath: String?
@@ -145,7 +140,7 @@ public final class ModelContext: @unchecked Sendable {
         var committed: Set<String> = []
         defer { announce(committed) }
         return try lock.withLock {
-            transactionCount += 1
+            readClock.beginTransaction()
             do {
                 let result = try database.transaction(kind) {
                     try requireSchemaUnchanged()
@@ -173,7 +168,7 @@ public final class ModelContext: @unchecked Sendable {
                 let opened = try connect!()
                 opened.install(SQLFunctions.self)
                 connection = opened
-                lastDataVersion = try opened.scalar("PRAGMA data_version")?.int64
+                readClock.observe(dataVersion: try opened.scalar("PRAGMA data_version")?.int64, opening: true)
                 return opened
             }
         }
@@ -267,8 +262,8 @@ public final class ModelContext: @unchecked Sendable {
             }
         }
         let ulid = id ?? ULID.make()
-        let object = ModelObject(id: ulid.description, layout: layout, handle: handle, values: initial,
-                                 unloaded: [], state: .inserted, readInTransaction: transactionCount, readInGeneration: storeGeneration)
+        let object = readClock.makeObject(id: ulid.description, layout: layout, handle: handle, values: initial,
+                                          unloaded: [], state: .inserted)
         object.upsertsOnSave = upsertsOnSave
         identityMap.register(object, ObjectKey(ulid))
         journalTouch(object)
@@ -497,15 +492,13 @@ public final class ModelContext: @unchecked Sendable {
         if let existing = held, existing.modelName == layout.model.name {
             if isStale(existing) || isOutdated(existing) {
                 (existing.values, existing.unloaded) = try Self.read(statement, layout: layout, id: existing.id, projection: projection)
-                existing.readInTransaction = transactionCount
-                existing.readInGeneration = storeGeneration
+                readClock.stamp(existing)
             }
             return existing
         }
         let id = String(decoding: bytes, as: UTF8.self)
         let (values, unloaded) = try Self.read(statement, layout: layout, id: id, projection: projection)
-        let object = ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted,
-                                 readInTransaction: transactionCount, readInGeneration: storeGeneration)
+        let object = readClock.makeObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted)
         if held == nil { identityMap.register(object, key) }
         return object
     }
@@ -523,8 +516,7 @@ public final class ModelContext: @unchecked Sendable {
             let key = ObjectKey(canonicalUTF8: bytes) ?? ObjectKey(statement.string(0))
             let id = String(decoding: bytes, as: UTF8.self)
             let (values, unloaded) = try Self.read(statement, layout: layout, id: id, projection: projection)
-            objects.append(ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted,
-                                       readInTransaction: transactionCount, readInGeneration: storeGeneration))
+            objects.append(readClock.makeObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted))
             keys.append(key)
         }
         identityMap.registerUnheld(objects, keys: keys, layout: layout)
@@ -543,7 +535,7 @@ public final class ModelContext: @unchecked Sendable {
     /// under its lock, not from an older read (which would make its save a conflict, or worse). Objects
     /// with changes keep them; `save` checks their rows.
     private func isStale(_ object: ModelObject) -> Bool {
-        object.readInTransaction != transactionCount && hasNoUnsavedChange(object) && connection?.isInTransaction == true
+        readClock.readBeforeThisTransaction(object) && hasNoUnsavedChange(object) && connection?.isInTransaction == true
     }
 
     /// A stored object this context has not changed: what it holds of the row is only a copy, which a

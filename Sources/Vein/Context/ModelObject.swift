@@ -44,9 +44,9 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     /// change after that until the next save. `save` compares the stored row with it: another process
     /// that changed the row meanwhile makes the save a conflict instead of a lost update.
     var readValues: [Value?]?
-    /// The context's `transactionCount` when the values were read (see `ModelContext.isStale`).
+    /// The context's transaction count when the values were read (`ReadClock`).
     var readInTransaction: Int
-    /// The context's `storeGeneration` when the values were read (see `ModelContext.isOutdated`).
+    /// The context's count of other writers' commits when the values were read (`ReadClock`).
     var readInGeneration: Int
     /// Set by an insert that asks for it (VeinCore's): at save, a stored row holding one of the object's
     /// unique values makes the insert an update of that row instead of a refused save.

@@ -1,0 +1,43 @@
+/// When a context's copies of rows were read, so that a read meeting an object it holds knows whether to
+/// replace the copy: an object read before the current `transaction` began (`isStale`), or before another
+/// connection's commit that the context has noticed (`isOutdated`), is read anew unless it has changes.
+///
+/// Its state is its own: the context stamps objects and asks through these methods, under its lock.
+struct ReadClock {
+    /// Counts the context's `transaction` bodies.
+    private var transaction = 0
+    /// Counts the commits of other connections the context has noticed.
+    private var generation = 0
+    /// `PRAGMA data_version` when the context last looked, from the opening of its connection on.
+    private var lastDataVersion: Int64?
+
+    mutating func beginTransaction() { transaction += 1 }
+
+    /// Takes the connection's `PRAGMA data_version`: a change since the last look means another
+    /// connection (another context, another process) committed, and the copies read before may be out of
+    /// date. The first look (at the connection's opening) only sets the mark.
+    mutating func observe(dataVersion: Int64?, opening: Bool = false) {
+        guard dataVersion != lastDataVersion else { return }
+        lastDataVersion = dataVersion
+        if !opening { generation += 1 }
+    }
+
+    /// Marks `object`'s values as read now.
+    func stamp(_ object: ModelObject) {
+        object.readInTransaction = transaction
+        object.readInGeneration = generation
+    }
+
+    /// A new object, read (or made) now.
+    func makeObject(id: String, layout: ModelLayout, handle: ContextHandle, values: [Value], unloaded: Set<Int>,
+                    state: ModelObject.State) -> ModelObject {
+        ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: state,
+                    readInTransaction: transaction, readInGeneration: generation)
+    }
+
+    /// Whether `object` was read before the current `transaction` began.
+    func readBeforeThisTransaction(_ object: ModelObject) -> Bool { object.readInTransaction != transaction }
+
+    /// Whether `object` was read before the last commit of another connection that the context noticed.
+    func readBeforeOtherWriters(_ object: ModelObject) -> Bool { object.readInGeneration != generation }
+}
