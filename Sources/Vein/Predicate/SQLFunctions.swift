@@ -1,6 +1,7 @@
 import CSQLCipher
 
-/// Swift's checked integer arithmetic as SQL functions, installed on each connection that runs compiled conditions.
+/// Swift's checked integer arithmetic as SQL functions, installed on each connection that runs compiled conditions
+/// (with Double division and `SwiftStringFunctions`, which cannot fail).
 ///
 /// SQLite's integer `+ - *` turn an overflowing result into a REAL and its `/ %` answer NULL for a zero
 /// divisor, where Swift traps. The compiler therefore writes integer arithmetic as `vein_add(a, b)` and
@@ -20,6 +21,9 @@ enum SQLFunctions: SQLFunctionGroup {
     /// `vein_range(lower, upper)`: 1 when `lower...upper` can be formed, else Swift's trap (a NULL bound
     /// is a NaN, which SQLite cannot hold).
     static let rangeName = "vein_range"
+    /// Double `/`: IEEE's quotient, an infinity for a zero divisor, where SQLite's `/` answers NULL (a NaN
+    /// result is NULL all the same, as SQLite holds no NaN).
+    static let divideDoublesName = "vein_fdiv"
 
     private typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
 
@@ -33,10 +37,19 @@ enum SQLFunctions: SQLFunctionGroup {
             ("vein_neg", 1, { c, _, v in SQLFunctions.negate(c, v) }),
             ("vein_unwrap", 1, { c, _, v in SQLFunctions.unwrap(c, v) }),
             ("vein_range", 2, { c, _, v in SQLFunctions.range(c, v) }),
+            ("vein_fdiv", 2, { c, _, v in SQLFunctions.divideDoubles(c, v) }),
         ]
         for (name, arity, function) in functions {
             sqlite3_create_function_v2(handle, name, arity, SQLITE_UTF8, nil, function, nil, nil, nil)
         }
+        SwiftStringFunctions.register(on: handle)
+    }
+
+    private static func divideDoubles(_ context: OpaquePointer?, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
+        guard let values, let a = values[0], let b = values[1], sqlite3_value_type(a) != SQLITE_NULL, sqlite3_value_type(b) != SQLITE_NULL else {
+            return sqlite3_result_null(context)
+        }
+        sqlite3_result_double(context, sqlite3_value_double(a) / sqlite3_value_double(b))
     }
 
     private static func binary(_ op: String, _ context: OpaquePointer?, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
