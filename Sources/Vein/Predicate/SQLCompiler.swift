@@ -236,10 +236,26 @@ package struct SQLCompiler {
         return Fragment(sql: sql, arguments: x.arguments + y.arguments, isExact: isExact, canFail: canFail)
     }
 
-    /// `[a, b].contains(x)`. Swift evaluates every element, then `x`; SQL does not promise an order, so
-    /// elements that can fail are left to memory. Literal elements become one `IN (…)`.
+    /// `[a, b].contains(x)`. Swift evaluates every element, then `x`, where SQL promises no order: when an
+    /// element can fail, `vein_evaluated(a, b, x)` evaluates them all first, in Swift's order (SQLite
+    /// evaluates a function's arguments left to right), so the first error met is Swift's; the comparisons
+    /// after it meet none.
     private func inList(_ items: [TypedExpression], _ needle: TypedExpression) -> Fragment? {
-        guard !items.contains(where: \.canFail), let n = compileValue(needle) else { return nil }
+        guard let comparisons = inListComparisons(items, needle) else { return nil }
+        guard items.contains(where: \.canFail) else { return comparisons }
+        guard items.count < SQLFunctions.maxEvaluatedArguments else { return nil }
+        var operands: [Fragment] = []
+        for operand in items + [needle] {
+            guard let v = compileValue(operand) else { return nil }
+            operands.append(v)
+        }
+        let sql = "(CASE WHEN \(SQLFunctions.evaluatedName)(\(operands.map(\.sql).joined(separator: ", "))) THEN \(comparisons.sql) ELSE 0 END)"
+        return Fragment(sql: sql, arguments: operands.flatMap(\.arguments) + comparisons.arguments, isExact: true, canFail: true)
+    }
+
+    /// `[a, b].contains(x)` as comparisons, in no particular order. Literal elements become one `IN (…)`.
+    private func inListComparisons(_ items: [TypedExpression], _ needle: TypedExpression) -> Fragment? {
+        guard let n = compileValue(needle) else { return nil }
         guard !items.isEmpty else { return Fragment(sql: "0", arguments: [], isExact: true, canFail: n.canFail) }
         let values = items.compactMap { item -> Value? in if case .literal(let v, _) = item { return v } else { return nil } }
         if values.count == items.count {

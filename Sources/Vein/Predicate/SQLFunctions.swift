@@ -24,6 +24,11 @@ enum SQLFunctions: SQLFunctionGroup {
     /// Double `/`: IEEE's quotient, an infinity for a zero divisor, where SQLite's `/` answers NULL (a NaN
     /// result is NULL all the same, as SQLite holds no NaN).
     static let divideDoublesName = "vein_fdiv"
+    /// `vein_evaluated(a, b, …)`: 1, once its arguments are evaluated (left to right, failing at the first
+    /// that fails), to keep Swift's order where SQL would choose its own.
+    static let evaluatedName = "vein_evaluated"
+    /// Arguments SQLite lets a function take (SQLITE_MAX_FUNCTION_ARG).
+    static let maxEvaluatedArguments = 100
 
     private typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
 
@@ -38,6 +43,7 @@ enum SQLFunctions: SQLFunctionGroup {
             ("vein_unwrap", 1, { c, _, v in SQLFunctions.unwrap(c, v) }),
             ("vein_range", 2, { c, _, v in SQLFunctions.range(c, v) }),
             ("vein_fdiv", 2, { c, _, v in SQLFunctions.divideDoubles(c, v) }),
+            ("vein_evaluated", -1, { c, _, _ in sqlite3_result_int64(c, 1) }),
         ]
         for (name, arity, function) in functions {
             sqlite3_create_function_v2(handle, name, arity, SQLITE_UTF8, nil, function, nil, nil, nil)

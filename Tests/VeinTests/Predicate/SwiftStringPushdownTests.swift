@@ -4,8 +4,8 @@ import Testing
 
 /// The Swift-semantics pieces that once made a fetch evaluate every row in memory (case mapping,
 /// Character-aware `contains`/`hasPrefix`/`hasSuffix`, `count`, `localizedStandardContains`, String `+`
-/// with a non-ASCII right side, Double `/` by a value) now compile to exact SQL calling
-/// `SwiftStringFunctions`: on text that trips byte-wise matching, SQL selects exactly the rows the
+/// with a non-ASCII right side, Double `/` by a value, a list whose elements can fail) now compile to
+/// exact SQL calling `SwiftStringFunctions` and `SQLFunctions`: on text that trips byte-wise matching, SQL selects exactly the rows the
 /// evaluator selects, nil and errors included.
 @Suite struct SwiftStringPushdownTests {
     static let manifestText = """
@@ -67,7 +67,10 @@ import Testing
         for n in 0...3 { out += ["s.count == \(n)", "so?.count == \(n)", "s.lowercased().count > \(n)", "s.uppercased().count == \(n)"] }
         out += ["so?.count == nil", "so?.lowercased() == nil", "d / dz > 1", "d / dz == d", "d / dz < 0", "d / dz != d / dz", "d / 0 > 0",
                 // Errors inside the scan: Swift's error, from SQL as from memory.
-                "so!.lowercased().contains(\"a\")", "s == \"ss\" && s.count * 9223372036854775807 > 0"]
+                "so!.lowercased().contains(\"a\")", "s == \"ss\" && s.count * 9223372036854775807 > 0",
+                // A list whose elements can fail: every element, then the argument, in Swift's order.
+                "[so!, \"ß\"].contains(s)", "[\"ß\", s].contains(so!)", "[s.count / (s.count - 1), 2].contains(s.count)",
+                "s == \"SS\" && [s.count * 9223372036854775807, so!.count].contains(1)", "s == \"SS\" && [so!.count, s.count * 9223372036854775807].contains(1)"]
         return out
     }
 
