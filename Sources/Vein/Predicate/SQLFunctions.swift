@@ -30,7 +30,8 @@ enum SQLFunctions: SQLFunctionGroup {
     /// Arguments SQLite lets a function take (SQLITE_MAX_FUNCTION_ARG).
     static let maxEvaluatedArguments = 100
 
-    private typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
+    /// A scalar SQL function written in Swift, as `sqlite3_create_function_v2` takes it.
+    typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
 
     static func register(on handle: OpaquePointer) {
         let functions: [(String, Int32, Function)] = [
@@ -45,10 +46,15 @@ enum SQLFunctions: SQLFunctionGroup {
             ("vein_fdiv", 2, { c, _, v in SQLFunctions.divideDoubles(c, v) }),
             ("vein_evaluated", -1, { c, _, _ in sqlite3_result_int64(c, 1) }),
         ]
-        for (name, arity, function) in functions {
-            sqlite3_create_function_v2(handle, name, arity, SQLITE_UTF8, nil, function, nil, nil, nil)
-        }
+        create(functions, flags: SQLITE_UTF8, on: handle)
         SwiftStringFunctions.register(on: handle)
+    }
+
+    /// Registers each `(name, arity, function)` on the connection `handle`.
+    static func create(_ functions: [(String, Int32, Function)], flags: Int32, on handle: OpaquePointer) {
+        for (name, arity, function) in functions {
+            sqlite3_create_function_v2(handle, name, arity, flags, nil, function, nil, nil, nil)
+        }
     }
 
     private static func divideDoubles(_ context: OpaquePointer?, _ values: UnsafeMutablePointer<OpaquePointer?>?) {

@@ -22,11 +22,10 @@ enum SwiftStringFunctions {
     /// `a + b` on Strings: NFC of the concatenation (two NFC strings can compose where they meet).
     static let concatenateName = "vein_concat"
 
-    private typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
     private typealias Bytes = UnsafeBufferPointer<UInt8>
 
     static func register(on handle: OpaquePointer) {
-        let functions: [(String, Int32, Function)] = [
+        let functions: [(String, Int32, SQLFunctions.Function)] = [
             ("vein_contains", 2, { c, _, v in SwiftStringFunctions.test("contains", c, v) }),
             ("vein_has_prefix", 2, { c, _, v in SwiftStringFunctions.test("hasPrefix", c, v) }),
             ("vein_has_suffix", 2, { c, _, v in SwiftStringFunctions.test("hasSuffix", c, v) }),
@@ -36,9 +35,7 @@ enum SwiftStringFunctions {
             ("vein_count", 1, { c, _, v in SwiftStringFunctions.count(c, v) }),
             ("vein_concat", 2, { c, _, v in SwiftStringFunctions.concatenate(c, v) }),
         ]
-        for (name, arity, function) in functions {
-            sqlite3_create_function_v2(handle, name, arity, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, function, nil, nil, nil)
-        }
+        SQLFunctions.create(functions, flags: SQLITE_UTF8 | SQLITE_DETERMINISTIC, on: handle)
     }
 
     /// `contains`, `hasPrefix`, `hasSuffix`, `localizedStandardContains`: 1 or 0, NULL on a NULL base.
