@@ -269,7 +269,8 @@ import Vein
         #expect(exact.stdout.contains(#"WHERE ("Post"."views" > ?) ORDER BY "Post"."publishedAt" DESC"#))
         #expect(exact.stdout.contains("arguments: 10\nquery plan:\n"))
         #expect(exact.stdout.hasSuffix("in memory: nothing (SQL gives the answer)\n"))
-        let inexact = try repl(r, #".explain Post where title.contains("é")"# + "\n")
+        // A closure that can trap keeps Swift's member order, which SQL does not: left to memory.
+        let inexact = try repl(r, ".explain Post where attachments.contains { $0.name.count % 0 == 1 }\n")
         #expect(inexact.stdout.hasSuffix("in memory:\n  the condition (SQL narrows the rows; Swift's semantics decide)\n"))
     }
 

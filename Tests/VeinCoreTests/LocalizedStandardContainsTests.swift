@@ -91,15 +91,15 @@ import Vein
         #expect(try titles(#Predicate { $0.title.localizedStandardContains("") }) == [])
     }
 
-    /// SQLite cannot fold case and accents as Foundation does: the engine tests the search in memory, on
-    /// the rows the rest of the condition leaves in SQL.
-    @Test func theRestOfTheConditionNarrowsInSQL() throws {
+    /// SQLite cannot fold case and accents as Foundation does, so the scan calls Foundation
+    /// (`vein_localized_contains`): the whole condition runs in SQL, nothing is left to memory.
+    @Test func theWholeConditionRunsInTheScan() throws {
         let (container, _) = try Self.library()
         let search = "cafe", atLeast = 2
         let descriptor = FetchDescriptor(predicate: #Predicate<Book> { $0.title.localizedStandardContains(search) && $0.copies >= atLeast })
         let explanation = try container.context.engine.explain(try TypedFetchPlan(descriptor, context: container.context.engine).engine)
-        #expect(explanation.sql.hasSuffix(#"FROM "Book" WHERE ("Book"."copies" >= ?) ORDER BY "Book"."_id" ASC"#))
-        #expect(explanation.inMemory == ["the condition (SQL narrows the rows; Swift's semantics decide)"])
+        #expect(explanation.sql.hasSuffix(#"FROM "Book" WHERE (vein_localized_contains("Book"."title", ?) AND ("Book"."copies" >= ?)) ORDER BY "Book"."_id" ASC"#))
+        #expect(explanation.inMemory == [])
         #expect(try container.context.fetch(descriptor).map(\.title) == ["CAFÉ", "Cafe\u{301} noir"])
     }
 

@@ -110,17 +110,7 @@ public struct Evaluator {
         case .stringMethod(let name, let base, let argument, _):
             guard case .string(let s) = try evaluate(base) else { return .null }
             let other = try argument.map { try evaluate($0).stringValue ?? "" } ?? ""
-            switch name {
-            case "contains": return .bool(Self.contains(s, other))
-            case "hasPrefix": return .bool(s.hasPrefix(other))
-            case "hasSuffix": return .bool(s.hasSuffix(other))
-            case "localizedStandardContains": return .bool(s.localizedStandardContains(other))
-            case "lowercased": return .string(s.lowercased())
-            case "uppercased": return .string(s.uppercased())
-            case "count": return .int(Int64(s.count))
-            case "isEmpty": return .bool(s.isEmpty)
-            default: return .null
-            }
+            return Self.stringMethod(name, s, other)
         case .inList(let items, let needle):
             // As Swift: the array is built (every element, in order) before the argument is evaluated.
             let elements = try items.map { try evaluate($0) }
@@ -154,6 +144,22 @@ public struct Evaluator {
             guard Self.compare("<=", low, high) else { throw EvaluationError.invalidRange }
             let value = try evaluate(needle)
             return .bool(Self.compare("<=", low, value) && Self.compare(closed ? "<=" : "<", value, high))
+        }
+    }
+
+    /// A String method on `s` (`other`: its argument, "" for none), as Swift answers it. The SQL functions
+    /// that run these inside a scan (`SwiftStringFunctions`) call it too, so both give one answer.
+    static func stringMethod(_ name: String, _ s: String, _ other: String) -> Value {
+        switch name {
+        case "contains": return .bool(contains(s, other))
+        case "hasPrefix": return .bool(s.hasPrefix(other))
+        case "hasSuffix": return .bool(s.hasSuffix(other))
+        case "localizedStandardContains": return .bool(s.localizedStandardContains(other))
+        case "lowercased": return .string(s.lowercased())
+        case "uppercased": return .string(s.uppercased())
+        case "count": return .int(Int64(s.count))
+        case "isEmpty": return .bool(s.isEmpty)
+        default: return .null
         }
     }
 

@@ -7,18 +7,17 @@
 ///   `nil != 5` is true, as in Swift. Ordering operators only ever see non-optional operands (the type
 ///   checker refuses the rest, as Swift does), so SQL's three-valued logic never shows.
 /// - Strings are compared with SQLite's binary collation, which is Swift's order and equality on strings
-///   stored in NFC (the form Vein stores; literals are bound in the same form). `contains`, `hasPrefix`,
-///   `hasSuffix` match bytes, not Swift's Characters, so they only narrow: NFC never composes across a
-///   Character boundary, so Characters found imply their bytes found. Their SQL measures bytes (`instr`,
-///   blobs), never `length()` of text, which stops at a NUL.
-/// - String `+` is exact only when its right side is a literal that is empty or starts with ASCII: then
-///   the concatenation of two NFC strings is NFC. Otherwise (`"e" + "\u{301}"`) it is evaluated in memory.
-/// - `lowercased()`, `uppercased()`, String `count` and `localizedStandardContains` are Unicode-aware in
-///   Swift but not in SQLite: never compiled.
+///   stored in NFC (the form Vein stores; literals are bound in the same form, and the string functions
+///   return it).
+/// - String `+` is SQL's `||` when its right side is a literal that is empty or starts with ASCII: then
+///   the concatenation of two NFC strings is NFC. Otherwise (`"e" + "\u{301}"`) `vein_concat` normalizes it.
+/// - `lowercased()`, `uppercased()`, String `count`, `localizedStandardContains` and Character-aware
+///   `contains`, `hasPrefix`, `hasSuffix` run as Swift itself inside the scan (`SwiftStringFunctions`):
+///   exact, and no object is made for a row they reject.
 /// - Integer arithmetic that can trap in Swift (overflow, division by zero, `Int.min / -1`) runs through
 ///   the checked `vein_…` functions (`SQLFunctions`), which fail the statement with Swift's error; only `/`
-///   and `%` by a literal other than 0 and -1 use SQLite's operators. Double `/` compiles only with a
-///   non-zero literal divisor (SQLite answers NULL where Swift gives an infinity).
+///   and `%` by a literal other than 0 and -1 use SQLite's operators. Double `/` is SQLite's only with a
+///   non-zero literal divisor; otherwise `vein_fdiv` (SQLite answers NULL where Swift gives an infinity).
 ///
 /// Errors and evaluation order. Swift evaluates `a && b` and `a || b` left to right and stops early, so
 /// which rows raise an error depends on the order. A fragment that can fail (`canFail`) keeps that order
@@ -205,19 +204,7 @@ package struct SQLCompiler {
         case .rangeContains(let lower, let upper, let closed, let needle):
             return rangeContains(lower, upper, closed: closed, needle)
         case .stringMethod(let name, let base, let argument, _):
-            guard let b = value(base) else { return nil }
-            if name == "isEmpty" { return Fragment(sql: "(\(b.sql) = '')", arguments: b.arguments, isExact: true) }
-            guard let argument, let a = value(argument) else { return nil }
-            switch name {
-            case "contains":
-                return Fragment(sql: "(instr(\(b.sql), \(a.sql)) > 0)", arguments: b.arguments + a.arguments, isExact: false)
-            case "hasPrefix":
-                return Fragment(sql: "(instr(\(b.sql), \(a.sql)) = 1)", arguments: b.arguments + a.arguments, isExact: false)
-            case "hasSuffix":
-                return Fragment(sql: "(\(a.sql) = '' OR substr(CAST(\(b.sql) AS BLOB), -length(CAST(\(a.sql) AS BLOB))) = CAST(\(a.sql) AS BLOB))",
-                                arguments: a.arguments + b.arguments + a.arguments + a.arguments, isExact: false)
-            default: return nil
-            }
+            return stringMethod(name, base, argument)
         case .literal(.bool(let v), _):
             return Fragment(sql: v ? "1" : "0", arguments: [], isExact: true)
         case .column, .coalesce, .forceUnwrap, .conditional:
@@ -226,6 +213,18 @@ package struct SQLCompiler {
         default:
             return nil
         }
+    }
+
+    /// A String method, with Swift's semantics: `isEmpty` as `= ''`, the rest through `SwiftStringFunctions`.
+    /// NULL where the base is nil (an optional chain), as the evaluator's nil.
+    private func stringMethod(_ name: String, _ base: TypedExpression, _ argument: TypedExpression?) -> Fragment? {
+        guard let b = compileValue(base) else { return nil }
+        if name == "isEmpty" { return Fragment(sql: "(\(b.sql) = '')", arguments: b.arguments, isExact: true, canFail: b.canFail) }
+        guard let function = SwiftStringFunctions.methodNames[name] else { return nil }
+        guard let argument else { return Fragment(sql: "\(function)(\(b.sql))", arguments: b.arguments, isExact: true, canFail: b.canFail) }
+        // Swift evaluates the base before the argument; SQLite evaluates a function's arguments in order too.
+        guard let a = compileValue(argument) else { return nil }
+        return Fragment(sql: "\(function)(\(b.sql), \(a.sql))", arguments: b.arguments + a.arguments, isExact: true, canFail: b.canFail || a.canFail)
     }
 
     /// `x AND y` / `x OR y` evaluated as Swift does, left to right, stopping early: plain when neither
@@ -237,10 +236,26 @@ package struct SQLCompiler {
         return Fragment(sql: sql, arguments: x.arguments + y.arguments, isExact: isExact, canFail: canFail)
     }
 
-    /// `[a, b].contains(x)`. Swift evaluates every element, then `x`; SQL does not promise an order, so
-    /// elements that can fail are left to memory. Literal elements become one `IN (…)`.
+    /// `[a, b].contains(x)`. Swift evaluates every element, then `x`, where SQL promises no order: when an
+    /// element can fail, `vein_evaluated(a, b, x)` evaluates them all first, in Swift's order (SQLite
+    /// evaluates a function's arguments left to right), so the first error met is Swift's; the comparisons
+    /// after it meet none.
     private func inList(_ items: [TypedExpression], _ needle: TypedExpression) -> Fragment? {
-        guard !items.contains(where: \.canFail), let n = compileValue(needle) else { return nil }
+        guard let comparisons = inListComparisons(items, needle) else { return nil }
+        guard items.contains(where: \.canFail) else { return comparisons }
+        guard items.count < SQLFunctions.maxEvaluatedArguments else { return nil }
+        var operands: [Fragment] = []
+        for operand in items + [needle] {
+            guard let v = compileValue(operand) else { return nil }
+            operands.append(v)
+        }
+        let sql = "(CASE WHEN \(SQLFunctions.evaluatedName)(\(operands.map(\.sql).joined(separator: ", "))) THEN \(comparisons.sql) ELSE 0 END)"
+        return Fragment(sql: sql, arguments: operands.flatMap(\.arguments) + comparisons.arguments, isExact: true, canFail: true)
+    }
+
+    /// `[a, b].contains(x)` as comparisons, in no particular order. Literal elements become one `IN (…)`.
+    private func inListComparisons(_ items: [TypedExpression], _ needle: TypedExpression) -> Fragment? {
+        guard let n = compileValue(needle) else { return nil }
         guard !items.isEmpty else { return Fragment(sql: "0", arguments: [], isExact: true, canFail: n.canFail) }
         let values = items.compactMap { item -> Value? in if case .literal(let v, _) = item { return v } else { return nil } }
         if values.count == items.count {
@@ -331,15 +346,22 @@ package struct SQLCompiler {
         case .arithmetic(let op, let a, let b, let type):
             guard let x = compileValue(a), let y = compileValue(b) else { return nil }
             let arguments = x.arguments + y.arguments, canFail = x.canFail || y.canFail
+            let function: String?
             switch type {
-            case .int where Self.canTrap(op, divisor: b):
-                return Fragment(sql: "\(SQLFunctions.binaryNames[op]!)(\(x.sql), \(y.sql))", arguments: arguments, isExact: true, canFail: true)
+            case .int where Self.canTrap(op, divisor: b): function = SQLFunctions.binaryNames[op]!
             case .double where op == "/":
-                guard case .literal(.double(let divisor), _) = b, divisor != 0 else { return nil }
-            default: break
+                guard case .literal(.double(let divisor), _) = b, divisor != 0 else { function = SQLFunctions.divideDoublesName; break }
+                function = nil
+            case .string:
+                guard case .literal(.string(let suffix), _) = b, NormalForm.text(suffix).unicodeScalars.first?.isASCII ?? true else {
+                    function = SwiftStringFunctions.concatenateName
+                    break
+                }
+                function = nil
+            default: function = nil
             }
-            if type == .string {
-                guard case .literal(.string(let suffix), _) = b, NormalForm.text(suffix).unicodeScalars.first?.isASCII ?? true else { return nil }
+            if let function {
+                return Fragment(sql: "\(function)(\(x.sql), \(y.sql))", arguments: arguments, isExact: true, canFail: canFail || type == .int)
             }
             let sqlOp = type == .string ? "||" : op
             return Fragment(sql: "(\(x.sql) \(sqlOp) \(y.sql))", arguments: arguments, isExact: true, canFail: canFail)
@@ -356,6 +378,8 @@ package struct SQLCompiler {
             guard let x = compileValue(a), let y = compileValue(b) else { return nil }
             return Fragment(sql: "COALESCE(\(x.sql), \(y.sql))", arguments: x.arguments + y.arguments, isExact: true,
                             canFail: x.canFail || y.canFail)
+        case .stringMethod(let name, let base, _, let type) where type.unwrapped != .bool:
+            return stringMethod(name, base, nil)
         case .toManyCount(.toManyFilter(let list, let predicate)):
             // Swift's filter evaluates the closure on every member, as the count's WHERE does.
             guard let (rows, _) = memberRows(.toManyFilter(list, predicate)) else { return nil }

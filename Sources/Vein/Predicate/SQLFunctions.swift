@@ -1,6 +1,7 @@
 import CSQLCipher
 
-/// Swift's checked integer arithmetic as SQL functions, installed on each connection that runs compiled conditions.
+/// Swift's checked integer arithmetic as SQL functions, installed on each connection that runs compiled conditions
+/// (with Double division and `SwiftStringFunctions`, which cannot fail).
 ///
 /// SQLite's integer `+ - *` turn an overflowing result into a REAL and its `/ %` answer NULL for a zero
 /// divisor, where Swift traps. The compiler therefore writes integer arithmetic as `vein_add(a, b)` and
@@ -20,8 +21,17 @@ enum SQLFunctions: SQLFunctionGroup {
     /// `vein_range(lower, upper)`: 1 when `lower...upper` can be formed, else Swift's trap (a NULL bound
     /// is a NaN, which SQLite cannot hold).
     static let rangeName = "vein_range"
+    /// Double `/`: IEEE's quotient, an infinity for a zero divisor, where SQLite's `/` answers NULL (a NaN
+    /// result is NULL all the same, as SQLite holds no NaN).
+    static let divideDoublesName = "vein_fdiv"
+    /// `vein_evaluated(a, b, …)`: 1, once its arguments are evaluated (left to right, failing at the first
+    /// that fails), to keep Swift's order where SQL would choose its own.
+    static let evaluatedName = "vein_evaluated"
+    /// Arguments SQLite lets a function take (SQLITE_MAX_FUNCTION_ARG).
+    static let maxEvaluatedArguments = 100
 
-    private typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
+    /// A scalar SQL function written in Swift, as `sqlite3_create_function_v2` takes it.
+    typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
 
     static func register(on handle: OpaquePointer) {
         let functions: [(String, Int32, Function)] = [
@@ -33,10 +43,25 @@ enum SQLFunctions: SQLFunctionGroup {
             ("vein_neg", 1, { c, _, v in SQLFunctions.negate(c, v) }),
             ("vein_unwrap", 1, { c, _, v in SQLFunctions.unwrap(c, v) }),
             ("vein_range", 2, { c, _, v in SQLFunctions.range(c, v) }),
+            ("vein_fdiv", 2, { c, _, v in SQLFunctions.divideDoubles(c, v) }),
+            ("vein_evaluated", -1, { c, _, _ in sqlite3_result_int64(c, 1) }),
         ]
+        create(functions, flags: SQLITE_UTF8, on: handle)
+        SwiftStringFunctions.register(on: handle)
+    }
+
+    /// Registers each `(name, arity, function)` on the connection `handle`.
+    static func create(_ functions: [(String, Int32, Function)], flags: Int32, on handle: OpaquePointer) {
         for (name, arity, function) in functions {
-            sqlite3_create_function_v2(handle, name, arity, SQLITE_UTF8, nil, function, nil, nil, nil)
+            sqlite3_create_function_v2(handle, name, arity, flags, nil, function, nil, nil, nil)
         }
+    }
+
+    private static func divideDoubles(_ context: OpaquePointer?, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
+        guard let values, let a = values[0], let b = values[1], sqlite3_value_type(a) != SQLITE_NULL, sqlite3_value_type(b) != SQLITE_NULL else {
+            return sqlite3_result_null(context)
+        }
+        sqlite3_result_double(context, sqlite3_value_double(a) / sqlite3_value_double(b))
     }
 
     private static func binary(_ op: String, _ context: OpaquePointer?, _ values: UnsafeMutablePointer<OpaquePointer?>?) {

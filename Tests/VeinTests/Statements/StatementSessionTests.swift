@@ -75,7 +75,8 @@ import Testing
         #expect(exact.sql.contains(#"WHERE ("Post"."views" > ?)"#) && exact.sql.hasSuffix("LIMIT ? OFFSET ?"))
         #expect(exact.arguments == [.integer(10), .integer(5), .integer(0)])
         #expect(!exact.queryPlan.isEmpty && exact.inMemory.isEmpty)
-        let inexact = try #require(try runner.explain(#"Post where title.contains("é") limit 5"#))
+        // A closure that can trap keeps Swift's member order, which SQL does not: left to memory.
+        let inexact = try #require(try runner.explain(#"Post where views > 0 && attachments.contains { $0.name.count % 0 == 1 } limit 5"#))
         #expect(inexact.inMemory.count == 2 && !inexact.sql.contains("LIMIT"))
         _ = try runner.run(#"insert Post(title: "a", content: "x")"#)
         #expect(try runner.explain("count Post")?.inMemory.first?.hasPrefix("unsaved changes of Post") == true)
