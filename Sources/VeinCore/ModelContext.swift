@@ -11,8 +11,9 @@ import Vein
 /// conveniences (Conveniences/): `Post.fetch(where:sort:in:)`, `Post.fetchOne`, `Post.upsert`,
 /// `post.delete()`, `post.attachments(where:sort:)` in SQL, `fetchAll(#Predicate)` and `ModelPredicate`.
 public final class ModelContext: @unchecked Sendable {
-    /// The engine's context, for what the typed surface does not offer yet.
-    public let engine: Vein.ModelContext
+    /// The engine's context under this one. Not public: an app has all it needs here (`transaction`,
+    /// `explain` and `interrupt` included), and the engine's dynamic API is `import Vein`'s.
+    package let engine: Vein.ModelContext
 
     /// Why this context cannot serve the app's models (a container's context over a store not migrated
     /// to the app's schema yet); thrown by every operation that reads or writes the store.

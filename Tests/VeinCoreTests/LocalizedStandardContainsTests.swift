@@ -97,7 +97,7 @@ import Vein
         let (container, _) = try Self.library()
         let search = "cafe", atLeast = 2
         let descriptor = FetchDescriptor(predicate: #Predicate<Book> { $0.title.localizedStandardContains(search) && $0.copies >= atLeast })
-        let explanation = try container.context.engine.explain(try TypedFetchPlan(descriptor, context: container.context.engine).engine)
+        let explanation = try container.context.explain(descriptor)
         #expect(explanation.sql.hasSuffix(#"FROM "Book" WHERE ("Book"."copies" >= ?) ORDER BY "Book"."_id" ASC"#))
         #expect(explanation.inMemory == ["the condition (SQL narrows the rows; Swift's semantics decide)"])
         #expect(try container.context.fetch(descriptor).map(\.title) == ["CAFÉ", "Cafe\u{301} noir"])

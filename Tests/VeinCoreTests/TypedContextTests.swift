@@ -54,7 +54,7 @@ import VeinCore
         try container.context.save()
         let inTransaction = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            try? container.context.engine.transaction(.deferred) {
+            try? container.context.transaction {
                 inTransaction.signal()
                 Thread.sleep(forTimeInterval: 0.2)  // the reader is now waiting for the context's lock
                 post.views = 1

@@ -6,6 +6,11 @@ public struct FetchExplanation: Sendable {
     public let queryPlan: [String]
     public let inMemory: [String]
 
+    /// This explanation with `steps` more done in memory (VeinCore's own, after the engine's fetch).
+    package func adding(inMemory steps: [String]) -> FetchExplanation {
+        FetchExplanation(sql: sql, arguments: arguments, queryPlan: queryPlan, inMemory: inMemory + steps)
+    }
+
     /// For a person: the SQL, its arguments, the plan, what is left to memory.
     public var lines: [String] { lines(listingAtMost: nil) }
 

@@ -14,6 +14,13 @@ struct TypedFetchPlan<T: PersistentModel> {
 
     var isAllInEngine: Bool { filterInMemory == nil && sortInMemory == nil }
 
+    /// What this plan leaves to Swift after the engine's fetch, for `explain`.
+    var inMemory: [String] {
+        (filterInMemory == nil ? [] : ["the predicate (Foundation's evaluate on each fetched instance)"])
+            + (sortInMemory == nil ? [] : ["the sort (Foundation's SortDescriptor comparison)"])
+            + (isAllInEngine || (window.offset == 0 && window.limit == nil) ? [] : ["fetchLimit and fetchOffset"])
+    }
+
     init(_ descriptor: FetchDescriptor<T>, context: Vein.ModelContext) throws {
         engine = Vein.FetchDescriptor(model: T.modelName, includePendingChanges: descriptor.includePendingChanges)
         if !descriptor.propertyNamesToFetch.isEmpty { engine.columnsToFetch = descriptor.propertyNamesToFetch }
