@@ -20,7 +20,7 @@ public enum FieldType: String, CaseIterable, Sendable {
 }
 
 /// Why a JSON value does not fit a field (the text after "expected").
-public struct ValueMismatch: Error, Equatable, Sendable {
+package struct ValueMismatch: Error, Equatable, Sendable {
     public let expectation: String
 }
 
