@@ -44,7 +44,7 @@ import Vein
     static func cliIdentifiers(_ condition: String, in context: VeinCore.ModelContext) throws -> [String] {
         let manifest = context.engine.manifest
         let typed = try TypeChecker.checkPredicate(condition, model: #require(manifest.model(named: "Book")), manifest: manifest)
-        return try context.engine.fetchIdentifiers(Vein.FetchDescriptor(model: "Book", predicate: typed))
+        return try context.engine.fetchIdentifiers(ObjectFetch(model: "Book", predicate: typed))
     }
 
     @Test func typedFetchesSelectWhatTheCLILanguageAndFoundationSelect() throws {

@@ -51,10 +51,10 @@ import Testing
     func aBackwardReferenceFailsTheCheck() throws {
         let copy = try Self.copyOfThePackage()
         defer { copy.cleanUp() }
-        try copy.write("Sources/Vein/Storage/Backwards.swift", "extension Database { func backwards(_ context: ModelContext) {} }\n")
+        try copy.write("Sources/Vein/Storage/Backwards.swift", "extension Database { func backwards(_ context: ObjectContext) {} }\n")
         let (status, output) = try Self.check(copy.url)
         #expect(status == 1)
-        #expect(output.contains("Sources/Vein/Storage/Backwards.swift") && output.contains("'ModelContext'"), "\(output)")
+        #expect(output.contains("Sources/Vein/Storage/Backwards.swift") && output.contains("'ObjectContext'"), "\(output)")
     }
 
     /// Modules point one way too (VeinCLI → VeinCore → Vein → C modules): the engine importing VeinCore,

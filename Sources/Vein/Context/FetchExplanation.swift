@@ -1,4 +1,4 @@
-/// What a fetch would run (`ModelContext.explain`): its SQL and arguments, SQLite's query plan for it, and
+/// What a fetch would run (`ObjectContext.explain`): its SQL and arguments, SQLite's query plan for it, and
 /// the parts evaluated in memory after it, where SQL cannot give Swift's answer.
 public struct FetchExplanation: Sendable {
     public let sql: String

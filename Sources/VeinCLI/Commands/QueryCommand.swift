@@ -56,7 +56,7 @@ enum QueryCommand {
         // A statement that does not parse writes nothing: its error is reported once the store is open.
         let reads = (try? QueryParser.parse(invocation.required("STATEMENT")))?.isWrite != true
         let store = try SharedOptions.openStore(invocation, mode: reads ? .readOnly : .readWrite)
-        let context = ModelContext(store: store)
+        let context = ObjectContext(store: store)
         let dryRun = invocation.arguments.flag("dry-run")
         let result = try QueryRunner(context: context).run(invocation.required("STATEMENT"), save: !dryRun)
         let console = invocation.console
