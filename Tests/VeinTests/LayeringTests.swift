@@ -37,22 +37,26 @@ import Testing
         #expect(status == 0, "\(output)")
     }
 
-    /// A copy of the package's manifest and sources, to plant a wrong-way reference in.
-    static func copyOfThePackage() throws -> TempDir {
+    /// The check on a copy of the package's manifest and sources in which `plant` put a wrong-way reference.
+    static func check(planting plant: (TempDir) throws -> Void) throws -> (status: Int32, output: String) {
         let copy = try TempDir()
+        defer { copy.cleanUp() }
         for item in ["Package.swift", "Sources"] {
             try FileManager.default.copyItem(at: Self.root.appendingPathComponent(item), to: copy.url.appendingPathComponent(item))
         }
-        return copy
+        try plant(copy)
+        return try check(copy.url)
     }
+
+    /// What the engine may use, as the module check says it.
+    static let engineMayUse = "Vein may use only CSQLCipher CCrypto CVeinSecret CVeinMemory (VeinCLI → VeinCore → Vein → C modules)"
 
     /// The check itself can fail: a copy of the sources with a storage file that names the context.
     @Test(.enabled(if: toolsFound, "swiftc or pkg-config is not on PATH: the layer check compiles the engine's sources"))
     func aBackwardReferenceFailsTheCheck() throws {
-        let copy = try Self.copyOfThePackage()
-        defer { copy.cleanUp() }
-        try copy.write("Sources/Vein/Storage/Backwards.swift", "extension Database { func backwards(_ context: ObjectContext) {} }\n")
-        let (status, output) = try Self.check(copy.url)
+        let (status, output) = try Self.check { copy in
+            try copy.write("Sources/Vein/Storage/Backwards.swift", "extension Database { func backwards(_ context: ObjectContext) {} }\n")
+        }
         #expect(status == 1)
         #expect(output.contains("Sources/Vein/Storage/Backwards.swift") && output.contains("'ObjectContext'"), "\(output)")
     }
@@ -61,28 +65,24 @@ import Testing
     /// or depending on it in Package.swift, fails the check with the file and line, or the manifest, named.
     @Test(.enabled(if: toolsFound, "swiftc or pkg-config is not on PATH: the layer check compiles the engine's sources"))
     func theEngineImportingVeinCoreFailsTheCheck() throws {
-        let copy = try Self.copyOfThePackage()
-        defer { copy.cleanUp() }
-        try copy.write("Sources/Vein/Support/Upward.swift", "import Foundation\n@_implementationOnly import VeinCore\n")
-        let (status, output) = try Self.check(copy.url)
+        let (status, output) = try Self.check { copy in
+            try copy.write("Sources/Vein/Support/Upward.swift", "import Foundation\n@_implementationOnly import VeinCore\n")
+        }
         #expect(status == 1)
-        #expect(output.contains("check-layers: Sources/Vein/Support/Upward.swift:2 imports VeinCore; Vein may use only "
-                                + "CSQLCipher CCrypto CVeinSecret CVeinMemory (VeinCLI → VeinCore → Vein → C modules)"), "\(output)")
+        #expect(output.contains("check-layers: Sources/Vein/Support/Upward.swift:2 imports VeinCore; \(Self.engineMayUse)"), "\(output)")
     }
 
     @Test(.enabled(if: toolsFound, "swiftc or pkg-config is not on PATH: the layer check compiles the engine's sources"))
     func theEngineDependingOnVeinCoreFailsTheCheck() throws {
-        let copy = try Self.copyOfThePackage()
-        defer { copy.cleanUp() }
-        let manifest = copy.url.appendingPathComponent("Package.swift")
-        let text = try String(contentsOf: manifest, encoding: .utf8)
-        let engine = #".target(name: "Vein", dependencies: ["#
-        try #require(text.contains(engine))
-        try text.replacingOccurrences(of: engine, with: engine + #""VeinCore", "#).write(to: manifest, atomically: true, encoding: .utf8)
-        let (status, output) = try Self.check(copy.url)
+        let (status, output) = try Self.check { copy in
+            let manifest = copy.url.appendingPathComponent("Package.swift")
+            let text = try String(contentsOf: manifest, encoding: .utf8)
+            let engine = #".target(name: "Vein", dependencies: ["#
+            try #require(text.contains(engine))
+            try text.replacingOccurrences(of: engine, with: engine + #""VeinCore", "#).write(to: manifest, atomically: true, encoding: .utf8)
+        }
         #expect(status == 1)
-        #expect(output.contains("check-layers: Package.swift: Vein depends on VeinCore; Vein may use only "
-                                + "CSQLCipher CCrypto CVeinSecret CVeinMemory (VeinCLI → VeinCore → Vein → C modules)"), "\(output)")
+        #expect(output.contains("check-layers: Package.swift: Vein depends on VeinCore; \(Self.engineMayUse)"), "\(output)")
     }
 
     /// A string literal in the engine that names an option (`--key-file`) or a command (`vein verify`).
