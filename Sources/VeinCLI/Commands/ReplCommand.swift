@@ -12,7 +12,7 @@ enum ReplCommand {
             after '#id("'. A statement continues on the next line while it is incomplete (an open bracket or \
             string, a trailing operator).
 
-            Writes stay pending until 'save', as in a ObjectContext: each statement shows what it changed, \
+            Writes stay pending until 'save', as in a ModelContext: each statement shows what it changed, \
             'changes' lists everything 'save' would write, 'rollback' discards it. The prompt shows a '*' while \
             changes are unsaved, and quitting with unsaved changes asks first. Ctrl-C cancels the input or the \
             running statement; Ctrl-D on an empty line quits.
