@@ -33,7 +33,8 @@ let swiftSyntaxLinking: [LinkerSetting] = [
 /// The folders of Tests/SwiftDataCompat, each a program (a test fails for a folder missing here).
 let swiftDataCompatibilityPrograms = ["Contacts", "PetAdoption", "SearchField", "Trips"]
 
-// Arrows point one way: vein (main) → VeinCLI → Vein → C modules. Each folder is one concern.
+// Arrows point one way: vein (main) → VeinCLI → VeinCore → Vein → C modules (VeinTesting over VeinCore);
+// scripts/check-layers checks the dependencies below and each module's imports. Each folder is one concern.
 let package = Package(
     name: "Vein",
     platforms: [.macOS(.v15)],

@@ -4,6 +4,6 @@ import Vein
 /// context: the context is weakly referenced (by its objects' handle), so every retain and release of it
 /// takes the runtime's slow path through its side table. One keeper per fetch keeps that off the rows.
 final class ContextKeeper {
-    let context: Vein.ModelContext
-    init(_ context: Vein.ModelContext) { self.context = context }
+    let context: ObjectContext
+    init(_ context: ObjectContext) { self.context = context }
 }

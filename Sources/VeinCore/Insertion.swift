@@ -20,7 +20,7 @@ enum Insertion {
         return toMany ? .array(ids) : (ids.first ?? .null)
     }
 
-    static func insert(_ root: any PersistentModel, into context: Vein.ModelContext) throws {
+    static func insert(_ root: any PersistentModel, into context: ObjectContext) throws {
         typealias Pending = (model: any PersistentModel, values: [PendingValue], links: [String: [any PersistentModel]])
         // The engine's lock first, then the instance lock (the order everywhere both are held).
         try context.lock.withLock { try ModelBacking.instanceLock.withLock {

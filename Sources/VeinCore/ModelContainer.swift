@@ -28,7 +28,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
     /// The folder of an in-memory store, removed with the container.
     private let temporaryFolder: String?
     /// Every engine context the container made, held weakly, for `close()`.
-    private var madeContexts: [WeakReference<Vein.ModelContext>] = []
+    private var madeContexts: [WeakReference<ObjectContext>] = []
     private var isClosed = false
     /// `ModelConfiguration.allowsSave`: false opens the store read-only, and every context refuses to save.
     let allowsSave: Bool
@@ -101,7 +101,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
         }
         try Self.checkMigratable(store, to: manifest, plan: plan)
         _store = store
-        _context = ModelContext(Vein.ModelContext(store: store, models: models), appSchema: manifest, models: models,
+        _context = ModelContext(ObjectContext(store: store, models: models), appSchema: manifest, models: models,
                                 refusedSaves: allowsSave ? nil : .savesNotAllowed)
         madeContexts.append(WeakReference(_context.engine))
         OpenContainers.shared.add(self)
@@ -119,11 +119,11 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
     }
 
     /// The engine context of a new context (`ModelContext(container)` wraps it).
-    func newEngineContext() -> Vein.ModelContext { newContext().engine }
+    func newEngineContext() -> ObjectContext { newContext().engine }
 
     /// A new context over `store`, remembered for `close()`. Called with the lock held.
     private func madeContext(over store: Store) -> ModelContext {
-        let engine = Vein.ModelContext(store: store, models: models)
+        let engine = ObjectContext(store: store, models: models)
         if isClosed { try? engine.close() } else {
             madeContexts.removeAll { $0.object == nil }
             madeContexts.append(WeakReference(engine))
@@ -232,7 +232,7 @@ extension ModelContainer {
     private static func runHook(_ hook: (@Sendable (ModelContext) throws -> Void)?, _ database: Database,
                                 _ schema: SchemaManifest, models: [any PersistentModel.Type]) throws {
         guard let hook else { return }
-        let context = ModelContext(Vein.ModelContext(database: database, manifest: schema, models: models))
+        let context = ModelContext(ObjectContext(database: database, manifest: schema, models: models))
         try hook(context)
         if context.hasChanges { try context.save() }
     }

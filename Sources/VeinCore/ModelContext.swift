@@ -1,7 +1,7 @@
 import Synchronization
 import Vein
 
-/// The typed unit of work over a store (SPEC §10), over the engine's `ModelContext`: @Model instances are
+/// The typed unit of work over a store (SPEC §10), over the engine's `ObjectContext`: @Model instances are
 /// inserted, changed and deleted in memory, and `save` writes them all in one transaction, or nothing.
 /// One instance per row while the app holds it.
 ///
@@ -11,8 +11,9 @@ import Vein
 /// conveniences (Conveniences/): `Post.fetch(where:sort:in:)`, `Post.fetchOne`, `Post.upsert`,
 /// `post.delete()`, `post.attachments(where:sort:)` in SQL, `fetchAll(#Predicate)` and `ModelPredicate`.
 public final class ModelContext: @unchecked Sendable {
-    /// The engine's context, for what the typed surface does not offer yet.
-    public let engine: Vein.ModelContext
+    /// The engine's context under this one. Not public: an app has all it needs here (`transaction`,
+    /// `explain` and `interrupt` included), and the engine's dynamic API is `import Vein`'s.
+    package let engine: ObjectContext
 
     /// Why this context cannot serve the app's models (a container's context over a store not migrated
     /// to the app's schema yet); thrown by every operation that reads or writes the store.
@@ -26,7 +27,7 @@ public final class ModelContext: @unchecked Sendable {
     /// `autosaveEnabled`'s value (ModelContext+SwiftData.swift).
     let autosave = Atomic<Bool>(false)
 
-    public init(_ engine: Vein.ModelContext) {
+    public init(_ engine: ObjectContext) {
         self.engine = engine
         self.schemaProblem = nil
         self.refusedSaves = nil
@@ -36,7 +37,7 @@ public final class ModelContext: @unchecked Sendable {
     /// A context for `models`, declared at `appSchema` (a container's): over a store at another schema,
     /// each operation throws `ModelContainerError.notMigrated` instead of running SQL the store's
     /// tables do not fit.
-    init(_ engine: Vein.ModelContext, appSchema: SchemaManifest, models: [any PersistentModel.Type],
+    init(_ engine: ObjectContext, appSchema: SchemaManifest, models: [any PersistentModel.Type],
          refusedSaves: ModelContainerError? = nil) {
         self.engine = engine
         self.refusedSaves = refusedSaves
@@ -128,9 +129,9 @@ public final class ModelContext: @unchecked Sendable {
         try engine.fetchCount(descriptor(type, condition))
     }
 
-    private func descriptor<T: PersistentModel>(_ type: T.Type, _ condition: String?) throws -> Vein.FetchDescriptor {
+    private func descriptor<T: PersistentModel>(_ type: T.Type, _ condition: String?) throws -> ObjectFetch {
         try checkSchema()
-        var descriptor = Vein.FetchDescriptor(model: T.modelName)
+        var descriptor = ObjectFetch(model: T.modelName)
         if let condition {
             guard let model = engine.manifest.model(named: T.modelName) else { throw ContextError.unknownModel(T.modelName) }
             descriptor.predicate = try TypeChecker.checkPredicate(condition, model: model, manifest: engine.manifest)

@@ -5,7 +5,7 @@ import Vein
 /// whatever `propertiesToFetch` names. Left for later, such a field could find its row gone (deleted by
 /// another context) or its container closed, and a property that cannot throw would have nothing to
 /// return (`AbsentFieldValue`). The manifest is unchanged: the CLI still reads a lazy field lazily.
-extension Vein.ModelContext {
+extension ObjectContext {
     /// The engine context of a typed context over `store` whose model classes are `models`.
     convenience init(store: Store, models: [any PersistentModel.Type]) {
         self.init(store: store, readWithEveryRow: Self.readWithEveryRow(models))

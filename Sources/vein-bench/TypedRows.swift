@@ -60,5 +60,5 @@ func checkTypedRows(_ rows: [FetchedRow], count: Int) {
 }
 
 func typedContext(_ store: Store) -> VeinCore.ModelContext {
-    VeinCore.ModelContext(Vein.ModelContext(store: store))
+    VeinCore.ModelContext(ObjectContext(store: store))
 }

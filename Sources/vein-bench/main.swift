@@ -41,7 +41,7 @@ func makeStore(_ name: String, encrypted: Bool) throws -> Store {
     return try Store.open(path, keys: keys)
 }
 
-func insertRows(_ context: ModelContext, count: Int) throws {
+func insertRows(_ context: ObjectContext, count: Int) throws {
     var values = [Value?](repeating: nil, count: 10)
     for n in 0..<count {
         for f in 0..<10 { values[f] = .int(Int64(n &* 31 &+ f)) }
@@ -95,17 +95,17 @@ func measureLayouts() throws {
             var times: [Double] = []
             for r in 0..<repetitions {
                 let store = try layoutStore("layout-insert-\(variant)-\(layout)-\(r).vein", manifest, encrypted: encrypted, withoutRowID: withoutRowID)
-                let context = ModelContext(store: store)
+                let context = ObjectContext(store: store)
                 times.append(try milliseconds { try insertRows(context, count: 50_000 / scale) })
                 FileSystem.removeDatabaseFiles(store.path)
             }
             report("rows-insert", variant, layout, times)
             let rows = try layoutStore("layout-fetch-\(variant)-\(layout).vein", manifest, encrypted: encrypted, withoutRowID: withoutRowID)
-            try insertRows(ModelContext(store: rows), count: 200_000 / scale)
+            try insertRows(ObjectContext(store: rows), count: 200_000 / scale)
             times = try (0..<repetitions).map { _ in
-                let context = ModelContext(store: rows)
+                let context = ObjectContext(store: rows)
                 var count = 0
-                let ms = try milliseconds { count = try context.fetch(FetchDescriptor(model: "Row")).count }
+                let ms = try milliseconds { count = try context.fetch(ObjectFetch(model: "Row")).count }
                 precondition(count == 200_000 / scale)
                 return ms
             }
@@ -115,7 +115,7 @@ func measureLayouts() throws {
             // The blog models: posts of 300 characters, attachments of 100 KB in the lazy `data` field.
             let blog = try layoutStore("layout-blog-\(variant)-\(layout).vein", blogManifest, encrypted: encrypted, withoutRowID: withoutRowID)
             var postIDs: [String] = []
-            let setup = ModelContext(store: blog)
+            let setup = ObjectContext(store: blog)
             let insertPosts = try milliseconds {
                 for n in 0..<posts {
                     postIDs.append(try setup.insert("Post", ["title": .string("post \(n)"), "content": .string(String(content))]).id)
@@ -132,31 +132,31 @@ func measureLayouts() throws {
             }
             report("blog-insert-blobs", variant, layout, [insertAttachments])
             times = try (0..<repetitions).map { _ in
-                let context = ModelContext(store: blog)
+                let context = ObjectContext(store: blog)
                 var count = 0
-                let ms = try milliseconds { count = try context.fetch(FetchDescriptor(model: "Post")).count }
+                let ms = try milliseconds { count = try context.fetch(ObjectFetch(model: "Post")).count }
                 precondition(count == posts)
                 return ms
             }
             report("blog-fetch-posts", variant, layout, times)
             times = try (0..<repetitions).map { _ in
-                let context = ModelContext(store: blog)
+                let context = ObjectContext(store: blog)
                 var count = 0
-                let ms = try milliseconds { count = try context.fetch(FetchDescriptor(model: "Attachment")).count }
+                let ms = try milliseconds { count = try context.fetch(ObjectFetch(model: "Attachment")).count }
                 precondition(count == attachments)
                 return ms
             }
             report("blog-fetch-lazy", variant, layout, times)
             times = try (0..<repetitions).map { _ in
-                let context = ModelContext(store: blog)
-                let fetched = try context.fetch(FetchDescriptor(model: "Attachment"))
+                let context = ObjectContext(store: blog)
+                let fetched = try context.fetch(ObjectFetch(model: "Attachment"))
                 return try milliseconds {
                     for object in fetched { guard case .data(let d) = try object["data"], d.count == blob.count else { fatalError("blob") } }
                 }
             }
             report("blog-read-blobs", variant, layout, times)
             times = try (0..<repetitions).map { _ in
-                let context = ModelContext(store: blog)
+                let context = ObjectContext(store: blog)
                 return try milliseconds {
                     for id in postIDs.prefix(attachments) { _ = try context.object("Post", id: id) }
                 }
@@ -181,7 +181,7 @@ for encrypted in [true, false] where !onlyRelationships {
     let variant = encrypted ? "encrypted" : "plaintext"
     var insertTimes: [Double] = []
     for r in 0..<(onlyFetch ? 0 : repetitions) {
-        let context = ModelContext(store: try makeStore("insert-\(variant)-\(r).vein", encrypted: encrypted))
+        let context = ObjectContext(store: try makeStore("insert-\(variant)-\(r).vein", encrypted: encrypted))
         insertTimes.append(try milliseconds { try insertRows(context, count: 50_000 / scale) })
     }
     if !onlyFetch { print("vein insert \(variant) \(String(format: "%.1f", median(insertTimes)))") }
@@ -194,14 +194,14 @@ for encrypted in [true, false] where !onlyRelationships {
     if !onlyFetch && !skipTyped { print("vein typed-insert \(variant) \(String(format: "%.1f", median(typedInsertTimes)))") }
 
     let store = try makeStore("fetch-\(variant).vein", encrypted: encrypted)
-    try insertRows(ModelContext(store: store), count: 200_000 / scale)
+    try insertRows(ObjectContext(store: store), count: 200_000 / scale)
     var fetchTimes: [Double] = []
     for _ in 0..<repetitions {
         // A fresh context each time: every row is materialized, none comes from the identity map.
-        let context = ModelContext(store: store)
+        let context = ObjectContext(store: store)
         // The objects are dropped after the timed block, as the C program frees its array after timing.
         var objects: [ModelObject] = []
-        fetchTimes.append(try milliseconds { objects = try context.fetch(FetchDescriptor(model: "Row")) })
+        fetchTimes.append(try milliseconds { objects = try context.fetch(ObjectFetch(model: "Row")) })
         precondition(objects.count == 200_000 / scale)
     }
     print("vein fetch \(variant) \(String(format: "%.1f", median(fetchTimes)))")
@@ -266,10 +266,10 @@ let linkRows = Int(ProcessInfo.processInfo.environment["VEIN_BENCH_LINK_ROWS"] ?
 do {
     // link: one save per 1,000 attachments, each naming the post (the context keeps the post's list in step).
     let store = try makeBlog("link.vein")
-    let setup = ModelContext(store: store)
+    let setup = ObjectContext(store: store)
     let post = try setup.insert("Post", ["title": .string("p")]).id
     try setup.save()
-    let context = ModelContext(store: store)
+    let context = ObjectContext(store: store)
     var batches: [Double] = []
     let total = try milliseconds {
         for _ in 0..<(linkRows / 1_000) {
@@ -287,11 +287,11 @@ do {
     print("vein link-last1000 encrypted \(String(format: "%.2f", median(Array(batches.suffix(k)))))")
 
     // delete: the first tenth of them, with their inverse upkeep (the post's list), one save.
-    let deleter = ModelContext(store: store)
+    let deleter = ObjectContext(store: store)
     var phases: [Double] = []
     let deleteTime = try milliseconds {
         var objects: [ModelObject] = []
-        phases.append(try milliseconds { objects = try deleter.fetch(FetchDescriptor(model: "Attachment", fetchLimit: linkRows / 10)) })
+        phases.append(try milliseconds { objects = try deleter.fetch(ObjectFetch(model: "Attachment", fetchLimit: linkRows / 10)) })
         phases.append(try milliseconds { for object in objects { try deleter.delete(object) } })
         phases.append(try milliseconds { try deleter.save() })
     }
@@ -303,18 +303,18 @@ do {
 do {
     // cascade: 10,000 posts of 12 attachments each, deleted with them in one save.
     let store = try makeBlog("cascade.vein")
-    let setup = ModelContext(store: store)
+    let setup = ObjectContext(store: store)
     for _ in 0..<10_000 {
         let post = try setup.insert("Post", ["title": .string("p")]).id
         for _ in 0..<12 { try setup.insert("Attachment", ["name": .string("a.png"), "sizeMiB": .double(1.5), "post": .string(post)]) }
     }
     try setup.save()
-    let context = ModelContext(store: store)
+    let context = ObjectContext(store: store)
     let time = try milliseconds {
-        for post in try context.fetch(FetchDescriptor(model: "Post")) { try context.delete(post) }
+        for post in try context.fetch(ObjectFetch(model: "Post")) { try context.delete(post) }
         try context.save()
     }
-    let left = try ModelContext(store: store).fetchCount(FetchDescriptor(model: "Attachment"))
+    let left = try ObjectContext(store: store).fetchCount(ObjectFetch(model: "Attachment"))
     precondition(left == 0)
     print("vein cascade encrypted \(String(format: "%.1f", time))")
 }

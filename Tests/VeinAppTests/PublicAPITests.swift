@@ -30,7 +30,7 @@ import Vein
         _ = try StoreCreator.create(at: path, manifest: manifest, protection: .plaintext)
         let store = try Store.open(path, keys: KeyOptions(keyring: nil))
 
-        let context = ModelContext(store: store)
+        let context = ObjectContext(store: store)
         let notebook = try context.insert("Notebook", ["name": .string("Work")])
         for (title, words) in [("Plan", 120), ("Minutes", 800), ("Draft", 40)] {
             try context.insert("Note", ["title": .string(title), "words": .int(Int64(words)), "notebook": .string(notebook.id)])
@@ -39,15 +39,15 @@ import Vein
 
         let note = try #require(store.manifest.model(named: "Note"))
         let long = try TypeChecker.checkPredicate("words > 100", model: note, manifest: store.manifest)
-        let reader = ModelContext(store: store)
-        let found = try reader.fetch(FetchDescriptor(model: "Note", predicate: long, sortBy: [.init("words", ascending: false)]))
+        let reader = ObjectContext(store: store)
+        let found = try reader.fetch(ObjectFetch(model: "Note", predicate: long, sortBy: [.init("words", ascending: false)]))
         #expect(try found.map { try $0["title"] } == [.string("Minutes"), .string("Plan")])
         let book = try #require(try reader.object("Notebook", id: notebook.id))
         #expect(try book.related("notes").count == 3)
 
         try reader.delete(book)
         try reader.save()
-        #expect(try ModelContext(store: store).fetchCount(FetchDescriptor(model: "Note")) == 0, "cascaded")
+        #expect(try ObjectContext(store: store).fetchCount(ObjectFetch(model: "Note")) == 0, "cascaded")
     }
 
     @Test func errorsDescribeThemselves() throws {

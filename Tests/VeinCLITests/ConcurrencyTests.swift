@@ -116,7 +116,7 @@ import Vein
     /// first post's id.
     func seedLongRelationship(_ r: VeinRunner) throws -> String {
         try #require(try r.vein(["create", "b.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
-        let context = ModelContext(store: try Store.open(r.path("b.vein"), keys: KeyOptions(keyring: nil)))
+        let context = ObjectContext(store: try Store.open(r.path("b.vein"), keys: KeyOptions(keyring: nil)))
         let post = try context.insert("Post", ["title": .string("owner"), "content": .string("c")])
         for i in 0..<3_000 {
             try context.insert("Attachment", ["name": .string("seed \(i)"), "fileType": .string("png"), "sizeMiB": .double(1),
@@ -187,7 +187,7 @@ import Vein
         try #require(try r.vein(["create", "b.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
         try #require(try r.vein(["migrate", "b.vein", "--plan", plan, "--to", "0.0.2"]).status == 0)
         let store = try Store.open(r.path("b.vein"), keys: KeyOptions(keyring: nil))
-        let context = ModelContext(store: store)
+        let context = ObjectContext(store: store)
         let migrated = try r.vein(["migrate", "b.vein", "--plan", plan])
         try #require(migrated.status == 0, "\(migrated.stderr)")
 
@@ -202,7 +202,7 @@ import Vein
         // Reads too: a statement, an export, a backup, info, verify (which would report the new tables as
         // damage against the old schema).
         #expect(throws: StoreError.schemaChanged(r.path("b.vein"), from: "0.0.2", to: "0.1.0")) {
-            _ = try QueryRunner(context: ModelContext(store: store)).run("count Tag")
+            _ = try QueryRunner(context: ObjectContext(store: store)).run("count Tag")
         }
         #expect(throws: StoreError.schemaChanged(r.path("b.vein"), from: "0.0.2", to: "0.1.0")) {
             let sink = try #require(FileHandle(forWritingAtPath: "/dev/null"))

@@ -278,7 +278,7 @@ enum FaultScenarios {
     /// moved to another post, a field changed, and a post deleted with its attachments (cascade).
     static func saveWithRelationships(_ directory: String) throws {
         let store = try Store.open(directory + "/s.vein", keys: StoreState.keys(directory + "/s.key"))
-        let context = ModelContext(store: store)
+        let context = ObjectContext(store: store)
         let post = try context.insert("Post", ["title": .string("new"), "content": .string("written in one save")])
         for n in 0..<2 {
             try context.insert("Attachment", ["name": .string("new \(n)"), "fileType": .string("jpg"), "sizeMiB": .double(2),

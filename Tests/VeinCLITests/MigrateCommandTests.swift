@@ -12,7 +12,7 @@ import Vein
     func store(posts: Int) throws -> VeinRunner {
         let r = try VeinRunner()
         try #require(try r.vein(["create", "b.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
-        let context = ModelContext(store: try Store.open(r.path("b.vein"), keys: KeyOptions(keyring: nil)))
+        let context = ObjectContext(store: try Store.open(r.path("b.vein"), keys: KeyOptions(keyring: nil)))
         for i in 0..<posts {
             let post = try context.insert("Post", ["title": .string("Post \(i)"), "content": .string(String(repeating: "x", count: 100))])
             for size in [1.0, 200.0] {

@@ -9,7 +9,7 @@ import Vein
     func store(posts: Int = 300) throws -> VeinRunner {
         let r = try VeinRunner()
         try #require(try r.vein(["create", "s.vein", "--schema", VeinRunner.exampleManifest, "--key-file", "k"]).status == 0)
-        let context = ModelContext(store: try Store.open(r.path("s.vein"), keys: KeyOptions(keyFile: r.path("k"), keyring: nil)))
+        let context = ObjectContext(store: try Store.open(r.path("s.vein"), keys: KeyOptions(keyFile: r.path("k"), keyring: nil)))
         for i in 0..<posts { _ = try context.insert("Post", ["title": .string("Post \(i)"), "content": .string(String(repeating: "z", count: 200))]) }
         try context.save()
         return r

@@ -79,9 +79,9 @@ import Testing
     /// Past a screenful, changes are summarised by kind and model, with the first ids whole.
     @Test func manyChangesAreSummarised() throws {
         let ids = (1...131).map { String(format: "01J%023d", $0) }
-        var changes = ids.map { ModelContext.Change(kind: .update, model: "Post", id: $0, fields: ["views"]) }
-        changes[0] = ModelContext.Change(kind: .update, model: "Post", id: ids[0], fields: ["title", "views"])
-        changes.append(ModelContext.Change(kind: .delete, model: "Tag", id: ids[0], fields: []))
+        var changes = ids.map { ObjectContext.Change(kind: .update, model: "Post", id: $0, fields: ["views"]) }
+        changes[0] = ObjectContext.Change(kind: .update, model: "Post", id: ids[0], fields: ["title", "views"])
+        changes.append(ObjectContext.Change(kind: .delete, model: "Tag", id: ids[0], fields: []))
         #expect(ChangeSummary.lines(changes) == [
             "updated 131 Post rows (title 1, views 131): \(ids[0]), \(ids[1]), \(ids[2]), … 128 more",
             "deleted 1 Tag row: \(ids[0])",

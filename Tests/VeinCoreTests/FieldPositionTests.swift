@@ -34,7 +34,7 @@ import VeinCore
                                     protection: .plaintext)
         let store = try Store.open(path, keys: keys)
         #expect(store.manifest.model(named: "PositionedNote")?.fields.map(\.name) == ["rating", "title", "views"])
-        let context = VeinCore.ModelContext(Vein.ModelContext(store: store))
+        let context = VeinCore.ModelContext(ObjectContext(store: store))
         let note = PositionedNote(title: "first", views: 3, rating: 4.5)
         context.insert(note)
         #expect(note.title == "first" && note.views == 3 && note.rating == 4.5)
@@ -42,7 +42,7 @@ import VeinCore
         note.title = "second"
         try context.save()
 
-        let reader = VeinCore.ModelContext(Vein.ModelContext(store: store))
+        let reader = VeinCore.ModelContext(ObjectContext(store: store))
         let fetched = try #require(try reader.fetch(VeinCore.FetchDescriptor<PositionedNote>()).first)
         #expect(fetched.title == "second" && fetched.views == 7 && fetched.rating == 4.5)
     }

@@ -73,7 +73,7 @@ extension LiveQueryTests {
         struct Abandon: Error {}
         var made: LiveQuery<Chore>?
         #expect(throws: Abandon.self) {
-            try context.engine.transaction {
+            try context.transaction {
                 try F.insert(["saved in a transaction rolled back"], into: context)
                 open.refresh()
                 made = LiveQuery(sort: [SortDescriptor(\Chore.title)], in: context, pollInterval: nil)

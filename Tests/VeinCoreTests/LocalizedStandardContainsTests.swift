@@ -44,7 +44,7 @@ import Vein
     static func cliIdentifiers(_ condition: String, in context: VeinCore.ModelContext) throws -> [String] {
         let manifest = context.engine.manifest
         let typed = try TypeChecker.checkPredicate(condition, model: #require(manifest.model(named: "Book")), manifest: manifest)
-        return try context.engine.fetchIdentifiers(Vein.FetchDescriptor(model: "Book", predicate: typed))
+        return try context.engine.fetchIdentifiers(ObjectFetch(model: "Book", predicate: typed))
     }
 
     @Test func typedFetchesSelectWhatTheCLILanguageAndFoundationSelect() throws {
@@ -97,7 +97,7 @@ import Vein
         let (container, _) = try Self.library()
         let search = "cafe", atLeast = 2
         let descriptor = FetchDescriptor(predicate: #Predicate<Book> { $0.title.localizedStandardContains(search) && $0.copies >= atLeast })
-        let explanation = try container.context.engine.explain(try TypedFetchPlan(descriptor, context: container.context.engine).engine)
+        let explanation = try container.context.explain(descriptor)
         #expect(explanation.sql.hasSuffix(#"FROM "Book" WHERE (vein_localized_contains("Book"."title", ?) AND ("Book"."copies" >= ?)) ORDER BY "Book"."_id" ASC"#))
         #expect(explanation.inMemory == [])
         #expect(try container.context.fetch(descriptor).map(\.title) == ["CAFÉ", "Cafe\u{301} noir"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Vein
 import VeinCore
 
 /// @Model objects through a container end to end: insert, save, fetch in another container, lazy fields,

@@ -36,7 +36,7 @@ import VeinCore
 
     @Test func aContextGoesWithTheLastInstanceItGaveOut() throws {
         let container = try Self.blog()
-        var context = Weak<Vein.ModelContext>()
+        var context = Weak<ObjectContext>()
         var post: Post?
         do {
             let made = container.newContext()
@@ -52,7 +52,7 @@ import VeinCore
 
     @Test func aContextWithUnsavedInsertsGoesWhenTheAppLetsGo() throws {
         let container = try Self.blog()
-        var context = Weak<Vein.ModelContext>()
+        var context = Weak<ObjectContext>()
         var inserted = Weak<Post>()
         do {
             let made = container.newContext()
@@ -67,7 +67,7 @@ import VeinCore
 
     @Test func aThousandContextsMadePerCallAreFreed() throws {
         let container = try Self.blog()
-        var contexts: [Weak<Vein.ModelContext>] = []
+        var contexts: [Weak<ObjectContext>] = []
         for _ in 0..<1000 {
             let context = container.newContext()
             contexts.append(Weak(object: context.engine))

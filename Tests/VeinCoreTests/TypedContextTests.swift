@@ -58,7 +58,7 @@ import VeinCore
         let reader = Mutex<ObservedThread?>(nil)
         let readerBlocked = Mutex(false)
         DispatchQueue.global().async {
-            try? container.context.engine.transaction(.deferred) {
+            try? container.context.transaction {
                 inTransaction.signal()
                 readerStarts.wait()
                 // The write comes once the reader waits for the context's lock (or needed none and is done).

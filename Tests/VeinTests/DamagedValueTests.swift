@@ -38,7 +38,7 @@ import Testing
             try store.database.execute("PRAGMA ignore_check_constraints = ON; UPDATE \"Item\" SET \"\(column)\" = \(value); PRAGMA ignore_check_constraints = OFF")
         }
 
-        func fetch() throws { _ = try ModelContext(store: store).fetch(FetchDescriptor(model: "Item")) }
+        func fetch() throws { _ = try ObjectContext(store: store).fetch(ObjectFetch(model: "Item")) }
 
         func export() throws {
             let fd = open("/dev/null", O_WRONLY)
@@ -91,8 +91,8 @@ import Testing
         #expect(throws: expected) { try f.export() }
         if c.column == "blob" {
             // Lazy: the fetch leaves it out, the first read of it refuses it.
-            let context = ModelContext(store: f.store)
-            let object = try #require(try context.fetch(FetchDescriptor(model: "Item")).first)
+            let context = ObjectContext(store: f.store)
+            let object = try #require(try context.fetch(ObjectFetch(model: "Item")).first)
             #expect(throws: expected) { try object["blob"] }
         } else {
             #expect(throws: expected) { try f.fetch() }
@@ -111,8 +111,8 @@ import Testing
         let f = try Fixture()
         try f.damage("rating", "2")
         try f.damage("at", "0")
-        let context = ModelContext(store: f.store)
-        let object = try #require(try context.fetch(FetchDescriptor(model: "Item")).first)
+        let context = ObjectContext(store: f.store)
+        let object = try #require(try context.fetch(ObjectFetch(model: "Item")).first)
         #expect(try object["rating"] == .double(2))
         #expect(try object["at"] == .date(0))
         #expect(try f.problems().isEmpty)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// The engine's folders point one way (Support, JSON, Storage, Schema, Keys, Store, Predicate, Context,
+/// The modules point one way (VeinCLI → VeinCore → Vein → C modules), in Package.swift and in their imports,
+/// and so do the engine's folders (Support, JSON, Storage, Schema, Keys, Store, Predicate, Context,
 /// Interchange, Migration, Statements): `scripts/check-layers` type-checks each layer with only the ones
 /// before it, so a file that names a later layer fails. And the engine's messages are an app's as much as
 /// the CLI's: they name no command-line option (the CLI adds those as hints, in ErrorReporting).
@@ -36,16 +37,52 @@ import Testing
         #expect(status == 0, "\(output)")
     }
 
+    /// The check on a copy of the package's manifest and sources in which `plant` put a wrong-way reference.
+    static func check(planting plant: (TempDir) throws -> Void) throws -> (status: Int32, output: String) {
+        let copy = try TempDir()
+        defer { copy.cleanUp() }
+        for item in ["Package.swift", "Sources"] {
+            try FileManager.default.copyItem(at: Self.root.appendingPathComponent(item), to: copy.url.appendingPathComponent(item))
+        }
+        try plant(copy)
+        return try check(copy.url)
+    }
+
+    /// What the engine may use, as the module check says it.
+    static let engineMayUse = "Vein may use only VeinFieldTypes CSQLCipher CCrypto CVeinSecret CVeinMemory (VeinCLI → VeinCore → Vein → C modules)"
+
     /// The check itself can fail: a copy of the sources with a storage file that names the context.
     @Test(.enabled(if: toolsFound, "swiftc or pkg-config is not on PATH: the layer check compiles the engine's sources"))
     func aBackwardReferenceFailsTheCheck() throws {
-        let copy = try TempDir()
-        defer { copy.cleanUp() }
-        try FileManager.default.copyItem(at: Self.root.appendingPathComponent("Sources"), to: copy.url.appendingPathComponent("Sources"))
-        try copy.write("Sources/Vein/Storage/Backwards.swift", "extension Database { func backwards(_ context: ModelContext) {} }\n")
-        let (status, output) = try Self.check(copy.url)
+        let (status, output) = try Self.check { copy in
+            try copy.write("Sources/Vein/Storage/Backwards.swift", "extension Database { func backwards(_ context: ObjectContext) {} }\n")
+        }
         #expect(status == 1)
-        #expect(output.contains("Sources/Vein/Storage/Backwards.swift") && output.contains("'ModelContext'"), "\(output)")
+        #expect(output.contains("Sources/Vein/Storage/Backwards.swift") && output.contains("'ObjectContext'"), "\(output)")
+    }
+
+    /// Modules point one way too (VeinCLI → VeinCore → Vein → C modules): the engine importing VeinCore,
+    /// or depending on it in Package.swift, fails the check with the file and line, or the manifest, named.
+    @Test(.enabled(if: toolsFound, "swiftc or pkg-config is not on PATH: the layer check compiles the engine's sources"))
+    func theEngineImportingVeinCoreFailsTheCheck() throws {
+        let (status, output) = try Self.check { copy in
+            try copy.write("Sources/Vein/Support/Upward.swift", "import Foundation\n@_implementationOnly import VeinCore\n")
+        }
+        #expect(status == 1)
+        #expect(output.contains("check-layers: Sources/Vein/Support/Upward.swift:2 imports VeinCore; \(Self.engineMayUse)"), "\(output)")
+    }
+
+    @Test(.enabled(if: toolsFound, "swiftc or pkg-config is not on PATH: the layer check compiles the engine's sources"))
+    func theEngineDependingOnVeinCoreFailsTheCheck() throws {
+        let (status, output) = try Self.check { copy in
+            let manifest = copy.url.appendingPathComponent("Package.swift")
+            let text = try String(contentsOf: manifest, encoding: .utf8)
+            let engine = #".target(name: "Vein", dependencies: ["#
+            try #require(text.contains(engine))
+            try text.replacingOccurrences(of: engine, with: engine + #""VeinCore", "#).write(to: manifest, atomically: true, encoding: .utf8)
+        }
+        #expect(status == 1)
+        #expect(output.contains("check-layers: Package.swift: Vein depends on VeinCore; \(Self.engineMayUse)"), "\(output)")
     }
 
     /// A string literal in the engine that names an option (`--key-file`) or a command (`vein verify`).

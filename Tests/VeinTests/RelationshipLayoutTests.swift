@@ -31,7 +31,7 @@ import Testing
         deinit { dir.cleanUp() }
 
         func store() throws -> Store { try Store.open(path, keys: KeyOptions(keyring: nil)) }
-        func context() throws -> ModelContext { ModelContext(store: try store()) }
+        func context() throws -> ObjectContext { ObjectContext(store: try store()) }
     }
 
     // MARK: Layout
@@ -263,7 +263,7 @@ import Testing
         #expect(try after.database.scalar(#"SELECT count(*) FROM "_vein_link_Post_related""#) == .integer(0))
         try after.delete(try after.object("Post", id: p1.id)!)
         try after.save()
-        #expect(try f.context().fetchCount(FetchDescriptor(model: "Attachment")) == 0)
+        #expect(try f.context().fetchCount(ObjectFetch(model: "Attachment")) == 0)
         #expect(try StoreVerifier.verify(try f.store()).isClean)
     }
 }

@@ -1,5 +1,5 @@
 /// What a context's pending changes were, object by object, before the work being recorded touched
-/// them (`ModelContext.recordingChanges`): a statement's own changes are then found among the objects it
+/// them (`ObjectContext.recordingChanges`): a statement's own changes are then found among the objects it
 /// touched, in O(what it touched). Comparing the whole list of pending changes before and after each
 /// statement cost more the more was pending (a REPL session of 3,000 inserts took 103 s to run).
 struct ChangeJournal {
@@ -8,7 +8,7 @@ struct ChangeJournal {
     struct Entry {
         let object: ModelObject?
         let ruleDeleted: (id: String, model: String)?
-        let before: ModelContext.Change?
+        let before: ObjectContext.Change?
     }
 
     private(set) var entries: [Entry] = []
@@ -33,12 +33,12 @@ struct ChangeJournal {
         if depth == 0 { self = ChangeJournal() }
     }
 
-    mutating func touch(_ object: ModelObject, before: @autoclosure () -> ModelContext.Change?) {
+    mutating func touch(_ object: ModelObject, before: @autoclosure () -> ObjectContext.Change?) {
         guard isRecording, seenObjects.insert(ObjectIdentifier(object)).inserted else { return }
         entries.append(Entry(object: object, ruleDeleted: nil, before: before()))
     }
 
-    mutating func touchRuleDeleted(_ id: String, model: String, before: ModelContext.Change?) {
+    mutating func touchRuleDeleted(_ id: String, model: String, before: ObjectContext.Change?) {
         guard isRecording, seenRuleIDs.insert(id).inserted else { return }
         entries.append(Entry(object: nil, ruleDeleted: (id, model), before: before))
     }

@@ -10,8 +10,8 @@ import Foundation
 final class ContextHandle: @unchecked Sendable {
     /// Set once, right after the context is initialized; cleared by the runtime when it goes away.
     /// Weak loads are atomic, so any thread may read it.
-    weak var context: ModelContext?
-    /// The context's lock (`ModelContext.lock`), here so that an object reaches it without loading the
+    weak var context: ObjectContext?
+    /// The context's lock (`ObjectContext.lock`), here so that an object reaches it without loading the
     /// context: a field read of a loaded column needs the lock and the object's own values only (the
     /// weak load and release were a tenth of a typed fetch that reads every field).
     let lock = NSRecursiveLock()

@@ -1,10 +1,15 @@
-/// What a fetch would run (`ModelContext.explain`): its SQL and arguments, SQLite's query plan for it, and
+/// What a fetch would run (`ObjectContext.explain`): its SQL and arguments, SQLite's query plan for it, and
 /// the parts evaluated in memory after it, where SQL cannot give Swift's answer.
 public struct FetchExplanation: Sendable {
     public let sql: String
     public let arguments: [DatabaseValue]
     public let queryPlan: [String]
     public let inMemory: [String]
+
+    /// This explanation with `steps` more done in memory (VeinCore's own, after the engine's fetch).
+    package func adding(inMemory steps: [String]) -> FetchExplanation {
+        FetchExplanation(sql: sql, arguments: arguments, queryPlan: queryPlan, inMemory: inMemory + steps)
+    }
 
     /// For a person: the SQL, its arguments, the plan, what is left to memory.
     public var lines: [String] { lines(listingAtMost: nil) }

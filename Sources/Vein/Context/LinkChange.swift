@@ -4,7 +4,7 @@
 /// list set at once) is diffed at save against the stored list, and only the changed links are written.
 ///
 /// Every change is O(1), however many are pending: unlinking one of many pending links empties its slot,
-/// and an all-or-nothing set (`ModelContext.setAll`) keeps a log of what to undo from a checkpoint instead
+/// and an all-or-nothing set (`ObjectContext.setAll`) keeps a log of what to undo from a checkpoint instead
 /// of a copy of the change (a copy, made for each of 10,000 attachments inserted into one post, cost the
 /// length of the post's pending list each time).
 struct LinkChange {

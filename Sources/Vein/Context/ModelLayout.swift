@@ -14,7 +14,7 @@ final class ModelLayout: @unchecked Sendable {
     let storage: [RelationshipStorage?]
     let isLazy: [Bool]
     /// Columns every fetch reads with the row, whatever columns it names and lazy or not
-    /// (`ModelContext.init(store:readWithEveryRow:)`).
+    /// (`ObjectContext.init(store:readWithEveryRow:)`).
     let readWithEveryRow: Set<Int>
     /// To-many relationships: no column of their own; read on first access through `storage`.
     let isToMany: [Bool]
@@ -104,7 +104,7 @@ final class ModelLayout: @unchecked Sendable {
     }
 
     /// The projection reading `names` (fields and to-ones; a to-many has no column and is skipped) and
-    /// no other column but `readWithEveryRow`: `FetchDescriptor.columnsToFetch`.
+    /// no other column but `readWithEveryRow`: `ObjectFetch.columnsToFetch`.
     func projection(reading names: [String]) throws -> RowProjection {
         var wanted = readWithEveryRow
         for name in names {

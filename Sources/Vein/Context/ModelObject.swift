@@ -1,14 +1,14 @@
 import Foundation
 import Synchronization
 
-/// One row as an object: a schema-driven model instance living in one `ModelContext`.
+/// One row as an object: a schema-driven model instance living in one `ObjectContext`.
 ///
 /// Its values are guarded by the context's lock, so an object may be read and written from any thread.
 /// Writes go through the context (`set`), which keeps inverse relationships in step and records the
 /// change until `save`.
 public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     /// The row's key. It changes only while its context saves: an insert that becomes the update of a
-    /// stored row holding its unique value takes that row's key (ModelContext+SaveUpsert.swift), and a save
+    /// stored row holding its unique value takes that row's key (ObjectContext+SaveUpsert.swift), and a save
     /// that fails gives it back (a later save may take a key again). Readers outside the context's lock (VeinCore's
     /// `persistentModelID`, messages) see one key or the other, never a torn value.
     public var id: String { identity.withLock { $0 } }
@@ -16,13 +16,13 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     let layout: ModelLayout
     /// The context, held weakly through its handle: the context's identity map and pending work hold
     /// objects strongly, so a strong reference back would be a cycle (VeinCore's typed instances hold
-    /// the context instead; see `ModelContext`). An object that outlives its context reads the values it
+    /// the context instead; see `ObjectContext`). An object that outlives its context reads the values it
     /// holds; what needs the context (a lazy field not read yet, a relationship, a write) throws
     /// `ContextError.contextClosed`.
     private let handle: ContextHandle
-    package var owner: ModelContext? { handle.context }
+    package var owner: ObjectContext? { handle.context }
 
-    package var context: ModelContext {
+    package var context: ObjectContext {
         get throws(ContextError) {
             guard let owner else { throw ContextError.contextClosed(model: layout.model.name, id: id) }
             return owner

@@ -1,5 +1,5 @@
 /// Which columns of a model's rows a fetch reads: by default all but lazy fields and to-manys; fewer when
-/// the fetch names the properties it wants (`FetchDescriptor.columnsToFetch`); those the context reads
+/// the fetch names the properties it wants (`ObjectFetch.columnsToFetch`); those the context reads
 /// with every row (`ModelLayout.readWithEveryRow`) always. A column left unread is
 /// read from the store when first asked for, as a lazy field is.
 struct RowProjection {

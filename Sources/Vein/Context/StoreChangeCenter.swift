@@ -15,7 +15,7 @@ package struct StoreChange: Sendable, Equatable {
 /// The saves of this process, by store file: each context made from a store announces here what each
 /// save wrote, once the transaction it belongs to has committed (never before: an observer that reads
 /// must find the rows), so every context and container on the same file can follow them. Writes by other
-/// processes are not announced; `PRAGMA data_version` (`ModelContext.dataVersion`) shows those.
+/// processes are not announced; `PRAGMA data_version` (`ObjectContext.dataVersion`) shows those.
 ///
 /// A handler runs on the saving thread, possibly while it holds its context's lock: it must not wait for
 /// any context (hand the work to a queue of its own) and must not throw.
@@ -47,7 +47,7 @@ package final class StoreChangeCenter: @unchecked Sendable {  // `handlers` behi
 
     /// Calls `handler` after every `rollback` of `context` that discarded changes, with their models, until
     /// the returned observation is cancelled or released. Keep `context` alive meanwhile.
-    package func observeRollbacks(of context: ModelContext, _ handler: @escaping @Sendable (StoreChange) -> Void) -> StoreObservation {
+    package func observeRollbacks(of context: ObjectContext, _ handler: @escaping @Sendable (StoreChange) -> Void) -> StoreObservation {
         observe(.rollbacks(of: ObjectIdentifier(context)), handler)
     }
 
@@ -74,7 +74,7 @@ package final class StoreChangeCenter: @unchecked Sendable {  // `handlers` behi
     }
 
     /// Tells the observers of `context`'s rollbacks.
-    func postRollback(_ change: StoreChange, of context: ModelContext) {
+    func postRollback(_ change: StoreChange, of context: ObjectContext) {
         post(change, to: .rollbacks(of: ObjectIdentifier(context)))
     }
 
@@ -90,7 +90,7 @@ package final class StoreChangeCenter: @unchecked Sendable {  // `handlers` behi
     }
 
     /// Observers of `context`'s rollbacks (tests).
-    package func rollbackObserverCount(of context: ModelContext) -> Int {
+    package func rollbackObserverCount(of context: ObjectContext) -> Int {
         lock.withLock { handlers[.rollbacks(of: ObjectIdentifier(context))]?.count ?? 0 }
     }
 }

@@ -59,7 +59,7 @@ public struct StoreExporter {
                 try sink.write(key + ":[")
             }
             // On the export's own connection: the rows it tests are read in the export's snapshot.
-            let context = predicate == nil ? nil : ModelContext(database: store.database, manifest: manifest)
+            let context = predicate == nil ? nil : ObjectContext(database: store.database, manifest: manifest)
             var count = 0
             var line = "{"
             if format == .jsonl {
@@ -90,7 +90,7 @@ public struct StoreExporter {
 
     /// Each row of `model` as a JSON object, in id order. A condition runs in SQL where SQL gives Swift's
     /// answer exactly; otherwise SQL narrows and the evaluator decides row by row.
-    private func rows(of model: ModelSchema, predicate: TypedExpression?, context: ModelContext?, prefix: [UInt8],
+    private func rows(of model: ModelSchema, predicate: TypedExpression?, context: ObjectContext?, prefix: [UInt8],
                       _ body: ([UInt8]) throws -> Void) throws {
         let table = SQL.quoteIdentifier(model.name)
         let columns = model.columnNames

@@ -8,7 +8,7 @@ public struct MigrationPlan: Sendable {
     public let app: String
     public let schemas: [SchemaManifest]
     /// `stages[i]` goes from `schemas[i]` to `schemas[i + 1]`.
-    public let stages: [MigrationStage]
+    public let stages: [PlanStage]
 
     public var versions: [SchemaVersion] { schemas.map(\.version) }
 
@@ -17,10 +17,10 @@ public struct MigrationPlan: Sendable {
 
 /// One stage: what changes between two adjacent schema versions, and the steps that say what to do with
 /// data the automatic mapping cannot carry.
-public struct MigrationStage: Sendable {
+public struct PlanStage: Sendable {
     public let from: SchemaManifest
     public let to: SchemaManifest
-    public let steps: [MigrationStep]
+    public let steps: [PlanStep]
     /// Where the stage is in the plan file (`stages[1]`), for messages.
     public let path: String
     /// SHA-256 over both schemas' canonical forms and the steps' canonical JSON: `_vein_migrations` keeps it,
@@ -30,7 +30,7 @@ public struct MigrationStage: Sendable {
     public var name: String { "\(from.version) → \(to.version)" }
 }
 
-public enum MigrationStep: Equatable, Sendable {
+public enum PlanStep: Equatable, Sendable {
     /// Computes new fields of `model` (a model of the new schema) from the old row.
     case map(model: String, assignments: [Assignment])
     /// Deletes the old rows of `model` matching the condition, with the model's delete rules.

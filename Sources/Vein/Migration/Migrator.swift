@@ -13,8 +13,8 @@ public struct Migrator: Sendable {
     /// Called inside the run's transaction just before a stage changes the tables (the database at the
     /// stage's `from` schema) and just after (at its `to` schema): the Swift API's `willMigrate` and
     /// `didMigrate`. What they write commits or rolls back with the run.
-    package var willRunStage: (@Sendable (MigrationStage, Database) throws -> Void)?
-    package var didRunStage: (@Sendable (MigrationStage, Database) throws -> Void)?
+    package var willRunStage: (@Sendable (PlanStage, Database) throws -> Void)?
+    package var didRunStage: (@Sendable (PlanStage, Database) throws -> Void)?
 
     public init(plan: MigrationPlan) {
         self.plan = plan
@@ -142,7 +142,7 @@ public struct Migrator: Sendable {
     }
 
     /// Applied stages (the first `applied` of the plan) whose history checksum is not the plan's.
-    private func changedStages(_ database: Database, applied: Int) throws -> [MigrationStage] {
+    private func changedStages(_ database: Database, applied: Int) throws -> [PlanStage] {
         var recorded: [String: String] = [:]
         for row in try database.rows("SELECT \"fromVersion\", \"toVersion\", \"checksum\" FROM \(StoreFormat.migrations) WHERE \"fromVersion\" IS NOT NULL") {
             if let from = row[0].string, let to = row[1].string, let sum = row[2].string { recorded["\(from) \(to)"] = sum }

@@ -77,7 +77,7 @@ public struct PlanParser {
         if stageList.count != schemas.count - 1 {
             issue("stages", "expected \(Phrase.count(schemas.count - 1, "stage")) (one per pair of adjacent schemas), found \(stageList.count)")
         }
-        var stages: [MigrationStage] = []
+        var stages: [PlanStage] = []
         for (i, json) in stageList.enumerated() where i + 1 < schemas.count {
             let toPlace = SchemaPlace(index: i + 1, file: schemaList[i + 1].stringValue.map(schemaFile))
             if let from = schemas[i], let to = schemas[i + 1], let stage = stage(json, from: from, to: to, path: "stages[\(i)]", toPlace: toPlace) {
@@ -133,7 +133,7 @@ public struct PlanParser {
         }
     }
 
-    private mutating func stage(_ json: JSONValue, from: SchemaManifest, to: SchemaManifest, path: String, toPlace: SchemaPlace) -> MigrationStage? {
+    private mutating func stage(_ json: JSONValue, from: SchemaManifest, to: SchemaManifest, path: String, toPlace: SchemaPlace) -> PlanStage? {
         guard let object = json.objectValue else {
             issue(path, "expected a stage object ({ from: …, to: …, steps: […] }), found \(json.kindName)")
             return nil
@@ -154,7 +154,7 @@ public struct PlanParser {
         let steps = stepList.enumerated().compactMap { step($1, from: from, to: to, path: "\(path).steps[\($0)]") }
         guard issues.count == before else { return nil }
         let checksum = SHA256.hex(from.sha256 + "\n" + to.sha256 + "\n" + JSONWriter.string(stepsJSON.canonicalized()))
-        let stage = MigrationStage(from: from, to: to, steps: steps, path: path, checksum: checksum)
+        let stage = PlanStage(from: from, to: to, steps: steps, path: path, checksum: checksum)
         // A rename the stage cannot follow is a mistake in the new schema: reported where it is written.
         for rename in Renames.issues(from: from, to: to) {
             issues.append(toPlace.issue(rename.path, rename.message))
@@ -167,7 +167,7 @@ public struct PlanParser {
 
     private static let stepKinds = ["map", "delete", "drop", "dropModel"]
 
-    private mutating func step(_ json: JSONValue, from: SchemaManifest, to: SchemaManifest, path: String) -> MigrationStep? {
+    private mutating func step(_ json: JSONValue, from: SchemaManifest, to: SchemaManifest, path: String) -> PlanStep? {
         guard let object = json.objectValue, object.count == 1, let kind = object.keys.first, let body = object[kind] else {
             issue(path, "expected a step: an object with one key, one of \(Self.stepKinds.joined(separator: ", "))")
             return nil
@@ -192,7 +192,7 @@ public struct PlanParser {
                     issue(bodyPath, "missing key \"set\" (fields of \(model) and the expressions that compute them)")
                     return nil
                 }
-                var assignments: [MigrationStep.Assignment] = []
+                var assignments: [PlanStep.Assignment] = []
                 for member in set {
                     guard modelSchema.field(named: member.key) != nil else {
                         issue("\(bodyPath).set.\(member.key)", "no field '\(member.key)' in \(model) at \(to.version)"

@@ -47,12 +47,12 @@ struct StagePlan {
     /// The link tables of the new schema (canonical sides), each with the old relationship it comes from
     /// (nil for a new one); a link table whose name and side are unchanged stays as it is.
     var links: [(new: RelationshipStorage, old: RelationshipStorage?)] = []
-    var deletes: [(model: ModelSchema, condition: TypedExpression, step: MigrationStep)] = []
+    var deletes: [(model: ModelSchema, condition: TypedExpression, step: PlanStep)] = []
 }
 
 /// Builds a `StagePlan`, or lists every reason it cannot (each a message for the plan's stage).
 enum StagePlanner {
-    static func plan(_ stage: MigrationStage) -> Result<StagePlan, PlanIssues> {
+    static func plan(_ stage: PlanStage) -> Result<StagePlan, PlanIssues> {
         var issues: [String] = []
         var plan = StagePlan()
         let old = stage.from, new = stage.to
@@ -67,7 +67,7 @@ enum StagePlanner {
         /// The new name of an old model (relationship targets follow renames).
         func newName(ofOld name: String) -> String? { sourceOf.first { $0.value.name == name }?.key }
 
-        var maps: [String: [MigrationStep.Assignment]] = [:]
+        var maps: [String: [PlanStep.Assignment]] = [:]
         var drops: Set<[String]> = [], droppedModels: Set<String> = []
         for step in stage.steps {
             switch step {
@@ -235,7 +235,7 @@ enum StagePlanner {
 
     /// A field a `map` step computes: the expression is checked against the old model, its type against
     /// the new field's.
-    private static func mapped(_ assignment: MigrationStep.Assignment, into field: FieldSchema, of model: ModelSchema,
+    private static func mapped(_ assignment: PlanStep.Assignment, into field: FieldSchema, of model: ModelSchema,
                                from source: ModelSchema, manifest: SchemaManifest) -> Result<StagePlan.Column, PlanFailure> {
         let typed: TypedExpression
         do {

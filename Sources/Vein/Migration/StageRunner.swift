@@ -9,7 +9,7 @@ import Foundation
 /// the caller's transaction then rolls everything back.
 struct StageRunner {
     let database: Database
-    let stage: MigrationStage
+    let stage: PlanStage
     let plan: StagePlan
     /// Told when each phase begins (`Migrator` turns it into `WorkProgress`).
     var phase: (Phase) -> Void = { _ in }
@@ -56,8 +56,8 @@ struct StageRunner {
 
     private func runDeletes(_ report: inout StageReport) throws {
         for delete in plan.deletes {
-            let context = ModelContext(database: database, manifest: stage.from)
-            let matching = try context.fetch(FetchDescriptor(model: delete.model.name, predicate: delete.condition))
+            let context = ObjectContext(database: database, manifest: stage.from)
+            let matching = try context.fetch(ObjectFetch(model: delete.model.name, predicate: delete.condition))
             for object in matching { try context.delete(object) }
             try context.applyDeleteRules()  // set-based, as save: counts what cascade adds
             let removed = context.changes().filter { $0.kind == .delete }.count
@@ -98,7 +98,7 @@ struct StageRunner {
                     page.reset()
                     guard let last = ids.last else { break }
                     after = last
-                    let context = ModelContext(database: database, manifest: stage.from)
+                    let context = ObjectContext(database: database, manifest: stage.from)
                     for id in ids {
                         guard let object = try context.object(source.name, id: id) else { continue }
                         let evaluator = context.evaluator(for: object)
@@ -132,7 +132,7 @@ struct StageRunner {
             }
             for case .map(let name, let assignments) in stage.steps where name == model.model.name {
                 let rows = try count(SQL.quoteIdentifier(source.name))
-                report.steps.append(.init(step: MigrationStep.map(model: name, assignments: assignments).summary, rows: rows,
+                report.steps.append(.init(step: PlanStep.map(model: name, assignments: assignments).summary, rows: rows,
                                           effect: mappedCount > 0 ? "computed (\(Phrase.rows(mappedCount)) in memory)" : "computed in SQL"))
             }
         }
@@ -169,7 +169,7 @@ struct StageRunner {
             let ids = try sample("SELECT \(table).\(StoreFormat.key) FROM \(table)", [])
             if acknowledged {
                 report.rowsDropped += ids.count
-                report.steps.append(.init(step: MigrationStep.dropModel(model.name).summary, rows: ids.count, effect: "dropped"))
+                report.steps.append(.init(step: PlanStep.dropModel(model.name).summary, rows: ids.count, effect: "dropped"))
             } else if ids.count > 0 {
                 found.append(UnhandledData(kind: .removedModel, model: model.name, field: nil, count: ids.count, sampleIDs: ids.samples,
                                            problem: "\(Phrase.rows(ids.count)) in a model that \(to) removes",
@@ -180,7 +180,7 @@ struct StageRunner {
             let table = SQL.quoteIdentifier(model.name)
             let ids = try sample("SELECT \(table).\(StoreFormat.key) FROM \(table) WHERE \(table).\(SQL.quoteIdentifier(field)) IS NOT NULL", [])
             if acknowledged {
-                let drop = MigrationStep.drop(model: model.name, field: field)
+                let drop = PlanStep.drop(model: model.name, field: field)
                 if stage.steps.contains(drop) { report.steps.append(.init(step: drop.summary, rows: ids.count, effect: "had a value, dropped")) }
             } else if ids.count > 0 {
                 found.append(UnhandledData(kind: .removedField, model: model.name, field: field, count: ids.count, sampleIDs: ids.samples,

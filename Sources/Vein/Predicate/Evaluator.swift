@@ -29,7 +29,7 @@ public enum EvaluationError: Error, Equatable, Sendable, CustomStringConvertible
 /// (canonical equivalence), Character-based `count` and `contains` (as `#Predicate` evaluates it),
 /// Foundation's `localizedStandardContains`, `nil` equal only to `nil`. It is the reference the SQL compiler must
 /// agree with, and it runs for pending changes and for whatever SQL cannot express exactly.
-public struct Evaluator {
+package struct Evaluator {
     /// Reads a column of the row under test (through a hop when the path has one).
     public typealias ColumnReader = (TypedExpression.ColumnPath) throws -> Value
 

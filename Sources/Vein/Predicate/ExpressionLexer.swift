@@ -1,5 +1,5 @@
 /// Tokens of the expression language (SPEC §4): the body of a Swift `#Predicate` closure.
-public struct Token: Equatable, Sendable {
+package struct Token: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         case identifier(String)
         /// `$0`
@@ -25,7 +25,7 @@ public struct Token: Equatable, Sendable {
 /// Reads Unicode scalars, as Swift's own lexer does, not Characters: a string may start with a combining
 /// or extending scalar (`"\u{301}"` typed raw, a ZWJ, a variation selector), which would otherwise join the
 /// opening quote into one Character that is no quote. Columns stay in Characters, where a caret lines up.
-public struct ExpressionLexer {
+package struct ExpressionLexer {
     private let scalars: SourceScalars
     /// The Character offset of each scalar (and of the end), for columns; nil when it is the scalar's
     /// own offset (ASCII without "\r\n": no array of 8 bytes a character for the common case).

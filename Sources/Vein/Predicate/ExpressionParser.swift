@@ -10,7 +10,7 @@ import Foundation
 /// `maxDepth`, so hostile input cannot exhaust the stack of this parser or of the passes that walk the
 /// tree after it; `&&` and `||` chains, which may be long, become balanced trees (both operators are
 /// associative, short-circuits and errors included, so the meaning is the same).
-public struct ExpressionParser {
+package struct ExpressionParser {
     public static let maxDepth = 512
 
     private let tokens: [Token]

@@ -5,7 +5,7 @@
 /// what the `cascade` rules added from round n. Keyed by (model, id), and indexed by (model, round), so
 /// the ids of one model, and of one round of it, are one seek whatever else the set holds: a context
 /// adds the deletes of each statement as rounds of their own after the ones it already holds
-/// (`ModelContext.applyDeleteRules`).
+/// (`ObjectContext.applyDeleteRules`).
 package enum DeleteSet {
     package static let table = "temp.\"_vein_deleted\""
     package static let createSQL = "CREATE TEMP TABLE IF NOT EXISTS \"_vein_deleted\" (\"model\" TEXT NOT NULL, \"id\" TEXT NOT NULL, "

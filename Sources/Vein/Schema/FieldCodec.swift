@@ -90,7 +90,7 @@ extension FieldTypeCodec {
 
 /// Why a value does not fit a field in memory: of another type, or of the type but unstorable (an
 /// infinity, a date outside four-digit years), with what was expected and found.
-public enum ValueRefusal: Error, Equatable, Sendable {
+package enum ValueRefusal: Error, Equatable, Sendable {
     case wrongType
     case unstorable(expected: String, found: String)
 }
@@ -119,7 +119,7 @@ extension FieldType {
 
 /// One field's codec: its type's codec plus what the field adds (NULL when optional). Built once per
 /// field by whoever reads or writes many rows (`ModelLayout`, the exporter, the importer).
-public struct FieldCodec: Sendable {
+package struct FieldCodec: Sendable {
     let type: any ValueCodec
     public let isOptional: Bool
 
@@ -209,10 +209,10 @@ public struct FieldCodec: Sendable {
 
 extension FieldSchema {
     /// This field's codec (a small value; callers that handle many rows keep it).
-    public var codec: FieldCodec { FieldCodec(field: self) }
+    package var codec: FieldCodec { FieldCodec(field: self) }
 
     /// The column value of a JSON value (a manifest default, an import record), checked against the type.
-    public func databaseValue(fromJSON json: JSONValue) throws(ValueMismatch) -> DatabaseValue {
+    package func databaseValue(fromJSON json: JSONValue) throws(ValueMismatch) -> DatabaseValue {
         try codec.value(fromJSON: json).databaseValue
     }
 

@@ -15,7 +15,7 @@ extension FieldType {
 }
 
 /// Why a JSON value does not fit a field (the text after "expected").
-public struct ValueMismatch: Error, Equatable, Sendable {
+package struct ValueMismatch: Error, Equatable, Sendable {
     public let expectation: String
 }
 

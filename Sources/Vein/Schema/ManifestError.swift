@@ -1,6 +1,6 @@
 /// One thing wrong with a manifest: where (a JSON path such as `models.Post.fields.views`, or a line and
 /// column for syntax errors) and what was expected.
-public struct ManifestIssue: Equatable, Sendable, CustomStringConvertible {
+package struct ManifestIssue: Equatable, Sendable, CustomStringConvertible {
     public let path: String
     public let message: String
     public var line: Int?
@@ -20,9 +20,9 @@ public struct ManifestIssue: Equatable, Sendable, CustomStringConvertible {
 public struct ManifestError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file name as the user gave it, for messages.
     public let file: String
-    public let issues: [ManifestIssue]
+    package let issues: [ManifestIssue]
 
-    public init(file: String, issues: [ManifestIssue]) {
+    package init(file: String, issues: [ManifestIssue]) {
         self.file = file
         self.issues = issues
     }

@@ -4,15 +4,15 @@ package enum QueryResult: Sendable {
     case count(Int)
     /// A write: the changes this statement made (saved or not, as the caller decides), including what delete
     /// rules and inverse relationships changed; not those earlier statements left pending in the context.
-    case changes([ModelContext.Change])
+    case changes([ObjectContext.Change])
 }
 
 /// Runs statements against a context. Writes stay in the context until its owner saves, exactly like
-/// `ModelContext` (the REPL saves on `save`), unless `run` is told to save.
+/// `ObjectContext` (the REPL saves on `save`), unless `run` is told to save.
 package struct QueryRunner {
-    package let context: ModelContext
+    package let context: ObjectContext
 
-    package init(context: ModelContext) {
+    package init(context: ObjectContext) {
         self.context = context
     }
 
@@ -20,7 +20,7 @@ package struct QueryRunner {
     /// reads its rows, computes and saves the changes under one write lock (`BEGIN IMMEDIATE`), so no
     /// other process can change those rows between the read and the write (`set views = views + 1` from
     /// two processes at once never loses an increment). Without `save`, a write's changes stay pending
-    /// and `ModelContext.save` detects a row changed meanwhile.
+    /// and `ObjectContext.save` detects a row changed meanwhile.
     package func run(_ source: String, save: Bool = false) throws -> QueryResult {
         try run(try QueryParser.parse(source), source: source, save: save)
     }
@@ -34,7 +34,7 @@ package struct QueryRunner {
         if !saving, case .insert(let name, let values) = statement, let model = context.manifest.model(named: name),
            !values.contains(where: { model.relationship(named: $0.field) != nil }) {
             let (inserted, _) = try insert(model, values, source: source)
-            return .changes([ModelContext.Change(kind: .insert, model: model.name, id: inserted.id, fields: [])])
+            return .changes([ObjectContext.Change(kind: .insert, model: model.name, id: inserted.id, fields: [])])
         }
         return try context.transaction(saving ? .immediate : .deferred) {
             let result = try run(statement, source: source)
@@ -47,7 +47,7 @@ package struct QueryRunner {
         try context.recordingChanges { record in try run(statement, source: source, record: record) }
     }
 
-    private func run(_ statement: QueryStatement, source: String, record: ModelContext.ChangeRecord) throws -> QueryResult {
+    private func run(_ statement: QueryStatement, source: String, record: ObjectContext.ChangeRecord) throws -> QueryResult {
         let manifest = context.manifest
         /// What the statement changed, and the pending changes of the objects it changed itself (an object
         /// updated again has a pending change that may look the same as before). Found among the objects
@@ -104,7 +104,7 @@ package struct QueryRunner {
             guard case .changes(let own) = changes(touching: objects.map(\.id)) else { return .changes([]) }
             let listed = Set(own.map(\.id))
             let unsaved = objects.filter { !listed.contains($0.id) }
-            return .changes(unsaved.map { ModelContext.Change(kind: .delete, model: $0.modelName, id: $0.id, fields: []) } + own)
+            return .changes(unsaved.map { ObjectContext.Change(kind: .delete, model: $0.modelName, id: $0.id, fields: []) } + own)
         }
     }
 
@@ -143,10 +143,10 @@ package struct QueryRunner {
         return m
     }
 
-    private func descriptor(_ s: QueryStatement.Selection, source: String) throws -> (ModelSchema, FetchDescriptor) {
+    private func descriptor(_ s: QueryStatement.Selection, source: String) throws -> (ModelSchema, ObjectFetch) {
         let manifest = context.manifest
         var target = try self.model(s.model, source: source)
-        var d = FetchDescriptor(model: target.name)
+        var d = ObjectFetch(model: target.name)
         if let traversal = s.traversal {
             guard let rel = target.relationship(named: traversal.relationship) else {
                 throw ExpressionError("no relationship '\(traversal.relationship)' in \(target.name)", column: 0, source: source)
@@ -155,7 +155,7 @@ package struct QueryRunner {
                 throw ContextError.danglingReference(model: target.name, field: StoreFormat.current.keyColumn, id: traversal.ownerID)
             }
             target = try self.model(rel.target, source: source)
-            d = FetchDescriptor(model: target.name)
+            d = ObjectFetch(model: target.name)
             if rel.isToMany {
                 // Not the inverse column alone, even sorted: a member this context moved is not there yet.
                 try context.restrictToMembers(&d, of: owner, rel.name)

@@ -5,7 +5,7 @@ package enum QueryStatement: Equatable, Sendable {
         /// `Post(#id("…")).attachments`: the owner whose relationship is traversed.
         package var traversal: (ownerModel: String, ownerID: String, relationship: String)?
         package var predicate: ParsedExpression?
-        package var sort: [FetchDescriptor.SortKey] = []
+        package var sort: [ObjectFetch.SortKey] = []
         package var limit: Int?
         package var offset = 0
         /// Where each sort key is written, for errors found when the statement meets the schema.
@@ -209,7 +209,7 @@ package struct QueryParser {
                 let (key, column) = try name("a field to sort by")
                 var ascending = true
                 if isWord("desc") { ascending = false; position += 1 } else if isWord("asc") { position += 1 }
-                selection.sort.append(FetchDescriptor.SortKey(key, ascending: ascending))
+                selection.sort.append(ObjectFetch.SortKey(key, ascending: ascending))
                 selection.sortColumns.append(column)
             } while current.kind == .symbol(",")
         default:  // limit, offset

@@ -19,7 +19,7 @@ package enum SecureRandom {
     }
 }
 
-public enum CryptoError: Error {
+package enum CryptoError: Error {
     case randomUnavailable
 }
 

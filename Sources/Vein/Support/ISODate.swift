@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Hand-written rather than ISO8601DateFormatter, which keeps only milliseconds: a round trip through
 /// JSON must give back the same microsecond.
-public enum ISODate {
+package enum ISODate {
     /// Rounds to the microsecond, the precision of the store, and to the Double a Foundation Date holds
     /// for it (see `instant`): the one rounding every date goes through (context, import, `#date`,
     /// export), so a value once stored is a fixed point (`round(round(x)) == round(x)`),

@@ -57,7 +57,7 @@ enum QueryCommand {
         // A statement that does not parse writes nothing: its error is reported once the store is open.
         let reads = (try? QueryParser.parse(invocation[statement]))?.isWrite != true
         let store = try SharedOptions.openStore(invocation, mode: reads ? .readOnly : .readWrite)
-        let context = ModelContext(store: store)
+        let context = ObjectContext(store: store)
         let dryRun = invocation[Self.dryRun]
         let result = try QueryRunner(context: context).run(invocation[statement], save: !dryRun)
         let console = invocation.console

@@ -4,14 +4,14 @@ import Vein
 /// change. Past a screenful on a terminal the lines are summarised (`ChangeSummary`); the whole list is one
 /// option away (`changes --all` in the REPL), and a file or a pipe always gets it whole.
 extension ResultFormatter {
-    static func print(_ changes: [ModelContext.Change], format: Format, console: Console) {
+    static func print(_ changes: [ObjectContext.Change], format: Format, console: Console) {
         try? write(changes, format: format, emit: { console.out($0) })
     }
 
     /// Writes the changes; with `summarizingPast`, a list longer than that many lines (table and line
     /// formats) is written as `ChangeSummary` lines. Returns whether it was.
     @discardableResult
-    static func write(_ changes: [ModelContext.Change], format: Format, summarizingPast limit: Int? = nil, emit: Emit) throws -> Bool {
+    static func write(_ changes: [ObjectContext.Change], format: Format, summarizingPast limit: Int? = nil, emit: Emit) throws -> Bool {
         let json: [JSONValue] = changes.map { c in
             .object(JSONObject([("change", .string(c.kind.rawValue)), ("model", .string(c.model)), ("id", .string(c.id)),
                                 ("fields", .array(c.fields.map(JSONValue.string)))]))
@@ -42,8 +42,8 @@ extension ResultFormatter {
 enum ChangeSummary {
     static let sampleIDs = 3
 
-    static func lines(_ changes: [ModelContext.Change]) -> [String] {
-        var groups: [(key: String, changes: [ModelContext.Change])] = []
+    static func lines(_ changes: [ObjectContext.Change]) -> [String] {
+        var groups: [(key: String, changes: [ObjectContext.Change])] = []
         var index: [String: Int] = [:]
         for change in changes {
             let key = "\(change.kind.rawValue) \(change.model)"
@@ -61,7 +61,7 @@ enum ChangeSummary {
     }
 
     /// " (views)" when every change of a group names the same fields, " (views 131, title 20)" when not.
-    static func fields(_ changes: [ModelContext.Change]) -> String {
+    static func fields(_ changes: [ObjectContext.Change]) -> String {
         var counts: [String: Int] = [:], order: [String] = []
         for change in changes {
             for field in change.fields {
@@ -74,7 +74,7 @@ enum ChangeSummary {
         return " (" + order.map { uniform ? $0 : "\($0) \(counts[$0]!)" }.joined(separator: ", ") + ")"
     }
 
-    static func verb(_ kind: ModelContext.Change.Kind) -> String {
+    static func verb(_ kind: ObjectContext.Change.Kind) -> String {
         switch kind {
         case .insert: return "inserted"
         case .update: return "updated"

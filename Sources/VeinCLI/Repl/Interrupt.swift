@@ -6,7 +6,7 @@ import Vein
 /// to stop it, as the sqlite3 shell does.
 enum Interrupt {
     nonisolated(unsafe) private static var flag: sig_atomic_t = 0
-    nonisolated(unsafe) private static var running: Unmanaged<ModelContext>?
+    nonisolated(unsafe) private static var running: Unmanaged<ObjectContext>?
     /// The connection a raw `.sql` read runs on (the store's own, not the context's).
     nonisolated(unsafe) private static var runningSQL: Unmanaged<Database>?
 
@@ -38,7 +38,7 @@ enum Interrupt {
         return try body()
     }
 
-    static func whileRunning<T>(on context: ModelContext, _ body: () throws -> T) throws -> T {
+    static func whileRunning<T>(on context: ObjectContext, _ body: () throws -> T) throws -> T {
         flag = 0
         running = Unmanaged.passUnretained(context)
         defer { running = nil }

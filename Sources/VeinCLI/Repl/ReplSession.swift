@@ -1,11 +1,11 @@
 import Foundation
 import Vein
 
-/// One REPL session on an open store: runs statements through `QueryRunner` on one `ModelContext`, so
+/// One REPL session on an open store: runs statements through `QueryRunner` on one `ObjectContext`, so
 /// writes stay pending until `save` (SPEC §9), and keeps the settings the dot-commands change.
 final class ReplSession {
     let store: Store
-    let context: ModelContext
+    let context: ObjectContext
     let console: Console
     let output: ReplOutput
     let readOnly: Bool
@@ -48,7 +48,7 @@ final class ReplSession {
     init(store: Store, console: Console, readOnly: Bool, interactive: Bool, writeGuard: WriteGuard) {
         self.store = store
         self.writeGuard = writeGuard
-        self.context = ModelContext(store: store)
+        self.context = ObjectContext(store: store)
         self.console = console
         self.output = ReplOutput(console: console, interactive: interactive)
         self.readOnly = readOnly
@@ -141,7 +141,7 @@ final class ReplSession {
     }
 
     /// Writes changes, summarised past a screenful unless `all`; returns whether they were.
-    private func writeChanges(_ changes: [ModelContext.Change], all: Bool) throws -> Bool {
+    private func writeChanges(_ changes: [ObjectContext.Change], all: Bool) throws -> Bool {
         var summarized = false
         try output.write { emit in
             summarized = try ResultFormatter.write(changes, format: format, summarizingPast: all ? nil : output.screenful, emit: emit)

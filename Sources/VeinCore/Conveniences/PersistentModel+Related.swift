@@ -25,7 +25,7 @@ extension PersistentModel {
 
     /// The fetch `related` runs (tests explain it).
     func membersPlan<Target: PersistentModel>(of owner: ModelObject, _ relationship: String, where predicate: Predicate<Target>?,
-                                             sort: [SortDescriptor<Target>]) throws -> (TypedFetchPlan<Target>, Vein.ModelContext) {
+                                             sort: [SortDescriptor<Target>]) throws -> (TypedFetchPlan<Target>, ObjectContext) {
         let context = try owner.context
         var plan = try TypedFetchPlan(FetchDescriptor(predicate: predicate, sortBy: sort), context: context)
         try context.restrictToMembers(&plan.engine, of: owner, relationship)

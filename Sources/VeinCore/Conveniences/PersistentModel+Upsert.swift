@@ -54,7 +54,7 @@ extension PersistentModel {
     /// Throws `valueHeldByUnsavedDelete` when a stored row this context deleted without saving still
     /// holds one of `model`'s unique values: a save writes new rows before it deletes, so the store would
     /// refuse every save of the new row until the delete is saved.
-    static func requireNoUnsavedDeleteHolds(_ model: Self, in engine: Vein.ModelContext, uniqueKeys: [[FieldSchema]]) throws {
+    static func requireNoUnsavedDeleteHolds(_ model: Self, in engine: ObjectContext, uniqueKeys: [[FieldSchema]]) throws {
         for key in uniqueKeys {
             guard let values = try values(of: key, in: model),
                   let id = try engine.storedRowsDeletedWithoutSaving(modelName, where: condition(key, values)).first else { continue }
@@ -89,7 +89,7 @@ extension PersistentModel {
     /// `includingPending`: rows as this context has them, unsaved changes included; otherwise the
     /// store's rows only, as this context has not changed them (a lookup that costs the same however
     /// many inserts are pending). Caller holds the engine's lock, then the instance lock.
-    static func merge(_ model: Self, into engine: Vein.ModelContext, uniqueKeys: [[FieldSchema]],
+    static func merge(_ model: Self, into engine: ObjectContext, uniqueKeys: [[FieldSchema]],
                       includingPending: Bool) throws -> (object: ModelObject, kept: Self)? {
         model._$pendLetValues()
         var match: (field: String, object: ModelObject)?
@@ -97,7 +97,7 @@ extension PersistentModel {
             guard let values = try values(of: key, in: model) else { continue }
             let found: ModelObject?
             if includingPending {
-                found = try engine.fetch(Vein.FetchDescriptor(model: modelName, predicate: condition(key, values), fetchLimit: 1)).first
+                found = try engine.fetch(ObjectFetch(model: modelName, predicate: condition(key, values), fetchLimit: 1)).first
             } else {
                 found = try engine.storedObject(modelName, unique: key.map(\.name), equal: values)
             }

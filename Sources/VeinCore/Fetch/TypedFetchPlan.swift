@@ -4,7 +4,7 @@ import Vein
 /// How a typed fetch runs: the engine's descriptor (condition, sort keys, window in SQL where they
 /// translate) and what is left to memory, with Foundation's semantics deciding.
 struct TypedFetchPlan<T: PersistentModel> {
-    var engine: Vein.FetchDescriptor
+    var engine: ObjectFetch
     /// The predicate did not translate (Foundation's `evaluate`), or a `ModelPredicate`'s Swift filter:
     /// it filters the fetched instances.
     var filterInMemory: ((T) throws -> Bool)?
@@ -14,8 +14,15 @@ struct TypedFetchPlan<T: PersistentModel> {
 
     var isAllInEngine: Bool { filterInMemory == nil && sortInMemory == nil }
 
-    init(_ descriptor: FetchDescriptor<T>, context: Vein.ModelContext) throws {
-        engine = Vein.FetchDescriptor(model: T.modelName, includePendingChanges: descriptor.includePendingChanges)
+    /// What this plan leaves to Swift after the engine's fetch, for `explain`.
+    var inMemory: [String] {
+        (filterInMemory == nil ? [] : ["the predicate (Foundation's evaluate on each fetched instance)"])
+            + (sortInMemory == nil ? [] : ["the sort (Foundation's SortDescriptor comparison)"])
+            + (isAllInEngine || (window.offset == 0 && window.limit == nil) ? [] : ["fetchLimit and fetchOffset"])
+    }
+
+    init(_ descriptor: FetchDescriptor<T>, context: ObjectContext) throws {
+        engine = ObjectFetch(model: T.modelName, includePendingChanges: descriptor.includePendingChanges)
         if !descriptor.propertyNamesToFetch.isEmpty { engine.columnsToFetch = descriptor.propertyNamesToFetch }
         engine.relationshipsToPrefetch = descriptor.relationshipNamesToPrefetch
         window = (max(0, descriptor.fetchOffset ?? 0), descriptor.fetchLimit.map { max(0, $0) })
@@ -54,10 +61,10 @@ struct TypedFetchPlan<T: PersistentModel> {
     /// A sort key the engine orders exactly as Foundation does: a stored field's key path compared with
     /// `<` (the engine sorts nil first and strings by Swift's `<`, as `SortDescriptor` does). A string
     /// comparator (`.localizedStandard`, …) is Foundation's to apply.
-    static func sortKey(_ descriptor: SortDescriptor<T>) -> Vein.FetchDescriptor.SortKey? {
+    static func sortKey(_ descriptor: SortDescriptor<T>) -> ObjectFetch.SortKey? {
         guard descriptor.stringComparator == nil, let keyPath = descriptor.keyPath,
               let name = T.propertyName(for: keyPath), T._$schema.isField(name) else { return nil }
-        return Vein.FetchDescriptor.SortKey(name, ascending: descriptor.order == .forward)
+        return ObjectFetch.SortKey(name, ascending: descriptor.order == .forward)
     }
 
     /// The engine's objects as instances, with what the engine did not do applied here.

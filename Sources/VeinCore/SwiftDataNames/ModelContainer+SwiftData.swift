@@ -1,3 +1,5 @@
+import Vein
+
 /// SwiftData's names for the container: its main context and its initializers.
 extension ModelContainer {
     /// The container's context, `context` (SwiftData's main context; Vein's is usable from any thread, its

@@ -66,7 +66,7 @@ extension ModelContext {
     /// One batch of `enumerate`: its objects are held only for the batch.
     private func enumerateBatch<T: PersistentModel>(_ ids: [String], of type: T.Type, allowEscapingMutations: Bool, block: (T) throws -> Void) throws {
         let hadChanges = hasChanges
-        var batch = Vein.FetchDescriptor(model: T.modelName)
+        var batch = ObjectFetch(model: T.modelName)
         batch.restrictedTo = ids  // and in their order
         let objects = T.instances(try engine.fetch(batch))
         for object in objects {

@@ -1,3 +1,5 @@
+import Vein
+
 /// SwiftData's `Schema`: a list of model classes and its version, for `ModelContainer(for: Schema([…]))`.
 /// Vein's schemas are `VersionedSchema`s (`Schema(versionedSchema:)` takes one); a `Schema` of bare
 /// model classes is at version 1.0.0 unless given another.

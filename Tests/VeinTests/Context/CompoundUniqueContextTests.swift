@@ -18,7 +18,7 @@ import Testing
     @Test func theSameCombinationIsRefusedAndOtherCombinationsAreNot() throws {
         let dir = try TempDir()
         defer { dir.cleanUp() }
-        let context = ModelContext(store: try store(dir))
+        let context = ObjectContext(store: try store(dir))
         _ = try context.insert("Person", ["firstName": .string("Ada"), "lastName": .string("Lovelace")])
         _ = try context.insert("Person", ["firstName": .string("Ada"), "lastName": .string("Byron")])
         _ = try context.insert("Person", ["firstName": .string("Augusta"), "lastName": .string("Lovelace")])
@@ -36,7 +36,7 @@ import Testing
         let dir = try TempDir()
         defer { dir.cleanUp() }
         let store = try store(dir)
-        let context = ModelContext(store: store)
+        let context = ObjectContext(store: store)
         for lastName in ["Lovelace", "Byron"] { _ = try context.insert("Person", ["firstName": .string("Ada"), "lastName": .string(lastName)]) }
         try context.save()
         #expect(try store.database.scalar("SELECT count(*) FROM Person WHERE firstName = 'Ada' AND nickname IS NULL") == .integer(2))
@@ -45,7 +45,7 @@ import Testing
     @Test func theLookupFindsTheRowHoldingTheCombinationAsThisContextHasIt() throws {
         let dir = try TempDir()
         defer { dir.cleanUp() }
-        let context = ModelContext(store: try store(dir))
+        let context = ObjectContext(store: try store(dir))
         let ada = try context.insert("Person", ["firstName": .string("Ada"), "lastName": .string("Lovelace")])
         _ = try context.insert("Person", ["firstName": .string("Ada"), "lastName": .string("Byron")])
         try context.save()

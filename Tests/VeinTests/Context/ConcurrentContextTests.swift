@@ -41,7 +41,7 @@ import Testing
         #expect(conflict.description == "another context or process changed Post \(id) after it was read; nothing was saved")
         #expect(b.hasChanges, "the changes stay pending")
         #expect(try storedViews(f, id) == 1)
-        #expect(try f.context().fetchCount(FetchDescriptor(model: "Tag")) == 0, "nothing of the refused save is written")
+        #expect(try f.context().fetchCount(ObjectFetch(model: "Tag")) == 0, "nothing of the refused save is written")
         // Redone from a fresh read, it saves.
         b.rollback()
         let fresh = try #require(try b.object("Post", id: id))
@@ -68,7 +68,7 @@ import Testing
         try seenByB.set("views", .int(5))
         try a.save()
         #expect(throws: ContextError.conflict(model: "Post", id: id)) { try b.save() }
-        #expect(try f.context().fetchCount(FetchDescriptor(model: "Post")) == 0)
+        #expect(try f.context().fetchCount(ObjectFetch(model: "Post")) == 0)
     }
 
     /// Item 3: two contexts adding to the same post lose neither link. Store format 2 keeps no list on the
@@ -84,7 +84,7 @@ import Testing
         try b.save()
         let check = try f.context()
         #expect(try check.object("Post", id: id)?.related("attachments").map { try $0["name"] } == [.string("a.png"), .string("b.png")])
-        #expect(try f.context().fetchCount(FetchDescriptor(model: "Attachment")) == 2)
+        #expect(try f.context().fetchCount(ObjectFetch(model: "Attachment")) == 2)
         #expect(try f.verify() == [])
         // The same two inserts as statements, each read and saved under one write lock: both land.
         a.rollback()
@@ -122,7 +122,7 @@ import Testing
         try a.delete(seenByA)
         try a.save()
         #expect(attachment.isDeleted)
-        #expect(try f.context().fetchCount(FetchDescriptor(model: "Attachment")) == 0)
+        #expect(try f.context().fetchCount(ObjectFetch(model: "Attachment")) == 0)
         #expect(try f.verify() == [])
     }
 
@@ -198,7 +198,7 @@ import Testing
         let path = dir.path("m.vein")
         _ = try StoreCreator.create(at: path, manifest: try ManifestParser.parse(v1, file: "v1"), protection: .plaintext)
         let store = try Store.open(path, keys: KeyOptions(keyring: nil))
-        let context = ModelContext(store: store)
+        let context = ObjectContext(store: store)
         let plan = try PlanParser.parse("""
             { vein: 1, app: "t", schemas: [\(v1), \(v2)], stages: [{ from: "1.0.0", to: "1.1.0", steps: [{ dropModel: "Tag" }] }] }
             """, file: "plan.json5")
@@ -207,11 +207,11 @@ import Testing
         let changed = StoreError.schemaChanged(path, from: "1.0.0", to: "1.1.0")
         try context.insert("Tag", ["name": .string("t")])
         #expect(throws: changed) { try context.save() }
-        #expect(throws: changed) { _ = try QueryRunner(context: ModelContext(store: store)).run("count Note") }
-        #expect(throws: changed) { _ = try QueryRunner(context: ModelContext(store: store)).run(#"insert Note(text: "x")"#, save: true) }
+        #expect(throws: changed) { _ = try QueryRunner(context: ObjectContext(store: store)).run("count Note") }
+        #expect(throws: changed) { _ = try QueryRunner(context: ObjectContext(store: store)).run(#"insert Note(text: "x")"#, save: true) }
         #expect(try Store.open(path, keys: KeyOptions(keyring: nil)).rowCounts().map(\.rows) == [0])
         // A context made after the migration works.
-        _ = try QueryRunner(context: ModelContext(store: try Store.open(path, keys: KeyOptions(keyring: nil)))).run(#"insert Note(text: "x")"#, save: true)
+        _ = try QueryRunner(context: ObjectContext(store: try Store.open(path, keys: KeyOptions(keyring: nil)))).run(#"insert Note(text: "x")"#, save: true)
     }
 
     /// Item 19: while a backup reads its snapshot, another connection inserts and commits (at once: its
@@ -224,14 +224,14 @@ import Testing
         try before.save()
         let writerStore = try Store.open(f.dir.path("s.vein"), keys: KeyOptions(keyring: nil))
         writerStore.database.setBusyTimeout(milliseconds: 200)
-        let writer = ModelContext(store: writerStore)
+        let writer = ObjectContext(store: writerStore)
         _ = try StoreCopier.copy(f.store, to: f.dir.path("copy.vein"), protection: .plaintext) {
             try writer.insert("Tag", ["name": .string("during")])
             try writer.save()
         }
-        #expect(try f.context().fetchCount(FetchDescriptor(model: "Tag")) == 4)
-        let copy = ModelContext(store: try Store.open(f.dir.path("copy.vein"), keys: KeyOptions(keyring: nil)))
-        #expect(try copy.fetch(FetchDescriptor(model: "Tag", sortBy: [.init("name")])).map { try $0["name"] }
+        #expect(try f.context().fetchCount(ObjectFetch(model: "Tag")) == 4)
+        let copy = ObjectContext(store: try Store.open(f.dir.path("copy.vein"), keys: KeyOptions(keyring: nil)))
+        #expect(try copy.fetch(ObjectFetch(model: "Tag", sortBy: [.init("name")])).map { try $0["name"] }
                 == (0..<3).map { .string("before \($0)") })
 
         // A writer in the middle of its transaction: the backup does not wait for it (it used to wait the

@@ -30,7 +30,7 @@ struct ContextFixture: @unchecked Sendable {
         store = try dir.plaintextStore("s.vein", manifest: manifest)
     }
 
-    func context() throws -> ModelContext { ModelContext(store: try Store.open(dir.path("s.vein"), keys: KeyOptions(keyring: nil))) }
+    func context() throws -> ObjectContext { ObjectContext(store: try Store.open(dir.path("s.vein"), keys: KeyOptions(keyring: nil))) }
 
     func predicate(_ source: String, _ model: String) throws -> TypedExpression {
         try TypeChecker.checkPredicate(source, model: manifest.model(named: model)!, manifest: manifest)
@@ -52,11 +52,11 @@ struct ContextFixture: @unchecked Sendable {
         #expect(context.hasChanges)
         #expect(context.changes().map(\.kind) == [.insert])
         // Pending inserts are visible to fetches.
-        #expect(try context.fetch(FetchDescriptor(model: "Post")).map(\.id) == [post.id])
-        #expect(try context.fetch(FetchDescriptor(model: "Post", includePendingChanges: false)).isEmpty)
+        #expect(try context.fetch(ObjectFetch(model: "Post")).map(\.id) == [post.id])
+        #expect(try context.fetch(ObjectFetch(model: "Post", includePendingChanges: false)).isEmpty)
         try context.save()
         #expect(!context.hasChanges)
-        let again = try context.fetch(FetchDescriptor(model: "Post"))
+        let again = try context.fetch(ObjectFetch(model: "Post"))
         #expect(again.count == 1 && again[0] === post, "one object per row per context")
         // Another context sees the saved row as its own object.
         let other = try f.context()
@@ -88,10 +88,10 @@ struct ContextFixture: @unchecked Sendable {
         context.saveFailureInjection = { n in if n == 3 { throw ContextError.constraintViolation("injected") } }
         #expect(throws: ContextError.constraintViolation("injected")) { try context.save() }
         #expect(context.hasChanges)
-        #expect(try f.context().fetchCount(FetchDescriptor(model: "Tag")) == 0, "nothing written")
+        #expect(try f.context().fetchCount(ObjectFetch(model: "Tag")) == 0, "nothing written")
         context.saveFailureInjection = nil
         try context.save()
-        #expect(try f.context().fetchCount(FetchDescriptor(model: "Tag")) == 5)
+        #expect(try f.context().fetchCount(ObjectFetch(model: "Tag")) == 5)
 
         // A unique violation is refused by the store: the same.
         try context.insert("Attachment", ["name": .string("a.png"), "sizeMiB": .double(1)])
@@ -101,7 +101,7 @@ struct ContextFixture: @unchecked Sendable {
         #expect(context.hasChanges)
         context.rollback()
         #expect(!context.hasChanges)
-        #expect(try f.context().fetchCount(FetchDescriptor(model: "Attachment")) == 1)
+        #expect(try f.context().fetchCount(ObjectFetch(model: "Attachment")) == 1)
     }
 
     @Test func rollbackRestoresStoredValues() throws {
@@ -111,7 +111,7 @@ struct ContextFixture: @unchecked Sendable {
         let tag = try context.insert("Tag", ["name": .string("swift")])
         try context.save()
         try tag.set("name", .string("changed"))
-        #expect(context.changes() == [ModelContext.Change(kind: .update, model: "Tag", id: tag.id, fields: ["name"])])
+        #expect(context.changes() == [ObjectContext.Change(kind: .update, model: "Tag", id: tag.id, fields: ["name"])])
         context.rollback()
         let fresh = try #require(try context.object("Tag", id: tag.id))
         #expect(try fresh["name"] == .string("swift"))
@@ -140,10 +140,10 @@ struct ContextFixture: @unchecked Sendable {
         try other.save()
         #expect(try f.verify() == [])
         // Traversal pushed down: the post's attachments with their own predicate and sort.
-        var d = FetchDescriptor(model: "Attachment", predicate: try f.predicate("sizeMiB > 1", "Attachment"), sortBy: [.init("name")])
+        var d = ObjectFetch(model: "Attachment", predicate: try f.predicate("sizeMiB > 1", "Attachment"), sortBy: [.init("name")])
         d.owner = ("post", post.id)
         #expect(try other.fetch(d).map(\.id) == [c.id])
-        var inOrder = FetchDescriptor(model: "Attachment")
+        var inOrder = ObjectFetch(model: "Attachment")
         inOrder.restrictedTo = [c.id, b.id]
         #expect(try other.fetch(inOrder).map(\.id) == [c.id, b.id])
     }
@@ -198,16 +198,16 @@ struct ContextFixture: @unchecked Sendable {
         try context.delete(boss)
         try context.save()
         let other = try f.context()
-        #expect(try other.fetchCount(FetchDescriptor(model: "Attachment")) == 0)
-        #expect(try other.fetchCount(FetchDescriptor(model: "Person")) == 0)
-        #expect(try other.fetchCount(FetchDescriptor(model: "Tag")) == 1)
+        #expect(try other.fetchCount(ObjectFetch(model: "Attachment")) == 0)
+        #expect(try other.fetchCount(ObjectFetch(model: "Person")) == 0)
+        #expect(try other.fetchCount(ObjectFetch(model: "Tag")) == 1)
         #expect(try f.verify() == [])
     }
 
     @Test func objectsOutlivingTheirContextReadTheirLastValues() throws {
         let f = try ContextFixture()
         defer { f.dir.cleanUp() }
-        var context: ModelContext? = try f.context()
+        var context: ObjectContext? = try f.context()
         let tag = try context!.insert("Tag", ["name": .string("t")])
         try context!.save()
         context = nil
@@ -224,7 +224,7 @@ struct ContextFixture: @unchecked Sendable {
         let held = try context.insert("Tag", ["name": .string("held")])
         for n in 0..<3 * sweep { _ = try context.insert("Tag", ["name": .string("t\(n)")]) }
         try context.save()
-        let fetched = try context.fetch(FetchDescriptor(model: "Tag"))
+        let fetched = try context.fetch(ObjectFetch(model: "Tag"))
         #expect(fetched.count == 3 * sweep + 1)
         #expect(fetched.contains { $0 === held }, "a held object stays the row's one object")
         #expect(context.registeredObjectCount == 3 * sweep + 1)
@@ -235,7 +235,7 @@ struct ContextFixture: @unchecked Sendable {
         #expect(context.registeredObjectCount == 2 * sweep + 1)
         #expect(try context.object("Tag", id: held.id) === held)
         try context.save()
-        #expect(try context.fetchCount(FetchDescriptor(model: "Tag")) == 5 * sweep + 1)
+        #expect(try context.fetchCount(ObjectFetch(model: "Tag")) == 5 * sweep + 1)
     }
 
     @Test func objectsAFetchRegisteredAreSweptOnceDropped() throws {
@@ -246,7 +246,7 @@ struct ContextFixture: @unchecked Sendable {
         for n in 0..<3 * sweep { _ = try writer.insert("Tag", ["name": .string("t\(n)")]) }
         try writer.save()
         let context = try f.context()
-        var fetched: [ModelObject]? = try context.fetch(FetchDescriptor(model: "Tag"))
+        var fetched: [ModelObject]? = try context.fetch(ObjectFetch(model: "Tag"))
         let kept = fetched![7]
         // A fetch sweeps nothing it holds itself.
         #expect(context.registeredObjectCount == 3 * sweep)
@@ -256,7 +256,7 @@ struct ContextFixture: @unchecked Sendable {
         let inserted = try context.insert("Tag", ["name": .string("new")])
         #expect(context.registeredObjectCount == 2)
         #expect(try context.object("Tag", id: kept.id) === kept)
-        let again = try context.fetch(FetchDescriptor(model: "Tag"))
+        let again = try context.fetch(ObjectFetch(model: "Tag"))
         #expect(again.count == 3 * sweep + 1)
         #expect(again[7] === kept && again.last === inserted)
     }
@@ -268,7 +268,7 @@ struct ContextFixture: @unchecked Sendable {
         let post = try context.insert("Post", ["title": .string("p"), "content": .string(""), "body": .string("long")])
         try context.save()
         let other = try f.context()
-        let fetched = try #require(try other.fetch(FetchDescriptor(model: "Post")).first)
+        let fetched = try #require(try other.fetch(ObjectFetch(model: "Post")).first)
         // To-many relationships are read on first access too (store format 2: no column on the owner).
         let toMany = Set(fetched.layout.columns.indices.filter { fetched.layout.isToMany[$0] })
         #expect(fetched.unloaded == toMany.union([fetched.layout.index["body"]!]))
@@ -285,21 +285,21 @@ struct ContextFixture: @unchecked Sendable {
             try context.insert("Post", ["title": .string(title), "content": .string(""), "views": .int(Int64(views))])
         }
         try context.save()
-        let sorted = FetchDescriptor(model: "Post", predicate: try f.predicate("views > 1", "Post"),
+        let sorted = ObjectFetch(model: "Post", predicate: try f.predicate("views > 1", "Post"),
                                      sortBy: [.init("views", ascending: false), .init("title")], fetchLimit: 2, fetchOffset: 1)
-        func titles(_ d: FetchDescriptor) throws -> [String] { try context.fetch(d).map { try $0["title"].stringValue ?? "" } }
+        func titles(_ d: ObjectFetch) throws -> [String] { try context.fetch(d).map { try $0["title"].stringValue ?? "" } }
         #expect(try titles(sorted) == ["c", "b"])
         // The same fetch with pending changes runs in memory and agrees with SQL's order.
         let e = try context.insert("Post", ["title": .string("e"), "content": .string(""), "views": .int(7)])
         #expect(try titles(sorted) == ["c", "e"])
         try context.delete(e)
         #expect(try titles(sorted) == ["c", "b"])
-        #expect(try context.fetchCount(FetchDescriptor(model: "Post", predicate: try f.predicate("title.lowercased() == \"a\"", "Post"))) == 1)
+        #expect(try context.fetchCount(ObjectFetch(model: "Post", predicate: try f.predicate("title.lowercased() == \"a\"", "Post"))) == 1)
         // Nil sorts first ascending, as Swift's SortDescriptor on optionals.
-        let d = try context.object("Post", id: try context.fetch(FetchDescriptor(model: "Post", predicate: try f.predicate("title == \"d\"", "Post")))[0].id)!
+        let d = try context.object("Post", id: try context.fetch(ObjectFetch(model: "Post", predicate: try f.predicate("title == \"d\"", "Post")))[0].id)!
         try d.set("publishedAt", .date(1000))
         try context.save()
-        let byDate = try context.fetch(FetchDescriptor(model: "Post", sortBy: [.init("publishedAt")])).map { try $0["title"].stringValue! }
+        let byDate = try context.fetch(ObjectFetch(model: "Post", sortBy: [.init("publishedAt")])).map { try $0["title"].stringValue! }
         #expect(byDate == ["b", "a", "c", "d"])
     }
 
@@ -318,14 +318,14 @@ struct ContextFixture: @unchecked Sendable {
                 }
                 // The shared context is used from every thread at once too.
                 _ = try shared.insert("Tag", ["name": .string("shared-\(worker)")])
-                _ = try shared.fetch(FetchDescriptor(model: "Tag"))
+                _ = try shared.fetch(ObjectFetch(model: "Tag"))
             } catch {
                 errors.append("\(error)")
             }
         }
         try shared.save()
         #expect(errors.items == [])
-        #expect(try f.context().fetchCount(FetchDescriptor(model: "Tag")) == 104)
+        #expect(try f.context().fetchCount(ObjectFetch(model: "Tag")) == 104)
         #expect(try f.verify() == [])
     }
 

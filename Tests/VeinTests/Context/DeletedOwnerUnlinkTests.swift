@@ -16,7 +16,7 @@ import Testing
     static func folderHoldingAnItem() throws -> (TempDir, Store, ModelObject, ModelObject) {
         let dir = try TempDir()
         let store = try dir.plaintextStore("u.vein", manifest: try ManifestParser.parse(manifest, file: "u.json5"))
-        let setup = ModelContext(store: store)
+        let setup = ObjectContext(store: store)
         let item = try setup.insert("Item", ["name": .string("x")])
         let folder = try setup.insert("Folder", ["name": .string("f"), "items": .array([.string(item.id)])])
         try setup.save()
@@ -26,13 +26,13 @@ import Testing
     @Test func aMemberMovedOutOfADeletedOwnerSurvivesItsCascade() throws {
         let dir = try TempDir()
         let store = try dir.plaintextStore("u.vein", manifest: try ManifestParser.parse(Self.manifest, file: "u.json5"))
-        let setup = ModelContext(store: store)
+        let setup = ObjectContext(store: store)
         let item = try setup.insert("Item", ["name": .string("x")])
         let doomed = try setup.insert("Folder", ["name": .string("old"), "items": .array([.string(item.id)])])
         let keeper = try setup.insert("Folder", ["name": .string("new")])
         try setup.save()
 
-        let context = ModelContext(store: store)
+        let context = ObjectContext(store: store)
         let old = try #require(try context.object("Folder", id: doomed.id))
         let new = try #require(try context.object("Folder", id: keeper.id))
         try new.set("items", .array([.string(item.id)]))
@@ -40,7 +40,7 @@ import Testing
         try context.delete(old)
         try context.save()
 
-        let check = ModelContext(store: store)
+        let check = ObjectContext(store: store)
         #expect(try check.object("Item", id: item.id) != nil)
         #expect(try check.object("Folder", id: keeper.id)?.related("items").map(\.id) == [item.id])
         #expect(try check.object("Folder", id: doomed.id) == nil)
@@ -53,18 +53,18 @@ import Testing
         let (dir, store, item, folder) = try Self.folderHoldingAnItem()
         _ = dir
 
-        let reader = ModelContext(store: store)
+        let reader = ObjectContext(store: store)
         let held = try #require(try reader.object("Folder", id: folder.id))
         let members = try held.related("items")
         #expect(members.map(\.id) == [item.id])
 
-        let other = ModelContext(store: store)
+        let other = ObjectContext(store: store)
         try #require(try other.object("Folder", id: folder.id)).set("items", .array([]))
         try other.save()
 
         try reader.delete(held)
         #expect(throws: ContextError.conflict(model: "Item", id: item.id)) { try reader.save() }
-        let check = ModelContext(store: store)
+        let check = ObjectContext(store: store)
         #expect(try check.object("Item", id: item.id) != nil)
         #expect(try check.object("Folder", id: folder.id) != nil)
         _ = members
@@ -76,12 +76,12 @@ import Testing
         let (dir, store, item, folder) = try Self.folderHoldingAnItem()
         _ = dir
 
-        let reader = ModelContext(store: store)
+        let reader = ObjectContext(store: store)
         let held = try #require(try reader.object("Folder", id: folder.id))
         let members = try held.related("items")
         try reader.delete(held)
         try reader.save()
-        let check = ModelContext(store: store)
+        let check = ObjectContext(store: store)
         #expect(try check.object("Item", id: item.id) == nil)
         #expect(try check.object("Folder", id: folder.id) == nil)
         _ = members
@@ -94,13 +94,13 @@ import Testing
         let (dir, store, item, folder) = try Self.folderHoldingAnItem()
         _ = dir
 
-        let context = ModelContext(store: store)
+        let context = ObjectContext(store: store)
         let held = try #require(try context.object("Item", id: item.id))
         let runner = QueryRunner(context: context)
         _ = try runner.run("update Folder set items = []")
         _ = try runner.run("delete Folder")
         try context.save()
-        let check = ModelContext(store: store)
+        let check = ObjectContext(store: store)
         #expect(try check.object("Item", id: item.id) != nil)
         #expect(try check.object("Folder", id: folder.id) == nil)
         _ = held

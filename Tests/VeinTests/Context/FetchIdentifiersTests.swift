@@ -8,7 +8,7 @@ import Testing
 @Suite struct FetchIdentifiersTests {
     /// 60 posts with views 0…59, saved; a new context on them.
     @discardableResult
-    func posts(_ f: ContextFixture) throws -> ModelContext {
+    func posts(_ f: ContextFixture) throws -> ObjectContext {
         let writer = try f.context()
         for n in 0..<60 { _ = try writer.insert("Post", ["title": .string("p\(n)"), "content": .string("c"), "views": .int(Int64(n))]) }
         try writer.save()
@@ -20,10 +20,10 @@ import Testing
         defer { f.dir.cleanUp() }
         try posts(f)
         let descriptors = [
-            FetchDescriptor(model: "Post"),
-            FetchDescriptor(model: "Post", predicate: try f.predicate("views >= 10 && views % 3 == 0", "Post"),
+            ObjectFetch(model: "Post"),
+            ObjectFetch(model: "Post", predicate: try f.predicate("views >= 10 && views % 3 == 0", "Post"),
                             sortBy: [.init("views", ascending: false)], fetchLimit: 7, fetchOffset: 2),
-            FetchDescriptor(model: "Post", sortBy: [.init("title")]),
+            ObjectFetch(model: "Post", sortBy: [.init("title")]),
         ]
         for descriptor in descriptors {
             let context = try f.context()
@@ -38,8 +38,8 @@ import Testing
         let f = try ContextFixture()
         defer { f.dir.cleanUp() }
         let context = try posts(f)
-        let all = FetchDescriptor(model: "Post", sortBy: [.init("views")])
-        let first = try #require(try context.fetch(FetchDescriptor(model: "Post", sortBy: [.init("views")], fetchLimit: 1)).first)
+        let all = ObjectFetch(model: "Post", sortBy: [.init("views")])
+        let first = try #require(try context.fetch(ObjectFetch(model: "Post", sortBy: [.init("views")], fetchLimit: 1)).first)
         try context.delete(first)
         let added = try context.insert("Post", ["title": .string("new"), "content": .string("c"), "views": .int(1000)])
         let ids = try context.fetchIdentifiers(all)

@@ -8,7 +8,7 @@ import Testing
 @Suite struct IncrementalDeleteRulesTests {
     typealias Fixture = SetBasedDeleteTests.Fixture
 
-    func deletes(_ context: ModelContext) -> [String] {
+    func deletes(_ context: ObjectContext) -> [String] {
         context.changes().filter { $0.kind == .delete }.map(\.id)
     }
 
@@ -17,7 +17,7 @@ import Testing
         let f = try Fixture()
         try f.seed(blogs: 1)
         let setup = try f.context()
-        let comment = try #require(try setup.fetch(FetchDescriptor(model: "Comment")).first)
+        let comment = try #require(try setup.fetch(ObjectFetch(model: "Comment")).first)
         let report = try setup.insert("Report", ["reason": .string("spam")])
         try comment.set("reports", .array([.string(report.id)]))
         try setup.save()

@@ -11,7 +11,7 @@ import Testing
     /// A store with a post whose `views` cell is damaged, an attachment on it, and a loose attachment.
     private func damagedOwner() throws -> (ContextFixture, damagedPostID: String, onDamaged: String, loose: String) {
         let f = try ContextFixture()
-        let writer = ModelContext(store: f.store)
+        let writer = ObjectContext(store: f.store)
         let old = try writer.insert("Post", ["title": .string("old"), "content": .string("c")])
         let onDamaged = try writer.insert("Attachment", ["name": .string("on-old.png"), "sizeMiB": .double(1), "post": .string(old.id)])
         let loose = try writer.insert("Attachment", ["name": .string("loose.png"), "sizeMiB": .double(2)])
@@ -33,7 +33,7 @@ import Testing
         }
         #expect(try looseObject["post"] == .null, "the loose attachment is put back")
         #expect(!context.hasChanges, "the post is not left pending")
-        #expect(try context.fetchCount(FetchDescriptor(model: "Post", predicate: f.predicate("title == \"new\"", "Post"))) == 0)
+        #expect(try context.fetchCount(ObjectFetch(model: "Post", predicate: f.predicate("title == \"new\"", "Post"))) == 0)
         try context.save()
     }
 

@@ -17,9 +17,9 @@ import Testing
 
     static func listen(_ f: ContextFixture) -> (Heard, StoreObservation) {
         let heard = Heard()
-        let reader = ModelContext(store: f.store)
+        let reader = ObjectContext(store: f.store)
         let observation = StoreChangeCenter.shared.observe(storeAt: f.store.realPath) { change in
-            heard.append(change.models, (try? reader.fetchCount(FetchDescriptor(model: "Post"))) ?? -1)
+            heard.append(change.models, (try? reader.fetchCount(ObjectFetch(model: "Post"))) ?? -1)
         }
         return (heard, observation)
     }
@@ -29,7 +29,7 @@ import Testing
         defer { f.dir.cleanUp() }
         let (heard, observation) = Self.listen(f)
         defer { observation.cancel() }
-        let context = ModelContext(store: f.store)
+        let context = ObjectContext(store: f.store)
 
         let post = try context.insert("Post", ["title": .string("a"), "content": .string("c")])
         try context.save()
@@ -64,7 +64,7 @@ import Testing
         defer { f.dir.cleanUp() }
         let (heard, observation) = Self.listen(f)
         defer { observation.cancel() }
-        let context = ModelContext(store: f.store)
+        let context = ObjectContext(store: f.store)
 
         try context.transaction {
             try context.insert("Post", ["title": .string("a"), "content": .string("c")])
@@ -100,7 +100,7 @@ import Testing
         defer { f.dir.cleanUp() }
         let (heard, observation) = Self.listen(f)
         defer { observation.cancel() }
-        let context = ModelContext(store: f.store)
+        let context = ObjectContext(store: f.store)
         try context.insert("Attachment", ["name": .string("same"), "sizeMiB": .double(1)])
         try context.save()
         try context.insert("Attachment", ["name": .string("same"), "sizeMiB": .double(2)])
@@ -115,7 +115,7 @@ import Testing
         #expect(StoreChangeCenter.shared.observerCount(storeAt: f.store.realPath) == 1)
         observation.cancel()
         #expect(StoreChangeCenter.shared.observerCount(storeAt: f.store.realPath) == 0)
-        let context = ModelContext(store: f.store)
+        let context = ObjectContext(store: f.store)
         try context.insert("Tag", ["name": .string("swift")])
         try context.save()
         #expect(heard.announcements.isEmpty)
@@ -127,7 +127,7 @@ import Testing
     @Test func aRollbackIsAnnouncedToItsContextsObserversOnly() throws {
         let f = try ContextFixture()
         defer { f.dir.cleanUp() }
-        let context = ModelContext(store: f.store), other = ModelContext(store: f.store)
+        let context = ObjectContext(store: f.store), other = ObjectContext(store: f.store)
         let heard = SaveAnnouncementTests.Heard()
         let observation = StoreChangeCenter.shared.observeRollbacks(of: context) { heard.append($0.models, 0) }
         #expect(StoreChangeCenter.shared.rollbackObserverCount(of: context) == 1)

@@ -22,12 +22,12 @@ import Testing
             dir = try TempDir()
             _ = try dir.plaintextStore("s.vein", manifest: try ManifestParser.parse(SaveUpsertTests.manifestText, file: "m.json5"))
         }
-        func context() throws -> ModelContext { ModelContext(store: try Store.open(dir.path("s.vein"), keys: KeyOptions(keyring: nil))) }
+        func context() throws -> ObjectContext { ObjectContext(store: try Store.open(dir.path("s.vein"), keys: KeyOptions(keyring: nil))) }
     }
 
     /// A inserts sku A-1 with a review linked from the review's side; B then saves A-1 with a review and a
     /// label. B's row and links are kept, A's values and review join it.
-    private func raced(_ f: Fixture) throws -> (a: ModelContext, mine: ModelObject, myReview: ModelObject, theirs: String, theirReview: String) {
+    private func raced(_ f: Fixture) throws -> (a: ObjectContext, mine: ModelObject, myReview: ModelObject, theirs: String, theirReview: String) {
         let a = try f.context()
         let mine = try a.insert("Product", pendingValues: [PendingValue(key: "sku", column: -1, value: .string("A-1")),
                                                           PendingValue(key: "name", column: -1, value: .string("Mine"))], upsertsOnSave: true)
@@ -49,7 +49,7 @@ import Testing
         #expect(try a.object("Product", id: theirs) === mine, "the context's object for the row is the insert's")
         #expect(try myReview["product"] == .string(theirs))
         let reader = try f.context()
-        let rows = try reader.fetch(FetchDescriptor(model: "Product"))
+        let rows = try reader.fetch(ObjectFetch(model: "Product"))
         #expect(rows.count == 1)
         #expect(try rows[0]["name"] == .string("Mine") && rows[0].id == theirs)
         #expect(Set(try rows[0].related("reviews").map(\.id)) == [theirReview, myReview.id], "its reviews kept, the new one added")
@@ -83,11 +83,11 @@ import Testing
         #expect(try myReview["product"] == .string(ownID))
         #expect(try a.object("Product", id: ownID) === mine)
         #expect(try a.object("Product", id: theirs) !== mine)
-        #expect(try f.context().fetch(FetchDescriptor(model: "Product")).map { try $0["name"] } == [.string("Theirs")])
+        #expect(try f.context().fetch(ObjectFetch(model: "Product")).map { try $0["name"] } == [.string("Theirs")])
         a.saveFailureInjection = nil
         try a.save()
         #expect(mine.id == theirs)
-        #expect(try f.context().fetch(FetchDescriptor(model: "Product")).map { try $0["name"] } == [.string("Mine")])
+        #expect(try f.context().fetch(ObjectFetch(model: "Product")).map { try $0["name"] } == [.string("Mine")])
     }
 
     /// The context holds the row as an object the app holds too: one object per row, so the save says so.
@@ -99,7 +99,7 @@ import Testing
         let stored = try b.insert("Product", ["sku": .string("A-1"), "name": .string("Stored")])
         try b.save()
         let a = try f.context()
-        var held: ModelObject? = try a.fetch(FetchDescriptor(model: "Product")).first
+        var held: ModelObject? = try a.fetch(ObjectFetch(model: "Product")).first
         let mine = try a.insert("Product", pendingValues: [PendingValue(key: "sku", column: -1, value: .string("A-1")),
                                                           PendingValue(key: "name", column: -1, value: .string("Mine"))], upsertsOnSave: true)
         let error = try #require(throws: ContextError.self) { try a.save() }
@@ -109,7 +109,7 @@ import Testing
         held = nil
         try a.save()
         #expect(mine.id == stored.id)
-        #expect(try f.context().fetch(FetchDescriptor(model: "Product")).map { try $0["name"] } == [.string("Mine")])
+        #expect(try f.context().fetch(ObjectFetch(model: "Product")).map { try $0["name"] } == [.string("Mine")])
     }
 
     /// The row holding the value is one the same save deletes: through a delete rule the context never
@@ -133,7 +133,7 @@ import Testing
         let error = try #require(throws: ContextError.self) { try a.save() }
         #expect(error.description == expected)
         #expect(mine.id == ownID, "the insert keeps its own key")
-        #expect(try f.context().fetch(FetchDescriptor(model: "Product")).map { try $0["name"] } == [.string("Stored")])
+        #expect(try f.context().fetch(ObjectFetch(model: "Product")).map { try $0["name"] } == [.string("Stored")])
 
         let c = try f.context()
         try c.delete(try #require(try c.object("Product", id: stored.id)))

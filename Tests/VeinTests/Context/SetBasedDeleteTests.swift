@@ -37,8 +37,8 @@ import Testing
         deinit { dir.cleanUp() }
 
         func store() throws -> Store { try Store.open(path, keys: KeyOptions(keyring: nil)) }
-        func context() throws -> ModelContext { ModelContext(store: try store()) }
-        func count(_ model: String) throws -> Int { try context().fetchCount(FetchDescriptor(model: model)) }
+        func context() throws -> ObjectContext { ObjectContext(store: try store()) }
+        func count(_ model: String) throws -> Int { try context().fetchCount(ObjectFetch(model: model)) }
 
         /// `blogs` blogs of 3 posts of 2 comments, every post tagged with one shared tag.
         @discardableResult
@@ -81,7 +81,7 @@ import Testing
     func statementsToDeleteEveryBlog(_ f: Fixture) throws -> Int {
         let context = try f.context()
         let counter = StatementCounter()
-        let blogs = try context.fetch(FetchDescriptor(model: "Blog"))
+        let blogs = try context.fetch(ObjectFetch(model: "Blog"))
         let database = try context.database
         counter.install(on: database)
         defer { counter.uninstall(from: database) }
@@ -111,7 +111,7 @@ import Testing
             let f = try Fixture()
             try f.seed(blogs: blogs)
             let context = try f.context()
-            let posts = try context.fetch(FetchDescriptor(model: "Post"))
+            let posts = try context.fetch(ObjectFetch(model: "Post"))
             let counter = StatementCounter()
             let database = try context.database
             counter.install(on: database)
@@ -128,7 +128,7 @@ import Testing
         try f.seed(blogs: 3)
         for change in ["update", "delete"] {
             let a = try f.context(), b = try f.context()
-            let posts = try a.fetch(FetchDescriptor(model: "Post"))
+            let posts = try a.fetch(ObjectFetch(model: "Post"))
             let victim = posts[posts.count / 2]
             let other = try #require(try b.object("Post", id: victim.id))
             if change == "update" { try other.set("views", .int(7)) } else { try b.delete(other) }
@@ -145,7 +145,7 @@ import Testing
         let f = try Fixture()
         let seeded = try f.seed(blogs: 2)
         let setup = try f.context()
-        let comment = try #require(try setup.fetch(FetchDescriptor(model: "Comment")).last)
+        let comment = try #require(try setup.fetch(ObjectFetch(model: "Comment")).last)
         let r1 = try setup.insert("Report", ["reason": .string("spam")]), r2 = try setup.insert("Report", ["reason": .string("rude")])
         try comment.set("reports", .array([.string(r1.id), .string(r2.id)]))
         try setup.save()
@@ -195,7 +195,7 @@ import Testing
         let f = try Fixture()
         let seeded = try f.seed(blogs: 1)
         let context = try f.context()
-        let comments = try context.fetch(FetchDescriptor(model: "Comment"))
+        let comments = try context.fetch(ObjectFetch(model: "Comment"))
         let tag = try #require(try context.object("Tag", id: seeded.tag))
         guard case .array(let listed) = try tag["posts"] else { throw ContextError.missingValue(model: "Tag", field: "posts") }
         #expect(listed.count == 3)

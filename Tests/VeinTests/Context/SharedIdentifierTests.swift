@@ -9,7 +9,7 @@ import Testing
     @Test func aFetchNeverHandsOutTheOtherModelsObjectForASharedId() throws {
         let f = try ContextFixture()
         defer { f.dir.cleanUp() }
-        let writer = ModelContext(store: f.store)
+        let writer = ObjectContext(store: f.store)
         let tag = try writer.insert("Tag", ["name": .string("swift")])
         try writer.save()
         try f.store.database.execute("INSERT INTO \"Person\" (\"_id\", \"name\") VALUES ('\(tag.id)', 'Ada')")
@@ -18,9 +18,9 @@ import Testing
         // Both orders of first touch: the held path (Tag held first) and the unheld one.
         for (first, second) in [("Tag", "Person"), ("Person", "Tag")] {
             let reader = first == "Tag" ? context : try f.context()
-            let a = try reader.fetch(FetchDescriptor(model: first))
-            let b = try reader.fetch(FetchDescriptor(model: second))
-            let bAgain = try reader.fetch(FetchDescriptor(model: second))
+            let a = try reader.fetch(ObjectFetch(model: first))
+            let b = try reader.fetch(ObjectFetch(model: second))
+            let bAgain = try reader.fetch(ObjectFetch(model: second))
             #expect(a.map(\.modelName) == [first])
             #expect(b.map(\.modelName) == [second], "the \(second) fetch after a \(first) fetch")
             #expect(bAgain.map(\.modelName) == [second])

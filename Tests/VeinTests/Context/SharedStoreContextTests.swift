@@ -9,7 +9,7 @@ import Testing
     @Test func contextsFromOneStoreHaveConnectionsOfTheirOwn() throws {
         let f = try ContextFixture()
         defer { f.dir.cleanUp() }
-        let a = ModelContext(store: f.store), b = ModelContext(store: f.store)
+        let a = ObjectContext(store: f.store), b = ObjectContext(store: f.store)
         let first = try a.database, second = try b.database
         #expect(first !== second && first !== f.store.database)
         #expect(try a.database === first, "one connection for the context's life")
@@ -18,7 +18,7 @@ import Testing
     @Test func twoContextsFromOneStoreWorkOnTwoThreads() throws {
         let f = try ContextFixture()
         defer { f.dir.cleanUp() }
-        let contexts = [ModelContext(store: f.store), ModelContext(store: f.store)]
+        let contexts = [ObjectContext(store: f.store), ObjectContext(store: f.store)]
         let rounds = 40
         let failures = Failures()
         DispatchQueue.concurrentPerform(iterations: contexts.count) { n in
@@ -28,16 +28,16 @@ import Testing
                     let post = try context.insert("Post", ["title": .string("t\(n)-\(round)"), "content": .string("c")])
                     try context.insert("Attachment", ["name": .string("a\(n)-\(round)"), "sizeMiB": .double(1), "post": .string(post.id)])
                     try context.save()
-                    _ = try context.fetch(FetchDescriptor(model: "Post", predicate: try f.predicate("title.hasPrefix(\"t\(n)\")", "Post")))
+                    _ = try context.fetch(ObjectFetch(model: "Post", predicate: try f.predicate("title.hasPrefix(\"t\(n)\")", "Post")))
                 }
             } catch {
                 failures.append("\(error)")
             }
         }
         #expect(failures.all.isEmpty)
-        let check = ModelContext(store: f.store)
-        #expect(try check.fetchCount(FetchDescriptor(model: "Post")) == contexts.count * rounds)
-        #expect(try check.fetchCount(FetchDescriptor(model: "Attachment")) == contexts.count * rounds)
+        let check = ObjectContext(store: f.store)
+        #expect(try check.fetchCount(ObjectFetch(model: "Post")) == contexts.count * rounds)
+        #expect(try check.fetchCount(ObjectFetch(model: "Attachment")) == contexts.count * rounds)
     }
 }
 

@@ -20,7 +20,7 @@ import Testing
 
     /// The ids a relationship of the row holds, read by a fresh context.
     func members(_ store: Store, _ model: String, _ n: Int, _ relationship: String) throws -> [String] {
-        let context = ModelContext(store: store)
+        let context = ObjectContext(store: store)
         let object = try #require(try context.object(model, id: id(n)))
         switch try object[relationship] {
         case .array(let values): return values.compactMap { if case .string(let s) = $0 { s } else { nil } }

@@ -30,7 +30,7 @@ struct InterchangeFixture {
     /// A store holding nils, unicode, empty strings, extreme numbers, a large blob and links of every kind.
     func populated(_ name: String) throws -> Store {
         let store = try newStore(name)
-        let context = ModelContext(store: store)
+        let context = ObjectContext(store: store)
         let tags = try (0..<3).map { try context.insert("Tag", ["name": .string("tag \($0)")]) }
         var items: [ModelObject] = []
         let strings = ["", "plain", "ümlaut ß 日本語 🎉", "quote \" backslash \\ tab \t newline \n", "\u{0001}control"]

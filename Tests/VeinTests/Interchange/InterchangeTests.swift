@@ -16,8 +16,8 @@ import Testing
         #expect(try f.export(copy, format: format) == first)
         #expect(try StoreVerifier.verify(copy).isClean)
         // Values are the values, not only the bytes: the big blob, a double's last bit, the date's microseconds.
-        let a = ModelContext(store: original), b = ModelContext(store: copy)
-        for item in try a.fetch(FetchDescriptor(model: "Item")) {
+        let a = ObjectContext(store: original), b = ObjectContext(store: copy)
+        for item in try a.fetch(ObjectFetch(model: "Item")) {
             let twin = try #require(try b.object("Item", id: item.id))
             for column in ["s", "i", "d", "b", "t", "blob", "u", "e", "n", "j", "opt", "parent", "children", "tags", "twin"] {
                 #expect(try item[column] == twin[column], "\(column) of \(item.id)")
@@ -155,7 +155,7 @@ import Testing
         let f = try InterchangeFixture()
         defer { f.dir.cleanUp() }
         let original = try f.newStore("a.vein")
-        let context = ModelContext(store: original)
+        let context = ObjectContext(store: original)
         let dates = ["9999-12-31T23:59:59.999999Z", "0001-01-01T00:00:00.000000Z", "1969-12-31T23:59:59.999999Z",
                      "2000-02-29T12:00:00.000001Z", "9999-12-31T23:59:59.999969Z", "1600-02-29T23:59:59.500000Z"]
         let doubles: [Double] = [-0.0, 0.0, -5e-324, .greatestFiniteMagnitude, -1, 1e-300]
@@ -180,7 +180,7 @@ import Testing
         let f = try InterchangeFixture()
         defer { f.dir.cleanUp() }
         let store = try f.newStore("a.vein")
-        let context = ModelContext(store: store)
+        let context = ObjectContext(store: store)
         let item = try context.insert("Item", ["s": .string(""), "i": .int(0), "d": .double(-0.0), "b": .bool(true),
                                                "t": .date(0), "e": .string("red"), "n": .int(1)])
         func sign(_ value: Value) -> FloatingPointSign? { if case .double(let d) = value { return d.sign } else { return nil } }
@@ -188,7 +188,7 @@ import Testing
         let negative = try TypeChecker.checkPredicate("1.0 / d < 0", model: f.manifest.model(named: "Item")!, manifest: f.manifest)
         #expect(try context.evaluator(for: item).test(negative) == false)
         try context.save()
-        let reader = ModelContext(store: store)
+        let reader = ObjectContext(store: store)
         let saved = try #require(try reader.object("Item", id: item.id))
         #expect(sign(try saved["d"]) == .plus, "saved")
         #expect(try reader.evaluator(for: saved).test(negative) == false)

@@ -12,7 +12,7 @@ import Testing
         let v2 = #"{ vein: 1, app: "t", version: "1.1.0", models: { Post: { fields: { title: "string", a: "string", b: "string", c: "string" } } } }"#
         let path = dir.path("m.vein")
         _ = try StoreCreator.create(at: path, manifest: try ManifestParser.parse(v1, file: "v1"), protection: .plaintext)
-        let context = ModelContext(store: try Store.open(path, keys: KeyOptions(keyring: nil)))
+        let context = ObjectContext(store: try Store.open(path, keys: KeyOptions(keyring: nil)))
         _ = try context.insert("Post", ["title": .string("Cafe")])
         try context.save()
         let plan = try PlanParser.parse(#"""

@@ -16,7 +16,7 @@ struct MigrationFixture {
     func open() throws -> Store { try Store.open(path, keys: KeyOptions(keyring: nil)) }
 
     func insert(_ model: String, _ rows: [[String: Value]]) throws -> [String] {
-        let context = ModelContext(store: try open())
+        let context = ObjectContext(store: try open())
         let ids = try rows.map { try context.insert(model, $0).id }
         try context.save()
         return ids
@@ -134,7 +134,7 @@ func unhandled(_ body: () throws -> Void) -> [String] {
         defer { dir.cleanUp() }
         let path = dir.path("blog.vein")
         _ = try StoreCreator.create(at: path, manifest: try SchemaManifest.load(path: root.appendingPathComponent("blog.json5").path), protection: .plaintext)
-        let context = ModelContext(store: try Store.open(path, keys: KeyOptions(keyring: nil)))
+        let context = ObjectContext(store: try Store.open(path, keys: KeyOptions(keyring: nil)))
         var posts: [ModelObject] = []
         for i in 0..<20 {
             let post = try context.insert("Post", ["title": .string("Post Nº\(i)"), "content": .string("c\(i)"), "views": .int(Int64(i))])
@@ -153,13 +153,13 @@ func unhandled(_ body: () throws -> Void) -> [String] {
         let after = try Store.open(path, keys: KeyOptions(keyring: nil))
         #expect(after.meta.schemaVersion == "0.1.0")
         #expect(try StoreVerifier.verify(after).isClean)
-        let migrated = ModelContext(store: after)
+        let migrated = ObjectContext(store: after)
         let first = try #require(try migrated.object("Post", id: posts[3].id))
         #expect(try first["headline"] == .string("Post Nº3"))
         #expect(try first["slug"] == .string("post nº3"))
         #expect(try first["views"] == .int(3))
         #expect(try migrated.related(first, "attachments").map { try $0["name"] } == [.string("a3-0"), .string("a3-1")])
-        #expect(try migrated.fetchCount(FetchDescriptor(model: "Attachment")) == 40)
+        #expect(try migrated.fetchCount(ObjectFetch(model: "Attachment")) == 40)
         #expect(try after.database.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'Tag'") == .integer(0))
     }
 
@@ -320,7 +320,7 @@ func unhandled(_ body: () throws -> Void) -> [String] {
         let posts = ProcessInfo.processInfo.environment["VEIN_MEASURE_POSTS"].flatMap(Int.init) ?? 2_000
         let f = try MigrationFixture(Self.blog1)
         defer { f.dir.cleanUp() }
-        let context = ModelContext(store: try f.open())
+        let context = ObjectContext(store: try f.open())
         var big = 0, kept: [String: [String]] = [:]
         for p in 0..<posts {
             let post = try context.insert("Post", ["title": .string("p\(p)")])
@@ -340,7 +340,7 @@ func unhandled(_ body: () throws -> Void) -> [String] {
         print("migration delete step: \(posts) posts, \(big) attachments deleted in \(String(format: "%.2f", seconds)) s")
         #expect(report.stages[0].rowsDeleted == big)
         let store = try f.open()
-        let check = ModelContext(store: store)
+        let check = ObjectContext(store: store)
         for (post, attachments) in kept.prefix(50) {
             #expect(try check.object("Post", id: post)?["attachments"] == .array(attachments.map(Value.string)))
         }
@@ -356,7 +356,7 @@ func unhandled(_ body: () throws -> Void) -> [String] {
             """)
         let f = try MigrationFixture(v1)
         defer { f.dir.cleanUp() }
-        let context = ModelContext(store: try f.open())
+        let context = ObjectContext(store: try f.open())
         let post = try context.insert("Post", ["title": .string("p")])
         let tags = try (0..<3).map { try context.insert("Tag", ["name": .string("t\($0)")]) }
         try post.set("tags", .array([2, 0, 1].map { .string(tags[$0].id) }))
@@ -373,7 +373,7 @@ func unhandled(_ body: () throws -> Void) -> [String] {
         let store = try f.open()
         let tables = try store.database.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '\\_vein\\_link%' ESCAPE '\\' ORDER BY name")
         #expect(tables.compactMap { $0[0].string } == ["_vein_link_Article_labels", "_vein_link_Article_related"])
-        let check = ModelContext(store: store)
+        let check = ObjectContext(store: store)
         #expect(try check.object("Article", id: post.id)?["labels"] == .array([2, 0, 1].map { .string(tags[$0].id) }))
         #expect(try check.object("Label", id: tags[1].id)?["articles"] == .array([.string(post.id)]))
         #expect(try StoreVerifier.verify(store).isClean)

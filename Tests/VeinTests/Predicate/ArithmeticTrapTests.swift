@@ -6,11 +6,11 @@ import Testing
 /// in-memory evaluator computes it, and whatever order SQL would like to filter in.
 @Suite struct ArithmeticTrapTests {
     /// A blog store in memory with posts of the given views (titles t0, t1, …; the last title empty).
-    static func context(views: [Int64]) throws -> ModelContext {
+    static func context(views: [Int64]) throws -> ObjectContext {
         let manifest = try Fixtures.blogManifest()
         let database = try Database(path: ":memory:", mode: .create, key: nil)
         try StoreCreator.layOut(database, manifest: manifest, now: Date())
-        let context = ModelContext(database: database, manifest: manifest)
+        let context = ObjectContext(database: database, manifest: manifest)
         for (i, v) in views.enumerated() {
             _ = try context.insert("Post", ["title": .string(i == views.count - 1 ? "" : "t\(i)"), "content": .string("c"), "views": .int(v)])
         }
@@ -19,7 +19,7 @@ import Testing
     }
 
     /// The count, or the error it throws.
-    static func count(_ context: ModelContext, _ condition: String) -> Result<Int, EvaluationError> {
+    static func count(_ context: ObjectContext, _ condition: String) -> Result<Int, EvaluationError> {
         do {
             guard case .count(let n) = try QueryRunner(context: context).run("count Post where \(condition)") else { return .success(-1) }
             return .success(n)
@@ -48,7 +48,7 @@ import Testing
             #expect(Self.count(context, condition) == .failure(error), "\(condition)")
         }
         // The evaluator, on the same rows in memory, throws the same errors.
-        let all = try context.fetch(FetchDescriptor(model: "Post"))
+        let all = try context.fetch(ObjectFetch(model: "Post"))
         let manifest = try Fixtures.blogManifest()
         for (condition, error) in cases {
             let typed = try TypeChecker.checkPredicate(condition, model: manifest.model(named: "Post")!, manifest: manifest)
@@ -91,7 +91,7 @@ import Testing
 
     @Test func aConditionOnARelationshipIsOnlyEvaluatedOnItsObjects() throws {
         let context = try Self.context(views: [0, 5])
-        let five = try #require(try context.fetch(FetchDescriptor(model: "Post")).first { try $0["views"] == .int(5) })
+        let five = try #require(try context.fetch(ObjectFetch(model: "Post")).first { try $0["views"] == .int(5) })
         let attachment = try context.insert("Attachment", ["name": .string("a"), "fileType": .string("png"), "sizeMiB": .double(1),
                                                            "post": .string(five.id)])
         try context.save()

@@ -81,18 +81,18 @@ import Testing
         let dir = try TempDir()
         defer { dir.cleanUp() }
         let store = try dir.plaintextStore("c.vein", manifest: Self.manifest)
-        let writer = ModelContext(store: store)
+        let writer = ObjectContext(store: store)
         for (title, code) in [("n", nil), ("e", ""), ("ab", "ab"), ("abc", "Abc")] as [(String, String?)] {
             let post = try writer.insert("Post", ["title": .string(title), "legacyCode": code.map(Value.string) ?? .null])
             _ = try writer.insert("Note", ["text": .string("on \(title)"), "post": .string(post.id)])
         }
         _ = try writer.insert("Note", ["text": .string("orphan")])
         try writer.save()
-        let context = ModelContext(store: store)
+        let context = ObjectContext(store: store)
         func selected(_ condition: String, _ model: ModelSchema, _ field: String) throws -> [String] {
             let typed = try check(condition, model: model)
-            let fetched = try context.fetch(FetchDescriptor(model: model.name, predicate: typed)).map { try $0[field].stringValue! }.sorted()
-            let inMemory = try context.fetch(FetchDescriptor(model: model.name)).filter { try context.evaluator(for: $0).test(typed) }
+            let fetched = try context.fetch(ObjectFetch(model: model.name, predicate: typed)).map { try $0[field].stringValue! }.sorted()
+            let inMemory = try context.fetch(ObjectFetch(model: model.name)).filter { try context.evaluator(for: $0).test(typed) }
                 .map { try $0[field].stringValue! }.sorted()
             #expect(fetched == inMemory, "\(condition)")
             return inMemory

@@ -22,7 +22,7 @@ import Testing
         let dir: TempDir
         let manifest: SchemaManifest
         let store: Store
-        let context: ModelContext
+        let context: ObjectContext
         var post: ModelSchema { manifest.model(named: "Post")! }
 
         /// Posts p0…p4: p0 none; p1 one small with a note; p2 a small and a big without notes; p3 two big, one
@@ -31,7 +31,7 @@ import Testing
             dir = try TempDir()
             manifest = try ManifestParser.parse(ExpressionToManyClosureTests.manifestText, file: "closures.json5")
             store = try dir.plaintextStore("c.vein", manifest: manifest)
-            let writer = ModelContext(store: store)
+            let writer = ObjectContext(store: store)
             let sizes: [[(Double, String?)]] = [[], [(0.5, "n")], [(0.25, nil), (4, nil)], [(2, "x"), (8, nil)], [(0.5, nil), (0.75, ""), (1, nil)]]
             var posts: [ModelObject] = []
             for (i, attachments) in sizes.enumerated() {
@@ -45,7 +45,7 @@ import Testing
             _ = try writer.insert("Tag", ["name": .string("t-a"), "posts": .array([.string(posts[1].id), .string(posts[2].id)])])
             _ = try writer.insert("Tag", ["name": .string("t-b"), "posts": .array([.string(posts[2].id)])])
             try writer.save()
-            context = ModelContext(store: store)
+            context = ObjectContext(store: store)
         }
 
         /// Titles of the posts the condition selects: through a fetch (SQL), through the evaluator alone,
@@ -53,8 +53,8 @@ import Testing
         func titles(_ condition: String) throws -> [String] {
             let typed = try TypeChecker.checkPredicate(condition, model: post, manifest: manifest)
             func names(_ objects: [ModelObject]) throws -> [String] { try objects.map { try $0["title"].stringValue ?? "" }.sorted() }
-            let fetched = try names(context.fetch(FetchDescriptor(model: "Post", predicate: typed)))
-            let all = try context.fetch(FetchDescriptor(model: "Post"))
+            let fetched = try names(context.fetch(ObjectFetch(model: "Post", predicate: typed)))
+            let all = try context.fetch(ObjectFetch(model: "Post"))
             let inMemory = try names(all.filter { try context.evaluator(for: $0).test(typed) })
             #expect(fetched == inMemory, "\(condition): fetch \(fetched), memory \(inMemory)")
             let fragment = try #require(SQLCompiler(table: "\"Post\"", model: post, manifest: manifest).condition(typed), "\(condition)")
@@ -95,20 +95,20 @@ import Testing
 
     @Test func pendingChangesAreSeen() throws {
         let f = try Fixture()
-        let p0 = try #require(try f.context.fetch(FetchDescriptor(model: "Post", predicate: try TypeChecker.checkPredicate("views == 0", model: f.post, manifest: f.manifest))).first)
+        let p0 = try #require(try f.context.fetch(ObjectFetch(model: "Post", predicate: try TypeChecker.checkPredicate("views == 0", model: f.post, manifest: f.manifest))).first)
         _ = try f.context.insert("Attachment", ["name": .string("new"), "sizeMiB": .double(9), "post": .string(p0.id)])
         let typed = try TypeChecker.checkPredicate("attachments.contains { $0.sizeMiB > 8.5 }", model: f.post, manifest: f.manifest)
-        #expect(try f.context.fetch(FetchDescriptor(model: "Post", predicate: typed)).map(\.id) == [p0.id])
+        #expect(try f.context.fetch(ObjectFetch(model: "Post", predicate: typed)).map(\.id) == [p0.id])
         // A field changed in the context, not yet saved: its stored form does not match, the object does.
         try p0.set("views", .int(99))
         let changed = try TypeChecker.checkPredicate("views == 99", model: f.post, manifest: f.manifest)
-        #expect(try f.context.fetch(FetchDescriptor(model: "Post", predicate: changed)).map(\.id) == [p0.id])
+        #expect(try f.context.fetch(ObjectFetch(model: "Post", predicate: changed)).map(\.id) == [p0.id])
         // Its stored form matches, the object no longer does.
         let stored = try TypeChecker.checkPredicate("views == 0", model: f.post, manifest: f.manifest)
-        #expect(try f.context.fetch(FetchDescriptor(model: "Post", predicate: stored)).isEmpty)
+        #expect(try f.context.fetch(ObjectFetch(model: "Post", predicate: stored)).isEmpty)
         // The stored row (views 0) would trap where the object (views 99) does not: Swift's answer, no error.
         let trapsOnStored = try TypeChecker.checkPredicate("100 / views == 1", model: f.post, manifest: f.manifest)
-        #expect(try f.context.fetch(FetchDescriptor(model: "Post", predicate: trapsOnStored)).map(\.id) == [p0.id])
+        #expect(try f.context.fetch(ObjectFetch(model: "Post", predicate: trapsOnStored)).map(\.id) == [p0.id])
     }
 
     @Test func errorsSayWhatSwiftWants() {

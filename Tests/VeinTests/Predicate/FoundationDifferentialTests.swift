@@ -42,7 +42,7 @@ import Testing
         let manifest: SchemaManifest
         let model: ModelSchema
         let store: Store
-        let context: ModelContext
+        let context: ObjectContext
         let objects: [ModelObject]
 
         init() throws {
@@ -50,7 +50,7 @@ import Testing
             manifest = try ManifestParser.parse(FoundationDifferentialTests.manifestText, file: "oracle.json5")
             model = manifest.model(named: "Row")!
             store = try dir.plaintextStore("oracle.vein", manifest: manifest)
-            let writer = ModelContext(store: store)
+            let writer = ObjectContext(store: store)
             for row in OracleData.rows {
                 let object = try writer.insert("Row", FoundationDifferentialTests.values(row))
                 for kid in row.kids {
@@ -58,8 +58,8 @@ import Testing
                 }
             }
             try writer.save()
-            context = ModelContext(store: store)
-            objects = try context.fetch(FetchDescriptor(model: "Row"))
+            context = ObjectContext(store: store)
+            objects = try context.fetch(ObjectFetch(model: "Row"))
         }
 
         func rowNumbers(_ objects: [ModelObject]) throws -> [Int] {
@@ -120,7 +120,7 @@ import Testing
         tally.rowsTrue += expected.count
         let typed = try TypeChecker.checkPredicate(vein, model: f.model, manifest: f.manifest)
         var problems: [String] = []
-        let fetched = try f.rowNumbers(try f.context.fetch(FetchDescriptor(model: "Row", predicate: typed)))
+        let fetched = try f.rowNumbers(try f.context.fetch(ObjectFetch(model: "Row", predicate: typed)))
         if fetched != expected { problems.append("fetch gives \(fetched)") }
         let inMemory = try f.rowNumbers(try f.objects.filter { try f.context.evaluator(for: $0).test(typed) })
         if inMemory != expected { problems.append("in-memory evaluation gives \(inMemory)") }

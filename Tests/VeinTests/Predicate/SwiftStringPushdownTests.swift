@@ -129,7 +129,7 @@ import Testing
     /// The pushdown itself: the scan's WHERE calls Swift, and nothing is left to memory.
     @Test func explainShowsNothingLeftToMemory() throws {
         let dir = try TempDir()
-        let context = ModelContext(store: try dir.plaintextStore("b.vein", manifest: try Fixtures.blogManifest()))
+        let context = ObjectContext(store: try dir.plaintextStore("b.vein", manifest: try Fixtures.blogManifest()))
         let runner = QueryRunner(context: context)
         for title in ["Post number 29999", "POST NUMBER 29999", "Post number 1"] { _ = try runner.run("insert Post(title: \(Self.literal(title)), content: \"x\")") }
         try context.save()
@@ -141,6 +141,6 @@ import Testing
         }
         let typed = try TypeChecker.checkPredicate(#"title.lowercased().contains("number 29999")"#, model: try Fixtures.blogManifest().model(named: "Post")!,
                                                    manifest: try Fixtures.blogManifest())
-        #expect(try context.fetchCount(FetchDescriptor(model: "Post", predicate: typed)) == 2)
+        #expect(try context.fetchCount(ObjectFetch(model: "Post", predicate: typed)) == 2)
     }
 }

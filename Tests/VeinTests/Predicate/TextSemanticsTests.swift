@@ -24,7 +24,7 @@ import Testing
             manifest = try ManifestParser.parse(TextSemanticsTests.manifestText, file: "text.json5")
             model = manifest.model(named: "Item")!
             store = try dir.plaintextStore("t.vein", manifest: manifest)
-            let context = ModelContext(store: store)
+            let context = ObjectContext(store: store)
             for label in labels { _ = try context.insert("Item", ["label": .string(label), "kind": .string("Café")]) }
             try context.save()
             self.labels = labels
@@ -34,13 +34,13 @@ import Testing
         /// the saved objects and on pending ones, and through SQL alone when SQL claims to be exact.
         func select(_ condition: String) throws -> [String] {
             let typed = try TypeChecker.checkPredicate(condition, model: model, manifest: manifest)
-            let context = ModelContext(store: store)
+            let context = ObjectContext(store: store)
             func labels(_ objects: [ModelObject]) throws -> [String] { try objects.map { try $0["label"].stringValue ?? "?" }.sorted() }
-            let fetched = try labels(try context.fetch(FetchDescriptor(model: "Item", predicate: typed)))
-            let all = try context.fetch(FetchDescriptor(model: "Item"))
+            let fetched = try labels(try context.fetch(ObjectFetch(model: "Item", predicate: typed)))
+            let all = try context.fetch(ObjectFetch(model: "Item"))
             let inMemory = try labels(try all.filter { try context.evaluator(for: $0).test(typed) })
             #expect(inMemory == fetched, "in memory and fetch differ for \(condition)")
-            let pending = ModelContext(store: store)
+            let pending = ObjectContext(store: store)
             let unsaved = try self.labels.map { try pending.insert("Item", ["label": .string($0), "kind": .string("Café")]) }
             let pendingAnswer = try labels(try unsaved.filter { try pending.evaluator(for: $0).test(typed) })
             #expect(pendingAnswer == fetched, "pending objects and saved ones differ for \(condition)")
@@ -67,7 +67,7 @@ import Testing
         // An enum value spelled another way matches the manifest's spelling, which is what is stored
         // (as given, it failed the column's CHECK on save).
         #expect(try f.select(#"kind == "Cafe\u{301}""#) == ["Cafe", "Café", "x"])
-        let context = ModelContext(store: f.store)
+        let context = ObjectContext(store: f.store)
         _ = try context.insert("Item", ["label": .string("y"), "kind": .string("Cafe\u{301}")])
         try context.save()
         let raw = try f.store.database.rows("SELECT DISTINCT kind FROM \"Item\"").map { $0[0].string }
@@ -157,13 +157,13 @@ import Testing
                 kind: { type: "enum", values: ["Cafe\u0301", "a\u0000b"] }, note: { type: "string", default: "x\u0000y" } } } } }
             """#, file: "enum.json5")
         let store = try dir.plaintextStore("e.vein", manifest: manifest)
-        let context = ModelContext(store: store)
+        let context = ObjectContext(store: store)
         _ = try context.insert("Item", ["kind": .string("Café")])
         _ = try context.insert("Item", ["kind": .string("a\0b")])
         try context.save()
         let model = manifest.model(named: "Item")!
         func count(_ condition: String) throws -> Int {
-            try ModelContext(store: store).fetch(FetchDescriptor(model: "Item", predicate: try TypeChecker.checkPredicate(condition, model: model, manifest: manifest))).count
+            try ObjectContext(store: store).fetch(ObjectFetch(model: "Item", predicate: try TypeChecker.checkPredicate(condition, model: model, manifest: manifest))).count
         }
         #expect(try count(#"kind == "Café""#) == 1)
         #expect(try count(#"kind == "Cafe\u{301}""#) == 1)

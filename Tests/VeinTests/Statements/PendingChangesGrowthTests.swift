@@ -17,7 +17,7 @@ import Testing
     /// A blog store with `stored` saved posts, and a context on it.
     struct Fixture {
         let dir: TempDir
-        let context: ModelContext
+        let context: ObjectContext
         let storedPosts: [String]
         var next = 0
         var pended = 0
@@ -27,12 +27,12 @@ import Testing
         init(stored: Int) throws {
             dir = try TempDir()
             let store = try dir.plaintextStore("b.vein", manifest: try Fixtures.blogManifest())
-            let setup = ModelContext(store: store)
+            let setup = ObjectContext(store: store)
             storedPosts = try (0..<stored).map { n in
                 try setup.insert("Post", ["title": .string("stored \(n)"), "content": .string("x")]).id
             }
             try setup.save()
-            context = ModelContext(store: store)
+            context = ObjectContext(store: store)
         }
 
         /// A stored post no statement has used yet.
@@ -125,7 +125,7 @@ import Testing
                 try stored.set("views", .int(3))
                 try f.context.delete(try #require(try f.context.object("Post", id: f.freshPost())))
                 try f.context.applyDeleteRules()
-                _ = try f.context.fetch(FetchDescriptor(model: "Attachment"))
+                _ = try f.context.fetch(ObjectFetch(model: "Attachment"))
             }
         }
     }

@@ -16,7 +16,7 @@ import Testing
 
     func runError(_ source: String) throws -> String? {
         let dir = try TempDir()
-        let runner = QueryRunner(context: ModelContext(store: try dir.plaintextStore("b.vein", manifest: try Fixtures.blogManifest())))
+        let runner = QueryRunner(context: ObjectContext(store: try dir.plaintextStore("b.vein", manifest: try Fixtures.blogManifest())))
         do {
             _ = try runner.run(source)
             return nil

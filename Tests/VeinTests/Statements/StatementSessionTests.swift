@@ -36,13 +36,13 @@ import Testing
         #expect(error.rendered == "no field 'titel' in Post\n  titel == \"x\"\n  ^")
     }
 
-    func blogContext() throws -> (TempDir, ModelContext) {
+    func blogContext() throws -> (TempDir, ObjectContext) {
         let dir = try TempDir()
         let store = try dir.plaintextStore("b.vein", manifest: try Fixtures.blogManifest())
-        return (dir, ModelContext(store: store))
+        return (dir, ObjectContext(store: store))
     }
 
-    func changes(_ result: QueryResult) -> [ModelContext.Change] {
+    func changes(_ result: QueryResult) -> [ObjectContext.Change] {
         if case .changes(let changes) = result { return changes }
         return []
     }
@@ -57,7 +57,7 @@ import Testing
         let postID = first[0].id
         try context.save()
         let bump = changes(try runner.run(#"update Post where title == "a" set views = views + 1"#))
-        #expect(bump == [ModelContext.Change(kind: .update, model: "Post", id: postID, fields: ["views"])])
+        #expect(bump == [ObjectContext.Change(kind: .update, model: "Post", id: postID, fields: ["views"])])
         #expect(changes(try runner.run(#"update Post where title == "a" set views = views + 1"#)) == bump)
         // The post an attachment names changes too, though its change was already pending.
         let attach = changes(try runner.run(#"insert Attachment(name: "a.png", fileType: .png, sizeMiB: 1, post: #id("\#(postID)"))"#))
@@ -109,7 +109,7 @@ import Testing
 @Suite struct StatementFailureTests {
     @Test func anUpdateThatTrapsOnALaterRowChangesNoRow() throws {
         let dir = try TempDir()
-        let context = ModelContext(store: try dir.plaintextStore("b.vein", manifest: try Fixtures.blogManifest()))
+        let context = ObjectContext(store: try dir.plaintextStore("b.vein", manifest: try Fixtures.blogManifest()))
         let runner = QueryRunner(context: context)
         for views in [5, 0] { _ = try runner.run(#"insert Post(title: "t", content: "x", views: \#(views))"#) }
         try context.save()

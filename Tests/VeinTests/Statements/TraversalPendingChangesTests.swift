@@ -9,7 +9,7 @@ import Testing
     @Test func aSortedTraversalSeesAMemberMovedInThisContext() throws {
         let dir = try TempDir()
         let store = try dir.plaintextStore("b.vein", manifest: try Fixtures.blogManifest())
-        let context = ModelContext(store: store)
+        let context = ObjectContext(store: store)
         let runner = QueryRunner(context: context)
         let one = try context.insert("Post", ["title": .string("one"), "content": .string("")])
         let two = try context.insert("Post", ["title": .string("two"), "content": .string("")])

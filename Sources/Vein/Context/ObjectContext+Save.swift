@@ -1,12 +1,12 @@
 import Foundation
 
-extension ModelContext {
+extension ObjectContext {
     /// Writes every pending change in one transaction. On any failure (a constraint, an id naming no row,
     /// a busy store) the transaction is rolled back, the store is as before, and the changes stay
     /// pending so the caller can fix them and save again.
     ///
     /// A pending insert that upserts (`ModelObject.upsertsOnSave`) and whose unique value a stored row
-    /// holds now becomes the update of that row, decided inside this transaction (ModelContext+SaveUpsert).
+    /// holds now becomes the update of that row, decided inside this transaction (ObjectContext+SaveUpsert).
     ///
     /// Every row it changes or deletes must still be as this context read it: when another connection
     /// changed or deleted it since, the save throws `ContextError.conflict` and writes nothing (optimistic

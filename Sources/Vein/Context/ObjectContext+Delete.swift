@@ -7,7 +7,7 @@
 ///   rounds, one `INSERT … SELECT` per cascading relationship per round until a round adds nothing;
 ///   `deny` one statement per deny relationship; the row deletes one statement per model; `nullify` and
 ///   the links of deleted rows one statement per relationship.
-extension ModelContext {
+extension ObjectContext {
     /// Deletes an object, applying each relationship's delete rule: `nullify` removes it from the other
     /// side, `cascade` deletes what it points to, `deny` refuses while it points to anything, `noAction`
     /// leaves the other side alone (a save then fails if that leaves an id naming no row).

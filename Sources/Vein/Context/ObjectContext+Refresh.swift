@@ -1,4 +1,4 @@
-extension ModelContext {
+extension ObjectContext {
     /// Notes whether another connection (another context of this process, another process) committed
     /// since the context last looked: the objects it holds from before may then be out of date, and the
     /// fetches from now on read them anew when they meet them (`isOutdated`). One pragma per fetch, so a

@@ -1,5 +1,5 @@
 /// What to fetch: a model, a condition, an order, a window (SPEC §10, §9).
-public struct FetchDescriptor: Sendable {
+public struct ObjectFetch: Sendable {
     public struct SortKey: Equatable, Sendable {
         public let field: String
         public let ascending: Bool

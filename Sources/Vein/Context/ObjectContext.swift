@@ -16,9 +16,9 @@ import Foundation
 ///
 /// Ownership (strong → unless marked weak):
 ///
-///     app ─→ typed instance (VeinCore) ─→ ModelObject ─→ ContextHandle (lock) ┄weak┄→ ModelContext
-///            typed instance ─→ ModelContext ─→ identity map, pending work ─→ ModelObject ┄weak┄→ typed instance
-///            ModelContext ─→ connection
+///     app ─→ typed instance (VeinCore) ─→ ModelObject ─→ ContextHandle (lock) ┄weak┄→ ObjectContext
+///            typed instance ─→ ObjectContext ─→ identity map, pending work ─→ ModelObject ┄weak┄→ typed instance
+///            ObjectContext ─→ connection
 ///
 /// - A typed instance keeps its context, and so its connection, alive (SwiftData's `modelContext`): a
 ///   context made per call may return what it fetched. Nothing in the engine holds a typed instance
@@ -30,7 +30,7 @@ import Foundation
 /// - A deleted or detached (rolled-back) object reads its last values, its relationships empty.
 /// - `close()` closes the connection early (`ModelContainer.close()`); afterwards what needs the store
 ///   throws `StoreError.closed`.
-public final class ModelContext: @unchecked Sendable {
+public final class ObjectContext: @unchecked Sendable {
     public let manifest: SchemaManifest
     /// Guards all of the context's state and its objects' (kept by the handle, see `ContextHandle.lock`).
     package var lock: NSRecursiveLock { handle.lock }

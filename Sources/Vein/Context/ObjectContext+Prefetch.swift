@@ -1,4 +1,4 @@
-extension ModelContext {
+extension ObjectContext {
     /// Loads the targets of `relationships` for all of `owners` (a fetch's result, all of `layout`'s
     /// model) and returns the owners: reading those relationships afterwards finds the targets in the
     /// identity map, and a to-many's list loaded, so a loop over the owners reads no more of the store

@@ -1,4 +1,4 @@
-extension ModelContext {
+extension ObjectContext {
     /// Records a failure where it cannot be thrown: a write to a deleted or detached object in a typed
     /// model's property setter, or VeinCore's `insert` and `delete`, which do not throw (SwiftData's do
     /// not). The caller has made nothing of the failed operation; the next `save` throws `error` itself,

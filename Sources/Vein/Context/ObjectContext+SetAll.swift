@@ -1,4 +1,4 @@
-extension ModelContext {
+extension ObjectContext {
     /// Throws what `set` would throw for any of `values` on `object` (a deleted object, an unknown name,
     /// a field value of the wrong type or not storable, a relationship naming no undeleted object of its
     /// target), writing nothing.

@@ -1,5 +1,5 @@
 /// The pending changes as a list (`changes()`), and a statement's own among them (`recordingChanges`).
-extension ModelContext {
+extension ObjectContext {
     public var hasChanges: Bool { lock.withLock { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty } }
 
     public struct Change: Equatable, Sendable {

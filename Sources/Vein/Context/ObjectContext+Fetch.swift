@@ -1,8 +1,8 @@
-extension ModelContext {
+extension ObjectContext {
     /// Objects matching the descriptor. The condition runs in SQL when SQL gives exactly Swift's answer;
     /// otherwise SQL narrows and the rest is evaluated in memory. Pending changes are included unless the
     /// descriptor says not to.
-    public func fetch(_ descriptor: FetchDescriptor) throws -> [ModelObject] {
+    public func fetch(_ descriptor: ObjectFetch) throws -> [ModelObject] {
         try lock.withLock {
             let layout = try layout(descriptor.model)
             try noticeOtherWriters()
@@ -79,7 +79,7 @@ extension ModelContext {
 
     /// The model's objects inserted and not saved that the fetch considers: those with the ids the
     /// condition pins, looked up; otherwise all of the model's.
-    private func pendingInserts(_ descriptor: FetchDescriptor, pinned: Set<String>?) -> [ModelObject] {
+    private func pendingInserts(_ descriptor: ObjectFetch, pinned: Set<String>?) -> [ModelObject] {
         let ofModel = inserted.of(descriptor.model)
         guard let pinned else { return Array(ofModel) }
         return pinned.sorted().compactMap { id in
@@ -88,7 +88,7 @@ extension ModelContext {
     }
 
     /// `columns`: what the plan's SQL selects, by default the layout's columns (an object's row).
-    func fetchPlan(_ descriptor: FetchDescriptor, layout: ModelLayout, columns: String? = nil) throws -> FetchPlan {
+    func fetchPlan(_ descriptor: ObjectFetch, layout: ModelLayout, columns: String? = nil) throws -> FetchPlan {
         let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition($0) }
         let exactInSQL = descriptor.predicate == nil || (compiled?.isExact ?? false)
         let pending = descriptor.includePendingChanges && hasPendingChanges(for: descriptor.model, readBy: descriptor.predicate)
@@ -156,7 +156,7 @@ extension ModelContext {
                          restrictedInMemory: restrictedInMemory, pinnedIDs: pinned)
     }
 
-    /// A raw SQL condition (`FetchDescriptor.sqlCondition`) as a term of a WHERE, checked before it runs:
+    /// A raw SQL condition (`ObjectFetch.sqlCondition`) as a term of a WHERE, checked before it runs:
     /// it stays inside its parentheses (and on its own lines: a `--` comment in it must not swallow the
     /// closing one), only reads, and its `?` match its arguments one to one (the fetch binds its own
     /// arguments after them).
@@ -169,7 +169,7 @@ extension ModelContext {
 
     /// What a fetch would do, for a person (`.explain` in the REPL): the SQL, SQLite's query plan for it,
     /// and what is evaluated in memory after it.
-    public func explain(_ descriptor: FetchDescriptor) throws -> FetchExplanation {
+    public func explain(_ descriptor: ObjectFetch) throws -> FetchExplanation {
         try lock.withLock {
             let plan = try fetchPlan(descriptor, layout: try layout(descriptor.model))
             let rows = try database.makeStatement("EXPLAIN QUERY PLAN " + plan.sql)
@@ -186,7 +186,7 @@ extension ModelContext {
         }
     }
 
-    public func fetchCount(_ descriptor: FetchDescriptor) throws -> Int {
+    public func fetchCount(_ descriptor: ObjectFetch) throws -> Int {
         try lock.withLock {
             let layout = try layout(descriptor.model)
             let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition($0) }
@@ -213,7 +213,7 @@ extension ModelContext {
         }
     }
 
-    public func fetchIdentifiers(_ descriptor: FetchDescriptor) throws -> [String] {
+    public func fetchIdentifiers(_ descriptor: ObjectFetch) throws -> [String] {
         let ids: [String]? = try lock.withLock {
             // Rows the store answers exactly, none of them changed in this context: their ids straight from
             // SQL, without making an object per row (which cost more than the fetch of the objects).
@@ -236,7 +236,7 @@ extension ModelContext {
     /// memory as the context has them). Nil, so memory decides on every row, where that cannot be said in
     /// SQL: a condition reading other objects (changed members, hop targets), one that could trap on a
     /// stored row the context has changed, too many changed rows to bind.
-    private func narrowingWithPendingChanges(_ compiled: SQLCompiler.Fragment, descriptor: FetchDescriptor, layout: ModelLayout) -> SQLCompiler.Fragment? {
+    private func narrowingWithPendingChanges(_ compiled: SQLCompiler.Fragment, descriptor: ObjectFetch, layout: ModelLayout) -> SQLCompiler.Fragment? {
         let changedIDs = updated.ids(of: descriptor.model)
         guard descriptor.predicate?.readsOtherObjects != true, !compiled.canFail, changedIDs.count <= SQLCompiler.maxArguments else { return nil }
         let changed = changedIDs.sorted()
@@ -281,7 +281,7 @@ extension ModelContext {
 
     /// Swift's `SortDescriptor` order: nil before any value, strings by Swift's `<`; stable, so ties keep
     /// id order.
-    func sortInMemory(_ objects: [ModelObject], _ keys: [FetchDescriptor.SortKey], layout: ModelLayout) throws -> [ModelObject] {
+    func sortInMemory(_ objects: [ModelObject], _ keys: [ObjectFetch.SortKey], layout: ModelLayout) throws -> [ModelObject] {
         var rows = objects.sorted { $0.id < $1.id }
         guard !keys.isEmpty else { return rows }
         let values = try rows.map { o in try keys.map { try value(of: o, $0.field) } }

@@ -1,4 +1,4 @@
-extension ModelContext {
+extension ObjectContext {
     /// Closes the context's connection now, rather than when the context and its last object go away
     /// (`ModelContainer.close()` closes every context it made, so the store can drop its `-wal`). Unsaved
     /// changes are not saved. Afterwards objects still read the values they hold; anything that needs the

@@ -1,4 +1,4 @@
-extension ModelContext {
+extension ObjectContext {
     /// The models the pending changes write, read inside the save transaction after its writes (see
     /// `StoreChange.models`): the models of the objects inserted, changed and deleted (a link changes both
     /// objects: `set` keeps the inverse side in step), the rows delete rules took, and the models on either

@@ -1,4 +1,4 @@
-extension ModelContext {
+extension ObjectContext {
     /// Makes the relationships of objects inserted together (`batch`, just inserted: an insert of several
     /// objects), all or nothing. Every link is checked before the first is made; a link can still fail
     /// after that (it reads the store: the object a target leaves when its to-one inverse moves to the new
@@ -94,14 +94,14 @@ extension ModelContext {
     }
 }
 
-/// The objects a batch of links may change, as they were before it (`ModelContext.link(_:insertedTogether:)`).
+/// The objects a batch of links may change, as they were before it (`ObjectContext.link(_:insertedTogether:)`).
 struct SavedObjects {
     var objects: [ObjectIdentifier: SavedObjectState] = [:]
     /// Ids of objects the context had not loaded.
     var absent: Set<ObjectKey> = []
 
     /// Keeps `object`'s state unless it is kept already (its earlier state is the one to put back).
-    mutating func keep(_ object: ModelObject, in context: ModelContext, keepingLinkChanges: Bool) {
+    mutating func keep(_ object: ModelObject, in context: ObjectContext, keepingLinkChanges: Bool) {
         guard objects[ObjectIdentifier(object)] == nil else { return }
         objects[ObjectIdentifier(object)] = SavedObjectState(object, inUpdated: context.updated[object.id] === object,
                                                              keepingLinkChanges: keepingLinkChanges)
@@ -154,7 +154,7 @@ struct SavedObjectState {
         for i in linksChanged { object.linkChanges[i]?.closeCheckpoint() }
     }
 
-    func restore(into context: ModelContext) {
+    func restore(into context: ObjectContext) {
         if object.id != id { object.rekey(id) }
         object.values = values
         object.unloaded = unloaded

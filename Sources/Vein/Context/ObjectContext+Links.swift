@@ -1,7 +1,7 @@
 /// To-many relationships in memory and their writes (since store format 2, `RelationshipStorage`): a list is
 /// read on first access; a change is recorded link by link (`LinkChange`) and written by `save` as the
 /// changed links only.
-extension ModelContext {
+extension ObjectContext {
     /// Reads a to-many's ids in order, with this context's pending link changes applied.
     func loadToMany(_ object: ModelObject, _ i: Int) throws {
         var stored: [String] = []

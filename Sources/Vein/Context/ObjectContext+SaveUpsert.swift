@@ -3,7 +3,7 @@
 /// save runs becomes the update of that row. Decided inside the save's write transaction, so the row found
 /// is the row written: another context or process that saved the value between the insert and the save
 /// is met here rather than refused by the store.
-extension ModelContext {
+extension ObjectContext {
     /// The model's unique constraints, each the columns whose values together identify a row. The one
     /// place the save-time lookup learns them from.
     func uniqueConstraints(of layout: ModelLayout) -> [[Int]] {
@@ -181,7 +181,7 @@ struct SaveUpsertUndo {
 
     var isEmpty: Bool { saved.objects.isEmpty && mapEntries.isEmpty }
 
-    func apply(to context: ModelContext) {
+    func apply(to context: ObjectContext) {
         guard !isEmpty else { return }
         context.restore(saved)
         for (key, object) in mapEntries.reversed() { context.identityMap.restore(object, key) }

@@ -1,4 +1,4 @@
-extension ModelContext {
+extension ObjectContext {
     /// The stored row whose unique constraint `fields` (one `unique` field, or a compound constraint's
     /// fields) holds `values`, as this context has it: nil when no row does, or when this context deleted
     /// the row or moved one of the values away in an unsaved change. One read through the constraint's
