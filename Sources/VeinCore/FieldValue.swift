@@ -1,7 +1,7 @@
 import Foundation
 import Vein
 
-/// What a field's Swift type is in the manifest (SPEC §2).
+/// What a field's Swift type is in the manifest (docs/store-format.md).
 public struct FieldKind: Sendable, Equatable {
     public var type: FieldType
     public var isOptional: Bool
@@ -15,7 +15,7 @@ public struct FieldKind: Sendable, Equatable {
     }
 }
 
-/// A Swift type a field can hold: SPEC §2's table (String, Int, Double, Bool, Date, Data, UUID),
+/// A Swift type a field can hold: the table of field types in docs/store-format.md (String, Int, Double, Bool, Date, Data, UUID),
 /// `RawRepresentablePersistable` enums, `CodablePersistable` values (as `json`), arrays and string-keyed
 /// dictionaries of Codable values (as `json`), and optionals of all of these.
 public protocol FieldValue {

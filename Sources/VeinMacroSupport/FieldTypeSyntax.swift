@@ -15,7 +15,7 @@ enum FieldTypeSyntax {
         "Any": nil, "AnyObject": nil, "AnyHashable": nil, "Void": nil, "Never": nil,
     ]
 
-    /// The field types of SPEC §2's table, by their Swift names.
+    /// The field types of docs/store-format.md, by their Swift names.
     static let stored: Set<String> = ["String", "Int", "Double", "Bool", "Date", "Data", "UUID",
                                       "Foundation.Date", "Foundation.Data", "Foundation.UUID", "Swift.String", "Swift.Int",
                                       "Swift.Double", "Swift.Bool"]
@@ -66,7 +66,7 @@ enum FieldTypeSyntax {
         return nil
     }
 
-    /// Whether `type` is one of SPEC §2's plain field types, optionally optional or in an array: a
+    /// Whether `type` is one of the plain field types of docs/store-format.md, optionally optional or in an array: a
     /// relationship written with it points to no model.
     static func isPlainFieldType(_ type: TypeSyntax) -> Bool {
         let inner = elementOfToMany(type) ?? wrappedOfOptional(type) ?? type

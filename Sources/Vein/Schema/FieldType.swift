@@ -1,6 +1,6 @@
 import Foundation
 
-/// The field types of SPEC §2 and how each is stored.
+/// The field types of docs/store-format.md and how each is stored.
 public enum FieldType: String, CaseIterable, Sendable {
     case string, int, double, bool, date, data, uuid
     case `enum`

@@ -15,7 +15,7 @@ public enum NormalForm {
     /// and the integer 0 has no sign, so -0.0 comes back as 0.0.
     public static func double(_ d: Double) -> Double { d == 0 ? 0 : d }
 
-    /// A date rounded to whole microseconds (SPEC §2), as the JSON form writes it.
+    /// A date rounded to whole microseconds (docs/store-format.md), as the JSON form writes it.
     public static func date(_ seconds: Double) -> Double { ISODate.round(seconds) }
 
     /// A UUID in Foundation's uppercase form; nil when the text is no UUID.

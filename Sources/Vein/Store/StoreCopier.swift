@@ -1,7 +1,7 @@
 import CSQLCipher
 import Foundation
 
-/// `vein encrypt`, `vein decrypt` and `vein backup` (SPEC §6): a store copied into a new file under other
+/// `vein encrypt`, `vein decrypt` and `vein backup` (docs/keys.md): a store copied into a new file under other
 /// protection. The copy is built by `StoreCreator` under a temporary name and linked into place, so DEST is
 /// complete or absent and never replaces a file; its key is stored before it appears and removed if the
 /// copy fails.

@@ -1,4 +1,4 @@
-/// Exit statuses (sysexits.h), SPEC §8.
+/// Exit statuses (sysexits.h), docs/commands.md.
 public enum ExitCode: Int32, Sendable {
     case ok = 0
     case failure = 1

@@ -76,7 +76,7 @@ final class UUIDCodec: ValueCodec {
     func syntheticValue(row i: Int, unique: Bool) -> Value { .string(String(format: "00000000-0000-4000-8000-%012d", i)) }
 }
 
-/// Any JSON value, held in memory and stored as its canonical text (SPEC §2), so equal values are equal
+/// Any JSON value, held in memory and stored as its canonical text (docs/store-format.md), so equal values are equal
 /// text and an export gives the same bytes.
 final class JSONCodec: ValueCodec {
     var typeName: String { "json" }
