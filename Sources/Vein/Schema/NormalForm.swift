@@ -2,7 +2,8 @@ import Foundation
 
 /// The one stored form among values Swift's `==` holds equal, for the types that have several. Kept in
 /// that form from the moment a value is set, pending and saved objects answer alike, equal values are
-/// equal cells (so SQL's `=` agrees with Swift's), and export → import → export gives the same bytes.
+/// equal cells (so SQL's `=` agrees with Swift's), and export → import → export gives the same bytes
+/// (ARCHITECTURE.md I16).
 public enum NormalForm {
     /// Text in NFC: `"é"` composed, however it was typed. Swift compares strings by canonical
     /// equivalence, SQLite by bytes; one form for both makes them agree.

@@ -28,7 +28,8 @@ public enum StoreCopier {
         guard source.format == .current else { throw StoreError.needsUpgrade(source.path, found: source.format.version) }
         let started = Date()
         var rows = 0
-        // A plaintext copy of an encrypted store is for its owner's eyes only: until now the data was protected.
+        // A plaintext copy of an encrypted store is for its owner's eyes only: until now the data was protected
+        // (ARCHITECTURE.md I14).
         var mode: mode_t = 0o644
         if case .plaintext = protection, source.encryption.isEncrypted { mode = 0o600 }
         // DEST, what SQLite writes beside it, and a new key file never write over the source or its key file.
