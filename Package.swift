@@ -4,7 +4,7 @@ import CompilerPluginSupport
 import Foundation
 
 /// The toolchain's own SwiftSyntax (`<toolchain>/usr/lib/swift/host`) serves the macros: no package outside
-/// the toolchain can be fetched (SPEC §1). The toolchain is VEIN_SWIFT_TOOLCHAIN (the folder holding
+/// the toolchain can be fetched (ARCHITECTURE.md, "The layers"). The toolchain is VEIN_SWIFT_TOOLCHAIN (the folder holding
 /// `usr/`) when set, otherwise the one whose `swiftc` comes first on PATH, symlinks resolved.
 func swiftSyntaxHostFolder() -> String {
     let environment = ProcessInfo.processInfo.environment
@@ -64,7 +64,7 @@ let package = Package(
         // The engine: storage, schema, keys, store lifecycle. Knows nothing of the CLI.
         .target(name: "Vein", dependencies: ["VeinFieldTypes", "CSQLCipher", "CCrypto", "CVeinSecret", "CVeinMemory"]),
 
-        // The typed Swift surface (SPEC §10): @Model classes, versioned schemas, a container. Apps import
+        // The typed Swift surface (docs/app-guide.md): @Model classes, versioned schemas, a container. Apps import
         // this only; it re-exports what they need of the engine.
         .target(name: "VeinCore", dependencies: ["Vein", "VeinFieldTypes", "VeinMacros"]),
         // Tools for an app's own tests (MigrationTester); apps' test targets import it with VeinCore.

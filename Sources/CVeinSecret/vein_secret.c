@@ -69,7 +69,7 @@ static const SecretSchema *vein_schema(void) {
 }
 
 static int fail(GError *error, char **error_out) {
-    // A locked collection is its own answer (SPEC §6: "the keyring is locked", never "no key").
+    // A locked collection is its own answer ("the keyring is locked", never "no key": ARCHITECTURE.md I10).
     int code = error && lib.call_g_error_matches(error, lib.call_secret_error_get_quark(), VEIN_SECRET_ERROR_IS_LOCKED)
         ? VEIN_SECRET_LOCKED : -1;
     if (error_out) {

@@ -1,7 +1,7 @@
 import Foundation
 import Vein
 
-/// Where a container's store key comes from (SPEC §6, §10). A provider says which engine key sources to
+/// Where a container's store key comes from (docs/keys.md, docs/app-guide.md). A provider says which engine key sources to
 /// use; the engine reads, generates and keeps the key, so an app and the `vein` CLI find the same key the
 /// same way. Write your own by returning `KeyOptions` (a custom `Keyring`, say).
 public protocol DatabaseKeyProvider: Sendable {
@@ -12,7 +12,7 @@ public protocol DatabaseKeyProvider: Sendable {
 /// The default: the Secret Service (gnome-keyring, KeePassXC, …). A new store gets a random key kept in
 /// the keyring item the CLI looks up (attributes `app`, `store` = the store's real path, `state`), so
 /// `vein info STORE` opens what the app created with no flags. A keyring that is locked, failing or not
-/// reachable is an error, never a new key (SPEC §6). `VEIN_KEY` is not consulted: the app's key is where
+/// reachable is an error, never a new key (ARCHITECTURE.md I10). `VEIN_KEY` is not consulted: the app's key is where
 /// the app put it, whatever its environment holds.
 public struct SecretServiceKeyProvider: DatabaseKeyProvider {
     public let keyring: any Keyring

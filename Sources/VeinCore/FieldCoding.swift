@@ -12,7 +12,7 @@ protocol FieldCoding {
     static func decoded(_ value: Value) throws -> Declared
 }
 
-/// A type that says itself how it is stored (SPEC §2's types, `RawRepresentablePersistable`, `CodablePersistable`).
+/// A type that says itself how it is stored (the field types of docs/store-format.md, `RawRepresentablePersistable`, `CodablePersistable`).
 enum FieldValueCoding<T: FieldValue>: FieldCoding {
     static var fieldKind: FieldKind { T.fieldKind }
     static func encoded(_ value: T) throws -> Value { try value.encodedFieldValue() }

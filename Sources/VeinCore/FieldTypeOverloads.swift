@@ -3,7 +3,7 @@ import Vein
 // The table of what a declared property type is, read by the type checker. @Model sees only the syntax
 // of `var owner: Person?` or `var address: Address?`, so it passes the declared type to these overloaded
 // entry points and overload resolution decides:
-// - a `FieldValue` (SPEC §2's types, `[Codable]`, `[String: Codable]`, the `…Persistable` protocols): itself;
+// - a `FieldValue` (the field types of docs/store-format.md, `[Codable]`, `[String: Codable]`, the `…Persistable` protocols): itself;
 // - a `PersistentModel` as `T?`, `[T]` or `[T]?`: a relationship (a model that is also Codable is a
 //   relationship, as in SwiftData);
 // - a `RawRepresentable & Codable` enum with a String or Int raw value: its raw value;

@@ -1,7 +1,7 @@
 import Foundation
 import Vein
 
-/// What a field's Swift type is in the manifest (SPEC §2).
+/// What a field's Swift type is in the manifest (docs/store-format.md).
 public struct FieldKind: Sendable, Equatable {
     public var type: FieldType
     public var isOptional: Bool

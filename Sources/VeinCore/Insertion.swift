@@ -1,6 +1,6 @@
 import Vein
 
-/// Inserting a model inserts what it points to (SPEC §10): the instances reachable through pending
+/// Inserting a model inserts what it points to (docs/app-guide.md): the instances reachable through pending
 /// relationships that are in no context yet are inserted together, their fields first, then the links
 /// (through the engine, which keeps inverses in step).
 ///

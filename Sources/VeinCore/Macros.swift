@@ -1,6 +1,6 @@
 import Vein
 
-/// Makes a final class a persistent model (SPEC §10): its stored `var`s become fields and relationships
+/// Makes a final class a persistent model (docs/app-guide.md): its stored `var`s become fields and relationships
 /// read and written through the object's context, its field and relationship table becomes its part of
 /// the schema manifest, and it conforms to `PersistentModel` and `Sendable`. No reflection: everything
 /// is generated at compile time, and misuse (a struct, a non-final class, a type Vein does not store, a
@@ -23,7 +23,7 @@ public macro Model(originalName: String) = #externalMacro(module: "VeinMacros", 
 @attached(peer)
 public macro Field() = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
 
-/// A field left out of fetches and read from the store on first access (SPEC §2 `lazy`).
+/// A field left out of fetches and read from the store on first access (docs/store-format.md `lazy`).
 @attached(peer)
 public macro LazyField() = #externalMacro(module: "VeinMacros", type: "MarkerMacro")
 
@@ -74,7 +74,7 @@ public macro Transient() = #externalMacro(module: "VeinMacros", type: "MarkerMac
 @attached(accessor, names: named(init), named(get), named(set))
 public macro _TransientProperty() = #externalMacro(module: "VeinMacros", type: "TransientMacro")
 
-/// The model's indexes (SPEC §2 `indexes`), inside an `@Model` class: each array lists the fields (or
+/// The model's indexes (docs/store-format.md `indexes`), inside an `@Model` class: each array lists the fields (or
 /// to-one relationships) of one index in key order. `#Index<Post>([\.publishedAt], [\.title, \.views])`
 @freestanding(declaration)
 public macro Index<T>(_ indexes: [PartialKeyPath<T>]...) = #externalMacro(module: "VeinMacros", type: "IndexMacro")

@@ -1,7 +1,7 @@
 import Foundation
 import Vein
 
-/// A store opened for an app's schema (SPEC §10): creates the store at the first run, opens it after, and
+/// A store opened for an app's schema (docs/app-guide.md): creates the store at the first run, opens it after, and
 /// migrates it along the app's `SchemaMigrationPlan` when it is at an older version.
 ///
 /// `ModelContainer(V0_0_2.self, migration: Plan.self, at: path, appID:)` opens a store at any version of

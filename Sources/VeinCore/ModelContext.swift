@@ -1,12 +1,12 @@
 import Synchronization
 import Vein
 
-/// The typed unit of work over a store (SPEC §10), over the engine's `ObjectContext`: @Model instances are
+/// The typed unit of work over a store (docs/app-guide.md), over the engine's `ObjectContext`: @Model instances are
 /// inserted, changed and deleted in memory, and `save` writes them all in one transaction, or nothing.
 /// One instance per row while the app holds it.
 ///
 /// Built so far: insert, delete, save, rollback, hasChanges, fetch and fetchCount of a whole model or
-/// with a condition in Vein's expression language (SPEC §4), and fetch, fetchCount and fetchIdentifiers
+/// with a condition in Vein's expression language (docs/expressions.md), and fetch, fetchCount and fetchIdentifiers
 /// with a typed `FetchDescriptor<T>` (Fetch/ModelContext+TypedFetch.swift), and the per-model
 /// conveniences (Conveniences/): `Post.fetch(where:sort:in:)`, `Post.fetchOne`, `Post.upsert`,
 /// `post.delete()`, `post.attachments(where:sort:)` in SQL, `fetchAll(#Predicate)` and `ModelPredicate`.
@@ -120,7 +120,7 @@ public final class ModelContext: @unchecked Sendable {
     /// (or a write refused on a deleted object) to throw.
     public var hasChanges: Bool { engine.hasChanges || engine.hasDeferredFailures }
 
-    /// The objects of model `T` in id (creation) order, or those `condition` (SPEC §4) holds for.
+    /// The objects of model `T` in id (creation) order, or those `condition` (docs/expressions.md) holds for.
     public func fetch<T: PersistentModel>(_ type: T.Type, where condition: String? = nil) throws -> [T] {
         T.instances(try engine.fetch(descriptor(type, condition)))
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Vein
 
-/// An app's schema history (SPEC §5, §10): its schema versions oldest first and one stage between each
+/// An app's schema history (docs/migrations.md, docs/app-guide.md): its schema versions oldest first and one stage between each
 /// adjacent pair. It is the same plan the CLI runs: `planText(appID:)` writes it as a plan file, so
 /// `vein migrate check` in CI checks exactly what the app ships, and `ModelContainer.migrate()` runs it
 /// through the engine's migrator (one transaction, the unhandled-data rule, `_vein_migrations`).
@@ -42,7 +42,7 @@ extension SchemaMigrationPlan {
 }
 
 /// What changes between two adjacent schema versions, and what to do with data the automatic mapping
-/// cannot carry (SPEC §5). A stage with data left unhandled fails the whole migration, with nothing changed.
+/// cannot carry (docs/migrations.md). A stage with data left unhandled fails the whole migration, with nothing changed.
 public struct MigrationStage: Sendable {
     public let from: any VersionedSchema.Type
     public let to: any VersionedSchema.Type
@@ -70,8 +70,8 @@ public struct MigrationStage: Sendable {
     }
 }
 
-/// One step of a custom stage: the plan vocabulary of SPEC §5, one line each. Expressions and conditions
-/// are in Vein's expression language over the OLD row (SPEC §4).
+/// One step of a custom stage: the plan vocabulary of docs/migrations.md, one line each. Expressions and conditions
+/// are in Vein's expression language over the OLD row (docs/expressions.md).
 public struct MigrationStep: Sendable, Equatable {
     let json: JSONValue
 

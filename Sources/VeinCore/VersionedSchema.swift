@@ -1,7 +1,7 @@
 import Vein
 
-/// One version of an app's schema: its version number and its model classes (SPEC §10). Its manifest is
-/// the canonical manifest the CLI reads (SPEC §3), so `vein create` and `vein migrate check` work on
+/// One version of an app's schema: its version number and its model classes (docs/app-guide.md). Its manifest is
+/// the canonical manifest the CLI reads (docs/manifest.md), so `vein create` and `vein migrate check` work on
 /// what the app declares.
 /// A `SchemaMigrationPlan` lists the versions in order with a stage between each pair.
 ///

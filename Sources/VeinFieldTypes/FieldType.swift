@@ -1,4 +1,4 @@
-/// The field types a manifest declares (docs/manifest.md, "Field types"), and everything about each that
+/// The field types a manifest declares (docs/store-format.md, "A model's table"), and everything about each that
 /// more than one layer needs to know: the engine's codecs, the expression language, `vein schema --swift`,
 /// VeinCore's empty values and the @Model macro all read this one table, so a new type is one case here,
 /// one codec, and whatever the compiler then asks for.

@@ -66,7 +66,7 @@ enum FieldTypeSyntax {
         return nil
     }
 
-    /// Whether `type` is one of the plain field types (docs/manifest.md), optionally optional or in an array: a
+    /// Whether `type` is one of the plain field types of docs/store-format.md, optionally optional or in an array: a
     /// relationship written with it points to no model.
     static func isPlainFieldType(_ type: TypeSyntax) -> Bool {
         let inner = elementOfToMany(type) ?? wrappedOfOptional(type) ?? type

@@ -3,7 +3,7 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-/// `@Model` on a final class (SPEC §10). It generates, from the declaration alone (no reflection):
+/// `@Model` on a final class (docs/app-guide.md). It generates, from the declaration alone (no reflection):
 /// - `_$backing`, where the values live: pending values before the object is inserted, then the engine's
 ///   `ModelObject` in its context;
 /// - an accessor pair on each persisted property (through `@_PersistedProperty`) that reads and writes
@@ -75,7 +75,7 @@ extension ModelMacro: MemberMacro {
     }
 
     /// `post.attachments(where:sort:)` for a to-many with an inverse: its members queried in SQL (see
-    /// `PersistentModel.related`). Named after the relationship, as SPEC §10 writes it.
+    /// `PersistentModel.related`). Named after the relationship, as docs/app-guide.md writes it.
     static func relatedQuery(_ property: PropertyInfo, modelName: String, access: String) -> DeclSyntax? {
         guard let relationship = property.relationship, relationship.argument(labeled: "inverse") != nil,
               let target = FieldTypeSyntax.elementOfArray(property.type)?.trimmedDescription else { return nil }

@@ -4,7 +4,7 @@ import Testing
 /// How an app may name Vein in its Package.swift. The macro targets find the toolchain's own SwiftSyntax
 /// with `-I` and `-L` (`unsafeFlags`: no SwiftSyntax package can be fetched), and SwiftPM refuses unsafe
 /// flags in a package it takes by version. This test asks this toolchain's SwiftPM, on a local git copy
-/// of this package tagged 1.0.0, so that the README's answer ("by path, branch or revision, not by
+/// of this package tagged 1.0.0, so that examples/BlogApp/README.md's answer ("by path, branch or revision, not by
 /// version") fails here the day a toolchain answers otherwise. Only the package graph is loaded (a build
 /// of a product that does not exist): nothing is compiled.
 @Suite(.serialized) struct DependencyFormTests {

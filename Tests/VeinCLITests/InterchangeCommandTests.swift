@@ -82,7 +82,7 @@ import Vein
         }
     }
 
-    /// Peak memory stays flat (SPEC §7: under 64 MiB), measured by /usr/bin/time -v.
+    /// Peak memory stays flat (docs/interchange.md: under 64 MiB), measured by /usr/bin/time -v.
     @Test func memoryStaysFlat() throws {
         let r = try VeinRunner()
         defer { r.cleanUp() }
@@ -105,7 +105,7 @@ import Vein
     /// Issue 18, item 10: an import's peak memory does not grow with the file. A million records of the blog
     /// schema (posts with 300 characters of content, each listing two attachments that name it back:
     /// bench/blog_stream.awk) generated into the pipe of `vein import STORE -`, into an encrypted store: under
-    /// 64 MiB (SPEC §7), and within 8 MiB of the peak for a thousand. When every list was held in memory
+    /// 64 MiB (docs/interchange.md), and within 8 MiB of the peak for a thousand. When every list was held in memory
     /// until the last record, the peak grew by about 330 bytes a record (296 MiB for 800,000). The million
     /// costs this debug build about 100 s of CPU (JSON parsing, unoptimized); `VEIN_IMPORT_MEMORY_RECORDS=N`
     /// sets another count.

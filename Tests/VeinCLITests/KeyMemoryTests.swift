@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// SPEC §6: key material is kept out of core dumps. The observable sign of a non-dumpable process: the
+/// ARCHITECTURE.md I11: key material is kept out of core dumps. The observable sign of a non-dumpable process: the
 /// files under /proc/PID (status, environ, mem) belong to root instead of the process's user. Tests run
 /// as root, so vein runs as `nobody` here, and the check waits until it has exec'd (setpriv, between its
 /// setuid and exec, is briefly non-dumpable itself).

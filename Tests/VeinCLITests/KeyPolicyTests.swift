@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Vein
 
-/// SPEC §6 rules for the keys users give: weak and mistyped keys are refused, whitespace around a key is
+/// The rules of docs/keys.md for the keys users give: weak and mistyped keys are refused, whitespace around a key is
 /// not part of it, explicit options beat the environment, and messages name the source they tried.
 @Suite struct KeyPolicyTests {
     static let hex = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"

@@ -63,7 +63,7 @@ import Vein
         #expect(result.stderr.contains("(the keyring has no key for this store)"))
     }
 
-    /// SPEC §6: a failed keyring read is never "no key". A locked collection whose unlock prompt cannot be
+    /// ARCHITECTURE.md I10: a failed keyring read is never "no key". A locked collection whose unlock prompt cannot be
     /// shown (no display here) made libsecret's password lookup answer "no secret", reported as exit 69.
     @Test func aLockedKeyringIsExit74NotNoKey() throws {
         let r = try VeinRunner()

@@ -1,7 +1,7 @@
 import Foundation
 import VeinCore
 
-/// The announcement's example (SPEC §10), as an app writes it with `import VeinCore` only.
+/// The announcement's example (docs/app-guide.md), as an app writes it with `import VeinCore` only.
 enum V0_0_1: VersionedSchema {
     static let version = ModelVersion(0, 0, 1)
     static let models: [any PersistentModel.Type] = [Post.self, Attachment.self]

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VeinCore
 
-/// Every field type of SPEC §2 as a Swift property, written through a context and read back from the
+/// Every field type of docs/store-format.md as a Swift property, written through a context and read back from the
 /// store by another container.
 enum Catalog: VersionedSchema {
     static let version = ModelVersion(1, 0, 0)

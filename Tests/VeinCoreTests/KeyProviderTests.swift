@@ -45,7 +45,7 @@ import VeinCore
         #expect(store.encryption == .encrypted(kind: "raw 256-bit key", source: .keyring))
     }
 
-    /// SPEC §6: a keyring that fails is an error, never a new key, and nothing is created.
+    /// ARCHITECTURE.md I10: a keyring that fails is an error, never a new key, and nothing is created.
     @Test(arguments: [KeyError.keyringLocked, .keyringUnavailable("Could not connect: No such file or directory")])
     func aFailingKeyringIsAnErrorNeverANewKey(failure: KeyError) throws {
         let folder = try ModelContainerTests.temporaryFolder()

@@ -6,7 +6,7 @@ import VeinCore
 private typealias Product = ShopSchema.Product
 private typealias Review = ShopSchema.Review
 
-/// The per-model conveniences of SPEC §10: `Post.fetch(where:sort:in:)`, `Post.fetchOne`,
+/// The per-model conveniences of docs/app-guide.md: `Post.fetch(where:sort:in:)`, `Post.fetchOne`,
 /// `context.fetchAll(#Predicate)`, `Post.upsert`, `post.delete()`. Relationship queries and
 /// `ModelPredicate` have suites of their own.
 @Suite struct ModelConveniencesTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VeinCore
 
-/// `ModelPredicate` (SPEC §10): a raw SQL condition over the model's table plus a Swift filter, which
+/// `ModelPredicate` (docs/app-guide.md): a raw SQL condition over the model's table plus a Swift filter, which
 /// can only read.
 @Suite struct ModelPredicateTests {
     @Test func sqlThenTheSwiftFilterThenTheWindow() throws {
@@ -109,7 +109,7 @@ import VeinCore
         }
     }
 
-    /// Stored text is NFC (SPEC §2): a string argument is compared in the same form.
+    /// Stored text is NFC (docs/store-format.md): a string argument is compared in the same form.
     @Test func stringArgumentsAreComparedAsStored() throws {
         let container = try ModelConveniencesTests.blog()
         let context = container.context

@@ -3,7 +3,7 @@ import Testing
 @testable import Vein
 @testable import VeinCore
 
-/// `post.attachments(where:sort:)`, which @Model generates for a to-many with an inverse (SPEC §10): the
+/// `post.attachments(where:sort:)`, which @Model generates for a to-many with an inverse (docs/app-guide.md): the
 /// members a condition selects, found in SQL through the relationship's index, in the relationship's order
 /// without sort keys.
 @Suite struct RelationshipQueryTests {

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import VeinCore
 
-/// Models are Sendable (SPEC §10): one instance shared by threads, and contexts of their own on several
+/// Models are Sendable (docs/app-guide.md): one instance shared by threads, and contexts of their own on several
 /// threads over one container. scripts/test runs this suite again under the thread sanitizer (its name
 /// matches the sanitizer run's filter).
 @Suite struct TypedContextTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import VeinCore
 
-/// `FetchDescriptor<T>` as SPEC §10 writes it: `#Predicate`, `SortDescriptor` (optional fields, to-one
+/// `FetchDescriptor<T>` as docs/app-guide.md writes it: `#Predicate`, `SortDescriptor` (optional fields, to-one
 /// paths), windows, pending changes, identifiers; predicates with no SQL translation fall back to
 /// Foundation instead of trapping. TypedPredicateDifferentialTests checks the answers at random.
 @Suite struct TypedFetchTests {

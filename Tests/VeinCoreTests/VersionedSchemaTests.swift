@@ -3,7 +3,7 @@ import Testing
 import struct Vein.ManifestParser
 import VeinCore
 
-/// A VersionedSchema's manifest is the canonical manifest the CLI reads (SPEC §3).
+/// A VersionedSchema's manifest is the canonical manifest the CLI reads (docs/manifest.md).
 @Suite struct VersionedSchemaTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 

@@ -69,7 +69,7 @@ import Testing
         for value in try Self.samples(field) + [.null] {
             let json = codec.json(value)
             #expect(try codec.value(fromJSON: json) == value, "\(field.type): \(value) as \(JSONWriter.string(json))")
-            // The JSON form is the one SPEC §7 writes: written and parsed again, it reads as the same value.
+            // The JSON form is the one docs/interchange.md writes: written and parsed again, it reads as the same value.
             #expect(try codec.value(fromJSON: JSONParser.parse(JSONWriter.string(json))) == value)
         }
     }

@@ -89,7 +89,7 @@ final class FakeKeyring: Keyring {
     var count: Int { stored.withLock { $0.count } }
 }
 
-/// Keys: their text form, key files, and which source wins (SPEC §6).
+/// Keys: their text form, key files, and which source wins (docs/keys.md).
 @Suite struct KeyTests {
     static let hex = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
 
@@ -120,7 +120,7 @@ final class FakeKeyring: Keyring {
         #expect(try CipherKey(text: Self.hex + " ") == raw)
     }
 
-    /// SPEC §6: hex of the wrong length is a mistyped raw key, refused, never a passphrase.
+    /// docs/keys.md: hex of the wrong length is a mistyped raw key, refused, never a passphrase.
     @Test func hexOfTheWrongLengthIsAMistypedRawKey() throws {
         #expect(throws: KeyError.mistypedRawKey(hexDigits: 63)) { try CipherKey(text: String(Self.hex.dropLast())) }
         #expect(throws: KeyError.mistypedRawKey(hexDigits: 65)) { try CipherKey(text: Self.hex + "0") }
@@ -246,7 +246,7 @@ final class FakeKeyring: Keyring {
         defer { dir.cleanUp() }
         try dir.write("k.key", "from-file")
         let env = ["MY_KEY": "from-my-key", "VEIN_KEY": "from-vein-key"]
-        // SPEC §6 order: --key-file, --key-env, --passphrase (explicit options beat the environment), VEIN_KEY, keyring.
+        // docs/keys.md's order: --key-file, --key-env, --passphrase (explicit options beat the environment), VEIN_KEY, keyring.
         let prompt: @Sendable (Bool) throws -> String = { _ in "from-prompt" }
         let keyring = FakeKeyring()
         try keyring.store(key: .passphrase("from-keyring"), app: "a", storePath: "/s", state: .current)

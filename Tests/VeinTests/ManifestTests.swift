@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Vein
 
-/// Schema manifests (SPEC §3): parsing, shorthand, cross references, canonical form and every validation
+/// Schema manifests (docs/manifest.md): parsing, shorthand, cross references, canonical form and every validation
 /// error with the exact text a user sees.
 @Suite struct ManifestTests {
     /// A manifest around a `models` body.

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import Vein
 
-/// Store format 2 (SPEC §2): relationships in indexed columns and link tables, every lookup through an
+/// Store format 2 (docs/store-format.md): relationships in indexed columns and link tables, every lookup through an
 /// index, link changes written link by link.
 @Suite struct RelationshipLayoutTests {
     static let manifestText = """

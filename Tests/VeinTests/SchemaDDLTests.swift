@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Vein
 
-/// The SQL a schema becomes (SPEC §2).
+/// The SQL a schema becomes (docs/store-format.md).
 @Suite struct SchemaDDLTests {
     @Test func blogTablesAndIndexes() throws {
         let blog = try Fixtures.blogManifest()

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import Vein
 
-/// Creating and opening stores (SPEC §2, §6).
+/// Creating and opening stores (docs/store-format.md, docs/keys.md).
 @Suite struct StoreTests {
     static let hex = KeyTests.hex
     static let now = Date(timeIntervalSince1970: 1_769_860_800.123456)  // 2026-01-31T12:00:00.123456Z

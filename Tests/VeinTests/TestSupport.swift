@@ -49,7 +49,7 @@ struct SplitMix64: RandomNumberGenerator {
 }
 
 enum Fixtures {
-    /// The example manifest of SPEC §3, read from the package's examples folder.
+    /// The example manifest of docs/manifest.md, read from the package's examples folder.
     static var blogPath: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("examples/blog.json5").path

@@ -6,7 +6,7 @@
 //
 // Every function reports failure through *error_out (a message to free with
 // vein_secret_free_message) and never takes "the service could not be reached" for
-// "no such item": callers must be able to tell the two apart (SPEC §6).
+// "no such item": callers must be able to tell the two apart (ARCHITECTURE.md I10).
 
 /// Returned instead of -1 when the item (or the collection to write into) is locked and stays locked.
 #define VEIN_SECRET_LOCKED -2

@@ -1,7 +1,7 @@
-/// A context's objects by row: one object per row and context, held strongly and swept of objects nothing
-/// else holds whenever it has doubled since the last sweep. To anyone outside that is as weak as a weak map
-/// (an object nobody holds can never be observed, so it may as well be gone), without a weak reference per
-/// fetched row.
+/// A context's objects by row: one object per row (ARCHITECTURE.md I1), held strongly and swept of
+/// objects nothing else holds whenever it has doubled since the last sweep. To anyone outside that is as
+/// weak as a weak map (an object nobody holds can never be observed, so it may as well be gone), without a
+/// weak reference per fetched row.
 ///
 /// Its state is its own: the context reaches it only through these methods, under the context's lock.
 struct IdentityMap {

@@ -1,4 +1,4 @@
-/// Deleting (SPEC §2 delete rules). Two halves that never read a relationship list per deleted row:
+/// Deleting (docs/store-format.md delete rules). Two halves that never read a relationship list per deleted row:
 ///
 /// - in memory, `delete` applies the rules to the objects this context holds, so both sides of a pair
 ///   agree at once (`a.isDeleted` after its post is deleted, a held tag forgets the post);

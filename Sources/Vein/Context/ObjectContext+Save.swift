@@ -10,7 +10,7 @@ extension ObjectContext {
     ///
     /// Every row it changes or deletes must still be as this context read it: when another connection
     /// changed or deleted it since, the save throws `ContextError.conflict` and writes nothing (optimistic
-    /// concurrency; redo the work from a fresh read: `rollback`, fetch, change, save). A store migrated
+    /// concurrency, ARCHITECTURE.md I3; redo the work from a fresh read: `rollback`, fetch, change, save). A store migrated
     /// since the context was made throws `StoreError.schemaChanged`.
     ///
     /// Once the save has committed (inside a `transaction`: once that has), the models it wrote are

@@ -4,13 +4,14 @@ import Foundation
 /// deleted in memory, and `save` writes them all in one transaction, or nothing.
 ///
 /// Invariants:
-/// - One object per row per context (a weak identity map): fetching a row twice gives the same object.
+/// - One object per row per context (a weak identity map): fetching a row twice gives the same object
+///   (ARCHITECTURE.md I1).
 /// - Pending changes stay until `save` succeeds; a failed save leaves the store untouched and the
-///   changes pending; `rollback` discards them.
+///   changes pending; `rollback` discards them (ARCHITECTURE.md I2).
 /// - Both sides of an inverse relationship pair always agree in memory; a save never writes an id that
-///   names no row.
+///   names no row (ARCHITECTURE.md I5).
 /// - All state is guarded by one recursive lock, so contexts and objects can be shared across threads.
-/// - Each context made from a store works on a connection of its own, opened at its first use of the
+/// - Each context made from a store (ARCHITECTURE.md I6) works on a connection of its own, opened at its first use of the
 ///   store: contexts on different threads share no SQLite state (a connection and its statement cache are
 ///   for one thread at a time), and several of them work on one store file as separate processes would.
 ///

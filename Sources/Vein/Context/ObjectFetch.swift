@@ -1,4 +1,4 @@
-/// What to fetch: a model, a condition, an order, a window (SPEC §10, §9).
+/// What to fetch: a model, a condition, an order, a window (docs/app-guide.md, docs/repl.md).
 public struct ObjectFetch: Sendable {
     public struct SortKey: Equatable, Sendable {
         public let field: String

@@ -1,7 +1,7 @@
 import Foundation
 
 extension ModelObject {
-    /// The object as SPEC §7's JSON: `_id` (the row key), then fields and relationships in schema order; dates in ISO
+    /// The object as the JSON of docs/interchange.md: `_id` (the row key), then fields and relationships in schema order; dates in ISO
     /// 8601 with microseconds, data in base64, a to-one as an id, a to-many as an array of ids.
     public func jsonObject(includeLazy: Bool = true) throws -> JSONObject {
         var object = JSONObject()

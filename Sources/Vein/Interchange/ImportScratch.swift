@@ -5,7 +5,7 @@
 /// It is SQLite's temporary database file (`ATTACH ''`: made in the temporary directory, deleted when it is
 /// detached or the process ends, even by SIGKILL, as it is unlinked when opened). The store's key encrypts
 /// it, as an attached database without a key of its own takes the main one: the ids and links of an
-/// encrypted store never reach the disk in plaintext. (The TEMP database would: SQLCipher does not encrypt
+/// encrypted store never reach the disk in plaintext (ARCHITECTURE.md I15). (The TEMP database would: SQLCipher does not encrypt
 /// it, which is why it is kept in memory, where it would grow with the file.) Its page cache is SQLite's
 /// default of 2 MB, as the store's.
 final class ImportScratch {

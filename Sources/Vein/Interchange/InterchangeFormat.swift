@@ -1,4 +1,4 @@
-/// The two shapes of SPEC §7's JSON interchange.
+/// The two shapes of the JSON interchange of docs/interchange.md.
 public enum InterchangeFormat: String, CaseIterable, Sendable {
     /// One document: `{"vein":1,"app":…,"schemaVersion":…,"models":{"Post":[…],…}}`.
     case json

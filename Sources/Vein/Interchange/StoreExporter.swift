@@ -1,6 +1,6 @@
 import Foundation
 
-/// Writes a store as SPEC §7's JSON, streaming: one row in memory at a time, straight from SQL.
+/// Writes a store as the JSON of docs/interchange.md, streaming: one row in memory at a time, straight from SQL.
 ///
 /// Canonical output: models in schema order, rows in id order, in each record `id` then fields then
 /// relationships in schema order, doubles in their shortest round-trip form, dates with six fractional

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads SPEC §7's JSON into a store, streaming, all or nothing (SPEC §7).
+/// Reads the JSON of docs/interchange.md into a store, streaming, all or nothing (docs/interchange.md).
 ///
 /// Each record is checked against the schema as it is read (unknown model or field, wrong type, missing
 /// required field, enum value outside the set, malformed id) and written inside one transaction; ids

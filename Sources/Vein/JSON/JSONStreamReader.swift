@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads a JSON document of any size from a file descriptor a piece at a time (SPEC §7: import never holds
+/// Reads a JSON document of any size from a file descriptor a piece at a time (docs/interchange.md: import never holds
 /// the whole document). It tokenizes only the structure around the records (`{`, `"key"`, `:`, `,`, `[`)
 /// and hands out each record's bytes whole; `JSONParser` then parses that one record. Line and column are
 /// tracked over the whole stream, so every error can say where it is.

@@ -41,7 +41,7 @@ public struct CipherKey: Equatable, Sendable, CustomStringConvertible, DatabaseK
 
     public var description: String { "CipherKey(\(kindDescription))" }
 
-    /// The shortest passphrase `create` and `rotate` take without `--weak-passphrase` (SPEC §6).
+    /// The shortest passphrase `create` and `rotate` take without `--weak-passphrase` (docs/keys.md).
     public static let minimumPassphraseLength = 12
 
     /// Hex of these lengths (other than 64) is a raw key with a digit lost or doubled, or pasted twice,

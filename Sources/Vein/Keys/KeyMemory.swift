@@ -1,7 +1,7 @@
 import CVeinMemory
 import Foundation
 
-/// Key material is kept out of core dumps (SPEC §6).
+/// Key material is kept out of core dumps (ARCHITECTURE.md I11).
 ///
 /// Copies of a key live where Vein cannot wipe them (Swift strings, SQLCipher's own buffers), so the
 /// guarantee is process-wide: from the first moment a key is read or made, the process is non-dumpable

@@ -31,7 +31,7 @@ public enum KeySource: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The key sources a command was given (SPEC §6). First match wins: `--key-file`, `--key-env`,
+/// The key sources a command was given (docs/keys.md). First match wins: `--key-file`, `--key-env`,
 /// `--passphrase`, then `VEIN_KEY` (explicit options beat the environment), then the keyring. Keys never
 /// come from the command line itself.
 public struct KeyOptions: Sendable {
@@ -108,7 +108,7 @@ public struct KeyOptions: Sendable {
         throw KeyError.noKeySource(store: realPath, keyringProblem: "the keyring has no key for this store")
     }
 
-    /// The key a rotation recorded before it changed the store (SPEC §6): a key file's `FILE.pending`, or the
+    /// The key a rotation recorded before it changed the store (docs/keys.md): a key file's `FILE.pending`, or the
     /// keyring's `state=pending` item. Tried when the current key no longer opens the store, which happens
     /// only after a rotation replaced the file and stopped before promoting the key. A pending key that
     /// exists but cannot be read (a key file others can read, a locked keyring) is an error, not "none":

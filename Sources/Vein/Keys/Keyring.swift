@@ -10,7 +10,7 @@ import Foundation
 public protocol Keyring: Sendable {
     func store(key: CipherKey, app: String, storePath: String, state: KeyState) throws(KeyError)
     /// The key, nil when the keyring answered that it has none. Failing to reach the keyring is an error,
-    /// never nil: a failed read must not look like "no key".
+    /// never nil: a failed read must not look like "no key" (ARCHITECTURE.md I10).
     func lookup(storePath: String, state: KeyState) throws(KeyError) -> CipherKey?
     @discardableResult
     func remove(storePath: String, state: KeyState) throws(KeyError) -> Bool

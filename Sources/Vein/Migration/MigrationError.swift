@@ -1,7 +1,7 @@
 /// Why a migration did not run, or ran and was rolled back. `ErrorReporting` in the CLI turns each case
 /// into a message and an exit status.
 public enum MigrationError: Error, Equatable, Sendable {
-    /// Data the plan does not say what to do with (SPEC §5). Nothing was changed.
+    /// Data the plan does not say what to do with (docs/migrations.md). Nothing was changed.
     case unhandledData(stage: String, [UnhandledData])
     case appMismatch(plan: String, store: String)
     /// The store's version is not one of the plan's (`newerThanPlan` when it is past the last one).

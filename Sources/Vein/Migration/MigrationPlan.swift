@@ -1,6 +1,6 @@
 import Foundation
 
-/// A migration plan (SPEC §5): the schema versions in order and one stage between each adjacent pair.
+/// A migration plan (docs/migrations.md): the schema versions in order and one stage between each adjacent pair.
 /// Built only by `PlanParser`, which has checked everything that can be checked without a store.
 public struct MigrationPlan: Sendable {
     /// The plan file as the user named it (for messages).

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Runs a plan's pending stages on a store (SPEC §5).
+/// Runs a plan's pending stages on a store (docs/migrations.md).
 ///
-/// Invariants: every stage of one run happens in one transaction, taken with BEGIN IMMEDIATE before
+/// Invariants (ARCHITECTURE.md I4, I8): every stage of one run happens in one transaction, taken with BEGIN IMMEDIATE before
 /// the store's version is read, so two migrators never interleave and the second sees what the first
 /// committed; `_vein_meta` and `_vein_migrations` change in that same transaction, so after a crash the store
 /// is whole at the old version or the new one.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `vein migrate check` (SPEC §5): a plan tried without any production store. The parser has already
+/// `vein migrate check` (docs/migrations.md): a plan tried without any production store. The parser has already
 /// checked structure and types; this seeds synthetic rows at the first version (every field filled in
 /// several ways, optionals sometimes nil, every enum value, relationships linked) in an in-memory database
 /// and migrates them through every stage, so unhandled data fails in CI instead of in production.

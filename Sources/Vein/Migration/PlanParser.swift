@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads a migration plan (SPEC §5) and checks everything that can be checked without a store: the
+/// Reads a migration plan (docs/migrations.md) and checks everything that can be checked without a store: the
 /// structure, each schema, the order of versions, one stage per adjacent pair, that every step names real
 /// models and fields, that every expression type-checks against its version, and that each stage can be
 /// planned (no type change without a map, say). Every issue is collected, with its JSON path, before failing.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A throwaway copy of a store for dry runs: a file in the temporary directory, encrypted with a random
-/// key that only this process ever holds, so the copy is never plaintext on disk (SPEC §5), even of a
+/// key that only this process ever holds, so the copy is never plaintext on disk (ARCHITECTURE.md I15), even of a
 /// plaintext store, and is unreadable once this process is gone. It is a `StagedFile` that is never
 /// placed: removed when the dry run ends, when SIGTERM or SIGINT ends the process, or (after SIGKILL) by
 /// the next dry run.

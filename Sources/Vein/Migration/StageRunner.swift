@@ -1,11 +1,11 @@
 import Foundation
 
-/// Carries out one planned stage inside the caller's transaction (SPEC §5). In order: `delete` steps
+/// Carries out one planned stage inside the caller's transaction (docs/migrations.md). In order: `delete` steps
 /// (through a model context, so delete rules apply); values `map` steps compute in memory; every
 /// unhandled-data check, before anything is rebuilt; the rebuild of each changed table by copying (SQLite
 /// 3.15 has neither RENAME nor DROP COLUMN); and last a relationship check over the result.
 ///
-/// Invariant: it either returns with the database holding exactly the new schema's tables, or throws;
+/// Invariant (ARCHITECTURE.md I8): it either returns with the database holding exactly the new schema's tables, or throws;
 /// the caller's transaction then rolls everything back.
 struct StageRunner {
     let database: Database

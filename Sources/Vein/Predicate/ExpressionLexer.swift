@@ -1,4 +1,4 @@
-/// Tokens of the expression language (SPEC §4): the body of a Swift `#Predicate` closure.
+/// Tokens of the expression language (docs/expressions.md): the body of a Swift `#Predicate` closure.
 package struct Token: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         case identifier(String)

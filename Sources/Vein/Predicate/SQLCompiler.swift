@@ -2,7 +2,8 @@
 ///
 /// Each condition compiles to SQL that is either *exact* (gives what the Swift evaluator gives on every
 /// row) or *narrowing* (a superset of the rows the evaluator accepts, refined in memory afterwards), or
-/// to nothing when SQL cannot help. The rules that keep this honest:
+/// to nothing when SQL cannot help, so SQL and memory agree (ARCHITECTURE.md I17). The rules that keep
+/// this honest:
 /// - `==` / `!=` become `IS` / `IS NOT`, SQLite's null-safe comparisons: `nil == nil` is true and
 ///   `nil != 5` is true, as in Swift. Ordering operators only ever see non-optional operands (the type
 ///   checker refuses the rest, as Swift does), so SQL's three-valued logic never shows.

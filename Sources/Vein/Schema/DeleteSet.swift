@@ -1,5 +1,5 @@
 /// The temporary table a save fills with the ids it deletes, so that delete rules, reference checks and
-/// the row deletes each run as one statement over the whole set, through the indexes (SPEC §2).
+/// the row deletes each run as one statement over the whole set, through the indexes (docs/store-format.md).
 ///
 /// A row is `(model, id, round)`: the first round holds the rows deleted by the caller, round n + 1
 /// what the `cascade` rules added from round n. Keyed by (model, id), and indexed by (model, round), so

@@ -2,7 +2,7 @@ import CSQLCipher
 import Foundation
 
 /// How values of one field type move between memory (`Value`), SQLite, JSON and export bytes, and the
-/// one normal form each is kept in (SPEC §2). Every reader and writer of field values asks its field's
+/// one normal form each is kept in (docs/store-format.md; ARCHITECTURE.md I16). Every reader and writer of field values asks its field's
 /// codec: the context (fetch, lazy load, save), the interchange (export, import), migrations, `vein
 /// verify` and DDL. One conforming type per field type (`FieldType.codec`), plus `ReferenceCodec` for a
 /// to-one's id column.
@@ -34,7 +34,7 @@ protocol ValueCodec: AnyObject, Sendable {
     func value(fromDatabase value: DatabaseValue) -> Value
     /// A JSON value (import, a manifest default), checked and normalized; not `null`.
     func value(fromJSON json: JSONValue) throws(ValueMismatch) -> Value
-    /// The JSON form of a stored value (SPEC §7).
+    /// The JSON form of a stored value (docs/interchange.md).
     func json(_ value: Value) -> JSONValue
     /// The current row's checked non-NULL cell as export bytes, the same bytes `json` would write.
     func writeJSON(_ s: Statement, _ column: Int, into out: inout [UInt8])

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads a schema manifest (SPEC §3): JSON with JSON5 leniency, fields in shorthand (`"date? lazy"`) or
+/// Reads a schema manifest (docs/manifest.md): JSON with JSON5 leniency, fields in shorthand (`"date? lazy"`) or
 /// object form. Collects every issue before failing, so one run shows a user everything to fix.
 public struct ManifestParser {
     private var issues: [ManifestIssue] = []

@@ -2,7 +2,8 @@ import Foundation
 
 /// The one stored form among values Swift's `==` holds equal, for the types that have several. Kept in
 /// that form from the moment a value is set, pending and saved objects answer alike, equal values are
-/// equal cells (so SQL's `=` agrees with Swift's), and export → import → export gives the same bytes.
+/// equal cells (so SQL's `=` agrees with Swift's), and export → import → export gives the same bytes
+/// (ARCHITECTURE.md I16).
 public enum NormalForm {
     /// Text in NFC: `"é"` composed, however it was typed. Swift compares strings by canonical
     /// equivalence, SQLite by bytes; one form for both makes them agree.
@@ -15,7 +16,7 @@ public enum NormalForm {
     /// and the integer 0 has no sign, so -0.0 comes back as 0.0.
     public static func double(_ d: Double) -> Double { d == 0 ? 0 : d }
 
-    /// A date rounded to whole microseconds (SPEC §2), as the JSON form writes it.
+    /// A date rounded to whole microseconds (docs/store-format.md), as the JSON form writes it.
     public static func date(_ seconds: Double) -> Double { ISODate.round(seconds) }
 
     /// A UUID in Foundation's uppercase form; nil when the text is no UUID.

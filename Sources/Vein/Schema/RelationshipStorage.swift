@@ -1,5 +1,5 @@
-/// How one relationship is stored (SPEC §2, since store format 2), and the SQL every layer uses to read and
-/// change it. The one place that knows the layout: DDL, the context, the SQL compiler, the verifier,
+/// How one relationship is stored (docs/store-format.md, since store format 2), and the SQL every layer uses to read and
+/// change it. The one place that knows the layout (ARCHITECTURE.md I7): DDL, the context, the SQL compiler, the verifier,
 /// migrations and interchange all ask it.
 ///
 /// - `.column`: a to-one. A nullable TEXT column on the owner named after the relationship, holding the

@@ -23,7 +23,7 @@ public struct SchemaVersion: Comparable, Hashable, Sendable, CustomStringConvert
     }
 }
 
-/// What happens to related rows when a row is deleted (SPEC §2).
+/// What happens to related rows when a row is deleted (docs/store-format.md).
 public enum DeleteRule: String, CaseIterable, Hashable, Sendable {
     case nullify, cascade, deny, noAction
 }

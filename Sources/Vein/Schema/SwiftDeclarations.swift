@@ -1,4 +1,4 @@
-/// A schema as the Swift an app declares it with (`vein schema STORE --swift`, SPEC §10): an
+/// A schema as the Swift an app declares it with (`vein schema STORE --swift`, docs/app-guide.md): an
 /// `enum V1_0_0: VersionedSchema` holding one `@Model final class` per model, whose manifest
 /// (`V1_0_0.manifest(appID:)`) is this schema's canonical manifest, byte for byte.
 ///

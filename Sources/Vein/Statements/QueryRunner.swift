@@ -19,7 +19,7 @@ package struct QueryRunner {
     /// Runs one statement in one transaction: a read sees one snapshot of the store; a write with `save`
     /// reads its rows, computes and saves the changes under one write lock (`BEGIN IMMEDIATE`), so no
     /// other process can change those rows between the read and the write (`set views = views + 1` from
-    /// two processes at once never loses an increment). Without `save`, a write's changes stay pending
+    /// two processes at once never loses an increment: ARCHITECTURE.md I4). Without `save`, a write's changes stay pending
     /// and `ObjectContext.save` detects a row changed meanwhile.
     package func run(_ source: String, save: Bool = false) throws -> QueryResult {
         try run(try QueryParser.parse(source), source: source, save: save)

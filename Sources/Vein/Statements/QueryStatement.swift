@@ -1,4 +1,4 @@
-/// One statement of the REPL and `vein query` (SPEC §9), parsed.
+/// One statement of the REPL and `vein query` (docs/repl.md), parsed.
 package enum QueryStatement: Equatable, Sendable {
     package struct Selection: Equatable, Sendable {
         package var model: String
@@ -174,7 +174,7 @@ package struct QueryParser {
             let (relationship, _) = try name("a relationship of \(model)")
             selection.traversal = (model, id, relationship)
         }
-        // The clauses, each at most once and in this order (SPEC §9): `next` is the first that may still come.
+        // The clauses, each at most once and in this order (docs/repl.md): `next` is the first that may still come.
         var next = 0, given: Set<String> = []
         while case .identifier(let word) = current.kind, let index = Self.clauses.firstIndex(of: word) {
             if index < next {

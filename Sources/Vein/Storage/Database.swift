@@ -28,7 +28,7 @@ public final class Database {
     }
 
     /// Page size for every encrypted store. SQLCipher 3's default of 1024 makes encrypted writes about
-    /// 1.6x slower and files twice as large (SPEC §2); 4096 brings the cost of encryption to about 1.1x.
+    /// 1.6x slower and files twice as large (docs/store-format.md); 4096 brings the cost of encryption to about 1.1x.
     package static let cipherPageSize = 4096
 
     /// How long a statement waits for another connection's lock before failing with SQLITE_BUSY.
@@ -140,7 +140,7 @@ public final class Database {
         // sqlite3_key, not PRAGMA key: no SQL text holds the key (the key wipes its buffer after).
         let rc = key.withSQLCipherKey { sqlite3_key(db, $0.baseAddress, Int32($0.count)) }
         guard rc == SQLITE_OK else { throw DatabaseError(extendedCode: rc, message: "the key was refused") }
-        // SQLCipher 4 changed its defaults; compatibility 3 keeps stores made here openable there (SPEC §1).
+        // SQLCipher 4 changed its defaults; compatibility 3 keeps stores made here openable there (docs/store-format.md).
         let version = cipherVersion(of: db) ?? "3"
         if let major = Int(version.prefix { $0.isNumber }), major >= 4 {
             try execute("PRAGMA cipher_compatibility = 3", on: db)

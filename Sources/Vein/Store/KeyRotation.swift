@@ -1,13 +1,13 @@
 import Foundation
 
-/// `vein key rotate` (SPEC §6): a store re-encrypted under a new key, crash-safe by construction.
+/// `vein key rotate` (docs/keys.md): a store re-encrypted under a new key, crash-safe by construction.
 ///
 /// Why not `PRAGMA rekey`: SQLCipher 3.4.1 refuses it on WAL databases, and rewriting pages in place would
 /// leave a half-old, half-new file after a crash. Instead the store is copied with `sqlcipher_export` into
 /// a new file under the new key, synced, and renamed over the old one: rename(2) is atomic, so the path
 /// always names a whole store under the old key or a whole store under the new one.
 ///
-/// Invariant, at every instant: the key that opens the file at the path can be found. The new key is
+/// Invariant, at every instant (ARCHITECTURE.md I9): the key that opens the file at the path can be found. The new key is
 /// recorded as *pending* in its key source before the file changes (a key file's `FILE.pending`, the
 /// keyring's `state=pending` item), `Store.open` tries the pending key when the current one fails, and the
 /// pending key is promoted to current only after the rename.

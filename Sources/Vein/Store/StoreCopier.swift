@@ -1,7 +1,7 @@
 import CSQLCipher
 import Foundation
 
-/// `vein encrypt`, `vein decrypt` and `vein backup` (SPEC §6): a store copied into a new file under other
+/// `vein encrypt`, `vein decrypt` and `vein backup` (docs/keys.md): a store copied into a new file under other
 /// protection. The copy is built by `StoreCreator` under a temporary name and linked into place, so DEST is
 /// complete or absent and never replaces a file; its key is stored before it appears and removed if the
 /// copy fails.
@@ -28,7 +28,8 @@ public enum StoreCopier {
         guard source.format == .current else { throw StoreError.needsUpgrade(source.path, found: source.format.version) }
         let started = Date()
         var rows = 0
-        // A plaintext copy of an encrypted store is for its owner's eyes only: until now the data was protected.
+        // A plaintext copy of an encrypted store is for its owner's eyes only: until now the data was protected
+        // (ARCHITECTURE.md I14).
         var mode: mode_t = 0o644
         if case .plaintext = protection, source.encryption.isEncrypted { mode = 0o600 }
         // DEST, what SQLite writes beside it, and a new key file never write over the source or its key file.

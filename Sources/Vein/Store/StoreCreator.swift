@@ -1,7 +1,7 @@
 import CSQLCipher
 import Foundation
 
-/// Creates new stores (SPEC §2). A store appears complete or not at all: it is built under a temporary
+/// Creates new stores (docs/store-format.md). A store appears complete or not at all: it is built under a temporary
 /// name in the target directory, synced, and linked into place in one step; a failure removes the
 /// temporary file and any key that was made for it.
 public enum StoreCreator {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `_vein_meta` table: what a store says about itself (SPEC §2).
+/// The `_vein_meta` table: what a store says about itself (docs/store-format.md).
 public struct StoreMeta: Equatable, Sendable {
     public var formatVersion: Int
     public var app: String

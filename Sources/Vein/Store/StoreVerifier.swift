@@ -1,7 +1,7 @@
 import CSQLCipher
 import Foundation
 
-/// `vein verify`: checks that a store is sound (SPEC §8) without changing it.
+/// `vein verify`: checks that a store is sound (docs/commands.md) without changing it.
 ///
 /// Four checks: SQLite's own `integrity_check`; the stored manifest against its recorded SHA-256 and the
 /// tables, columns and indexes it implies; every value against its field's type; and relationships (no

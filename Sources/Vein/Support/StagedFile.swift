@@ -1,7 +1,8 @@
 import Foundation
 
 /// A file built under a temporary name next to its target and put into place only when whole: the one way
-/// Vein writes a file that must appear complete or not at all (stores, copies, key files, exports).
+/// Vein writes a file that must appear complete or not at all (stores, copies, key files, exports;
+/// ARCHITECTURE.md I13).
 ///
 /// Every step's result is checked: the temporary is created with O_EXCL in the target's directory (so the
 /// final link or rename stays on one file system), filled by the caller, fsynced, given the replaced file's

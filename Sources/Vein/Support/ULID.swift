@@ -3,7 +3,7 @@ import Foundation
 /// A Universally Unique Lexicographically Sortable Identifier: 48 bits of milliseconds since 1970 and
 /// 80 random bits, written as 26 characters of Crockford base32.
 ///
-/// Every row's id is a ULID, so ids sort in creation order and carry their creation time (SPEC §2).
+/// Every row's id is a ULID, so ids sort in creation order and carry their creation time (docs/store-format.md).
 /// Within one process, `ULID.make()` is monotonic: an id made in the same millisecond as the previous one
 /// is the previous one plus one, so ids never sort out of creation order even at high insert rates.
 package struct ULID: Hashable, Comparable, Sendable, CustomStringConvertible {

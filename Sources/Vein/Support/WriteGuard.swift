@@ -1,6 +1,6 @@
 import Foundation
 
-/// Decides whether a command may write a path, before anything is opened for writing. One mistyped path must
+/// Decides whether a command may write a path, before anything is opened for writing (ARCHITECTURE.md I12). One mistyped path must
 /// never destroy a store: every file Vein writes (an export, `.output`, a history file, a key file, a new
 /// store or copy, a scratch copy) is checked here against the files the command depends on — the store it
 /// opened or reads, the `-wal`, `-shm` and `-journal` SQLite keeps beside it, and the key files that open

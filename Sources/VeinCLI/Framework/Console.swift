@@ -2,7 +2,7 @@ import Foundation
 import Vein
 
 /// Where a command writes: results to standard output, messages to standard error. Colour only when
-/// standard error is a terminal and `NO_COLOR` is not set (SPEC §8).
+/// standard error is a terminal and `NO_COLOR` is not set (docs/commands.md).
 public final class Console: @unchecked Sendable {
     private let lock = NSLock()
     public let environment: [String: String]

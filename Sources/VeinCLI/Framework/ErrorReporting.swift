@@ -1,7 +1,7 @@
 import Vein
 
 /// The one place where typed errors become messages and exit statuses. Engine errors describe themselves
-/// (their `description`, which names no command-line option); here each kind gets its exit status, and a
+/// (their `description`, which names no command-line option: ARCHITECTURE.md I18); here each kind gets its exit status, and a
 /// hint that names the commands and options that help.
 enum ErrorReporting {
     /// The key sources a user can give, for every "no key" message.
@@ -153,7 +153,7 @@ enum ErrorReporting {
         case .notText, .tooLarge: return Report(messages: [e.description], exitCode: .dataError)
         case .cannotWrite, .alreadyExists: return Report(messages: [e.description], exitCode: .cannotCreate)
         case .writeFailed: return Report(messages: [e.description], exitCode: .ioError)
-        // A closed output pipe ends the command quietly (SPEC §8).
+        // A closed output pipe ends the command quietly (docs/commands.md).
         case .outputClosed: return Report(messages: [], exitCode: .ok)
         }
     }

@@ -1,4 +1,4 @@
-/// Exit statuses (sysexits.h), SPEC §8.
+/// Exit statuses (sysexits.h), docs/commands.md.
 /// Each status and what it means, once: the man pages' EXIT STATUS lists `allCases` in this order.
 public enum ExitCode: Int32, CaseIterable, Sendable {
     case ok = 0

@@ -1,7 +1,7 @@
 import Foundation
 import Vein
 
-/// A one-line progress bar on standard error (SPEC §8): only when standard error is a terminal and not
+/// A one-line progress bar on standard error (docs/commands.md): only when standard error is a terminal and not
 /// with --quiet, redrawn at most ten times a second, erased when the work ends.
 final class ProgressBar: @unchecked Sendable {
     private let console: Console

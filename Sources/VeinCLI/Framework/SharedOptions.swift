@@ -21,7 +21,7 @@ enum SharedOptions {
 
     static let store: ArgumentKey<String> = .required("STORE", help: "The store file.", completion: .file)
 
-    /// Key sources from the command line and environment (SPEC §6), with the terminal prompt for
+    /// Key sources from the command line and environment (docs/keys.md), with the terminal prompt for
     /// `--passphrase`.
     static func keyOptions(_ invocation: Invocation) -> KeyOptions {
         KeyOptions(keyFile: invocation[keyFile],

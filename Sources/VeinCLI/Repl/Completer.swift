@@ -1,7 +1,7 @@
 import Foundation
 import Vein
 
-/// Tab completion from the schema (SPEC §9): statement words, model names, the fields and relationships
+/// Tab completion from the schema (docs/repl.md): statement words, model names, the fields and relationships
 /// of the model in scope, enum cases after `field == .`, relationships after `Model(#id("…")).`,
 /// dot-commands, and ids of the last result after `#id("`. Works on the text before the cursor (every
 /// line of a statement that continues), and completes its last word: the letters, digits and `_` at its end.

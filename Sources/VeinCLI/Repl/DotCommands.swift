@@ -1,7 +1,7 @@
 import Foundation
 import Vein
 
-/// The REPL's dot-commands (SPEC §9): settings and views of the store that are not statements.
+/// The REPL's dot-commands (docs/repl.md): settings and views of the store that are not statements.
 struct DotCommand: Sendable {
     let name: String
     let usage: String

@@ -95,7 +95,7 @@ final class LineEditor {
         _ = read_history(path)
     }
 
-    /// Writes the history to `path`, mode 0600: it holds data.
+    /// Writes the history to `path`, mode 0600: it holds data (ARCHITECTURE.md I14).
     func saveHistory(_ path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw FileError.cannotWrite(path, reason: String(cString: strerror(errno))) }

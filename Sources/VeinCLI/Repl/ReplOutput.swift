@@ -24,7 +24,7 @@ final class ReplOutput {
     /// note; nil (never summarised) when results do not go to a terminal.
     var screenful: Int? { isTerminal ? max(5, (ResultFormatter.terminalHeight(console) ?? 24) - 4) : nil }
 
-    /// `.output FILE`: results go to FILE (made 0600 when new: results hold data); nil goes back to stdout.
+    /// `.output FILE`: results go to FILE (made 0600 when new: results hold data, ARCHITECTURE.md I14); nil goes back to stdout.
     /// FILE is checked by `guarding` before anything is opened or closed: a refused FILE leaves the output
     /// where it was.
     func redirect(to path: String?, force: Bool = false, guarding: WriteGuard) throws {

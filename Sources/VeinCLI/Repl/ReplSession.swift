@@ -2,7 +2,7 @@ import Foundation
 import Vein
 
 /// One REPL session on an open store: runs statements through `QueryRunner` on one `ObjectContext`, so
-/// writes stay pending until `save` (SPEC §9), and keeps the settings the dot-commands change.
+/// writes stay pending until `save` (docs/repl.md), and keeps the settings the dot-commands change.
 final class ReplSession {
     let store: Store
     let context: ObjectContext

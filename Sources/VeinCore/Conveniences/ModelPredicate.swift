@@ -1,7 +1,7 @@
 import Foundation
 import Vein
 
-/// A condition for fetching model `T` that a `#Predicate` cannot say, or says slowly (SPEC §10:
+/// A condition for fetching model `T` that a `#Predicate` cannot say, or says slowly (docs/app-guide.md:
 /// "ModelPredicate also accepts raw SQL plus a Swift filter"): a SQL condition over `T`'s table, run by
 /// SQLite in the fetch's `WHERE`, and an optional Swift filter applied to the instances SQL selected.
 ///
@@ -11,7 +11,7 @@ import Vein
 /// ```
 ///
 /// - The SQL names columns by field name (a to-one by its relationship's name, holding the target's id;
-///   `id` is the row's id) and sees values in their stored form (SPEC §2: a Bool is 0 or 1, a Date seconds
+///   `id` is the row's id) and sees values in their stored form (docs/store-format.md: a Bool is 0 or 1, a Date seconds
 ///   since 1970 as a REAL, an enum its raw value, a UUID its text). Bind values with `?` and `arguments`
 ///   rather than writing them into the text.
 /// - It is the app's own code, not a place for user input, but it can only read: before the fetch runs,
@@ -35,7 +35,7 @@ public struct ModelPredicate<T: PersistentModel>: Sendable {
     public init(sql: String, arguments: [any FieldValue & Sendable] = [], filter: (@Sendable (T) throws -> Bool)? = nil) {
         self.predicate = nil
         self.sql = sql
-        // Text as it is stored (NFC, SPEC §2), so a decomposed "é" finds the stored composed one.
+        // Text as it is stored (NFC, docs/store-format.md), so a decomposed "é" finds the stored composed one.
         self.arguments = arguments.map { argument in
             guard case .string(let text) = argument.fieldValue else { return argument.fieldValue.databaseValue }
             return Value.string(NormalForm.text(text)).databaseValue

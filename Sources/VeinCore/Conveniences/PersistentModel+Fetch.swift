@@ -1,6 +1,6 @@
 import Foundation
 
-/// Per-model fetches (SPEC §10): `Post.fetch(where:sort:in:)` and `Post.fetchOne`, the context's
+/// Per-model fetches (docs/app-guide.md): `Post.fetch(where:sort:in:)` and `Post.fetchOne`, the context's
 /// `fetch(FetchDescriptor)` said shorter. They run through the same plan (SQL where the predicate and
 /// sort keys translate, Foundation in memory where not), unsaved changes included.
 extension PersistentModel {

@@ -1,7 +1,7 @@
 import Foundation
 import Vein
 
-/// A to-many's members queried in SQL (SPEC §10): `post.attachments(where:sort:)`, which @Model generates
+/// A to-many's members queried in SQL (docs/app-guide.md): `post.attachments(where:sort:)`, which @Model generates
 /// for each to-many with an inverse, calls `related(\.attachments, where:sort:)`. The members are
 /// restricted in SQL through the relationship's index and the condition and sort keys run there too when
 /// they translate: a selective condition over a long list reads the few rows it selects, not the list.

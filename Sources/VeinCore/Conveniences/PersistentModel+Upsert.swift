@@ -1,6 +1,6 @@
 import Vein
 
-/// `Post.upsert(post, in: context)` (SPEC §10): one row per identity, the identity being a `@Unique` field
+/// `Post.upsert(post, in: context)` (docs/app-guide.md): one row per identity, the identity being a `@Unique` field
 /// or a `#Unique<T>([\.a, \.b])` combination of fields.
 ///
 /// - The instance's unique fields and combinations are looked up among the model's rows, stored and

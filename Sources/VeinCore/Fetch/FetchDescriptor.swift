@@ -1,6 +1,6 @@
 import Foundation
 
-/// What to fetch of model `T` (SPEC §10, as SwiftData writes it): a `#Predicate`, Foundation's
+/// What to fetch of model `T` (docs/app-guide.md, as SwiftData writes it): a `#Predicate`, Foundation's
 /// `SortDescriptor`s on key paths, a window, and whether unsaved changes count.
 ///
 /// The predicate runs in SQL when VeinCore can translate it (see `PredicateTranslation`), and with

@@ -26,7 +26,7 @@ extension ModelContext {
         set { autosave.store(newValue, ordering: .relaxed) }
     }
 
-    /// Runs `block`, then saves, in one write transaction: what the block reads decides what it writes, and
+    /// Runs `block`, then saves, in one write transaction: what the block reads decides what it writes (ARCHITECTURE.md I4), and
     /// no other context or process writes in between. A throw (from the block or the save) writes nothing
     /// and leaves the context's unsaved changes as they are (`rollback()` discards them).
     public func transaction(block: () throws -> Void) throws {

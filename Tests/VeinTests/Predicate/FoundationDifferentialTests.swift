@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import Vein
 
-/// Foundation is the oracle (SPEC §4: "the reference for Swift's semantics is Foundation's own
-/// `Predicate.evaluate` on the same values"): generated predicates, compiled as `#Predicate` source, are
+/// Foundation is the oracle (docs/expressions.md, "Semantics": "the reference is Foundation's own
+/// `Predicate.evaluate` on the same values"; ARCHITECTURE.md I17): generated predicates, compiled as `#Predicate` source, are
 /// evaluated by Foundation on `OracleData.rows` and by Vein on a store holding the same rows, through a
 /// fetch (SQL, refined in memory), through the in-memory evaluator alone, and through SQL alone when SQL
 /// claims to be exact (or must be a superset when it narrows). Any disagreement fails with the predicate

@@ -3,7 +3,7 @@ import Testing
 @testable import Vein
 
 /// Strings in conditions mean what they mean in Swift's `#Predicate`, on the SQL path and in memory alike
-/// (SPEC §4): literals take the stored normal form (NFC), a literal may start with a combining or
+/// (docs/expressions.md): literals take the stored normal form (NFC), a literal may start with a combining or
 /// extending scalar, `contains` compares Characters (and finds ""), NUL is an ordinary character.
 @Suite struct TextSemanticsTests {
     static let manifestText = """

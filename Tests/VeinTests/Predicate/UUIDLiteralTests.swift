@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Vein
 
-/// A UUID value is written as Swift writes one, `UUID(uuidString: "…")` (SPEC §4: what works here pastes
+/// A UUID value is written as Swift writes one, `UUID(uuidString: "…")` (docs/expressions.md: what works here pastes
 /// into Swift), typed `UUID?` as Swift's failable initializer is; a string is not a UUID, and the error
 /// comparing one with a UUID says how to write the value. A UUID a `#Predicate` captures reaches the
 /// engine as a uuid-typed literal (`Literal.uuid`). Both are compared in the stored form (uppercase).

@@ -71,7 +71,7 @@ final class UUIDCodec: FieldTypeCodec {
     var emptyValues: [Value] { [.string(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)).uuidString)] }
 }
 
-/// Any JSON value, held in memory and stored as its canonical text (SPEC §2), so equal values are equal
+/// Any JSON value, held in memory and stored as its canonical text (docs/store-format.md), so equal values are equal
 /// text and an export gives the same bytes.
 final class JSONCodec: FieldTypeCodec {
     var fieldType: FieldType { .json }

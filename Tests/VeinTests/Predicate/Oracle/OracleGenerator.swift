@@ -11,7 +11,7 @@ struct OracleGenerator {
         var swift: String
         /// Needs a plain closure.
         var plain = false
-        /// Uses `contains` on strings, which only `#Predicate` evaluates as SPEC §4 means it (Characters);
+        /// Uses `contains` on strings, which only `#Predicate` evaluates as docs/expressions.md means it (Characters);
         /// Foundation's plain `String.contains` matches inside a Character. Never in a plain closure.
         var usesContains = false
     }

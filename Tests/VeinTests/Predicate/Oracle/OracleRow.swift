@@ -43,7 +43,7 @@ extension OracleRow {
 }
 
 /// A generated predicate: its Vein text and Foundation's evaluation of it (a `#Predicate`, or a plain
-/// closure for the forms `#Predicate` lacks on Linux, whose meaning is the plain closure's: SPEC §4).
+/// closure for the forms `#Predicate` lacks on Linux, whose meaning is the plain closure's: docs/expressions.md).
 struct OracleCase: Sendable {
     let vein: String
     let evaluate: @Sendable (OracleRow) throws -> Bool
