@@ -62,7 +62,8 @@ let package = Package(
         // the engine, so the one table lives below both).
         .target(name: "VeinFieldTypes"),
         // The engine: storage, schema, keys, store lifecycle. Knows nothing of the CLI.
-        .target(name: "Vein", dependencies: ["VeinFieldTypes", "CSQLCipher", "CCrypto", "CVeinSecret", "CVeinMemory"]),
+        .target(name: "Vein", dependencies: ["VeinFieldTypes", "CSQLCipher", "CCrypto", "CVeinSecret", "CVeinMemory"],
+                swiftSettings: [.define("VEIN_TEST_HOOKS", .when(configuration: .debug))]),
 
         // The typed Swift surface (docs/app-guide.md): @Model classes, versioned schemas, a container. Apps import
         // this only; it re-exports what they need of the engine.

@@ -25,7 +25,9 @@ extension ObjectContext {
             var modelsSaved: Set<String> = []
             var written = 0
             func step() throws {
+                #if VEIN_TEST_HOOKS
                 try saveFailureInjection?(written)
+                #endif
                 written += 1
             }
             var heldObjectUpdates = HeldObjectUpdates()

@@ -79,8 +79,11 @@ public final class ObjectContext: @unchecked Sendable {
     /// Set by `close()`: every use of the store throws `StoreError.closed`.
     var isClosed = false
 
-    /// Test hook: called before each row written by `save`, with the number written so far.
+    #if VEIN_TEST_HOOKS
+    /// Test hook: called before each row written by `save`, with the number written so far. Debug builds
+    /// only (Package.swift defines VEIN_TEST_HOOKS for them).
     package var saveFailureInjection: (@Sendable (Int) throws -> Void)?
+    #endif
 
     /// What the store said of itself when it was opened: each transaction checks the store still holds
     /// that schema (nil for a context over a bare connection, such as a migration's, which changes it).

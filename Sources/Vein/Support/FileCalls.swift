@@ -7,7 +7,8 @@ import Glibc
 /// The file-system calls outside SQLite that "complete or absent" rests on: creating, writing, syncing and
 /// closing a file, changing its attributes, syncing its directory, linking, renaming and removing. Vein
 /// makes them here only, so that a test can fail any one of them, as its test VFS fails SQLite's calls
-/// (the fault-injection loop in Tests/VeinCLITests). With no injector set a call costs one atomic load.
+/// (the fault-injection loop in Tests/VeinCLITests). The injector exists in debug builds only (Package.swift
+/// defines VEIN_TEST_HOOKS for them); with none set a call costs one atomic load there, nothing in release.
 ///
 /// Each function answers as the C call does: its result, or -1 with `errno` set.
 package enum FileCalls {
@@ -28,6 +29,7 @@ package enum FileCalls {
     /// Decides each call from its kind and the path it concerns.
     package typealias Injector = @Sendable (Kind, String) -> Decision
 
+    #if VEIN_TEST_HOOKS
     private static let injecting = Atomic<Bool>(false)
     private static let injector = Mutex<Injector?>(nil)
 
@@ -42,6 +44,10 @@ package enum FileCalls {
         guard let injector = injector.withLock({ $0 }) else { return .proceed }
         return injector(kind, path)
     }
+    #else
+    @inline(__always)
+    private static func decide(_ kind: Kind, _ path: String) -> Decision { .proceed }
+    #endif
 
     /// Runs `call` unless the injector fails or skips it (`skipped` is the answer of a skipped call).
     private static func perform(_ kind: Kind, _ path: String, skipped: Int32 = 0, _ call: () -> Int32) -> Int32 {
