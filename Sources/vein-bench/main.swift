@@ -1,5 +1,6 @@
 import Foundation
 import Vein
+import VeinCore
 
 // The Swift side of bench/run: the model context doing what bench/c/context_bench.c does with prepared
 // statements. Prints `vein <operation> <variant> <median ms>` lines in the C program's format.
@@ -214,6 +215,15 @@ for encrypted in [true, false] where !onlyRelationships {
         checkTypedRows(rows.copied, count: 200_000 / scale)
     }
     if !skipTyped { print("vein typed-fetch \(variant) \(String(format: "%.1f", median(typedFetchTimes)))") }
+    // The same rows' identifiers only (`fetchIdentifiers`), which should cost far less than the objects.
+    var identifierTimes: [Double] = []
+    for _ in 0..<(skipTyped ? 0 : repetitions) {
+        let context = typedContext(store)
+        var ids: [PersistentIdentifier] = []
+        identifierTimes.append(try milliseconds { ids = try context.fetchIdentifiers(VeinCore.FetchDescriptor<Row>()) })
+        precondition(ids.count == 200_000 / scale)
+    }
+    if !skipTyped { print("vein typed-fetch-ids \(variant) \(String(format: "%.1f", median(identifierTimes)))") }
 }
 if onlyFetch { exit(0) }
 
