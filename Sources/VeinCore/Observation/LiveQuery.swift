@@ -75,12 +75,8 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
     @ObservationIgnored private var snapshot: [RowSnapshot] = []
     /// `PRAGMA data_version` of the snapshot `_results` came from.
     @ObservationIgnored private var version: Int64?
-    /// Fetches in the order of their snapshots (taken under the context's lock, before the read
-    /// transaction begins) and the newest outcome applied, rows or failure: one that finishes after a newer
-    /// one (`refresh()` on another thread while the queue refreshes, a queued refresh racing the first
-    /// fetch) is dropped, never shown over it.
-    @ObservationIgnored private var fetchTickets = 0
-    @ObservationIgnored private var appliedTicket = 0
+    /// Outcomes applied in the order of their snapshots (SnapshotOrder.swift).
+    @ObservationIgnored private var order = SnapshotOrder()
     /// A refresh is queued and has not started: another request joins it.
     @ObservationIgnored private var refreshQueued = false
     /// Times `results` or `error` was set after the first fetch (tests count refreshes with it).
@@ -88,13 +84,17 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
     @ObservationIgnored private var _publishCount = 0
 
     @ObservationIgnored private let queue: DispatchQueue
-    @ObservationIgnored private var observation: StoreObservation?
-    @ObservationIgnored private var rollbackObservation: StoreObservation?
-    @ObservationIgnored private(set) var poller: DispatchSourceTimer?
-    /// The models whose saves refresh it: `T` and what it reaches through relationships.
-    @ObservationIgnored let watchedModels: Set<String>
+    /// The change source: saves in this process and rollbacks of `context` (SaveWatch.swift).
+    @ObservationIgnored private var saveWatch: SaveWatch?
+    /// The poll policy: another process's writes, a replaced file (StorePoller.swift).
+    @ObservationIgnored private var storePoller: StorePoller?
     /// The store file the context reads, as its path named it when the live query was made.
     @ObservationIgnored private let storeFile: FileIdentity?
+
+    /// The models whose saves refresh it: `T` and what it reaches through relationships.
+    var watchedModels: Set<String> { saveWatch?.models ?? [] }
+    /// The poll timer, while it polls (tests).
+    var poller: DispatchSourceTimer? { storePoller?.timer }
 
     /// The objects the descriptor selects, in its order, as of the last refresh.
     public var results: [T] {
@@ -124,7 +124,6 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
         self.context = context
         self.pollInterval = pollInterval
         queue = DispatchQueue(label: "vein.live-query.\(T.modelName)")
-        watchedModels = Self.reachableModels(from: T.modelName, in: context.engine.manifest)
         storeFile = context.engine.storeRealPath.flatMap(FileIdentity.init(path:))
         // Watching before the first fetch: a save committed after its snapshot is announced to this
         // query and refreshes it (ticketed after it), not lost between the fetch and the registration.
@@ -140,12 +139,6 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
         self.init(FetchDescriptor(predicate: filter, sortBy: sort), in: context, pollInterval: pollInterval)
     }
 
-    deinit {
-        observation?.cancel()
-        rollbackObservation?.cancel()
-        poller?.cancel()
-    }
-
     /// Fetches again now, on the calling thread, and sets `results` (and `error`). Inside a `transaction` of
     /// `context`: on the queue, once the transaction has ended.
     public func refresh() {
@@ -155,26 +148,13 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
     // MARK: Watching
 
     private func startWatching() {
-        let watched = watchedModels
-        if let realPath = context.engine.storeRealPath {
-            observation = StoreChangeCenter.shared.observe(storeAt: realPath) { [weak self] change in
-                guard !change.models.isDisjoint(with: watched) else { return }
-                self?.scheduleRefresh()
-            }
-        }
-        // On the thread that rolled back, so `rollback()` returns with no detached object in `results`.
-        rollbackObservation = StoreChangeCenter.shared.observeRollbacks(of: context.engine) { [weak self] change in
-            guard !change.models.isDisjoint(with: watched) else { return }
-            self?.refresh()
-        }
+        let models = SaveWatch.reachableModels(from: T.modelName, in: context.engine.manifest)
+        saveWatch = SaveWatch(models: models, context: context.engine,
+                              onSave: { [weak self] in self?.scheduleRefresh() },
+                              // On the thread that rolled back, so `rollback()` returns with no detached object in `results`.
+                              onRollback: { [weak self] in self?.refresh() })
         if let pollInterval {
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            let nanoseconds = Int(max(1_000_000, pollInterval.nanoseconds))
-            timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
-                           leeway: .nanoseconds(nanoseconds / 10))
-            timer.setEventHandler { [weak self] in self?.pollOnce() }
-            poller = timer
-            timer.resume()
+            storePoller = StorePoller(every: pollInterval, on: queue) { [weak self] in self?.pollOnce() }
         }
     }
 
@@ -196,15 +176,8 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
     /// the path names another file now, so fetch again and publish if the rows differ (or the failure).
     /// Own-process saves that wrote the query's models have refreshed it already, at their snapshot's version.
     func pollOnce() {
-        if !isStoreFileReplaced {
-            guard let current = try? context.engine.dataVersion(), current != lock.withLock({ version }) else { return }
-        }
+        guard StorePoller.shouldFetch(storeFile: storeFile, context: context.engine, shown: lock.withLock({ version })) else { return }
         publish(fetch(), always: false)
-    }
-
-    private var isStoreFileReplaced: Bool {
-        guard let storeFile else { return false }
-        return FileIdentity(path: storeFile.path) != storeFile
     }
 
     // MARK: Fetching
@@ -231,12 +204,9 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
                 scheduleRefresh()
                 return nil
             }
-            let ticket = lock.withLock { () -> Int in
-                fetchTickets += 1
-                return fetchTickets
-            }
+            let ticket = lock.withLock { order.issue() }
             return Outcome(ticket: ticket, result: Result {
-                if isStoreFileReplaced { throw LiveQueryError.storeReplaced(engine.storePath) }
+                if StorePoller.isReplaced(storeFile) { throw LiveQueryError.storeReplaced(engine.storePath) }
                 return try engine.transaction(.deferred) {
                     let version = try engine.dataVersion()
                     let models = try context.fetch(descriptor)
@@ -256,8 +226,7 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
     func publish(_ outcome: Outcome?, always: Bool, counted: Bool = true) {
         guard let outcome else { return }
         let (setResults, setError) = lock.withLock { () -> (Bool, Bool) in
-            guard outcome.ticket > appliedTicket else { return (false, false) }
-            appliedTicket = outcome.ticket
+            guard order.admit(outcome.ticket) else { return (false, false) }
             switch outcome.result {
             case .success(let fetched):
                 version = fetched.version
@@ -269,7 +238,7 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
         if setError {
             withMutation(keyPath: \.error) {
                 lock.withLock {
-                    guard outcome.ticket == appliedTicket else { return }  // a newer outcome came between
+                    guard order.isLatest(outcome.ticket) else { return }  // a newer outcome came between
                     if case .failure(let failure) = outcome.result {
                         _error = failure
                         if counted { _publishCount += 1 }
@@ -282,7 +251,7 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
         guard setResults, case .success(let fetched) = outcome.result else { return }
         withMutation(keyPath: \.results) {
             lock.withLock {
-                guard outcome.ticket == appliedTicket else { return }
+                guard order.isLatest(outcome.ticket) else { return }
                 _results = fetched.models
                 snapshot = fetched.rows
                 if counted { _publishCount += 1 }
@@ -293,24 +262,5 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
     /// Waits for the refreshes queued so far (tests).
     func waitForQueuedRefreshes() {
         queue.sync {}
-    }
-
-    /// `model` and every model reachable from it through relationships, in the manifest.
-    static func reachableModels(from model: String, in manifest: SchemaManifest) -> Set<String> {
-        var reached: Set<String> = [model]
-        var next = [model]
-        while let name = next.popLast() {
-            for relationship in manifest.model(named: name)?.relationships ?? [] where reached.insert(relationship.target).inserted {
-                next.append(relationship.target)
-            }
-        }
-        return reached
-    }
-}
-
-extension Duration {
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
