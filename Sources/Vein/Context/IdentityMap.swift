@@ -54,8 +54,8 @@ struct IdentityMap {
     @discardableResult
     mutating func remove(_ key: ObjectKey) -> ModelObject? { objects.removeValue(forKey: key) }
 
-    /// The object under `key` of `model` when the map is the only one holding it: nothing outside can then
-    /// tell it from another object for the same row. `held` is nil when there is none of that model.
+    /// The object of `model` under `key`, and whether the map is the only one holding it (nothing outside
+    /// can then tell it from another object for the same row); nil when the map holds none of that model.
     mutating func entry(_ key: ObjectKey, of model: String) -> (held: ModelObject, onlyInMap: Bool)? {
         guard let index = objects.index(forKey: key), objects.values[index].modelName == model else { return nil }
         let onlyInMap = isKnownUniquelyReferenced(&objects.values[index])
