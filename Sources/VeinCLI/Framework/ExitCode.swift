@@ -17,14 +17,14 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     var meaning: String {
         switch self {
         case .ok: "Success."
-        case .failure: "An unexpected failure."
-        case .usage: "Usage error: unknown command or option, missing argument."
-        case .dataError: "Bad data: manifest, plan, expression, import record, unhandled migration data, a failed verification, or a write to a store of the previous store format (run vein upgrade first)."
-        case .noInput: "Missing input: the store or a named file does not exist."
+        case .failure: "An unexpected failure; also migrate status --exit-code while stages are pending."
+        case .usage: "Usage error: an unknown command or option, a missing argument, arguments in the wrong order."
+        case .dataError: "Bad data: a manifest, plan, expression, import record, unhandled migration data, a failed verification, a damaged store, a stored value not of its field's type, a write to a store of the previous store format (run vein upgrade first), or a JSON or text file where a store was named."
+        case .noInput: "Missing input: the store or a named file does not exist (or a directory was named where a store was expected)."
         case .unavailable: "No key source available: no key option, no VEIN_KEY, and no key in a reachable keyring."
         case .cannotCreate: "Cannot create: the store or key file already exists, or its directory does not; or a path to write (standard output and error too) leads to the store or its key file (or, without --force, to a file that is not text); or a new store's -wal or -journal is already there."
-        case .ioError: "I/O error, or the keyring failed."
-        case .busy: "The store is busy: another process holds its lock."
+        case .ioError: "I/O error (a full disk), a failing or locked keyring, or a store the user may not read (or write, for a command that writes)."
+        case .busy: "The store is busy: another process holds its lock, or a write conflicts with another process's."
         case .permission: "Wrong key."
         case .configuration: "Configuration error: a key file readable by others."
         }
