@@ -105,10 +105,10 @@ public final class ModelBacking: @unchecked Sendable {
             // The backing's own +1 keeps the object alive for the call: no retain and release of it per
             // read (a fetched object has a weak-reference side table, so each was a slow-path update).
             return Unmanaged<ModelObject>.fromOpaque(raw)._withUnsafeGuaranteedRef { object in
-                Self.decoded(name, FieldValueCoding<T>.self) { try object.value(of: name, column: column) }
+                Self.decoded(name, as: T.self) { try object.value(of: name, column: column) }
             }
         }
-        return Self.decoded(name, FieldValueCoding<T>.self) { try storedValue(name, column: column) }
+        return Self.decoded(name, as: T.self) { try storedValue(name, column: column) }
     }
 
     public func setField<T: FieldValue>(_ name: String, _ newValue: T) {
@@ -302,13 +302,26 @@ public final class ModelBacking: @unchecked Sendable {
     /// field not read before the container closed) reads `AbsentFieldValue`'s. A stored value that does
     /// not fit (a damaged store), or a store that cannot be read, stops the program with the engine's message.
     static func decoded<C: FieldCoding>(_ name: String, _ coding: C.Type, _ read: () throws -> Value?) -> C.Declared {
+        decoded(read, decode: C.decoded, absent: { AbsentFieldValue.value(of: name, C.self) })
+    }
+
+    /// `decoded(_:_:_:)` for a `FieldValue` type, which decodes itself. Every read of such a field comes
+    /// here, so it names no coding: in code not specialized for the type, a `FieldValueCoding<T>` is a
+    /// generic type looked up at run time, on every read. The coding is named only when there is no value
+    /// to read.
+    static func decoded<T: FieldValue>(_ name: String, as type: T.Type, _ read: () throws -> Value?) -> T {
+        decoded(read, decode: T.init(fieldValue:), absent: { AbsentFieldValue.value(of: name, FieldValueCoding<T>.self) })
+    }
+
+    private static func decoded<T>(_ read: () throws -> Value?, decode: (Value) throws -> T, absent: () -> T) -> T {
         let stored: Value?
         do { stored = try read() } catch StoreError.closed { stored = nil } catch { preconditionFailure("Vein: \(error)") }
-        guard let stored else { return AbsentFieldValue.value(of: name, C.self) }
-        do { return try C.decoded(stored) } catch {
-            guard case .null = stored else { preconditionFailure("Vein: \(error)") }
-            return AbsentFieldValue.value(of: name, C.self)
+        if let stored {
+            do { return try decode(stored) } catch {
+                guard case .null = stored else { preconditionFailure("Vein: \(error)") }
+            }
         }
+        return absent()
     }
 }
 

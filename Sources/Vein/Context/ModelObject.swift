@@ -31,10 +31,11 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
 
     public enum State: Sendable { case inserted, persisted, deleted }
 
-    // Guarded by context.lock.
-    var values: [Value]
+    // Guarded by context.lock. The two a field read touches are exempt from Swift's run-time exclusivity
+    // checks: the lock is what keeps accesses apart, and a check costs two runtime calls on every read.
+    @exclusivity(unchecked) var values: [Value]
     /// Lazy columns and to-many relationships not read yet.
-    var unloaded: Set<Int>
+    @exclusivity(unchecked) var unloaded: Set<Int>
     var state: State
     /// Columns changed since the last save (persisted objects only; not to-many, see `linkChanges`).
     var changed: Set<Int> = []
