@@ -39,7 +39,7 @@ struct ObjectKey: Hashable {
     }
 
     /// What `Dictionary` asks for. A ULID's low 80 bits are random (or a counter within a millisecond),
-    /// so a multiplicative mix of them is as good a bucket index as SipHash, for a fraction of the cost:
+    /// so a multiplicative mix of them (`MultiplicativeHash`) is as good a bucket index as SipHash, for a fraction of the cost:
     /// seeding a `Hasher` was the single largest item of a 200,000-row fetch. Text ids take the
     /// standard path.
     func _rawHashValue(seed: Int) -> Int {
@@ -48,8 +48,6 @@ struct ObjectKey: Hashable {
             hash(into: &hasher)
             return hasher.finalize()
         }
-        var x = (ulid.low ^ ulid.high.byteSwapped ^ UInt64(UInt(bitPattern: seed))) &* 0x9E37_79B9_7F4A_7C15
-        x ^= x >> 29
-        return Int(truncatingIfNeeded: x)
+        return MultiplicativeHash.bucket(of: ulid.low ^ ulid.high.byteSwapped, seed: seed)
     }
 }

@@ -6,7 +6,9 @@
 /// A removed object leaves a gap, closed when gaps would be half the storage.
 struct PendingInserts: Sequence, ExpressibleByArrayLiteral {
     private var all = OrderedObjects()
-    private var byModel: [String: OrderedObjects] = [:]
+    /// Each model's, found by its layout's identity: a store has a handful of models, and comparing
+    /// references costs less than hashing the model's name on every insert.
+    private var byModel: [(layout: ModelLayout, objects: OrderedObjects)] = []
 
     init(arrayLiteral objects: ModelObject...) {
         for object in objects { append(object) }
@@ -21,17 +23,25 @@ struct PendingInserts: Sequence, ExpressibleByArrayLiteral {
     func position(of object: ModelObject) -> Int? { all.position(of: object) }
 
     /// The pending inserts of `model`, in insertion order.
-    func of(_ model: String) -> OrderedObjects { byModel[model] ?? OrderedObjects() }
+    func of(_ model: String) -> OrderedObjects {
+        byModel.first { $0.layout.model.name == model }?.objects ?? OrderedObjects()
+    }
 
     mutating func append(_ object: ModelObject) {
         all.append(object)
-        byModel[object.modelName, default: OrderedObjects()].append(object)
+        if let i = index(of: object.layout) { byModel[i].objects.append(object) } else {
+            var objects = OrderedObjects()
+            objects.append(object)
+            byModel.append((object.layout, objects))
+        }
     }
 
     mutating func remove(_ object: ModelObject) {
         all.remove(object)
-        byModel[object.modelName]?.remove(object)
+        if let i = index(of: object.layout) { byModel[i].objects.remove(object) }
     }
+
+    private func index(of layout: ModelLayout) -> Int? { byModel.firstIndex { $0.layout === layout } }
 
     func makeIterator() -> OrderedObjects.Iterator { all.makeIterator() }
 }
@@ -39,31 +49,31 @@ struct PendingInserts: Sequence, ExpressibleByArrayLiteral {
 /// Objects in the order they were added, each once, with O(1) membership and removal.
 struct OrderedObjects: Sequence {
     private var slots: [ModelObject?] = []
-    private var slotOf: [ObjectIdentifier: Int] = [:]
+    private var slotOf: [ObjectAddress: Int] = [:]
 
     var count: Int { slotOf.count }
     var isEmpty: Bool { slotOf.isEmpty }
 
-    func contains(_ object: ModelObject) -> Bool { slotOf[ObjectIdentifier(object)] != nil }
+    func contains(_ object: ModelObject) -> Bool { slotOf[ObjectAddress(object)] != nil }
 
     /// Increases with the order of addition (gaps closed keep it).
-    func position(of object: ModelObject) -> Int? { slotOf[ObjectIdentifier(object)] }
+    func position(of object: ModelObject) -> Int? { slotOf[ObjectAddress(object)] }
 
     mutating func append(_ object: ModelObject) {
-        guard slotOf[ObjectIdentifier(object)] == nil else { return }
-        slotOf[ObjectIdentifier(object)] = slots.count
+        guard slotOf[ObjectAddress(object)] == nil else { return }
+        slotOf[ObjectAddress(object)] = slots.count
         slots.append(object)
     }
 
     mutating func remove(_ object: ModelObject) {
-        guard let slot = slotOf.removeValue(forKey: ObjectIdentifier(object)) else { return }
+        guard let slot = slotOf.removeValue(forKey: ObjectAddress(object)) else { return }
         slots[slot] = nil
         if slots.count > 64, slots.count > 2 * slotOf.count { closeGaps() }
     }
 
     private mutating func closeGaps() {
         slots = slots.filter { $0 != nil }
-        for (slot, object) in slots.enumerated() { slotOf[ObjectIdentifier(object!)] = slot }
+        for (slot, object) in slots.enumerated() { slotOf[ObjectAddress(object!)] = slot }
     }
 
     struct Iterator: IteratorProtocol {
