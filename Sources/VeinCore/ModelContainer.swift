@@ -232,7 +232,7 @@ extension ModelContainer {
     private static func runHook(_ hook: (@Sendable (ModelContext) throws -> Void)?, _ database: Database,
                                 _ schema: SchemaManifest, models: [any PersistentModel.Type]) throws {
         guard let hook else { return }
-        let context = ModelContext(ObjectContext(database: database, manifest: schema, models: models))
+        let context = ModelContext(try ObjectContext(database: database, manifest: schema, models: models))
         try hook(context)
         if context.hasChanges { try context.save() }
     }

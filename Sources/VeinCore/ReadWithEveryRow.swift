@@ -12,8 +12,8 @@ extension ObjectContext {
     }
 
     /// The engine context of a typed context over `database`, at `manifest`, whose model classes are `models`.
-    convenience init(database: Database, manifest: SchemaManifest, models: [any PersistentModel.Type]) {
-        self.init(database: database, manifest: manifest, readWithEveryRow: Self.readWithEveryRow(models))
+    convenience init(database: Database, manifest: SchemaManifest, models: [any PersistentModel.Type]) throws(DatabaseError) {
+        try self.init(database: database, manifest: manifest, readWithEveryRow: Self.readWithEveryRow(models))
     }
 
     private static func readWithEveryRow(_ models: [any PersistentModel.Type]) -> [String: Set<String>] {

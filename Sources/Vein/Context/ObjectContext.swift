@@ -116,7 +116,7 @@ public final class ObjectContext: @unchecked Sendable {
     }
 
     /// A context over any connection holding a schema (tests, migrations); `readWithEveryRow` as for a store's.
-    package init(database: Database, manifest: SchemaManifest, readWithEveryRow: [String: Set<String>] = [:]) {
+    package init(database: Database, manifest: SchemaManifest, readWithEveryRow: [String: Set<String>] = [:]) throws(DatabaseError) {
         self.manifest = manifest
         connection = database
         interruptTarget = database
@@ -124,7 +124,7 @@ public final class ObjectContext: @unchecked Sendable {
         path = database.path
         openedMeta = nil
         storeRealPath = nil
-        database.install(SQLFunctions.self)
+        try database.install(SQLFunctions.self)
         layouts = Self.layouts(of: manifest, readWithEveryRow: readWithEveryRow)
         handle.context = self
     }
@@ -170,7 +170,7 @@ public final class ObjectContext: @unchecked Sendable {
                 if isClosed { throw StoreError.closed(path) }
                 if let connection { return connection }
                 let opened = try connect!()
-                opened.install(SQLFunctions.self)
+                try opened.install(SQLFunctions.self)
                 connection = opened
                 readClock.observe(dataVersion: try opened.scalar("PRAGMA data_version")?.int64, opening: true)
                 return opened

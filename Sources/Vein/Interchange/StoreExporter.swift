@@ -59,7 +59,7 @@ public struct StoreExporter {
                 try sink.write(key + ":[")
             }
             // On the export's own connection: the rows it tests are read in the export's snapshot.
-            let context = predicate == nil ? nil : ObjectContext(database: store.database, manifest: manifest)
+            let context = predicate == nil ? nil : try ObjectContext(database: store.database, manifest: manifest)
             var count = 0
             var line = "{"
             if format == .jsonl {
@@ -102,7 +102,7 @@ public struct StoreExporter {
         var arguments: [DatabaseValue] = []
         var exact = true
         if let predicate, let compiled = SQLCompiler(table: table, model: model, manifest: store.manifest).condition(predicate) {
-            store.database.install(SQLFunctions.self)
+            try store.database.install(SQLFunctions.self)
             sql += " WHERE \(compiled.sql)"
             arguments = compiled.arguments
             exact = compiled.isExact

@@ -39,7 +39,7 @@ package enum PlanChecker {
     }
 
     static func seed(_ database: Database, manifest: SchemaManifest) throws {
-        let context = ObjectContext(database: database, manifest: manifest)
+        let context = try ObjectContext(database: database, manifest: manifest)
         var rows: [String: [ModelObject]] = [:]
         for model in manifest.models {
             // A field of a compound constraint gets distinct values too, so the rows keep to the constraint.

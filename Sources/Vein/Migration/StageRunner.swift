@@ -36,7 +36,7 @@ struct StageRunner {
 
     func run() throws -> StageReport {
         var report = StageReport(from: stage.from.version.description, to: stage.to.version.description)
-        database.install(SQLFunctions.self)  // for map and delete conditions compiled to SQL
+        try database.install(SQLFunctions.self)  // for map and delete conditions compiled to SQL
         phase(.deleting)
         try runDeletes(&report)
         phase(.computing)
@@ -56,7 +56,7 @@ struct StageRunner {
 
     private func runDeletes(_ report: inout StageReport) throws {
         for delete in plan.deletes {
-            let context = ObjectContext(database: database, manifest: stage.from)
+            let context = try ObjectContext(database: database, manifest: stage.from)
             let matching = try context.fetch(ObjectFetch(model: delete.model.name, predicate: delete.condition))
             for object in matching { try context.delete(object) }
             try context.applyDeleteRules()  // set-based, as save: counts what cascade adds
@@ -98,7 +98,7 @@ struct StageRunner {
                     page.reset()
                     guard let last = ids.last else { break }
                     after = last
-                    let context = ObjectContext(database: database, manifest: stage.from)
+                    let context = try ObjectContext(database: database, manifest: stage.from)
                     for id in ids {
                         guard let object = try context.object(source.name, id: id) else { continue }
                         let evaluator = context.evaluator(for: object)

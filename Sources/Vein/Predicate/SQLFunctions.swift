@@ -33,7 +33,7 @@ enum SQLFunctions: SQLFunctionGroup {
     /// A scalar SQL function written in Swift, as `sqlite3_create_function_v2` takes it.
     typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
 
-    static func register(on handle: OpaquePointer) {
+    static func register(on handle: OpaquePointer) throws(DatabaseError) {
         let functions: [(String, Int32, Function)] = [
             ("vein_add", 2, { c, _, v in SQLFunctions.binary("+", c, v) }),
             ("vein_sub", 2, { c, _, v in SQLFunctions.binary("-", c, v) }),
@@ -46,14 +46,18 @@ enum SQLFunctions: SQLFunctionGroup {
             ("vein_fdiv", 2, { c, _, v in SQLFunctions.divideDoubles(c, v) }),
             ("vein_evaluated", -1, { c, _, _ in sqlite3_result_int64(c, 1) }),
         ]
-        create(functions, flags: SQLITE_UTF8, on: handle)
-        SwiftStringFunctions.register(on: handle)
+        try create(functions, flags: SQLITE_UTF8, on: handle)
+        try SwiftStringFunctions.register(on: handle)
     }
 
-    /// Registers each `(name, arity, function)` on the connection `handle`.
-    static func create(_ functions: [(String, Int32, Function)], flags: Int32, on handle: OpaquePointer) {
+    /// Registers each `(name, arity, function)` on the connection `handle`, stopping at the first that
+    /// SQLite refuses.
+    static func create(_ functions: [(String, Int32, Function)], flags: Int32, on handle: OpaquePointer) throws(DatabaseError) {
         for (name, arity, function) in functions {
-            sqlite3_create_function_v2(handle, name, arity, flags, nil, function, nil, nil, nil)
+            let rc = sqlite3_create_function_v2(handle, name, arity, flags, nil, function, nil, nil, nil)
+            guard rc == SQLITE_OK else {
+                throw DatabaseError(extendedCode: rc, message: "could not register the SQL function \(name): \(String(cString: sqlite3_errstr(rc)))")
+            }
         }
     }
 

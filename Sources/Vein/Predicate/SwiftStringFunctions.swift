@@ -24,7 +24,7 @@ enum SwiftStringFunctions {
 
     private typealias Bytes = UnsafeBufferPointer<UInt8>
 
-    static func register(on handle: OpaquePointer) {
+    static func register(on handle: OpaquePointer) throws(DatabaseError) {
         let functions: [(String, Int32, SQLFunctions.Function)] = [
             ("vein_contains", 2, { c, _, v in SwiftStringFunctions.test("contains", c, v) }),
             ("vein_has_prefix", 2, { c, _, v in SwiftStringFunctions.test("hasPrefix", c, v) }),
@@ -35,7 +35,7 @@ enum SwiftStringFunctions {
             ("vein_count", 1, { c, _, v in SwiftStringFunctions.count(c, v) }),
             ("vein_concat", 2, { c, _, v in SwiftStringFunctions.concatenate(c, v) }),
         ]
-        SQLFunctions.create(functions, flags: SQLITE_UTF8 | SQLITE_DETERMINISTIC, on: handle)
+        try SQLFunctions.create(functions, flags: SQLITE_UTF8 | SQLITE_DETERMINISTIC, on: handle)
     }
 
     /// `contains`, `hasPrefix`, `hasSuffix`, `localizedStandardContains`: 1 or 0, NULL on a NULL base.

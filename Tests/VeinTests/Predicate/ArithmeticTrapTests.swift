@@ -10,7 +10,7 @@ import Testing
         let manifest = try Fixtures.blogManifest()
         let database = try Database(path: ":memory:", mode: .create, key: nil)
         try StoreCreator.layOut(database, manifest: manifest, now: Date())
-        let context = ObjectContext(database: database, manifest: manifest)
+        let context = try ObjectContext(database: database, manifest: manifest)
         for (i, v) in views.enumerated() {
             _ = try context.insert("Post", ["title": .string(i == views.count - 1 ? "" : "t\(i)"), "content": .string("c"), "views": .int(v)])
         }

@@ -35,7 +35,7 @@ import Testing
     static func makeFixture(rowCount: Int, rng: inout SplitMix64) throws -> Fixture {
         let manifest = try ManifestParser.parse(manifestText, file: "diff.json5")
         let db = try Database(path: ":memory:", mode: .create, key: nil)
-        db.install(SQLFunctions.self)  // the compiled conditions run on this bare connection
+        try db.install(SQLFunctions.self)  // the compiled conditions run on this bare connection
         for statement in SchemaDDL.createStatements(for: manifest) { try db.execute(statement) }
         var fixture = Fixture(manifest: manifest, model: manifest.model(named: "Item")!, db: db)
         let ids = (0..<rowCount).map { _ in ULID.make().description }

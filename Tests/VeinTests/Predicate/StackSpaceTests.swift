@@ -25,7 +25,7 @@ import Testing
             let manifest = try Fixtures.blogManifest()
             let database = try Database(path: ":memory:", mode: .create, key: nil)
             for sql in SchemaDDL.createStatements(for: manifest) { try database.execute(sql) }
-            let context = ObjectContext(database: database, manifest: manifest)
+            let context = try ObjectContext(database: database, manifest: manifest)
             _ = try context.insert("Post", ["title": .string("a"), "content": .string("b"), "views": .int(3)])
             switch try QueryRunner(context: context).run(statement) {
             case .count(let n): return "count \(n)"

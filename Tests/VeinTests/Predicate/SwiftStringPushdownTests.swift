@@ -31,7 +31,7 @@ import Testing
     static func makeFixture() throws -> Fixture {
         let manifest = try ManifestParser.parse(manifestText, file: "pushdown.json5")
         let db = try Database(path: ":memory:", mode: .create, key: nil)
-        db.install(SQLFunctions.self)
+        try db.install(SQLFunctions.self)
         for statement in SchemaDDL.createStatements(for: manifest) { try db.execute(statement) }
         var f = Fixture(manifest: manifest, model: manifest.model(named: "Item")!, db: db)
         for (i, s) in strings.enumerated() {
@@ -100,7 +100,7 @@ import Testing
     /// Swift's answers, written out, where bytes and Characters disagree; and NULL for nil.
     @Test func functionsGiveSwiftsAnswers() throws {
         let db = try Database(path: ":memory:", mode: .create, key: nil)
-        db.install(SQLFunctions.self)
+        try db.install(SQLFunctions.self)
         func answer(_ sql: String, _ arguments: [DatabaseValue]) throws -> DatabaseValue { try db.scalar("SELECT " + sql, arguments) ?? .null }
         let cases: [(String, [DatabaseValue], DatabaseValue)] = [
             ("vein_contains(vein_lowercased(?), ?)", [.text("İ"), .text("i")], .integer(0)),

@@ -45,7 +45,7 @@ import Testing
             let pendingAnswer = try labels(try unsaved.filter { try pending.evaluator(for: $0).test(typed) })
             #expect(pendingAnswer == fetched, "pending objects and saved ones differ for \(condition)")
             if let fragment = SQLCompiler(table: "\"Item\"").condition(typed), fragment.isExact {
-                store.database.install(SQLFunctions.self)  // Swift's string semantics, called by the SQL
+                try store.database.install(SQLFunctions.self)  // Swift's string semantics, called by the SQL
                 let rows = try store.database.rows("SELECT label FROM \"Item\" WHERE \(fragment.sql)", fragment.arguments)
                 #expect(rows.map { $0[0].string ?? "?" }.sorted() == fetched, "exact SQL differs for \(condition): \(fragment.sql)")
             }
