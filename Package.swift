@@ -91,7 +91,7 @@ let package = Package(
         .executableTarget(name: "vein-docgen", dependencies: ["VeinCLI"]),
 
         // The Swift side of bench/run (built in release mode by that script).
-        .executableTarget(name: "vein-bench", dependencies: ["Vein", "VeinCore"]),
+        .executableTarget(name: "vein-bench", dependencies: ["Vein", "VeinCore", "CVeinMemory"]),
 
         .testTarget(name: "VeinTests", dependencies: ["Vein", "CSQLCipher"]),
         // A test VFS that fails the Nth I/O call or cuts the power after the Nth sync (SQLite's ioerr and

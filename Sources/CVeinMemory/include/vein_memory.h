@@ -13,4 +13,9 @@ int vein_keep_out_of_core_dumps(void);
 /// Overwrites `length` bytes at `bytes` with zeros in a way the compiler may not drop.
 void vein_wipe(void *bytes, size_t length);
 
+/// The bytes malloc has handed out and not had back, in its arenas and its separately mapped blocks
+/// (mallinfo2, which Swift's Glibc module does not show): what a benchmark holds, unlike the resident size,
+/// which keeps what was freed.
+size_t vein_heap_in_use(void);
+
 #endif
