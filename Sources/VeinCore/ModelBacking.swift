@@ -2,9 +2,9 @@ import Foundation
 import Synchronization
 import Vein
 
-/// Where a model instance's values live. Before the instance is inserted, its values wait here
-/// (`pending`); once inserted or fetched, every read and write goes to the engine's `ModelObject` and so
-/// through its context (which holds the lock, keeps inverses in step, records changes until save, and
+/// Where a model instance's values live. Before the instance is inserted, its values wait in
+/// `UnattachedValues`; once inserted or fetched, every read and write goes to the engine's `ModelObject`
+/// and so through its context (which holds the lock, keeps inverses in step, records changes until save, and
 /// reads lazy fields on first access).
 ///
 /// Ownership: an attached instance holds its engine object and that object's context strongly, as a
@@ -19,27 +19,22 @@ import Vein
 /// (a damaged store) stops the program with the engine's message, failing fast rather than returning a
 /// wrong value. `model.value(of:)` and `model.setValue(_:for:)` are the throwing way (FieldAccess.swift).
 public final class ModelBacking: @unchecked Sendable {
-    /// Guards `pending`, `pendingLinks`, the attaching of an instance and every `ModelObject.typedModel`.
+    /// Guards what an unattached instance holds (`UnattachedValues`), the attaching of an instance and
+    /// every `ModelObject.typedModel`.
     static let instanceLock = NSRecursiveLock()
     /// The engine's object, an owned (+1) reference, set once and never changed after: once it is
     /// non-nil, readers take it without the instance lock (an accessor of an attached instance was two
     /// locks, the instance lock and the context's, for every field read). Written with release and read
     /// with acquire ordering, so a reader that sees it sees the object fully made.
     private let attachedObject = Atomic<UnsafeMutableRawPointer?>(nil)
-    /// Field values given before the instance is in a context, in the order first given: a short list
-    /// searched in order, not a dictionary (hashing each name, and growing the table, was a third of a
-    /// typed insert's own work). Each keeps the column its accessor gave (-1 when none), which the
-    /// insert passes on, and which tells two fields apart without comparing their names.
-    private var pending: [PendingValue] = []
-    private var pendingLinks: [String: [any PersistentModel]] = [:]
-    /// When each pending link was assigned (`linkClock`): an insert makes the links of all the instances it
-    /// inserts in the order the app assigned them, so that `pet.owner = nil` in `Pet`'s initializer does not
-    /// undo a later `person.pets = [pet]`, whose inverse is that same `owner`.
-    private var pendingLinkTimes: [String: UInt64] = [:]
-    private static let linkClock = Atomic<UInt64>(0)
-    /// The key the instance's row will have, chosen when its `persistentModelID` was first asked before
-    /// its insert (under the instance lock); the insert makes the row under it.
-    private var reservedKey: ULID?
+    /// What the instance was given before it is in a context (nil once attached, and for a fetched one).
+    private var unattached: UnattachedValues?
+    private var unattachedValues: UnattachedValues {
+        if let unattached { return unattached }
+        let made = UnattachedValues()
+        unattached = made
+        return made
+    }
     /// What keeps the attached object's context alive (see the type's comment): the engine's context, or
     /// a `ContextKeeper` of it. Set once, under the instance lock, right after `attach`; never read.
     private var keptContext: AnyObject?
@@ -64,7 +59,7 @@ public final class ModelBacking: @unchecked Sendable {
             let raw = Unmanaged.passRetained(object).toOpaque()
             let (exchanged, _) = attachedObject.compareExchange(expected: nil, desired: raw, ordering: .releasing)
             if !exchanged { Unmanaged<ModelObject>.fromOpaque(raw).release() }
-            else { pending = []; pendingLinks = [:]; pendingLinkTimes = [:] }
+            else { unattached = nil }
         }
     }
 
@@ -73,14 +68,15 @@ public final class ModelBacking: @unchecked Sendable {
         if let attached { return attached.id }
         return Self.instanceLock.withLock {
             if let attached { return attached.id }
-            if reservedKey == nil { reservedKey = ULID.make() }
-            return reservedKey!.description
+            let values = unattachedValues
+            if values.reservedKey == nil { values.reservedKey = ULID.make() }
+            return values.reservedKey!.description
         }
     }
 
     /// The key an insert makes the row under: the one `key` chose, if it was asked (nil: the engine's).
     /// Called with the instance lock held.
-    var keyForInsert: ULID? { reservedKey }
+    var keyForInsert: ULID? { unattached?.reservedKey }
 
     /// Keeps `keeper` (the context of the attached object, or a `ContextKeeper` of it) alive as long as
     /// the instance. Called with the instance lock held, by whoever attached the instance.
@@ -133,22 +129,11 @@ public final class ModelBacking: @unchecked Sendable {
     /// which run before the instance is fully initialized, when no other code can reach its backing: no
     /// lock, which every fetched row would take once per such property.
     public func hasPendingValue(_ name: String) -> Bool {
-        pending.contains { $0.key == name } || (!pendingLinks.isEmpty && pendingLinks[name] != nil)
+        unattached?.hasValue(name) ?? false
     }
 
     private func pendingValue(_ name: String) -> Value? {
-        pending.first { $0.key == name }?.value
-    }
-
-    private func setPending(_ name: String, column: Int = -1, _ value: Value) {
-        // Two different known columns are two fields, without comparing the names (comparing two
-        // different short names is a call into the runtime; two equal ones compare as two words).
-        if let i = pending.firstIndex(where: { (column < 0 || $0.column < 0 || $0.column == column) && $0.key == name }) {
-            pending[i].value = value
-            return
-        }
-        if pending.isEmpty { pending.reserveCapacity(16) }
-        pending.append(PendingValue(key: name, column: column, value: value))
+        unattached?.value(name)
     }
 
     private enum Either { case object(ModelObject), value(Value) }
@@ -243,7 +228,7 @@ public final class ModelBacking: @unchecked Sendable {
     /// throwing what the context throws.
     func storedTargets<T: PersistentModel>(_ name: String, as type: T.Type) throws -> [T] {
         if let object = attached { return T.instances(try object.related(name)) }
-        let (object, links) = Self.instanceLock.withLock { (attached, pendingLinks[name]) }
+        let (object, links) = Self.instanceLock.withLock { (attached, unattached?.links[name]) }
         guard let object else { return (links ?? []).compactMap { $0 as? T } }
         return T.instances(try object.related(name))
     }
@@ -251,10 +236,7 @@ public final class ModelBacking: @unchecked Sendable {
     /// Sets a relationship, throwing what the context throws.
     func storeTargets(_ name: String, _ targets: [any PersistentModel], many: Bool) throws {
         let object: ModelObject? = Self.instanceLock.withLock {
-            if attached == nil {
-                pendingLinks[name] = targets
-                pendingLinkTimes[name] = Self.linkClock.add(1, ordering: .relaxed).newValue
-            }
+            if attached == nil { unattachedValues.setLink(name, targets) }
             return attached
         }
         if let object { try Self.link(object, name, targets, many: many) }
@@ -263,7 +245,7 @@ public final class ModelBacking: @unchecked Sendable {
     /// Sets the field, throwing what the context throws.
     func store(_ name: String, column: Int = -1, _ value: Value) throws {
         let object: ModelObject? = Self.instanceLock.withLock {
-            if attached == nil { setPending(name, column: column, value) }
+            if attached == nil { unattachedValues.set(name, column: column, value) }
             return attached
         }
         try object?.set(name, column: column, value)
@@ -274,17 +256,18 @@ public final class ModelBacking: @unchecked Sendable {
     // between the reading and the attaching (or, for upsert, between the taking and the putting back).
 
     /// The pending values, as the insert reads them (they stay until `attach` succeeds).
-    var pendingValues: (values: [PendingValue], links: [String: [any PersistentModel]]) { (pending, pendingLinks) }
+    var pendingValues: (values: [PendingValue], links: [String: [any PersistentModel]]) {
+        (unattached?.values ?? [], unattached?.links ?? [:])
+    }
 
     /// When the pending link `name` was assigned, relative to every other instance's (0: not recorded).
-    func pendingLinkTime(_ name: String) -> UInt64 { pendingLinkTimes[name] ?? 0 }
+    func pendingLinkTime(_ name: String) -> UInt64 { unattached?.linkTime(name) ?? 0 }
 
     /// The pending values and links, taken out (upsert reads what a new instance was given, then puts
     /// them back with `restorePending`). Called with the engine's lock held, then the instance lock.
     func takePending() -> (values: [String: Value], links: [String: [any PersistentModel]]) {
         Self.instanceLock.withLock {
-            defer { pending = []; pendingLinks = [:]; pendingLinkTimes = [:] }
-            return (Dictionary(pending.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last }), pendingLinks)
+            unattached?.take() ?? ([:], [:])
         }
     }
 
@@ -292,8 +275,7 @@ public final class ModelBacking: @unchecked Sendable {
     func restorePending(_ values: [String: Value], _ links: [String: [any PersistentModel]]) {
         Self.instanceLock.withLock {
             guard attached == nil else { return }
-            pending = values.map { PendingValue(key: $0.key, column: -1, value: $0.value) }
-            pendingLinks = links
+            unattachedValues.restore(values, links)
         }
     }
 
