@@ -37,24 +37,50 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     /// Lazy columns and to-many relationships not read yet.
     @exclusivity(unchecked) var unloaded: Set<Int>
     var state: State
-    /// Columns changed since the last save (persisted objects only; not to-many, see `linkChanges`).
-    var changed: Set<Int> = []
-    /// To-many relationships changed since the last save, by column index.
-    var linkChanges: [Int: LinkChange] = [:]
-    /// The row as this context last read or saved it (nil for a column never read), kept from the first
-    /// change after that until the next save. `save` compares the stored row with it: another process
-    /// that changed the row meanwhile makes the save a conflict instead of a lost update.
-    var readValues: [Value?]?
+    /// Set by an insert that asks for it (VeinCore's): at save, a stored row holding one of the object's
+    /// unique values makes the insert an update of that row instead of a refused save.
+    var upsertsOnSave = false
     /// The context's transaction count when the values were read (`ReadClock`).
     var readInTransaction: Int
     /// The context's count of other writers' commits when the values were read (`ReadClock`).
     var readInGeneration: Int
-    /// Set by an insert that asks for it (VeinCore's): at save, a stored row holding one of the object's
-    /// unique values makes the insert an update of that row instead of a refused save.
-    var upsertsOnSave = false
+    /// What only an object with unsaved changes holds (`ObjectEdits`), made at its first change.
+    @exclusivity(unchecked) private var edits: ObjectEdits?
+
+    /// Columns changed since the last save (persisted objects only; not to-many, see `linkChanges`).
+    var changed: Set<Int> {
+        get { edits?.changed ?? [] }
+        set { if edits != nil || !newValue.isEmpty { editsMade.changed = newValue } }
+        _modify { yield &editsMade.changed }
+    }
+    /// To-many relationships changed since the last save, by column index.
+    var linkChanges: [Int: LinkChange] {
+        get { edits?.linkChanges ?? [:] }
+        set { if edits != nil || !newValue.isEmpty { editsMade.linkChanges = newValue } }
+        _modify { yield &editsMade.linkChanges }
+    }
+    /// The row as this context last read or saved it (nil for a column never read), kept from the first
+    /// change after that until the next save. `save` compares the stored row with it: another process
+    /// that changed the row meanwhile makes the save a conflict instead of a lost update.
+    var readValues: [Value?]? {
+        get { edits?.readValues }
+        set { if edits != nil || newValue != nil { editsMade.readValues = newValue } }
+        _modify { yield &editsMade.readValues }
+    }
     /// The columns set since the insert (of an object that `upsertsOnSave`): the relationships among them
     /// are the ones such an update takes from the object; the row keeps the others as stored.
-    var setSinceInsert: Set<Int> = []
+    var setSinceInsert: Set<Int> {
+        get { edits?.setSinceInsert ?? [] }
+        set { if edits != nil || !newValue.isEmpty { editsMade.setSinceInsert = newValue } }
+        _modify { yield &editsMade.setSinceInsert }
+    }
+
+    private var editsMade: ObjectEdits {
+        if let edits { return edits }
+        let made = ObjectEdits()
+        edits = made
+        return made
+    }
     /// The typed instance over this object (VeinCore's `@Model` class), held weakly: one instance per row
     /// per context while the app holds it. Guarded by VeinCore (`ModelBacking.instanceLock`).
     package weak var typedModel: AnyObject?
