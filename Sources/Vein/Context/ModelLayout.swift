@@ -120,7 +120,7 @@ final class ModelLayout: @unchecked Sendable {
     /// codec straight into the object's value array (the others `.null`).
     /// The array is made at its size and filled in place: copying a row of `.null`s and then writing
     /// into it made a second array per row (the copy-on-write of the shared template).
-    func readRow(_ statement: Statement, id: String, projection: RowProjection) throws(DamagedValueError) -> [Value] {
+    func readRow(_ statement: Statement, key: ObjectKey, projection: RowProjection) throws(DamagedValueError) -> [Value] {
         var failure: DamagedValueError?
         let fetchedColumns = projection.fetchedColumns, fetchCodecs = projection.codecs
         let values = [Value](unsafeUninitializedCapacity: columns.count) { row, initialized in
@@ -131,7 +131,7 @@ final class ModelLayout: @unchecked Sendable {
                 do throws(CellMismatch) {
                     row[i] = try fetchCodecs[n].read(statement, n + 1)
                 } catch {
-                    failure = damaged(error, column: i, id: id)
+                    failure = damaged(error, column: i, id: key.text)
                     return
                 }
             }

@@ -7,12 +7,15 @@ import Synchronization
 /// Writes go through the context (`set`), which keeps inverse relationships in step and records the
 /// change until `save`.
 public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
-    /// The row's key. It changes only while its context saves: an insert that becomes the update of a
-    /// stored row holding its unique value takes that row's key (ObjectContext+SaveUpsert.swift), and a save
-    /// that fails gives it back (a later save may take a key again). Readers outside the context's lock (VeinCore's
-    /// `persistentModelID`, messages) see one key or the other, never a torn value.
-    public var id: String { identity.withLock { $0 } }
-    private let identity: Mutex<String>
+    /// The row's key, as text. It changes only while its context saves: an insert that becomes the
+    /// update of a stored row holding its unique value takes that row's key (ObjectContext+SaveUpsert.swift),
+    /// and a save that fails gives it back (a later save may take a key again). Readers outside the
+    /// context's lock (VeinCore's `persistentModelID`, messages) see one key or the other, never a torn value.
+    public var id: String { identity.withLock { $0.text } }
+    /// The key as its 128 bits (`ObjectKey`), its text made at the first `id` asked and kept: most
+    /// fetched objects are never asked, and a string per object was a fifth of what it held. A leaf lock,
+    /// not the context's: VeinCore asks under its instance lock, which the context's lock must precede.
+    private let identity: Mutex<ObjectIdentity>
     let layout: ModelLayout
     /// The context, held weakly through its handle: the context's identity map and pending work hold
     /// objects strongly, so a strong reference back would be a cycle (VeinCore's typed instances hold
@@ -85,9 +88,9 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     /// per context while the app holds it. Guarded by VeinCore (`ModelBacking.instanceLock`).
     package weak var typedModel: AnyObject?
 
-    init(id: String, layout: ModelLayout, handle: ContextHandle, values: [Value], unloaded: Set<Int>, state: State,
+    init(key: ObjectKey, layout: ModelLayout, handle: ContextHandle, values: [Value], unloaded: Set<Int>, state: State,
          readInTransaction: Int, readInGeneration: Int) {
-        identity = Mutex(id)
+        identity = Mutex(ObjectIdentity(key: key))
         self.layout = layout
         self.handle = handle
         self.values = values
@@ -99,7 +102,7 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
 
     /// Gives the object another key (caller holds the context's lock, and keeps every map keyed by it in step).
     func rekey(_ newID: String) {
-        identity.withLock { $0 = newID }
+        identity.withLock { $0 = ObjectIdentity(key: ObjectKey(newID), text: newID) }
     }
 
     public var model: ModelSchema { layout.model }
@@ -143,4 +146,24 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(modelName)(\(id))" }
+}
+
+/// An object's key and, once asked, its text (`ModelObject.id`).
+struct ObjectIdentity {
+    let key: ObjectKey
+    private var madeText: String?
+
+    init(key: ObjectKey, text: String? = nil) {
+        self.key = key
+        madeText = text
+    }
+
+    var text: String {
+        mutating get {
+            if let madeText { return madeText }
+            let made = key.text
+            madeText = made
+            return made
+        }
+    }
 }

@@ -96,7 +96,7 @@ extension ObjectContext {
         defer { statement.reset() }
         try statement.bind([.text(rowID)])
         guard try statement.step() else { throw ContextError.conflict(model: object.modelName, id: rowID) }
-        let (stored, unfetched) = try Self.read(statement, layout: layout, id: rowID, projection: nil)
+        let (stored, unfetched) = try Self.read(statement, layout: layout, key: ObjectKey(rowID), projection: nil)
         statement.reset()
 
         undo.mapEntries.append((ObjectKey(oldID), object))

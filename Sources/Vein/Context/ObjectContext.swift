@@ -265,11 +265,10 @@ public final class ObjectContext: @unchecked Sendable {
                 throw ContextError.missingValue(model: layout.model.name, field: layout.columns[i])
             }
         }
-        let ulid = id ?? ULID.make()
-        let object = readClock.makeObject(id: ulid.description, layout: layout, handle: handle, values: initial,
-                                          unloaded: [], state: .inserted)
+        let key = ObjectKey(id ?? ULID.make())
+        let object = readClock.makeObject(key: key, layout: layout, handle: handle, values: initial, unloaded: [], state: .inserted)
         object.upsertsOnSave = upsertsOnSave
-        identityMap.register(object, ObjectKey(ulid))
+        identityMap.register(object, key)
         journalTouch(object)
         inserted.append(object)
         // Relationships go through `set`, which keeps the inverse sides in step; all or nothing: a link
@@ -495,14 +494,13 @@ public final class ObjectContext: @unchecked Sendable {
         let held = identityMap[key]
         if let existing = held, existing.modelName == layout.model.name {
             if isStale(existing) || isOutdated(existing) {
-                (existing.values, existing.unloaded) = try Self.read(statement, layout: layout, id: existing.id, projection: projection)
+                (existing.values, existing.unloaded) = try Self.read(statement, layout: layout, key: key, projection: projection)
                 readClock.stamp(existing)
             }
             return existing
         }
-        let id = String(decoding: bytes, as: UTF8.self)
-        let (values, unloaded) = try Self.read(statement, layout: layout, id: id, projection: projection)
-        let object = readClock.makeObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted)
+        let (values, unloaded) = try Self.read(statement, layout: layout, key: key, projection: projection)
+        let object = readClock.makeObject(key: key, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted)
         if held == nil { identityMap.register(object, key) }
         return object
     }
@@ -518,9 +516,8 @@ public final class ObjectContext: @unchecked Sendable {
         while try statement.step() {
             let bytes = statement.textBytes(0)
             let key = ObjectKey(canonicalUTF8: bytes) ?? ObjectKey(statement.string(0))
-            let id = String(decoding: bytes, as: UTF8.self)
-            let (values, unloaded) = try Self.read(statement, layout: layout, id: id, projection: projection)
-            objects.append(readClock.makeObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted))
+            let (values, unloaded) = try Self.read(statement, layout: layout, key: key, projection: projection)
+            objects.append(readClock.makeObject(key: key, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted))
             keys.append(key)
         }
         identityMap.registerUnheld(objects, keys: keys, layout: layout)
@@ -529,9 +526,9 @@ public final class ObjectContext: @unchecked Sendable {
 
     /// The current row's values (the columns `projection` leaves out unread: by default lazy columns
     /// and to-many).
-    static func read(_ statement: Statement, layout: ModelLayout, id: String, projection: RowProjection?) throws -> ([Value], Set<Int>) {
+    static func read(_ statement: Statement, layout: ModelLayout, key: ObjectKey, projection: RowProjection?) throws -> ([Value], Set<Int>) {
         let projection = projection ?? layout.row
-        return (try layout.readRow(statement, id: id, projection: projection), projection.unfetchedColumns)
+        return (try layout.readRow(statement, key: key, projection: projection), projection.unfetchedColumns)
     }
 
     /// Whether an object without changes was read before the current `transaction` began. Met again in

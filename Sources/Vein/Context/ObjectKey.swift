@@ -34,6 +34,14 @@ struct ObjectKey: Hashable {
         form = .ulid(ulid)
     }
 
+    /// The id as text: a ULID's canonical 26 characters, made now, or the text the id was given as.
+    var text: String {
+        switch form {
+        case .ulid(let ulid): return ulid.description
+        case .text(let text): return text
+        }
+    }
+
     func hash(into hasher: inout Hasher) {
         switch form {
         case .ulid(let ulid): hasher.combine(ulid.low ^ ulid.high.byteSwapped)

@@ -29,9 +29,9 @@ struct ReadClock {
     }
 
     /// A new object, read (or made) now.
-    func makeObject(id: String, layout: ModelLayout, handle: ContextHandle, values: [Value], unloaded: Set<Int>,
+    func makeObject(key: ObjectKey, layout: ModelLayout, handle: ContextHandle, values: [Value], unloaded: Set<Int>,
                     state: ModelObject.State) -> ModelObject {
-        ModelObject(id: id, layout: layout, handle: handle, values: values, unloaded: unloaded, state: state,
+        ModelObject(key: key, layout: layout, handle: handle, values: values, unloaded: unloaded, state: state,
                     readInTransaction: transaction, readInGeneration: generation)
     }
 
