@@ -70,10 +70,10 @@ enum QueryCommand {
         case .changes(let changes):
             if dryRun {
                 context.rollback()
-                ResultFormatter.print(changes, format: format, console: console)
+                try ResultFormatter.print(changes, format: format, console: console)
                 console.note("dry run: nothing was saved")
             } else {
-                ResultFormatter.print(changes, format: format, console: console)  // saved by the runner
+                try ResultFormatter.print(changes, format: format, console: console)  // saved by the runner
             }
         }
     }

@@ -36,7 +36,7 @@ extension CommandKey where Spec == OptionSpec {
     /// An option whose value is one of `Choice`'s cases (the parser refuses any other), or nil when it is
     /// not given. Completions offer the cases.
     static func choice<Choice>(_ long: String, value name: String, help: String, of: Choice.Type) -> CommandKey
-    where Value == Choice?, Choice: RawRepresentable & CaseIterable, Choice.RawValue == String {
+    where Value == Choice?, Choice: RawRepresentable & CaseIterable & Sendable, Choice.RawValue == String {
         let spec = OptionSpec(long, value: name, help: help, completion: .choices(Choice.allCases.map(\.rawValue)))
         return CommandKey(spec: spec) { $0.values(of: spec).last.flatMap(Choice.init(rawValue:)) }
     }

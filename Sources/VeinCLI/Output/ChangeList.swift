@@ -4,8 +4,8 @@ import Vein
 /// change. Past a screenful on a terminal the lines are summarised (`ChangeSummary`); the whole list is one
 /// option away (`changes --all` in the REPL), and a file or a pipe always gets it whole.
 extension ResultFormatter {
-    static func print(_ changes: [ObjectContext.Change], format: Format, console: Console) {
-        try? write(changes, format: format, emit: { console.out($0) })
+    static func print(_ changes: [ObjectContext.Change], format: Format, console: Console) throws {
+        try write(changes, format: format, emit: { console.out($0) })
     }
 
     /// Writes the changes; with `summarizingPast`, a list longer than that many lines (table and line
