@@ -24,6 +24,9 @@ public enum ContextError: Error, Equatable, Sendable {
     /// A new object's unique value is held by a row the same save deletes (itself or by a delete rule):
     /// updating that row would only delete it again.
     case uniqueValueOfDeletedRow(model: String, field: String, id: String)
+    /// `interrupt()` stopped the fetch before it finished: it returned nothing, and the context serves the
+    /// next one.
+    case interrupted
 }
 
 extension ContextError: CustomStringConvertible {
@@ -51,6 +54,7 @@ extension ContextError: CustomStringConvertible {
         case .uniqueValueOfDeletedRow(let m, let f, let id):
             return "a new \(m) has the \(f) of \(m) \(id), which this save deletes: save the delete first, then insert "
                 + "the new one; nothing was saved"
+        case .interrupted: return "the fetch was interrupted before it finished; nothing was returned"
         }
     }
 }

@@ -3,7 +3,7 @@ extension ObjectContext {
     /// otherwise SQL narrows and the rest is evaluated in memory. Pending changes are included unless the
     /// descriptor says not to.
     public func fetch(_ descriptor: ObjectFetch) throws -> [ModelObject] {
-        try lock.withLock {
+        try interruptible { try lock.withLock {
             let layout = try layout(descriptor.model)
             try noticeOtherWriters()
             var projection = try descriptor.columnsToFetch.map { names in
@@ -57,7 +57,7 @@ extension ObjectContext {
             let start = min(descriptor.fetchOffset, objects.count)
             let end = descriptor.fetchLimit.map { min(objects.count, start + $0) } ?? objects.count
             return try prefetched(descriptor.relationshipsToPrefetch, of: Array(objects[start..<end]), layout: layout)
-        }
+        } }
     }
 
     /// The SQL a fetch runs and what it leaves to memory, decided once for `fetch` and `explain`.
@@ -187,7 +187,7 @@ extension ObjectContext {
     }
 
     public func fetchCount(_ descriptor: ObjectFetch) throws -> Int {
-        try lock.withLock {
+        try interruptible { try lock.withLock {
             let layout = try layout(descriptor.model)
             let compiled = descriptor.predicate.flatMap { SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition($0) }
             // A raw condition reads the store only, but a fetch still leaves out the rows this context
@@ -210,11 +210,11 @@ extension ObjectContext {
                 return descriptor.fetchLimit.map { min($0, afterOffset) } ?? afterOffset
             }
             return try fetch(descriptor).count
-        }
+        } }
     }
 
     public func fetchIdentifiers(_ descriptor: ObjectFetch) throws -> [String] {
-        let ids: [String]? = try lock.withLock {
+        let ids: [String]? = try interruptible { try lock.withLock {
             // Rows the store answers exactly, none of them changed in this context: their ids straight from
             // SQL, without making an object per row (which cost more than the fetch of the objects).
             guard !hasPendingChanges(for: descriptor.model) else { return nil }
@@ -227,7 +227,7 @@ extension ObjectContext {
             var ids: [String] = []
             while try statement.step() { ids.append(statement.string(0)) }
             return ids
-        }
+        } }
         return try ids ?? fetch(descriptor).map(\.id)
     }
 

@@ -144,6 +144,7 @@ enum ErrorReporting {
                 : "give the \(violation.model) other values, or update the \(violation.model) that has them"
             return Report(messages: [e.description], hint: hint, exitCode: .dataError)
         }
+        if e == .interrupted { return Report(messages: [e.description], hint: nil, exitCode: .failure) }
         return Report(messages: [e.description], hint: nil, exitCode: .dataError)
     }
 
