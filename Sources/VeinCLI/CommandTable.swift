@@ -1,7 +1,7 @@
 /// Every command of `vein`, in the order help lists them. The one description from which parsing,
 /// `--help`, the man pages (`man/`) and the completion scripts (`completions/`) are all produced.
-public enum CommandTable {
-    public static let root: CommandSpec = CommandSpec(
+package enum CommandTable {
+    package static let root: CommandSpec = CommandSpec(
         name: "vein",
         abstract: "manage encrypted, schema-versioned Vein stores",
         discussion: """

@@ -1,10 +1,10 @@
 import Vein
 
 /// A command line that does not fit the command's description (exit 64).
-public struct UsageError: Error, Equatable, Sendable {
-    public let message: String
+package struct UsageError: Error, Equatable, Sendable {
+    package let message: String
     /// The command path (`migrate status`) whose help explains the right usage.
-    public let command: String
+    package let command: String
 }
 
 enum ArgumentParser {

@@ -4,17 +4,17 @@
 /// (`invocation[CreateCommand.plaintext]` is a Bool, `invocation[ExportCommand.model]` a [String]). A
 /// command reads its command line only through keys, so a misspelt option is a compile error rather than
 /// an option that is silently never given.
-public struct CommandKey<Spec: Sendable, Value>: CommandDeclaration {
-    public let spec: Spec
+package struct CommandKey<Spec: Sendable, Value>: CommandDeclaration {
+    package let spec: Spec
     /// What the parsed command line holds for this key, in its type.
     let read: @Sendable (ParsedArguments) -> Value
 }
 
 /// What a command's spec lists: any key, whatever its value's type.
-public protocol CommandDeclaration<Spec>: Sendable {
+package protocol CommandDeclaration<Spec>: Sendable {
     associatedtype Spec
     var spec: Spec { get }
 }
 
-public typealias OptionKey<Value> = CommandKey<OptionSpec, Value>
-public typealias ArgumentKey<Value> = CommandKey<ArgumentSpec, Value>
+package typealias OptionKey<Value> = CommandKey<OptionSpec, Value>
+package typealias ArgumentKey<Value> = CommandKey<ArgumentSpec, Value>

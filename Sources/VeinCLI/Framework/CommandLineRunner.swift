@@ -2,8 +2,8 @@ import Foundation
 import Vein
 
 /// Runs `vein` with its arguments: finds the command in the table, parses, runs, and reports errors.
-public enum VeinCommandLine {
-    public static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
+package enum VeinCommandLine {
+    package static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
         // A closed pipe (`vein export | head`) must end vein quietly, not kill it with SIGPIPE mid-write.
         signal(SIGPIPE, SIG_IGN)
         // A standard descriptor the caller closed (`>&-`) is held by /dev/null opened read-only: no file this
@@ -46,7 +46,7 @@ public enum VeinCommandLine {
         return report.exitCode.rawValue
     }
 
-    public static func run(_ arguments: [String], console: Console) -> Int32 {
+    package static func run(_ arguments: [String], console: Console) -> Int32 {
         if arguments.first == "--version" || arguments.first == "-V" {
             console.out("vein \(VeinVersion.current) (SQLCipher \(Database.cipherLibraryVersion ?? "unknown"), SQLite \(Database.sqliteVersion))")
             return 0
@@ -80,7 +80,7 @@ public enum VeinCommandLine {
     }
 
     /// Help text for a command path, as `vein help COMMAND` and `--help` print it.
-    public static func help(for path: [String]) throws -> String {
+    package static func help(for path: [String]) throws -> String {
         var spec = CommandTable.root
         for (i, word) in path.enumerated() {
             guard let sub = spec.subcommand(word) else {

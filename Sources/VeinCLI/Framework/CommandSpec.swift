@@ -1,22 +1,22 @@
 /// A declarative description of one command: the single source from which argument parsing, `--help`,
 /// the man pages and the shell completions are all produced (so they cannot drift apart).
-public struct CommandSpec: Sendable {
-    public var name: String
+package struct CommandSpec: Sendable {
+    package var name: String
     /// One line: shown in command lists and as the man page's NAME.
-    public var abstract: String
+    package var abstract: String
     /// Paragraphs shown in `--help` and the man page's DESCRIPTION.
-    public var discussion: String
-    public var arguments: [ArgumentSpec]
-    public var options: [OptionSpec]
-    public var subcommands: [CommandSpec]
+    package var discussion: String
+    package var arguments: [ArgumentSpec]
+    package var options: [OptionSpec]
+    package var subcommands: [CommandSpec]
     /// `(command line, what it does)` pairs for EXAMPLES.
-    public var examples: [(String, String)]
+    package var examples: [(String, String)]
     /// Further sections after the description, `(TITLE, text)`: own headings in help and the man page.
-    public var sections: [(title: String, text: String)]
-    public var run: (@Sendable (Invocation) throws -> Void)?
+    package var sections: [(title: String, text: String)]
+    package var run: (@Sendable (Invocation) throws -> Void)?
 
     /// `arguments` and `options` are the keys the command's `run` reads them with (`OptionKey`).
-    public init(name: String, abstract: String, discussion: String = "", arguments: [any CommandDeclaration<ArgumentSpec>] = [],
+    package init(name: String, abstract: String, discussion: String = "", arguments: [any CommandDeclaration<ArgumentSpec>] = [],
                 options: [any CommandDeclaration<OptionSpec>] = [], subcommands: [CommandSpec] = [], examples: [(String, String)] = [],
                 sections: [(title: String, text: String)] = [], run: (@Sendable (Invocation) throws -> Void)? = nil) {
         self.name = name
@@ -32,15 +32,15 @@ public struct CommandSpec: Sendable {
     }
 
     /// The options a user can write, including the `--help` every command takes.
-    public var allOptions: [OptionSpec] { options + [SharedOptions.help.spec] }
+    package var allOptions: [OptionSpec] { options + [SharedOptions.help.spec] }
 
-    public func option(named long: String) -> OptionSpec? { allOptions.first { $0.long == long } }
-    public func option(short: Character) -> OptionSpec? { allOptions.first { $0.short == short } }
-    public func subcommand(_ name: String) -> CommandSpec? { subcommands.first { $0.name == name } }
+    package func option(named long: String) -> OptionSpec? { allOptions.first { $0.long == long } }
+    package func option(short: Character) -> OptionSpec? { allOptions.first { $0.short == short } }
+    package func subcommand(_ name: String) -> CommandSpec? { subcommands.first { $0.name == name } }
 }
 
 /// How a shell should complete a value.
-public enum CompletionKind: Equatable, Sendable {
+package enum CompletionKind: Equatable, Sendable {
     case none
     case file
     /// Files ending in one of these extensions (plus directories to descend into).
@@ -50,11 +50,11 @@ public enum CompletionKind: Equatable, Sendable {
     case commandNames
 }
 
-public struct ArgumentSpec: Sendable {
-    public var name: String
-    public var help: String
-    public var completion: CompletionKind
-    public var isOptional: Bool
+package struct ArgumentSpec: Sendable {
+    package var name: String
+    package var help: String
+    package var completion: CompletionKind
+    package var isOptional: Bool
 
     /// Declared through `ArgumentKey`, which gives the command its typed lookup.
     init(_ name: String, help: String, completion: CompletionKind = .file, isOptional: Bool = false) {
@@ -65,16 +65,16 @@ public struct ArgumentSpec: Sendable {
     }
 }
 
-public struct OptionSpec: Sendable {
-    public var long: String
-    public var short: Character?
+package struct OptionSpec: Sendable {
+    package var long: String
+    package var short: Character?
     /// The value's placeholder (`FILE`); nil for a flag that takes no value.
-    public var valueName: String?
-    public var help: String
-    public var completion: CompletionKind
-    public var isRepeatable: Bool
+    package var valueName: String?
+    package var help: String
+    package var completion: CompletionKind
+    package var isRepeatable: Bool
     /// The command cannot run without it (shown without brackets, enforced by the parser).
-    public var isRequired: Bool
+    package var isRequired: Bool
 
     /// Declared through `OptionKey`, which gives the command its typed lookup.
     init(_ long: String, short: Character? = nil, value: String? = nil, help: String,
@@ -88,10 +88,10 @@ public struct OptionSpec: Sendable {
         self.isRequired = required
     }
 
-    public var isFlag: Bool { valueName == nil }
+    package var isFlag: Bool { valueName == nil }
 
     /// `-o, --output FILE`
-    public var synopsis: String {
+    package var synopsis: String {
         var text = short.map { "-\($0), " } ?? ""
         text += "--\(long)"
         if let valueName { text += " \(valueName)" }

@@ -1,8 +1,8 @@
 /// Shell completion scripts (bash, zsh, fish) from the command table.
-public enum CompletionRenderer {
-    public enum Shell: String, CaseIterable, Sendable {
+package enum CompletionRenderer {
+    package enum Shell: String, CaseIterable, Sendable {
         case bash, zsh, fish
-        public var fileName: String {
+        package var fileName: String {
             switch self {
             case .bash: return "vein.bash"
             case .zsh: return "_vein"
@@ -11,7 +11,7 @@ public enum CompletionRenderer {
         }
     }
 
-    public static func script(for shell: Shell, root: CommandSpec) -> String {
+    package static func script(for shell: Shell, root: CommandSpec) -> String {
         switch shell {
         case .bash: return bash(root)
         case .zsh: return zsh(root)

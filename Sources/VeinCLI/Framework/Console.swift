@@ -3,16 +3,16 @@ import Vein
 
 /// Where a command writes: results to standard output, messages to standard error. Colour only when
 /// standard error is a terminal and `NO_COLOR` is not set (docs/commands.md).
-public final class Console: @unchecked Sendable {
+package final class Console: @unchecked Sendable {
     private let lock = NSLock()
-    public let environment: [String: String]
-    public let stderrIsTerminal: Bool
-    public let stdinIsTerminal: Bool
-    public let stdoutIsTerminal: Bool
+    package let environment: [String: String]
+    package let stderrIsTerminal: Bool
+    package let stdinIsTerminal: Bool
+    package let stdoutIsTerminal: Bool
     /// Takes what would be written to standard output or error (tests that run commands in process).
     private let capture: (@Sendable (_ descriptor: Int32, _ text: String) -> Void)?
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
         self.stderrIsTerminal = isatty(STDERR_FILENO) == 1
         self.stdinIsTerminal = isatty(STDIN_FILENO) == 1
@@ -29,38 +29,38 @@ public final class Console: @unchecked Sendable {
         self.capture = capture
     }
 
-    public var useColor: Bool { stderrIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
+    package var useColor: Bool { stderrIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
 
     /// Writes a line of results to standard output.
-    public func out(_ line: String = "") {
+    package func out(_ line: String = "") {
         write(line + "\n", to: STDOUT_FILENO)
     }
 
     /// Writes a block of text (help, a completion script) that may already end in a newline.
-    public func outText(_ text: String) {
+    package func outText(_ text: String) {
         out(text.hasSuffix("\n") ? String(text.dropLast()) : text)
     }
 
     /// Writes JSON results to standard output, indented, ending with a newline.
-    public func outJSON(_ value: JSONValue) {
+    package func outJSON(_ value: JSONValue) {
         out(JSONWriter.string(value, pretty: true))
     }
 
     /// `vein: error: …` and an optional `hint: …` on standard error.
-    public func error(_ message: String, hint: String? = nil) {
+    package func error(_ message: String, hint: String? = nil) {
         let label = useColor ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
         var text = "vein: \(label) \(Self.shown(message))\n"
         if let hint { text += (useColor ? "\u{1B}[2mhint:\u{1B}[0m " : "hint: ") + Self.shown(hint) + "\n" }
         writeMessage(text)
     }
 
-    public func warning(_ message: String) {
+    package func warning(_ message: String) {
         let label = useColor ? "\u{1B}[1;33mwarning:\u{1B}[0m" : "warning:"
         write("vein: \(label) \(Self.shown(message))\n", to: STDERR_FILENO)
     }
 
     /// A note on standard error (progress, what was done), silenced by `--quiet`.
-    public func note(_ message: String) {
+    package func note(_ message: String) {
         write(Self.shown(message) + "\n", to: STDERR_FILENO)
     }
 
@@ -76,11 +76,11 @@ public final class Console: @unchecked Sendable {
         write("\r\u{1B}[2K" + (text ?? ""), to: STDERR_FILENO)
     }
 
-    public func bold(_ text: String) -> String {
+    package func bold(_ text: String) -> String {
         useColorOnStdout ? "\u{1B}[1m\(text)\u{1B}[0m" : text
     }
 
-    public var useColorOnStdout: Bool { stdoutIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
+    package var useColorOnStdout: Bool { stdoutIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
 
     /// Results and notes. When the output cannot be written the command cannot go on usefully: a reader
     /// that went away (a closed pipe, `vein query … | head -1`) ends it quietly with status 0, as `cat`
@@ -130,15 +130,15 @@ public final class Console: @unchecked Sendable {
 }
 
 /// Everything a command's `run` receives.
-public struct Invocation: Sendable {
-    public let arguments: ParsedArguments
-    public let console: Console
+package struct Invocation: Sendable {
+    package let arguments: ParsedArguments
+    package let console: Console
     /// `info`, `migrate status`: for messages and help references.
-    public let commandPath: String
+    package let commandPath: String
 
-    public var environment: [String: String] { console.environment }
-    public var wantsJSON: Bool { arguments[SharedOptions.json] }
-    public var quiet: Bool { arguments[SharedOptions.quiet] }
+    package var environment: [String: String] { console.environment }
+    package var wantsJSON: Bool { arguments[SharedOptions.json] }
+    package var quiet: Bool { arguments[SharedOptions.quiet] }
 
-    public subscript<Spec, Value>(key: CommandKey<Spec, Value>) -> Value { arguments[key] }
+    package subscript<Spec, Value>(key: CommandKey<Spec, Value>) -> Value { arguments[key] }
 }

@@ -1,6 +1,6 @@
 /// Exit statuses (sysexits.h), docs/commands.md.
 /// Each status and what it means, once: the man pages' EXIT STATUS lists `allCases` in this order.
-public enum ExitCode: Int32, CaseIterable, Sendable {
+package enum ExitCode: Int32, CaseIterable, Sendable {
     case ok = 0
     case failure = 1
     case usage = 64
@@ -32,16 +32,16 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
 }
 
 /// A failure a command reports with its own message and status (rather than an engine error).
-public struct CommandFailure: Error, Sendable {
-    public let message: String
-    public let hint: String?
-    public let exitCode: ExitCode
-    public init(_ message: String, hint: String? = nil, exitCode: ExitCode) {
+package struct CommandFailure: Error, Sendable {
+    package let message: String
+    package let hint: String?
+    package let exitCode: ExitCode
+    package init(_ message: String, hint: String? = nil, exitCode: ExitCode) {
         self.message = message
         self.hint = hint
         self.exitCode = exitCode
     }
 
     /// An exit status with nothing to say (`migrate status --exit-code` while stages are pending).
-    public static func silent(exitCode: ExitCode) -> CommandFailure { CommandFailure("", exitCode: exitCode) }
+    package static func silent(exitCode: ExitCode) -> CommandFailure { CommandFailure("", exitCode: exitCode) }
 }

@@ -1,7 +1,7 @@
 /// Man pages (roff, section 1) from command specs: `vein.1` for the tool, `vein-COMMAND.1` per command.
-public enum ManRenderer {
+package enum ManRenderer {
     /// Every command has a page, a group of subcommands (`vein key`) too: its `--help` names it.
-    public static func pages(root: CommandSpec, date: String = "2026-11-30", version: String) -> [(name: String, text: String)] {
+    package static func pages(root: CommandSpec, date: String = "2026-11-30", version: String) -> [(name: String, text: String)] {
         var pages = [("vein.1", page(root, path: [], version: version, date: date))]
         func visit(_ spec: CommandSpec, _ path: [String]) {
             for sub in spec.subcommands {
@@ -70,7 +70,7 @@ public enum ManRenderer {
 
     /// The page of a command path: `vein-key-rotate` for `key rotate`, `vein` for the tool. `--help` names
     /// the same page (`HelpRenderer`).
-    public static func pageName(_ path: [String]) -> String { (["vein"] + path).joined(separator: "-") }
+    package static func pageName(_ path: [String]) -> String { (["vein"] + path).joined(separator: "-") }
 
     /// Escapes roff: backslashes, leading dots and quotes, and hyphens meant literally.
     static func escape(_ text: String) -> String {
