@@ -30,7 +30,7 @@ final class ExpressionFixture {
         let manifest = try ManifestParser.parse(Self.manifestText, file: "fuzz.json5")
         let database = try Database(path: ":memory:", mode: .create, key: nil)
         for statement in SchemaDDL.createStatements(for: manifest) { try database.execute(statement) }
-        context = ObjectContext(database: database, manifest: manifest)
+        context = try ObjectContext(database: database, manifest: manifest)
         let titles = ["", "Café", "Cafe\u{301}", "👍🏽", "a\r\nb", "x\u{0}y", "counter", "ß"]
         let views: [Int64] = [0, 1, -1, .max, .min, 42]
         let ratings: [Value?] = [nil, .double(-0.0), .double(1e308), .double(0.5)]
