@@ -78,6 +78,39 @@ import VeinCore
         #expect(finished.wait(timeout: .now() + 20) == .success)
         #expect(readerBlocked.withLock { $0 })
     }
+
+    /// Two threads read every field of fetched instances while a third writes them, all in one context:
+    /// a read sees the value before a write or after it, never a torn one (the context's lock keeps the
+    /// object's values; field reads skip Swift's run-time exclusivity checks on them, see `ModelObject`).
+    /// Under the thread sanitizer, any unguarded access is a report.
+    @Test func twoReadersAndAWriterShareFetchedInstances() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let container = try ModelContainer(for: V0_0_1.self, at: "\(folder)/blog.vein", appID: "com.example.blog",
+                                           keyProvider: ModelContainerTests.keys(folder))
+        for n in 0..<50 { container.context.insert(Post(title: "p\(n)", content: String(repeating: "c", count: n))) }
+        try container.context.save()
+        let context = container.newContext()
+        let posts = try context.fetch(FetchDescriptor<Post>(sortBy: [SortDescriptor(\.title)]))
+        let rounds = 200
+        let torn = Mutex([String]())
+        DispatchQueue.concurrentPerform(iterations: 3) { role in
+            for round in 0..<rounds {
+                for post in posts {
+                    if role == 0 {
+                        post.views = round
+                        post.title = "\(post.title.prefix { $0 != "/" })/\(round)"
+                    } else {
+                        let views = post.views, title = post.title
+                        if views < 0 || views >= rounds || !title.hasPrefix("p") { torn.withLock { $0.append("\(title) \(views)") } }
+                    }
+                }
+            }
+        }
+        #expect(torn.withLock { $0 } == [])
+        #expect(posts.allSatisfy { $0.views == rounds - 1 && $0.title.hasSuffix("/\(rounds - 1)") })
+        try context.save()
+    }
 }
 
 /// A value behind a lock, for the test's own bookkeeping.
