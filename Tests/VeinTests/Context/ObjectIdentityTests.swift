@@ -18,10 +18,7 @@ import Testing
 
         init() throws {
             dir = try TempDir()
-            let path = dir.path("i.vein")
-            _ = try StoreCreator.create(at: path, manifest: try ManifestParser.parse(ObjectIdentityTests.manifest, file: "m"),
-                                        protection: .plaintext)
-            store = try Store.open(path, keys: StoreTests.keys())
+            store = try dir.plaintextStore("i.vein", manifest: try ManifestParser.parse(ObjectIdentityTests.manifest, file: "m"))
             for (n, id) in ObjectIdentityTests.ids.enumerated() {
                 try store.database.execute("INSERT INTO \"Item\" VALUES ('\(id)', 't\(n)', \(n))")
             }
