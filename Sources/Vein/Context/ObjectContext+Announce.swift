@@ -1,19 +1,4 @@
 extension ObjectContext {
-    /// The models the pending changes write, read inside the save transaction after its writes (see
-    /// `StoreChange.models`): the models of the objects inserted, changed and deleted (a link changes both
-    /// objects: `set` keeps the inverse side in step), the rows delete rules took, and the models on either
-    /// side of a deleted model's relationships, whose links and references to it the store cleared
-    /// without this context holding their objects.
-    func modelsWritten(deletedModels: Set<String>) -> Set<String> {
-        let deletedAll = deletedModels.union(deletedByRule.values).union(deleted.values.map(\.modelName))
-        var models = deletedAll.union(inserted.map(\.modelName)).union(updated.values.map(\.modelName))
-        for storage in relationshipStorages {
-            if deletedAll.contains(storage.model) { models.insert(storage.target) }
-            if deletedAll.contains(storage.target) { models.insert(storage.model) }
-        }
-        return models
-    }
-
     /// After a save's or a `transaction`'s commit, outside the context's lock where the caller allows:
     /// tells the process what the committed work wrote (`StoreChangeCenter`).
     func announce(_ models: Set<String>) {

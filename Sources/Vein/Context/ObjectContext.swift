@@ -51,31 +51,8 @@ public final class ObjectContext: @unchecked Sendable {
     let handle = ContextHandle()
     /// One object per row (IdentityMap.swift).
     var identityMap = IdentityMap()
-    /// Pending work, strongly held until saved or rolled back (insertion order kept). Each kept by model
-    /// too: what a statement asks of the pending work costs what it touches, not what is pending.
-    var inserted: PendingInserts = []
-    var updated: PendingObjects = [:]
-    var deleted: PendingObjects = [:]
-    /// Rows the pending deletes take with them by `cascade` in the store that this context does not hold
-    /// (id → model), as `applyDeleteRules` found them; `save` finds them again.
-    var deletedByRule: [String: String] = [:]
-    /// Objects `delete` took with an owner because the owner's link-table list, as this context read it,
-    /// held them (member id → owner and relationship): `save` checks each link still stands in the store.
-    var cascadedThroughLinks: [String: (owner: ModelObject, relationship: Int)] = [:]
-
-    /// The changes objects had before the recordings open touched them (`recordingChanges`).
-    var journal = ChangeJournal()
-    /// A to-many link was changed since the last save or rollback (`applyDeleteRules` then leaves to the
-    /// save what the store's links say a cascade takes).
-    var linksChangedSinceSave = false
-    /// How far the temporary delete set holds this context's pending deletes (`applyDeleteRules`), and
-    /// the objects deleted since.
-    var deleteSetProgress: DeleteSetProgress?
-    var deletedSinceRulesApplied: [ModelObject] = []
-
-    /// Failures that could not be thrown where they happened (VeinCore's accessors, `insert`, `delete`):
-    /// the next `save` throws the first and writes nothing (`noteDeferredFailure`).
-    var deferredFailures: [any Error] = []
+    /// The unit of work until it is saved or rolled back (Pending/PendingChanges.swift).
+    var pending = PendingChanges()
     /// Set by `close()`: every use of the store throws `StoreError.closed`.
     var isClosed = false
 
@@ -270,8 +247,8 @@ public final class ObjectContext: @unchecked Sendable {
                                           unloaded: [], state: .inserted)
         object.upsertsOnSave = upsertsOnSave
         identityMap.register(object, ObjectKey(ulid))
-        journalTouch(object)
-        inserted.append(object)
+        pending.aboutToChange(object)
+        pending.recordInsert(object)
         // Relationships go through `set`, which keeps the inverse sides in step; all or nothing: a link
         // that fails puts back what the others changed, and the object is not left pending.
         guard !relationshipValues.isEmpty else { return object }
@@ -390,11 +367,11 @@ public final class ObjectContext: @unchecked Sendable {
 
     /// Records a new value and the change.
     func write(_ object: ModelObject, _ i: Int, _ value: Value) {
-        journalTouch(object)
+        pending.aboutToChange(object)
         if object.state == .persisted {
             keepReadValues(object)
             object.changed.insert(i)
-            updated[object.id] = object
+            pending.recordUpdate(object)
         } else if object.upsertsOnSave {
             object.setSinceInsert.insert(i)
         }
@@ -567,22 +544,11 @@ public final class ObjectContext: @unchecked Sendable {
         var discarded: Set<String> = []
         defer { announceRollback(discarded) }
         lock.withLock {
-            discarded = modelsWritten(deletedModels: [])
-            for o in inserted {
-                o.state = .deleted
-                identityMap.remove(ObjectKey(o.id))
-            }
-            for o in Array(updated.values) + Array(deleted.values) {
+            discarded = pending.modelsWritten(deletedModels: [], storages: relationshipStorages)
+            for o in pending.discardAll() {
                 identityMap.remove(ObjectKey(o.id))
                 o.state = .deleted  // detached: the next fetch makes a fresh object with the stored values
             }
-            inserted = []
-            updated = [:]
-            deleted = [:]
-            deferredFailures = []
-            deletedByRule = [:]
-            cascadedThroughLinks = [:]
-            pendingWorkEnded()
         }
     }
 }
