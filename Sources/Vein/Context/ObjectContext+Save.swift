@@ -18,7 +18,7 @@ extension ObjectContext {
     public func save() throws {
         // Announced after the commit and outside the lock (a save inside a `transaction`: at its commit).
         var committed: Set<String> = []
-        defer { announce(committed) }
+        defer { SaveAnnouncer.announce(committed, storeAt: storeRealPath) }
         try lock.withLock {
             try throwDeferredFailures()
             guard pending.hasChanges else { return }
@@ -107,7 +107,7 @@ extension ObjectContext {
             }
             pending.forgetSavedWork()
             heldObjectUpdates.apply()
-            if try database.isInTransaction { unannouncedModels.formUnion(modelsSaved) } else { committed = modelsSaved }
+            committed = announcer.saved(modelsSaved, insideTransaction: try database.isInTransaction)
         }
     }
 

@@ -18,7 +18,7 @@ import Foundation
 /// Ownership (strong → unless marked weak):
 ///
 ///     app ─→ typed instance (VeinCore) ─→ ModelObject ─→ ContextHandle (lock) ┄weak┄→ ObjectContext
-///            typed instance ─→ ObjectContext ─→ identity map, pending work ─→ ModelObject ┄weak┄→ typed instance
+///            typed instance ─→ ObjectContext ─→ IdentityMap, PendingChanges ─→ ModelObject ┄weak┄→ typed instance
 ///            ObjectContext ─→ connection
 ///
 /// - A typed instance keeps its context, and so its connection, alive (SwiftData's `modelContext`): a
@@ -70,8 +70,8 @@ public final class ObjectContext: @unchecked Sendable {
     /// The store file's real path, under which saves are announced (`StoreChangeCenter`); nil for a
     /// context over a bare connection (a migration's), whose work is announced by no one.
     package let storeRealPath: String?
-    /// Models written by saves inside a `transaction` not yet committed: announced at its commit.
-    var unannouncedModels: Set<String> = []
+    /// What saves wrote, announced once committed (SaveAnnouncer.swift).
+    var announcer = SaveAnnouncer()
 
     public convenience init(store: Store) {
         self.init(store: store, readWithEveryRow: [:])
@@ -119,7 +119,7 @@ public final class ObjectContext: @unchecked Sendable {
     /// fails, the context counts the changes as saved; discard it.
     public func transaction<T>(_ kind: Database.TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         var committed: Set<String> = []
-        defer { announce(committed) }
+        defer { SaveAnnouncer.announce(committed, storeAt: storeRealPath) }
         return try lock.withLock {
             readClock.beginTransaction()
             do {
@@ -128,13 +128,13 @@ public final class ObjectContext: @unchecked Sendable {
                     return try body()
                 }
                 // The outermost transaction committed: what its saves wrote is in the store now.
-                if try !database.isInTransaction { swap(&committed, &unannouncedModels) }
+                if try !database.isInTransaction { committed = announcer.transactionCommitted() }
                 return result
             } catch let error as DatabaseError where error.isBusy {
-                if try !database.isInTransaction { unannouncedModels = [] }
+                if try !database.isInTransaction { announcer.transactionRolledBack() }
                 throw StoreError.busy(path)
             } catch {
-                if try !database.isInTransaction { unannouncedModels = [] }
+                if try !database.isInTransaction { announcer.transactionRolledBack() }
                 throw error
             }
         }
@@ -542,7 +542,7 @@ public final class ObjectContext: @unchecked Sendable {
     /// Observers of this context's rollbacks are told the models discarded (`StoreChangeCenter`).
     public func rollback() {
         var discarded: Set<String> = []
-        defer { announceRollback(discarded) }
+        defer { SaveAnnouncer.announceRollback(discarded, of: self) }
         lock.withLock {
             discarded = pending.modelsWritten(deletedModels: [], storages: relationshipStorages)
             for o in pending.discardAll() {

@@ -1,18 +1,5 @@
+/// What live queries and other observers of a context ask of it (its saves are announced by `SaveAnnouncer`).
 extension ObjectContext {
-    /// After a save's or a `transaction`'s commit, outside the context's lock where the caller allows:
-    /// tells the process what the committed work wrote (`StoreChangeCenter`).
-    func announce(_ models: Set<String>) {
-        guard let storeRealPath, !models.isEmpty else { return }
-        StoreChangeCenter.shared.post(StoreChange(models: models), storeAt: storeRealPath)
-    }
-
-    /// After `rollback`, outside the context's lock where the caller holds none: tells the observers of this
-    /// context's rollbacks which models the discarded changes were of (their objects are detached).
-    func announceRollback(_ models: Set<String>) {
-        guard !models.isEmpty else { return }
-        StoreChangeCenter.shared.postRollback(StoreChange(models: models), of: self)
-    }
-
     /// Whether the context's connection is inside a transaction (a `transaction` body runs, on the thread
     /// holding the lock): what it reads there is not committed and may yet be rolled back.
     package var isInTransaction: Bool {
