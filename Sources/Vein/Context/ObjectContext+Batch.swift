@@ -74,7 +74,7 @@ extension ObjectContext {
             // Loaded by a failed link and perhaps changed by it: forgotten, as rollback forgets (the next
             // read makes a fresh object from the store).
             identityMap.remove(key)
-            if updated[made.id] === made { updated.removeValue(forKey: made.id) }
+            pending.forgetUpdate(made)
             made.state = .deleted
         }
     }
@@ -85,7 +85,7 @@ extension ObjectContext {
     package func discardInserted(_ objects: [ModelObject]) {
         lock.withLock {
             guard !objects.isEmpty else { return }
-            for object in objects { inserted.remove(object) }
+            pending.forgetInserts(objects)
             for object in objects where object.state == .inserted {
                 object.state = .deleted
                 identityMap.remove(ObjectKey(object.id))
@@ -103,7 +103,7 @@ struct SavedObjects {
     /// Keeps `object`'s state unless it is kept already (its earlier state is the one to put back).
     mutating func keep(_ object: ModelObject, in context: ObjectContext, keepingLinkChanges: Bool) {
         guard objects[ObjectIdentifier(object)] == nil else { return }
-        objects[ObjectIdentifier(object)] = SavedObjectState(object, inUpdated: context.updated[object.id] === object,
+        objects[ObjectIdentifier(object)] = SavedObjectState(object, inUpdated: context.pending.updated[object.id] === object,
                                                              keepingLinkChanges: keepingLinkChanges)
     }
 }
@@ -172,9 +172,9 @@ struct SavedObjectState {
         object.readInTransaction = readInTransaction
         object.readInGeneration = readInGeneration
         if inUpdated {
-            context.updated[object.id] = object
-        } else if context.updated[object.id] === object {
-            context.updated.removeValue(forKey: object.id)
+            context.pending.recordUpdate(object)
+        } else {
+            context.pending.forgetUpdate(object)
         }
     }
 }

@@ -1,6 +1,6 @@
 /// The pending changes as a list (`changes()`), and a statement's own among them (`recordingChanges`).
 extension ObjectContext {
-    public var hasChanges: Bool { lock.withLock { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty } }
+    public var hasChanges: Bool { lock.withLock { pending.hasChanges } }
 
     public struct Change: Equatable, Sendable {
         public enum Kind: String, Sendable { case insert, update, delete }
@@ -13,16 +13,12 @@ extension ObjectContext {
 
     /// What `save` would write, in order: inserts in the order made, then updates and deletes by id.
     public func changes() -> [Change] {
-        lock.withLock {
-            inserted.map(insertChange) + updated.values.sorted { $0.id < $1.id }.map(updateChange)
-                + (deleted.values.map { ($0.id, $0.modelName) } + deletedByRule.map { ($0.key, $0.value) })
-                .sorted { $0.0 < $1.0 }.map { Change(kind: .delete, model: $0.1, id: $0.0, fields: []) }
-        }
+        lock.withLock { pending.list }
     }
 
     /// How many changes `changes()` lists, without listing them.
     public var changeCount: Int {
-        lock.withLock { inserted.count + updated.count + deleted.count + deletedByRule.count }
+        lock.withLock { pending.count }
     }
 
     /// A recording of the changes made while `recordingChanges` runs (see `changes(since:alsoOf:)`).
@@ -35,8 +31,8 @@ extension ObjectContext {
     /// in O(what it touched), whatever else is pending. Recordings nest.
     package func recordingChanges<T>(_ body: (ChangeRecord) throws -> T) rethrows -> T {
         try lock.withLock {
-            let start = journal.begin()
-            defer { journal.end() }
+            let start = pending.beginRecording()
+            defer { pending.endRecording() }
             return try body(ChangeRecord(start: start))
         }
     }
@@ -51,22 +47,22 @@ extension ObjectContext {
             func list(_ change: Change?, of object: ModelObject?) {
                 guard let change, listed.insert(ListedChange(kind: change.kind, id: change.id)).inserted else { return }
                 switch change.kind {
-                case .insert: inserts.append((object.flatMap { inserted.position(of: $0) } ?? .max, change))
+                case .insert: inserts.append((object.flatMap { pending.inserted.position(of: $0) } ?? .max, change))
                 case .update: updates.append(change)
                 case .delete: deletes[change.id] = change.model
                 }
             }
             var covered = Set<String>()
-            for entry in journal.entries[record.start...] {
+            for entry in pending.recorded(from: record.start) {
                 let id = entry.object?.id ?? entry.ruleDeleted!.id
                 covered.insert(id)
-                let now = entry.object.map(pendingChange) ?? ruleDeletion(id)
+                let now = entry.object.map { pending.pendingChange(of: $0) } ?? pending.ruleDeletion(id)
                 if now != entry.before || ids.contains(id) { list(now, of: entry.object) }
             }
             for id in ids where !covered.contains(id) {
-                let object = updated[id] ?? deleted[id] ?? identityMap[ObjectKey(id)]
-                list(object.flatMap(pendingChange), of: object)
-                list(ruleDeletion(id), of: nil)
+                let object = pending.updated[id] ?? pending.deleted[id] ?? identityMap[ObjectKey(id)]
+                list(object.flatMap { pending.pendingChange(of: $0) }, of: object)
+                list(pending.ruleDeletion(id), of: nil)
             }
             return inserts.sorted { $0.0 < $1.0 }.map(\.1) + updates.sorted { $0.id < $1.id }
                 + deletes.sorted { $0.key < $1.key }.map { Change(kind: .delete, model: $0.value, id: $0.key, fields: []) }
@@ -77,33 +73,5 @@ extension ObjectContext {
     private struct ListedChange: Hashable {
         let kind: Change.Kind
         let id: String
-    }
-
-    /// The object's pending change, if it has one.
-    func pendingChange(of object: ModelObject) -> Change? {
-        if object.state == .inserted, inserted.contains(object) { return insertChange(object) }
-        if updated[object.id] === object { return updateChange(object) }
-        if deleted[object.id] === object { return Change(kind: .delete, model: object.modelName, id: object.id, fields: []) }
-        return nil
-    }
-
-    /// The pending delete of a row a delete rule takes that this context does not hold.
-    func ruleDeletion(_ id: String) -> Change? {
-        guard deleted[id] == nil, let model = deletedByRule[id] else { return nil }
-        return Change(kind: .delete, model: model, id: id, fields: [])
-    }
-
-    private func insertChange(_ object: ModelObject) -> Change {
-        Change(kind: .insert, model: object.modelName, id: object.id, fields: [])
-    }
-
-    private func updateChange(_ object: ModelObject) -> Change {
-        Change(kind: .update, model: object.modelName, id: object.id,
-               fields: object.changed.union(object.linkChanges.keys).sorted().map { object.layout.columns[$0] })
-    }
-
-    /// Notes, for the recordings open, the object's change before what the caller is about to do to it.
-    func journalTouch(_ object: ModelObject) {
-        journal.touch(object, before: pendingChange(of: object))
     }
 }

@@ -18,7 +18,7 @@ extension ObjectContext {
     public func delete(_ object: ModelObject) throws {
         try lock.withLock {
             guard object.state != .deleted else {
-                cascadedThroughLinks.removeValue(forKey: object.id)  // named by the caller now: deleted whatever links say
+                pending.forgetDeleteThroughLink(of: object.id)  // named by the caller now: deleted whatever links say
                 return
             }
             // Collect the whole cascade first, so a `deny` anywhere refuses before anything changes.
@@ -33,7 +33,7 @@ extension ObjectContext {
                     switch rel.deleteRule {
                     case .deny:
                         // As the store's rule counts them: a member this context already deletes is no reason.
-                        let standing = targets.filter { deleted[$0] == nil && deletedByRule[$0] == nil }
+                        let standing = targets.filter { pending.deleted[$0] == nil && pending.deletedByRule[$0] == nil }
                         guard standing.isEmpty else {
                             throw ContextError.deleteDenied(model: o.modelName, id: o.id, relationship: rel.name, count: standing.count)
                         }
@@ -58,18 +58,13 @@ extension ObjectContext {
                     }
                 }
             }
-            for (id, link) in throughLinks where id != object.id { cascadedThroughLinks[id] = link }
+            for (id, link) in throughLinks where id != object.id {
+                pending.recordDeleteThroughLink(of: id, owner: link.owner, relationship: link.relationship)
+            }
             for o in doomed {
-                journalTouch(o)
-                if o.state == .inserted {
-                    inserted.remove(o)
-                } else {
-                    keepReadValues(o)
-                    updated.removeValue(forKey: o.id)
-                    deleted[o.id] = o
-                    deletedByRule.removeValue(forKey: o.id)
-                    deletedSinceRulesApplied.append(o)
-                }
+                pending.aboutToChange(o)
+                if o.state != .inserted { keepReadValues(o) }
+                pending.recordDelete(o)
                 o.state = .deleted
             }
         }
@@ -95,51 +90,51 @@ extension ObjectContext {
     /// rounds of their own: a delete statement in a session with many pending costs what it deletes.
     public func applyDeleteRules() throws {
         try lock.withLock {
-            guard !deleted.isEmpty else { return }
+            guard !pending.deleted.isEmpty else { return }
             // (Again, when a rolled-back transaction took the table away.)
             try database.execute(DeleteSet.createSQL)
             let batch: [ModelObject], firstRound: Int64
-            let resumed = try deleteSetProgress.map { try deleteSetHolds($0) } ?? false
-            if resumed, let progress = deleteSetProgress {
-                batch = deletedSinceRulesApplied.filter { deleted[$0.id] === $0 }
+            let resumed = try pending.deleteSetProgress.map { try deleteSetHolds($0) } ?? false
+            if resumed, let progress = pending.deleteSetProgress {
+                batch = pending.deletesSinceRulesApplied
                 firstRound = progress.nextRound
             } else {
-                batch = Array(deleted.values)
+                batch = Array(pending.deleted.values)
                 firstRound = 0
                 try database.execute("DELETE FROM \(DeleteSet.table)")
             }
             // Set again only once this run has completed: a run that fails part-way leaves the set to be rebuilt.
-            deleteSetProgress = nil
+            pending.forgetDeleteSetProgress()
             try insertRows(DeleteSet.insertSQL, DeleteSet.insertedRow, batch.map { [.text($0.modelName), .text($0.id), .integer(firstRound)] })
             let (models, nextRound) = try closeDeleteSet(from: firstRound, models: Set(batch.map(\.modelName)))
             // The store does not have this context's pending links yet: a member unlinked in memory would
             // be found here through its stored link. A held object becomes a pending delete (which save
             // takes as named) only when no link is pending; otherwise it is listed, and save's cascade,
             // run after the links are written, decides.
-            var byRule = resumed ? deletedByRule : [:]
+            var byRule = resumed ? pending.deletedByRule : [:]
             for model in models.sorted() {
                 let statement = try database.cachedStatement("SELECT \"id\" FROM \(DeleteSet.table) WHERE \"model\" = ? AND \"round\" > ?")
                 defer { statement.reset() }
                 try statement.bind([.text(model), .integer(firstRound)])
                 while try statement.step() {
                     let id = statement.string(0)
-                    if !linksChangedSinceSave, let o = loadedObject(model, id: id), o.state == .persisted, o.readValues == nil, o.linkChanges.isEmpty {
-                        journalTouch(o)
+                    if !pending.linksChangedSinceSave, let o = loadedObject(model, id: id), o.state == .persisted, o.readValues == nil,
+                       o.linkChanges.isEmpty {
+                        pending.aboutToChange(o)
                         keepReadValues(o)
-                        deleted[id] = o
+                        pending.recordHeldObjectDeletedByRule(o)
                         byRule.removeValue(forKey: id)
                         o.state = .deleted
-                    } else if deleted[id] == nil {
+                    } else if pending.deleted[id] == nil {
                         byRule[id] = model
                     }
                 }
             }
-            replaceDeletedByRule(with: byRule)
+            pending.replaceDeletedByRule(with: byRule)
             let marker = ULID.make().description
             try database.execute("DELETE FROM \(DeleteSet.table) WHERE \"model\" = ''")
             try database.execute("\(DeleteSet.insertSQL) VALUES ('', ?, -1)", [.text(marker)])
-            deleteSetProgress = DeleteSetProgress(nextRound: nextRound, marker: marker)
-            deletedSinceRulesApplied = []
+            pending.rulesApplied(DeleteSetProgress(nextRound: nextRound, marker: marker))
         }
     }
 
@@ -150,31 +145,13 @@ extension ObjectContext {
         try database.scalar("SELECT count(*) FROM \(DeleteSet.table) WHERE \"model\" = '' AND \"id\" = ?", [.text(progress.marker)])?.int64 == 1
     }
 
-    /// `deletedByRule = rows`, noting for the recordings open each row whose pending delete it adds or drops.
-    private func replaceDeletedByRule(with rows: [String: String]) {
-        if journal.isRecording {
-            for (id, model) in rows where deletedByRule[id] == nil { journal.touchRuleDeleted(id, model: model, before: nil) }
-            for (id, model) in deletedByRule where rows[id] == nil {
-                journal.touchRuleDeleted(id, model: model, before: ruleDeletion(id))
-            }
-        }
-        deletedByRule = rows
-    }
-
-    /// The pending work was saved or discarded: nothing of it is left to follow.
-    func pendingWorkEnded() {
-        linksChangedSinceSave = false
-        deleteSetProgress = nil
-        deletedSinceRulesApplied = []
-    }
-
     /// Fills `DeleteSet` with the pending deletes, as its first round (before `save` writes anything: its
     /// conflict check of the deleted rows reads them through the set).
     func startDeleteSet() throws {
-        deleteSetProgress = nil
+        pending.forgetDeleteSetProgress()
         try database.execute(DeleteSet.createSQL)
         try database.execute("DELETE FROM \(DeleteSet.table)")
-        try insertRows(DeleteSet.insertSQL, DeleteSet.insertedRow, deleted.values.map { [.text($0.modelName), .text($0.id), .integer(0)] })
+        try insertRows(DeleteSet.insertSQL, DeleteSet.insertedRow, pending.deleted.values.map { [.text($0.modelName), .text($0.id), .integer(0)] })
     }
 
     /// Inserts `rows` with the INSERT `sql` and one `rowSQL` (`(?, …)`) per row, many rows per statement:
@@ -249,8 +226,8 @@ extension ObjectContext {
     /// references to a deleted row are cleared unless the rule is `noAction`, and a deleted row's own
     /// links go with it. Returns the models with deleted rows.
     func deleteRows() throws -> Set<String> {
-        guard !deleted.isEmpty else { return [] }
-        let models = try closeDeleteSet(from: 0, models: Set(deleted.values.map(\.modelName))).models
+        guard !pending.deleted.isEmpty else { return [] }
+        let models = try closeDeleteSet(from: 0, models: Set(pending.deleted.values.map(\.modelName))).models
         for model in models.sorted() {
             try database.execute("DELETE FROM \(SQL.quoteIdentifier(model)) WHERE \(StoreFormat.key) IN \(DeleteSet.ids(of: model))")
         }

@@ -80,7 +80,7 @@ extension ObjectContext {
     /// The model's objects inserted and not saved that the fetch considers: those with the ids the
     /// condition pins, looked up; otherwise all of the model's.
     private func pendingInserts(_ descriptor: ObjectFetch, pinned: Set<String>?) -> [ModelObject] {
-        let ofModel = inserted.of(descriptor.model)
+        let ofModel = pending.inserted.of(descriptor.model)
         guard let pinned else { return Array(ofModel) }
         return pinned.sorted().compactMap { id in
             identityMap[ObjectKey(id)].flatMap { ofModel.contains($0) ? $0 : nil }
@@ -237,7 +237,7 @@ extension ObjectContext {
     /// SQL: a condition reading other objects (changed members, hop targets), one that could trap on a
     /// stored row the context has changed, too many changed rows to bind.
     private func narrowingWithPendingChanges(_ compiled: SQLCompiler.Fragment, descriptor: ObjectFetch, layout: ModelLayout) -> SQLCompiler.Fragment? {
-        let changedIDs = updated.ids(of: descriptor.model)
+        let changedIDs = pending.updated.ids(of: descriptor.model)
         guard descriptor.predicate?.readsOtherObjects != true, !compiled.canFail, changedIDs.count <= SQLCompiler.maxArguments else { return nil }
         let changed = changedIDs.sorted()
         guard !changed.isEmpty else { return SQLCompiler.Fragment(sql: compiled.sql, arguments: compiled.arguments, isExact: false) }
@@ -248,12 +248,12 @@ extension ObjectContext {
     /// Pending changes the store does not show yet that could change which `model` rows the predicate
     /// selects: the model's own, or any when the predicate reads other objects (a hop, a to-many's members).
     func hasPendingChanges(for model: String, readBy predicate: TypedExpression?) -> Bool {
-        if predicate?.readsOtherObjects == true { return !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
+        if predicate?.readsOtherObjects == true { return pending.hasChanges }
         return hasPendingChanges(for: model)
     }
 
     func hasPendingChanges(for model: String) -> Bool {
-        !inserted.of(model).isEmpty || updated.contains(model: model) || deleted.contains(model: model)
+        pending.touches(model)
     }
 
     /// Reads columns of an object for the evaluator, following one to-one hop, and the members of its

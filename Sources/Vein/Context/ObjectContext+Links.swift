@@ -34,11 +34,11 @@ extension ObjectContext {
     }
 
     private func noteLinkChange(_ object: ModelObject, _ i: Int, _ change: (inout LinkChange) -> Void) {
-        journalTouch(object)
-        linksChangedSinceSave = true
+        pending.aboutToChange(object)
+        pending.noteLinksChanged()
         if object.state == .persisted {
             keepReadValues(object)
-            updated[object.id] = object
+            pending.recordUpdate(object)
         }
         change(&object.linkChanges[i, default: LinkChange()])
     }
@@ -83,10 +83,10 @@ extension ObjectContext {
     /// before any row is written (a reverse-column list changes as its members' rows are written).
     func storedListsOfReplacedLinks() throws -> [ObjectIdentifier: [Int: [String]]] {
         var result: [ObjectIdentifier: [Int: [String]]] = [:]
-        for object in inserted + Array(updated.values) + Array(deleted.values) {
+        for object in pending.objects {
             for (i, change) in object.linkChanges where change.replaced && object.layout.storage[i]!.writesLinks {
                 var stored: [String] = []
-                if object.state == .persisted || deleted[object.id] === object {
+                if object.state == .persisted || pending.deleted[object.id] === object {
                     let statement = try database.cachedStatement(object.layout.storage[i]!.membersSQL)
                     defer { statement.reset() }
                     try statement.bind([.text(object.id)])
@@ -106,8 +106,8 @@ extension ObjectContext {
     /// An owner deleted in this save has its unlinks written too (not its links: its rows go): the cascade
     /// that follows (`closeDeleteSet`) reads the store's links, and must not reach a member the owner let go.
     func writeLinks(storedLists: [ObjectIdentifier: [Int: [String]]]) throws {
-        let live = (inserted + Array(updated.values)).filter { $0.state != .deleted }
-        let objects = (live + Array(deleted.values)).filter { !$0.linkChanges.isEmpty }
+        let live = (pending.inserted + Array(pending.updated.values)).filter { $0.state != .deleted }
+        let objects = (live + Array(pending.deleted.values)).filter { !$0.linkChanges.isEmpty }
         var placements: [(RelationshipStorage, String, [String])] = []
         for object in objects {
             for (i, change) in object.linkChanges.sorted(by: { $0.key < $1.key }) {

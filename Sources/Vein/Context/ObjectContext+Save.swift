@@ -18,10 +18,10 @@ extension ObjectContext {
     public func save() throws {
         // Announced after the commit and outside the lock (a save inside a `transaction`: at its commit).
         var committed: Set<String> = []
-        defer { announce(committed) }
+        defer { SaveAnnouncer.announce(committed, storeAt: storeRealPath) }
         try lock.withLock {
             try throwDeferredFailures()
-            guard hasChanges else { return }
+            guard pending.hasChanges else { return }
             var modelsSaved: Set<String> = []
             var written = 0
             func step() throws {
@@ -31,20 +31,20 @@ extension ObjectContext {
                 written += 1
             }
             var heldObjectUpdates = HeldObjectUpdates()
-            var upsertUndo = SaveUpsertUndo(inserted: inserted, updated: updated, deleted: deleted)
+            var upsertUndo = SaveUpsertUndo(pending: pending.checkpoint())
             do {
                 try database.transaction(.immediate) {
                     try requireSchemaUnchanged()
                     // All checked before anything is written: this save's own writes (nullified
                     // references) must not look like another process's.
-                    let changed = updated.values.filter { !$0.changed.isEmpty }
+                    let changed = pending.updated.values.filter { !$0.changed.isEmpty }
                     if !changed.isEmpty {
                         let ids = try idSet("_vein_checked", changed.map(\.id))
                         try requireUnchangedSinceRead(changed, in: { _ in ids })
                     }
-                    if !deleted.isEmpty {
+                    if !pending.deleted.isEmpty {
                         try startDeleteSet()
-                        try requireUnchangedSinceRead(Array(deleted.values), in: { DeleteSet.ids(of: $0) })
+                        try requireUnchangedSinceRead(Array(pending.deleted.values), in: { DeleteSet.ids(of: $0) })
                         try requireCascadedLinksStand()
                     }
                     try upsertInsertsMeetingStoredRows(undo: &upsertUndo)
@@ -52,7 +52,7 @@ extension ObjectContext {
                     // Changed rows before new ones: a unique value an unsaved change moves away from a row
                     // is free for a new row of the same save (rename A-1 to A-2, insert A-1). References
                     // and links are checked after every write, so the order of rows is otherwise free.
-                    for object in updated.values where !object.changed.isEmpty {
+                    for object in pending.updated.values where !object.changed.isEmpty {
                         try step()
                         let columns = object.changed.sorted()
                         let assignments = columns.map { "\(SQL.quoteIdentifier(object.layout.columns[$0])) = ?" }.joined(separator: ", ")
@@ -66,7 +66,7 @@ extension ObjectContext {
                     }
                     // One statement lookup per model, not per row (the cache key is the whole SQL text).
                     var insertStatements: [ObjectIdentifier: Statement] = [:]
-                    for object in inserted {
+                    for object in pending.inserted {
                         try step()
                         let key = ObjectIdentifier(object.layout)
                         let statement = try insertStatements[key] ?? database.cachedStatement(object.layout.insertSQL)
@@ -79,12 +79,12 @@ extension ObjectContext {
                         try statement.step()
                     }
                     try writeLinks(storedLists: storedLists)
-                    for _ in deleted.values { try step() }
+                    for _ in pending.deleted.values { try step() }
                     let deletedModels = try deleteRows()
                     if !deletedModels.isEmpty { try requireUpsertedRowsStand(upsertUndo) }
                     try checkReferences(deletedModels: deletedModels)
                     heldObjectUpdates = try heldObjectsFollowing(deletesOf: deletedModels)
-                    modelsSaved = modelsWritten(deletedModels: deletedModels)
+                    modelsSaved = pending.modelsWritten(deletedModels: deletedModels, storages: relationshipStorages)
                 }
             } catch {
                 upsertUndo.apply(to: self)
@@ -92,27 +92,22 @@ extension ObjectContext {
                 if let error = error as? DatabaseError, error.isBusy { throw StoreError.busy(path) }
                 throw error
             }
-            for object in inserted {
+            for object in pending.inserted {
                 object.state = .persisted
                 object.linkChanges = [:]
                 // Saved: the row exists, and no later save decides again what the insert gave.
                 object.upsertsOnSave = false
                 object.setSinceInsert = []
             }
-            for object in updated.values {
+            for object in pending.updated.values {
                 object.upsertsOnSave = false  // an insert this save made the update of a stored row
                 object.changed = []
                 object.linkChanges = [:]
                 object.readValues = nil
             }
-            inserted = []
-            updated = [:]
-            deleted = [:]
-            deletedByRule = [:]
-            cascadedThroughLinks = [:]
-            pendingWorkEnded()
+            pending.forgetSavedWork()
             heldObjectUpdates.apply()
-            if try database.isInTransaction { unannouncedModels.formUnion(modelsSaved) } else { committed = modelsSaved }
+            committed = announcer.saved(modelsSaved, insideTransaction: try database.isInTransaction)
         }
     }
 
@@ -122,16 +117,15 @@ extension ObjectContext {
     /// conflict check of the rows does not see it); deleting it then would delete a row the cascade no
     /// longer reaches.
     private func requireCascadedLinksStand() throws {
-        for (id, link) in cascadedThroughLinks.sorted(by: { $0.key < $1.key }) where deleted[id] != nil {
-            let owner = link.owner
-            guard owner.state == .deleted, deleted[owner.id] === owner else { continue }
-            if let change = owner.linkChanges[link.relationship], change.replaced || change.isAdded(id) { continue }
-            let storage = owner.layout.storage[link.relationship]!
+        for (id, owner, relationship) in pending.deletesThroughLinks {
+            guard owner.state == .deleted, pending.deleted[owner.id] === owner else { continue }
+            if let change = owner.linkChanges[relationship], change.replaced || change.isAdded(id) { continue }
+            let storage = owner.layout.storage[relationship]!
             let statement = try database.cachedStatement("SELECT \(storage.containsSQL(owner: "?"))")
             defer { statement.reset() }
             try statement.bind([.text(id), .text(owner.id)])  // member first: see containsSQL
             guard try statement.step(), statement.int64(0) != 0 else {
-                throw ContextError.conflict(model: deleted[id]!.modelName, id: id)
+                throw ContextError.conflict(model: pending.deleted[id]!.modelName, id: id)
             }
         }
     }
@@ -183,7 +177,7 @@ extension ObjectContext {
                 }
             }
         }
-        let touched = (inserted + Array(updated.values)).filter { $0.state != .deleted }
+        let touched = (pending.inserted + Array(pending.updated.values)).filter { $0.state != .deleted }
         guard !touched.isEmpty else { return }
         let touchedModels = Set(touched.map(\.modelName))
         // No id set (a temporary row per object) when the touched models store no reference to check.

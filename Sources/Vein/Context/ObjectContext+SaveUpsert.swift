@@ -22,7 +22,7 @@ extension ObjectContext {
     /// key and becomes its pending update (`rekey`). `undo` gathers what puts the context back as it was
     /// before the save, for a save that fails afterwards (or here).
     func upsertInsertsMeetingStoredRows(undo: inout SaveUpsertUndo) throws {
-        let candidates = inserted.filter { $0.upsertsOnSave && !uniqueConstraints(of: $0.layout).isEmpty }
+        let candidates = pending.inserted.filter { $0.upsertsOnSave && !uniqueConstraints(of: $0.layout).isEmpty }
         for object in candidates {
             guard let (rowID, columns) = try storedRow(holdingUniqueValuesOf: object) else { continue }
             let key = ObjectKey(rowID)
@@ -86,7 +86,7 @@ extension ObjectContext {
     private func rekey(_ object: ModelObject, to rowID: String, undo: inout SaveUpsertUndo) throws {
         let layout = object.layout
         let oldID = object.id
-        for other in inserted + Array(updated.values) + Array(deleted.values) {
+        for other in pending.objects {
             rename(oldID, to: rowID, model: object.modelName, in: other, undo: &undo)
         }
         undo.saved.keep(object, in: self, keepingLinkChanges: true)
@@ -103,7 +103,6 @@ extension ObjectContext {
         identityMap.remove(ObjectKey(oldID))
         undo.mapEntries.append((ObjectKey(rowID), nil))
         identityMap.restore(object, ObjectKey(rowID))
-        inserted.remove(object)
         object.rekey(rowID)
         object.state = .persisted
         object.values = stored
@@ -113,7 +112,7 @@ extension ObjectContext {
         object.readValues = nil
         object.setSinceInsert = []
         readClock.stamp(object)
-        updated[rowID] = object
+        pending.recordInsertBecameUpdate(object)
 
         for i in layout.columns.indices where layout.relationships[i] == nil {
             if object.unloaded.contains(i) || object.values[i] != given.values[i] { write(object, i, given.values[i]) }
@@ -163,9 +162,8 @@ extension ObjectContext {
 /// when the save fails after it: the context is then as it was before the save, each insert pending
 /// under its own key.
 struct SaveUpsertUndo {
-    let inserted: PendingInserts
-    let updated: PendingObjects
-    let deleted: PendingObjects
+    /// The pending work as it was before the save.
+    let pending: PendingChanges.Checkpoint
     /// The objects changed, as they were.
     var saved = SavedObjects()
     /// The identity map's entries changed, each with what it held before (nil: nothing), in order.
@@ -173,20 +171,12 @@ struct SaveUpsertUndo {
     /// The inserts that took a stored row's key, each with the first column of the constraint that found it.
     var rekeyed: [(object: ModelObject, column: Int)] = []
 
-    init(inserted: PendingInserts, updated: PendingObjects, deleted: PendingObjects) {
-        self.inserted = inserted
-        self.updated = updated
-        self.deleted = deleted
-    }
-
     var isEmpty: Bool { saved.objects.isEmpty && mapEntries.isEmpty }
 
     func apply(to context: ObjectContext) {
         guard !isEmpty else { return }
         context.restore(saved)
         for (key, object) in mapEntries.reversed() { context.identityMap.restore(object, key) }
-        context.inserted = inserted
-        context.updated = updated
-        context.deleted = deleted
+        context.pending.restore(pending)
     }
 }

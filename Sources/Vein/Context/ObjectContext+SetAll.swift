@@ -31,11 +31,11 @@ extension ObjectContext {
     /// value that is leaving is not free for a new row of the same save).
     package func storedRowsDeletedWithoutSaving(_ model: String, where predicate: TypedExpression) throws -> [String] {
         try lock.withLock {
-            guard deleted.contains(model: model) else { return [] }
+            guard pending.deleted.contains(model: model) else { return [] }
             let layout = try layout(model)
             guard let compiled = SQLCompiler(table: layout.table, model: layout.model, manifest: manifest).condition(predicate) else { return [] }
             let ids = try database.rows("SELECT \(StoreFormat.key) FROM \(layout.table) WHERE \(compiled.sql)", compiled.arguments).compactMap { $0[0].string }
-            return ids.filter { deleted[$0] != nil }
+            return ids.filter { pending.deleted[$0] != nil }
         }
     }
 }

@@ -18,7 +18,7 @@ import Foundation
 /// Ownership (strong → unless marked weak):
 ///
 ///     app ─→ typed instance (VeinCore) ─→ ModelObject ─→ ContextHandle (lock) ┄weak┄→ ObjectContext
-///            typed instance ─→ ObjectContext ─→ identity map, pending work ─→ ModelObject ┄weak┄→ typed instance
+///            typed instance ─→ ObjectContext ─→ IdentityMap, PendingChanges ─→ ModelObject ┄weak┄→ typed instance
 ///            ObjectContext ─→ connection
 ///
 /// - A typed instance keeps its context, and so its connection, alive (SwiftData's `modelContext`): a
@@ -51,31 +51,8 @@ public final class ObjectContext: @unchecked Sendable {
     let handle = ContextHandle()
     /// One object per row (IdentityMap.swift).
     var identityMap = IdentityMap()
-    /// Pending work, strongly held until saved or rolled back (insertion order kept). Each kept by model
-    /// too: what a statement asks of the pending work costs what it touches, not what is pending.
-    var inserted: PendingInserts = []
-    var updated: PendingObjects = [:]
-    var deleted: PendingObjects = [:]
-    /// Rows the pending deletes take with them by `cascade` in the store that this context does not hold
-    /// (id → model), as `applyDeleteRules` found them; `save` finds them again.
-    var deletedByRule: [String: String] = [:]
-    /// Objects `delete` took with an owner because the owner's link-table list, as this context read it,
-    /// held them (member id → owner and relationship): `save` checks each link still stands in the store.
-    var cascadedThroughLinks: [String: (owner: ModelObject, relationship: Int)] = [:]
-
-    /// The changes objects had before the recordings open touched them (`recordingChanges`).
-    var journal = ChangeJournal()
-    /// A to-many link was changed since the last save or rollback (`applyDeleteRules` then leaves to the
-    /// save what the store's links say a cascade takes).
-    var linksChangedSinceSave = false
-    /// How far the temporary delete set holds this context's pending deletes (`applyDeleteRules`), and
-    /// the objects deleted since.
-    var deleteSetProgress: DeleteSetProgress?
-    var deletedSinceRulesApplied: [ModelObject] = []
-
-    /// Failures that could not be thrown where they happened (VeinCore's accessors, `insert`, `delete`):
-    /// the next `save` throws the first and writes nothing (`noteDeferredFailure`).
-    var deferredFailures: [any Error] = []
+    /// The unit of work until it is saved or rolled back (Pending/PendingChanges.swift).
+    var pending = PendingChanges()
     /// Set by `close()`: every use of the store throws `StoreError.closed`.
     var isClosed = false
 
@@ -93,8 +70,8 @@ public final class ObjectContext: @unchecked Sendable {
     /// The store file's real path, under which saves are announced (`StoreChangeCenter`); nil for a
     /// context over a bare connection (a migration's), whose work is announced by no one.
     package let storeRealPath: String?
-    /// Models written by saves inside a `transaction` not yet committed: announced at its commit.
-    var unannouncedModels: Set<String> = []
+    /// What saves wrote, announced once committed (SaveAnnouncer.swift).
+    var announcer = SaveAnnouncer()
 
     public convenience init(store: Store) {
         self.init(store: store, readWithEveryRow: [:])
@@ -142,7 +119,7 @@ public final class ObjectContext: @unchecked Sendable {
     /// fails, the context counts the changes as saved; discard it.
     public func transaction<T>(_ kind: Database.TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         var committed: Set<String> = []
-        defer { announce(committed) }
+        defer { SaveAnnouncer.announce(committed, storeAt: storeRealPath) }
         return try lock.withLock {
             readClock.beginTransaction()
             do {
@@ -151,13 +128,13 @@ public final class ObjectContext: @unchecked Sendable {
                     return try body()
                 }
                 // The outermost transaction committed: what its saves wrote is in the store now.
-                if try !database.isInTransaction { swap(&committed, &unannouncedModels) }
+                if try !database.isInTransaction { committed = announcer.transactionCommitted() }
                 return result
             } catch let error as DatabaseError where error.isBusy {
-                if try !database.isInTransaction { unannouncedModels = [] }
+                if try !database.isInTransaction { announcer.transactionRolledBack() }
                 throw StoreError.busy(path)
             } catch {
-                if try !database.isInTransaction { unannouncedModels = [] }
+                if try !database.isInTransaction { announcer.transactionRolledBack() }
                 throw error
             }
         }
@@ -269,8 +246,8 @@ public final class ObjectContext: @unchecked Sendable {
         let object = readClock.makeObject(key: key, layout: layout, handle: handle, values: initial, unloaded: [], state: .inserted)
         object.upsertsOnSave = upsertsOnSave
         identityMap.register(object, key)
-        journalTouch(object)
-        inserted.append(object)
+        pending.aboutToChange(object)
+        pending.recordInsert(object)
         // Relationships go through `set`, which keeps the inverse sides in step; all or nothing: a link
         // that fails puts back what the others changed, and the object is not left pending.
         guard !relationshipValues.isEmpty else { return object }
@@ -389,11 +366,11 @@ public final class ObjectContext: @unchecked Sendable {
 
     /// Records a new value and the change.
     func write(_ object: ModelObject, _ i: Int, _ value: Value) {
-        journalTouch(object)
+        pending.aboutToChange(object)
         if object.state == .persisted {
             keepReadValues(object)
             object.changed.insert(i)
-            updated[object.id] = object
+            pending.recordUpdate(object)
         } else if object.upsertsOnSave {
             object.setSinceInsert.insert(i)
         }
@@ -562,24 +539,13 @@ public final class ObjectContext: @unchecked Sendable {
     /// Observers of this context's rollbacks are told the models discarded (`StoreChangeCenter`).
     public func rollback() {
         var discarded: Set<String> = []
-        defer { announceRollback(discarded) }
+        defer { SaveAnnouncer.announceRollback(discarded, of: self) }
         lock.withLock {
-            discarded = modelsWritten(deletedModels: [])
-            for o in inserted {
-                o.state = .deleted
-                identityMap.remove(ObjectKey(o.id))
-            }
-            for o in Array(updated.values) + Array(deleted.values) {
+            discarded = pending.modelsWritten(deletedModels: [], storages: relationshipStorages)
+            for o in pending.discardAll() {
                 identityMap.remove(ObjectKey(o.id))
                 o.state = .deleted  // detached: the next fetch makes a fresh object with the stored values
             }
-            inserted = []
-            updated = [:]
-            deleted = [:]
-            deferredFailures = []
-            deletedByRule = [:]
-            cascadedThroughLinks = [:]
-            pendingWorkEnded()
         }
     }
 }

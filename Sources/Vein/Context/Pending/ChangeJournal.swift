@@ -1,7 +1,8 @@
 /// What a context's pending changes were, object by object, before the work being recorded touched
-/// them (`ObjectContext.recordingChanges`): a statement's own changes are then found among the objects it
-/// touched, in O(what it touched). Comparing the whole list of pending changes before and after each
-/// statement cost more the more was pending (a REPL session of 3,000 inserts took 103 s to run).
+/// them (`ObjectContext.recordingChanges`, `PendingChanges.aboutToChange`): a statement's own changes are
+/// then found among the objects it touched, in O(what it touched). Comparing the whole list of pending
+/// changes before and after each statement cost more the more was pending (a REPL session of 3,000
+/// inserts took 103 s to run).
 struct ChangeJournal {
     /// An object, or a row a delete rule takes that the context does not hold, and its pending change
     /// when first touched.
@@ -13,7 +14,7 @@ struct ChangeJournal {
 
     private(set) var entries: [Entry] = []
     /// Open recordings; entries are kept only while there is one.
-    var depth = 0
+    private var depth = 0
     private var seenObjects: Set<ObjectIdentifier> = []
     private var seenRuleIDs: Set<String> = []
 
@@ -33,9 +34,14 @@ struct ChangeJournal {
         if depth == 0 { self = ChangeJournal() }
     }
 
-    mutating func touch(_ object: ModelObject, before: @autoclosure () -> ObjectContext.Change?) {
-        guard isRecording, seenObjects.insert(ObjectIdentifier(object)).inserted else { return }
-        entries.append(Entry(object: object, ruleDeleted: nil, before: before()))
+    /// Whether `object` needs an entry (`enter`): a recording is open and this is its first touch since
+    /// the recording began. Asked first, so that its change is worked out only for an entry.
+    mutating func isFirstTouch(_ object: ModelObject) -> Bool {
+        isRecording && seenObjects.insert(ObjectIdentifier(object)).inserted
+    }
+
+    mutating func enter(_ object: ModelObject, before: ObjectContext.Change?) {
+        entries.append(Entry(object: object, ruleDeleted: nil, before: before))
     }
 
     mutating func touchRuleDeleted(_ id: String, model: String, before: ObjectContext.Change?) {
