@@ -16,6 +16,8 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     /// fetched objects are never asked, and a string per object was a fifth of what it held. A leaf lock,
     /// not the context's: VeinCore asks under its instance lock, which the context's lock must precede.
     private let identity: Mutex<ObjectIdentity>
+    /// The key as the identity map has it.
+    var key: ObjectKey { identity.withLock { $0.key } }
     let layout: ModelLayout
     /// The context, held weakly through its handle: the context's identity map and pending work hold
     /// objects strongly, so a strong reference back would be a cycle (VeinCore's typed instances hold

@@ -88,7 +88,7 @@ extension ObjectContext {
             pending.forgetInserts(objects)
             for object in objects where object.state == .inserted {
                 object.state = .deleted
-                identityMap.remove(ObjectKey(object.id))
+                identityMap.remove(object.key)
             }
         }
     }

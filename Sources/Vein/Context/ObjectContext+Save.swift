@@ -65,14 +65,15 @@ extension ObjectContext {
                         try statement.step()
                     }
                     // One statement lookup per model, not per row (the cache key is the whole SQL text).
-                    var insertStatements: [ObjectIdentifier: Statement] = [:]
+                    var insertStatements: [ObjectAddress: Statement] = [:]
                     for object in pending.inserted {
                         try step()
-                        let key = ObjectIdentifier(object.layout)
+                        let key = ObjectAddress(object.layout)
                         let statement = try insertStatements[key] ?? database.cachedStatement(object.layout.insertSQL)
                         insertStatements[key] = statement
                         defer { statement.reset() }
-                        try statement.bind(.text(object.id), at: 1)
+                        // The key's text made for the row, not kept in the object (`ModelObject.id` would keep it).
+                        try statement.bind(.text(object.key.text), at: 1)
                         for (n, i) in object.layout.insertedColumns.enumerated() {
                             try object.layout.codecs[i]!.bind(object.values[i], to: statement, at: n + 2)
                         }

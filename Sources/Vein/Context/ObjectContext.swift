@@ -543,7 +543,7 @@ public final class ObjectContext: @unchecked Sendable {
         lock.withLock {
             discarded = pending.modelsWritten(deletedModels: [], storages: relationshipStorages)
             for o in pending.discardAll() {
-                identityMap.remove(ObjectKey(o.id))
+                identityMap.remove(o.key)
                 o.state = .deleted  // detached: the next fetch makes a fresh object with the stored values
             }
         }

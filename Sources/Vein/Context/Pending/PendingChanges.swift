@@ -55,8 +55,9 @@ struct PendingChanges {
     /// relationships, whose links and references to it the store cleared without this context holding
     /// their objects.
     func modelsWritten(deletedModels: Set<String>, storages: [RelationshipStorage]) -> Set<String> {
-        let deletedAll = deletedModels.union(deletedByRule.values).union(deleted.values.map(\.modelName))
-        var models = deletedAll.union(inserted.map(\.modelName)).union(updated.values.map(\.modelName))
+        // By model, not by object: a save of many objects asks once per model.
+        let deletedAll = deletedModels.union(deletedByRule.values).union(deleted.models)
+        var models = deletedAll.union(inserted.models).union(updated.models)
         for storage in storages {
             if deletedAll.contains(storage.model) { models.insert(storage.target) }
             if deletedAll.contains(storage.target) { models.insert(storage.model) }

@@ -41,6 +41,9 @@ struct PendingInserts: Sequence, ExpressibleByArrayLiteral {
         if let i = index(of: object.layout) { byModel[i].objects.remove(object) }
     }
 
+    /// The models with a pending insert.
+    var models: [String] { byModel.filter { !$0.objects.isEmpty }.map(\.layout.model.name) }
+
     private func index(of layout: ModelLayout) -> Int? { byModel.firstIndex { $0.layout === layout } }
 
     func makeIterator() -> OrderedObjects.Iterator { all.makeIterator() }

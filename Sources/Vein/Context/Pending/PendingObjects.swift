@@ -18,6 +18,9 @@ struct PendingObjects: ExpressibleByDictionaryLiteral {
 
     func contains(model: String) -> Bool { idsByModel[model]?.isEmpty == false }
 
+    /// The models with an object here (`forget` drops a model whose last one goes).
+    var models: Dictionary<String, Set<String>>.Keys { idsByModel.keys }
+
     subscript(id: String) -> ModelObject? {
         get { byID[id] }
         set {
