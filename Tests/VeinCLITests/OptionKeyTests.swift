@@ -39,6 +39,14 @@ import Vein
         #expect(!(try parse(["s.vein"], ExportCommand.spec))[ImportCommand.upsert])
     }
 
+    /// A choice key reads an unknown value as not given, so the parser must refuse one first: `--format
+    /// xml` is a usage error naming the choices, never an export in the default format.
+    @Test func aChoiceOptionRefusesAValueNotAmongItsCases() throws {
+        #expect(throws: UsageError(message: "--format must be one of json, jsonl, not \"xml\"", command: "export")) {
+            try parse(["s.vein", "--format", "xml"], ExportCommand.spec)
+        }
+    }
+
     /// The man pages' EXIT STATUS comes from the statuses themselves, in the order of their values.
     @Test func everyExitStatusIsExplainedOnce() {
         let page = ManRenderer.page(InfoCommand.spec, path: ["info"], version: "x", date: "d")
