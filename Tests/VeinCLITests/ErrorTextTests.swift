@@ -14,6 +14,15 @@ import Vein
         #expect(report.exitCode == .ioError)
     }
 
+    /// A fetch stopped by `interrupt()` is not bad data: it says so and exits 1, not 65 (the REPL notes it
+    /// as "interrupted" instead, ReplTerminalTests).
+    @Test func anInterruptedFetchIsAFailureNotBadData() {
+        let report = ErrorReporting.report(ContextError.interrupted)
+        #expect(report.messages == ["the fetch was interrupted before it finished; nothing was returned"])
+        #expect(report.hint == nil)
+        #expect(report.exitCode == .failure)
+    }
+
     /// After a conflict a REPL session's pending changes can never be saved: its hint says to roll back and
     /// repeat them ("run the command again" left `save` failing the same way forever); a command's hint,
     /// and a script's (which stops, writing nothing), stay. The same for a store migrated under a session.
