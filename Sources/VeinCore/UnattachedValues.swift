@@ -10,7 +10,7 @@ import Vein
 /// else can reach the instance (see `ModelBacking.hasPendingValue`).
 final class UnattachedValues {
     /// In the order first given: a short list searched in order, not a dictionary (hashing each name,
-    /// and growing the table, was a third of a typed insert's own work). Each keeps the column its
+    /// and growing the table, was a large part of a typed insert's own work). Each keeps the column its
     /// accessor gave (-1 when none), which the insert passes on, and which tells two fields apart without
     /// comparing their names.
     private(set) var values: [PendingValue] = []

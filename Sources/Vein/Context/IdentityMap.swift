@@ -9,7 +9,7 @@ struct IdentityMap {
     /// Models of which the context has held an object (delete rules keep such objects in step in memory).
     private var heldModels: Set<String> = []
     /// The layout of the last object registered: its model is in `heldModels` already, so a fetch hashes
-    /// the model's name once, not once per row (that was a tenth of a fetch's own work).
+    /// the model's name once, not once per row (a hash per row was a large part of a fetch's own work).
     private var lastRegisteredLayout: ModelLayout?
     private var sweepThreshold = IdentityMap.minimumSweepThreshold
     /// Set while `registeringRetained` runs.
@@ -65,7 +65,7 @@ struct IdentityMap {
     /// Runs a loop that registers objects it keeps in an array until it returns (a fetch): a sweep inside
     /// it would find none of them unreferenced, so the map is swept once before it and the next sweep
     /// waits for the first registration after it (its uniqueness checks of every entry, each time the map
-    /// doubled during a long fetch, were a seventh of the fetch's own work).
+    /// doubled during a long fetch, were a large part of the fetch's own work).
     mutating func beginRetaining() {
         if objects.count >= sweepThreshold { sweep() }
         sweepsDeferred = true

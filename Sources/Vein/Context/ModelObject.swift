@@ -13,7 +13,7 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     /// context's lock (VeinCore's `persistentModelID`, messages) see one key or the other, never a torn value.
     public var id: String { identity.withLock { $0.text } }
     /// The key as its 128 bits (`ObjectKey`), its text made at the first `id` asked and kept: most
-    /// fetched objects are never asked, and a string per object was a fifth of what it held. A leaf lock,
+    /// fetched objects are never asked, and a string per object was a large part of what it held. A leaf lock,
     /// not the context's: VeinCore asks under its instance lock, which the context's lock must precede.
     private let identity: Mutex<ObjectIdentity>
     /// The key as the identity map has it.
