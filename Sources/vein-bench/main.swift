@@ -171,6 +171,11 @@ func measureLayouts() throws {
     }
 }
 
+if ProcessInfo.processInfo.environment["VEIN_BENCH_SHAPED_MEMORY"] != nil {
+    try measureShapedMemory(posts: [20_000 / scale, 200_000 / scale])
+    exit(0)
+}
+
 if ProcessInfo.processInfo.environment["VEIN_BENCH_LAYOUTS"] != nil {
     try measureLayouts()
     exit(0)
