@@ -235,6 +235,16 @@ for encrypted in [true, false] where !onlyRelationships {
     // What the typed fetch's objects hold while the app holds them: the heap in use (malloc's own count)
     // with the instances held, less before the fetch, in a fresh context. The C program's array of the
     // same rows holds an id and ten ints a row.
+    // The engine's objects alone, for the split between the engine's share and VeinCore's.
+    do {
+        let context = ObjectContext(store: store)
+        let before = heapInUse()
+        let objects = try context.fetch(ObjectFetch(model: "Row"))
+        let held = heapInUse() - before
+        precondition(objects.count == 200_000 / scale)
+        print("vein memory fetch \(variant) \(String(format: "%.1f", Double(held) / 1_048_576)) \(held / objects.count)")
+        withExtendedLifetime(objects) {}
+    }
     if !skipTyped {
         let context = typedContext(store)
         let before = heapInUse()

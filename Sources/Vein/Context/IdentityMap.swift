@@ -1,11 +1,12 @@
-/// A context's objects by row: one object per row (ARCHITECTURE.md I1), held strongly and swept of
+/// A context's objects by row: one object per row (ARCHITECTURE.md I1), in a table of the objects alone
+/// (`KeyedObjects`, which reads each one's key from the object), held strongly and swept of
 /// objects nothing else holds whenever it has doubled since the last sweep. To anyone outside that is as
 /// weak as a weak map (an object nobody holds can never be observed, so it may as well be gone), without a
 /// weak reference per fetched row.
 ///
 /// Its state is its own: the context reaches it only through these methods, under the context's lock.
 struct IdentityMap {
-    private var objects: [ObjectKey: ModelObject] = [:]
+    private var objects = KeyedObjects()
     /// Models of which the context has held an object (delete rules keep such objects in step in memory).
     private var heldModels: Set<String> = []
     /// The layout of the last object registered: its model is in `heldModels` already, so a fetch hashes
@@ -19,17 +20,17 @@ struct IdentityMap {
     var count: Int { objects.count }
 
     /// Every object held (in no particular order).
-    var all: Dictionary<ObjectKey, ModelObject>.Values { objects.values }
+    var all: some Sequence<ModelObject> { objects.all }
 
     subscript(key: ObjectKey) -> ModelObject? { objects[key] }
 
     /// Whether the context has held an object of `model` since it was made.
     func hasHeld(_ model: String) -> Bool { heldModels.contains(model) }
 
-    /// Enters `object` under `key`, sweeping first when the map has doubled (unless a fetch is under way).
-    mutating func register(_ object: ModelObject, _ key: ObjectKey) {
+    /// Enters `object` under its key, sweeping first when the map has doubled (unless a fetch is under way).
+    mutating func register(_ object: ModelObject) {
         if objects.count >= sweepThreshold, !sweepsDeferred { sweep() }
-        objects[key] = object
+        objects.update(object)
         if object.layout !== lastRegisteredLayout {
             heldModels.insert(object.modelName)
             lastRegisteredLayout = object.layout
@@ -38,28 +39,38 @@ struct IdentityMap {
 
     /// Enters the objects of a model the context never held together, the table grown once to their
     /// number. The same id in another model's table (imported ids): the map keeps the object it had.
-    mutating func registerUnheld(_ new: [ModelObject], keys: [ObjectKey], layout: ModelLayout) {
+    mutating func registerUnheld(_ new: [ModelObject], layout: ModelLayout) {
         guard !new.isEmpty else { return }
         objects.reserveCapacity(objects.count + new.count)
-        for (key, object) in zip(keys, new) {
-            if let other = objects.updateValue(object, forKey: key) { objects[key] = other }
-        }
+        for object in new { objects.insertIfAbsent(object) }
         heldModels.insert(layout.model.name)
         lastRegisteredLayout = layout
     }
 
-    /// Puts `object` under `key` (or removes the entry, for nil) without a sweep: undoing a failed save.
-    mutating func restore(_ object: ModelObject?, _ key: ObjectKey) { objects[key] = object }
+    /// Puts `object` under `key`, its key (or removes the entry, for nil) without a sweep: undoing a failed save.
+    mutating func restore(_ object: ModelObject?, _ key: ObjectKey) {
+        guard let object else { objects.remove(key); return }
+        precondition(object.key == key, "an object restored to the identity map under another key")
+        objects.update(object)
+    }
+
+    /// Gives `object` the key of `id`, its entry (when the map holds it) moving with it: an object's key
+    /// does not change while it is in the map (KeyedObjects.swift, invariant 2).
+    mutating func rekey(_ object: ModelObject, to id: String) {
+        let held = objects[object.key] === object
+        if held { objects.remove(object.key) }
+        object.rekey(id)
+        if held { objects.update(object) }
+    }
 
     @discardableResult
-    mutating func remove(_ key: ObjectKey) -> ModelObject? { objects.removeValue(forKey: key) }
+    mutating func remove(_ key: ObjectKey) -> ModelObject? { objects.remove(key) }
 
     /// The object of `model` under `key`, and whether the map is the only one holding it (nothing outside
     /// can then tell it from another object for the same row); nil when the map holds none of that model.
     mutating func entry(_ key: ObjectKey, of model: String) -> (held: ModelObject, onlyInMap: Bool)? {
-        guard let index = objects.index(forKey: key), objects.values[index].modelName == model else { return nil }
-        let onlyInMap = isKnownUniquelyReferenced(&objects.values[index])
-        return (objects.values[index], onlyInMap)
+        guard let (held, unique) = objects.uniquelyHeld(key), held.modelName == model else { return nil }
+        return (held, unique)
     }
 
     /// Runs a loop that registers objects it keeps in an array until it returns (a fetch): a sweep inside
@@ -80,15 +91,7 @@ struct IdentityMap {
     /// Drops the objects only the map holds. Safe under the context's lock: an object whose one reference
     /// is the map's can be reached only through the map, so no other thread can take it while we look.
     private mutating func sweep() {
-        var unreferenced: [ObjectKey] = []
-        // Index by index, not over `values.indices`: that collection would keep a second reference to the
-        // storage and turn each in-place access below into a copy of the whole map.
-        var index = objects.startIndex
-        while index != objects.endIndex {
-            if isKnownUniquelyReferenced(&objects.values[index]) { unreferenced.append(objects[index].key) }
-            index = objects.index(after: index)
-        }
-        for key in unreferenced { objects.removeValue(forKey: key) }
+        objects.removeUnreferenced()
         sweepThreshold = max(Self.minimumSweepThreshold, objects.count * 2)
     }
 }

@@ -11,13 +11,21 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     /// update of a stored row holding its unique value takes that row's key (ObjectContext+SaveUpsert.swift),
     /// and a save that fails gives it back (a later save may take a key again). Readers outside the
     /// context's lock (VeinCore's `persistentModelID`, messages) see one key or the other, never a torn value.
-    public var id: String { identity.withLock { $0.text } }
-    /// The key as its 128 bits (`ObjectKey`), its text made at the first `id` asked and kept: most
-    /// fetched objects are never asked, and a string per object was a large part of what it held. A leaf lock,
-    /// not the context's: VeinCore asks under its instance lock, which the context's lock must precede.
-    private let identity: Mutex<ObjectIdentity>
-    /// The key as the identity map has it.
-    var key: ObjectKey { identity.withLock { $0.key } }
+    public var id: String {
+        idText.withLock { text in
+            if let text { return text }
+            let made = key.text
+            text = made
+            return made
+        }
+    }
+    /// The key as its 128 bits (`ObjectKey`), which the identity map reads. Written only by `rekey`, which
+    /// holds both the context's lock and `idText`'s; so read under either one, it is never torn.
+    @exclusivity(unchecked) private(set) var key: ObjectKey
+    /// The key's text, made at the first `id` asked and kept: most fetched objects are never asked, and
+    /// a string per object was a large part of what it held. A leaf lock, not the context's: VeinCore
+    /// asks under its instance lock, which the context's lock must precede.
+    private let idText: Mutex<String?>
     let layout: ModelLayout
     /// The context, held weakly through its handle: the context's identity map and pending work hold
     /// objects strongly, so a strong reference back would be a cycle (VeinCore's typed instances hold
@@ -92,7 +100,8 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
 
     init(key: ObjectKey, layout: ModelLayout, handle: ContextHandle, values: [Value], unloaded: Set<Int>, state: State,
          readInTransaction: Int, readInGeneration: Int) {
-        identity = Mutex(ObjectIdentity(key: key))
+        self.key = key
+        idText = Mutex(nil)
         self.layout = layout
         self.handle = handle
         self.values = values
@@ -102,9 +111,13 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
         self.readInGeneration = readInGeneration
     }
 
-    /// Gives the object another key (caller holds the context's lock, and keeps every map keyed by it in step).
+    /// Gives the object another key. The caller holds the context's lock and has taken the object out of
+    /// every map keyed by it (KeyedObjects.swift, invariant 2).
     func rekey(_ newID: String) {
-        identity.withLock { $0 = ObjectIdentity(key: ObjectKey(newID), text: newID) }
+        idText.withLock { text in
+            key = ObjectKey(newID)
+            text = newID
+        }
     }
 
     public var model: ModelSchema { layout.model }
@@ -148,24 +161,4 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(modelName)(\(id))" }
-}
-
-/// An object's key and, once asked, its text (`ModelObject.id`).
-struct ObjectIdentity {
-    let key: ObjectKey
-    private var madeText: String?
-
-    init(key: ObjectKey, text: String? = nil) {
-        self.key = key
-        madeText = text
-    }
-
-    var text: String {
-        mutating get {
-            if let madeText { return madeText }
-            let made = key.text
-            madeText = made
-            return made
-        }
-    }
 }

@@ -155,7 +155,7 @@ struct SavedObjectState {
     }
 
     func restore(into context: ObjectContext) {
-        if object.id != id { object.rekey(id) }
+        if object.id != id { context.identityMap.rekey(object, to: id) }
         object.values = values
         object.unloaded = unloaded
         object.state = state

@@ -102,8 +102,8 @@ extension ObjectContext {
         undo.mapEntries.append((ObjectKey(oldID), object))
         identityMap.remove(ObjectKey(oldID))
         undo.mapEntries.append((ObjectKey(rowID), nil))
-        identityMap.restore(object, ObjectKey(rowID))
         object.rekey(rowID)
+        identityMap.restore(object, ObjectKey(rowID))
         object.state = .persisted
         object.values = stored
         object.unloaded = unfetched

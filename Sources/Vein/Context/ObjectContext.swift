@@ -245,7 +245,7 @@ public final class ObjectContext: @unchecked Sendable {
         let key = ObjectKey(id ?? ULID.make())
         let object = readClock.makeObject(key: key, layout: layout, handle: handle, values: initial, unloaded: [], state: .inserted)
         object.upsertsOnSave = upsertsOnSave
-        identityMap.register(object, key)
+        identityMap.register(object)
         pending.aboutToChange(object)
         pending.recordInsert(object)
         // Relationships go through `set`, which keeps the inverse sides in step; all or nothing: a link
@@ -478,7 +478,7 @@ public final class ObjectContext: @unchecked Sendable {
         }
         let (values, unloaded) = try Self.read(statement, layout: layout, key: key, projection: projection)
         let object = readClock.makeObject(key: key, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted)
-        if held == nil { identityMap.register(object, key) }
+        if held == nil { identityMap.register(object) }
         return object
     }
 
@@ -489,15 +489,13 @@ public final class ObjectContext: @unchecked Sendable {
     /// were about half of a fetch's own work. Caller holds the lock, inside `registeringRetained`.
     func materializeUnheld(_ statement: Statement, layout: ModelLayout, projection: RowProjection? = nil) throws -> [ModelObject] {
         var objects: [ModelObject] = []
-        var keys: [ObjectKey] = []
         while try statement.step() {
             let bytes = statement.textBytes(0)
             let key = ObjectKey(canonicalUTF8: bytes) ?? ObjectKey(statement.string(0))
             let (values, unloaded) = try Self.read(statement, layout: layout, key: key, projection: projection)
             objects.append(readClock.makeObject(key: key, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted))
-            keys.append(key)
         }
-        identityMap.registerUnheld(objects, keys: keys, layout: layout)
+        identityMap.registerUnheld(objects, layout: layout)
         return objects
     }
 

@@ -76,10 +76,12 @@ import Testing
         let (a, mine, myReview, theirs, _) = try raced(f)
         let ownID = mine.id
         let changesBefore = a.changes()
+        let registeredBefore = a.registeredObjectCount
         a.saveFailureInjection = { n in if n == 1 { throw ContextError.constraintViolation("injected") } }
         #expect(throws: ContextError.constraintViolation("injected")) { try a.save() }
         #expect(mine.id == ownID && !mine.isDeleted)
         #expect(a.changes() == changesBefore)
+        #expect(a.registeredObjectCount == registeredBefore, "the identity map holds each object once, under its own key")
         #expect(try myReview["product"] == .string(ownID))
         #expect(try a.object("Product", id: ownID) === mine)
         #expect(try a.object("Product", id: theirs) !== mine)
