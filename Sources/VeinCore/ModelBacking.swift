@@ -9,8 +9,9 @@ import Vein
 ///
 /// Ownership: an attached instance holds its engine object and that object's context strongly, as a
 /// SwiftData model keeps its `modelContext`: a context made in a function lives as long as any instance
-/// it returned. The engine holds instances only weakly (`ModelObject.typedModel`), so nothing cycles:
-/// when the app lets go of the context and of every instance, all of it, and its connection, goes.
+/// it returned. The engine holds instances only through a link that reads nil once the instance is gone
+/// (`ModelObject.typedModel`), so nothing cycles: when the app lets go of the context and of every
+/// instance, all of it, and its connection, goes.
 ///
 /// Accessors cannot throw, and on a healthy store they never stop the program. A deleted or detached
 /// (rolled-back) instance reads its last values (its relationships nil or empty); a write to it is not
@@ -98,8 +99,7 @@ public final class ModelBacking: @unchecked Sendable {
     /// its column by position, not by a search of the model's column names.
     public func field<T: FieldValue>(_ name: String, column: Int, as type: T.Type) -> T {
         if let raw = attachedObject.load(ordering: .acquiring) {
-            // The backing's own +1 keeps the object alive for the call: no retain and release of it per
-            // read (a fetched object has a weak-reference side table, so each was a slow-path update).
+            // The backing's own +1 keeps the object alive for the call: no retain and release of it per read.
             return Unmanaged<ModelObject>.fromOpaque(raw)._withUnsafeGuaranteedRef { object in
                 Self.decoded(name, as: T.self) { try object.value(of: name, column: column) }
             }

@@ -111,6 +111,34 @@ import VeinCore
         #expect(posts.allSatisfy { $0.views == rounds - 1 && $0.title.hasSuffix("/\(rounds - 1)") })
         try context.save()
     }
+
+    /// An instance let go on one thread while another fetches its row: the other gets the instance if it
+    /// still lives, or a new one, never one being deinitialized (the object's link to its instance,
+    /// `InstanceLink`, reads what a weak reference would). Within one fetch's hold, a row is one instance.
+    /// The thread sanitizer runs this suite.
+    @Test func instancesLetGoWhileAnotherThreadFetchesThem() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let container = try ModelContainer(for: V0_0_1.self, at: "\(folder)/blog.vein", appID: "com.example.blog",
+                                           keyProvider: ModelContainerTests.keys(folder))
+        for n in 0..<40 { container.context.insert(Post(title: "p\(n)", content: "c")) }
+        try container.context.save()
+        let context = container.newContext()
+        let wrong = Mutex([String]())
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            for _ in 0..<150 {
+                do {
+                    let first = try context.fetch(FetchDescriptor<Post>(sortBy: [SortDescriptor(\.title)]))
+                    let again = try context.fetch(FetchDescriptor<Post>(sortBy: [SortDescriptor(\.title)]))
+                    if first.count != 40 || zip(first, again).contains(where: { $0 !== $1 }) {
+                        wrong.withLock { $0.append("two instances of one row in one hold") }
+                    }
+                    if let bad = again.first(where: { !$0.title.hasPrefix("p") }) { wrong.withLock { $0.append(bad.title) } }
+                } catch { wrong.withLock { $0.append("\(error)") } }
+            }
+        }
+        #expect(wrong.withLock { $0 } == [])
+    }
 }
 
 /// A value behind a lock, for the test's own bookkeeping.

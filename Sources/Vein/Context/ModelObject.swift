@@ -94,9 +94,13 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
         edits = made
         return made
     }
-    /// The typed instance over this object (VeinCore's `@Model` class), held weakly: one instance per row
-    /// per context while the app holds it. Guarded by VeinCore (`ModelBacking.instanceLock`).
-    package weak var typedModel: AnyObject?
+    /// The typed instance over this object (VeinCore's `@Model` class) while it lives: one instance per
+    /// row per context while the app holds it. Guarded by VeinCore (`ModelBacking.instanceLock`).
+    package var typedModel: AnyObject? {
+        get { typedInstance.load() }
+        set { typedInstance.store(newValue) }
+    }
+    private var typedInstance = InstanceLink()
 
     init(key: ObjectKey, layout: ModelLayout, handle: ContextHandle, values: [Value], unloaded: Set<Int>, state: State,
          readInTransaction: Int, readInGeneration: Int) {
