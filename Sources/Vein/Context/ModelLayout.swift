@@ -5,6 +5,9 @@
 /// rows should cost one array per row, not eleven hash insertions.
 final class ModelLayout: @unchecked Sendable {
     let model: ModelSchema
+    /// The context these layouts are computed for (each context makes its own). Its objects reach their
+    /// context through their layout: one reference fewer in every object.
+    let handle: ContextHandle
     /// Every column after `id`: fields, then relationships.
     let columns: [String]
     let index: [String: Int]
@@ -30,8 +33,9 @@ final class ModelLayout: @unchecked Sendable {
     var selectList: String { row.selectList }
     let insertSQL: String
 
-    init(model: ModelSchema, manifest: SchemaManifest, readWithEveryRow: Set<String> = []) {
+    init(model: ModelSchema, manifest: SchemaManifest, handle: ContextHandle, readWithEveryRow: Set<String> = []) {
         self.model = model
+        self.handle = handle
         columns = model.columnNames
         var index: [String: Int] = [:]
         for (i, c) in columns.enumerated() { index[c] = i }

@@ -22,17 +22,23 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     /// The key as its 128 bits (`ObjectKey`), which the identity map reads. Written only by `rekey`, which
     /// holds both the context's lock and `idText`'s; so read under either one, it is never torn.
     @exclusivity(unchecked) private(set) var key: ObjectKey
+    // The two below sit in the space the key leaves before the next word (an object's heap block has a
+    // size class, and a word more can move it to the next one). Guarded by the context's lock.
+    var state: State
+    /// Set by an insert that asks for it (VeinCore's): at save, a stored row holding one of the object's
+    /// unique values makes the insert an update of that row instead of a refused save.
+    var upsertsOnSave = false
     /// The key's text, made at the first `id` asked and kept: most fetched objects are never asked, and
     /// a string per object was a large part of what it held. A leaf lock, not the context's: VeinCore
     /// asks under its instance lock, which the context's lock must precede.
     private let idText: Mutex<String?>
     let layout: ModelLayout
-    /// The context, held weakly through its handle: the context's identity map and pending work hold
+    /// The context, held weakly through its layout's handle: the context's identity map and pending work hold
     /// objects strongly, so a strong reference back would be a cycle (VeinCore's typed instances hold
     /// the context instead; see `ObjectContext`). An object that outlives its context reads the values it
     /// holds; what needs the context (a lazy field not read yet, a relationship, a write) throws
     /// `ContextError.contextClosed`.
-    private let handle: ContextHandle
+    private var handle: ContextHandle { layout.handle }
     package var owner: ObjectContext? { handle.context }
 
     package var context: ObjectContext {
@@ -49,10 +55,6 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     @exclusivity(unchecked) var values: [Value]
     /// Lazy columns and to-many relationships not read yet.
     @exclusivity(unchecked) var unloaded: Set<Int>
-    var state: State
-    /// Set by an insert that asks for it (VeinCore's): at save, a stored row holding one of the object's
-    /// unique values makes the insert an update of that row instead of a refused save.
-    var upsertsOnSave = false
     /// The context's transaction count when the values were read (`ReadClock`).
     var readInTransaction: Int
     /// The context's count of other writers' commits when the values were read (`ReadClock`).
@@ -102,12 +104,11 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     }
     private var typedInstance = InstanceLink()
 
-    init(key: ObjectKey, layout: ModelLayout, handle: ContextHandle, values: [Value], unloaded: Set<Int>, state: State,
+    init(key: ObjectKey, layout: ModelLayout, values: [Value], unloaded: Set<Int>, state: State,
          readInTransaction: Int, readInGeneration: Int) {
         self.key = key
         idText = Mutex(nil)
         self.layout = layout
-        self.handle = handle
         self.values = values
         self.unloaded = unloaded
         self.state = state

@@ -88,7 +88,7 @@ public final class ObjectContext: @unchecked Sendable {
         path = store.path
         openedMeta = (store.meta, store.path)
         storeRealPath = store.realPath
-        layouts = Self.layouts(of: manifest, readWithEveryRow: readWithEveryRow)
+        layouts = Self.layouts(of: manifest, readWithEveryRow: readWithEveryRow, handle: handle)
         handle.context = self
     }
 
@@ -102,13 +102,14 @@ public final class ObjectContext: @unchecked Sendable {
         openedMeta = nil
         storeRealPath = nil
         try database.install(SQLFunctions.self)
-        layouts = Self.layouts(of: manifest, readWithEveryRow: readWithEveryRow)
+        layouts = Self.layouts(of: manifest, readWithEveryRow: readWithEveryRow, handle: handle)
         handle.context = self
     }
 
-    private static func layouts(of manifest: SchemaManifest, readWithEveryRow: [String: Set<String>]) -> [String: ModelLayout] {
+    private static func layouts(of manifest: SchemaManifest, readWithEveryRow: [String: Set<String>],
+                                handle: ContextHandle) -> [String: ModelLayout] {
         Dictionary(manifest.models.map {
-            ($0.name, ModelLayout(model: $0, manifest: manifest, readWithEveryRow: readWithEveryRow[$0.name] ?? []))
+            ($0.name, ModelLayout(model: $0, manifest: manifest, handle: handle, readWithEveryRow: readWithEveryRow[$0.name] ?? []))
         }, uniquingKeysWith: { _, last in last })
     }
 
@@ -243,7 +244,7 @@ public final class ObjectContext: @unchecked Sendable {
             }
         }
         let key = ObjectKey(id ?? ULID.make())
-        let object = readClock.makeObject(key: key, layout: layout, handle: handle, values: initial, unloaded: [], state: .inserted)
+        let object = readClock.makeObject(key: key, layout: layout, values: initial, unloaded: [], state: .inserted)
         object.upsertsOnSave = upsertsOnSave
         identityMap.register(object)
         pending.aboutToChange(object)
@@ -477,7 +478,7 @@ public final class ObjectContext: @unchecked Sendable {
             return existing
         }
         let (values, unloaded) = try Self.read(statement, layout: layout, key: key, projection: projection)
-        let object = readClock.makeObject(key: key, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted)
+        let object = readClock.makeObject(key: key, layout: layout, values: values, unloaded: unloaded, state: .persisted)
         if held == nil { identityMap.register(object) }
         return object
     }
@@ -493,7 +494,7 @@ public final class ObjectContext: @unchecked Sendable {
             let bytes = statement.textBytes(0)
             let key = ObjectKey(canonicalUTF8: bytes) ?? ObjectKey(statement.string(0))
             let (values, unloaded) = try Self.read(statement, layout: layout, key: key, projection: projection)
-            objects.append(readClock.makeObject(key: key, layout: layout, handle: handle, values: values, unloaded: unloaded, state: .persisted))
+            objects.append(readClock.makeObject(key: key, layout: layout, values: values, unloaded: unloaded, state: .persisted))
         }
         identityMap.registerUnheld(objects, layout: layout)
         return objects

@@ -29,9 +29,8 @@ struct ReadClock {
     }
 
     /// A new object, read (or made) now.
-    func makeObject(key: ObjectKey, layout: ModelLayout, handle: ContextHandle, values: [Value], unloaded: Set<Int>,
-                    state: ModelObject.State) -> ModelObject {
-        ModelObject(key: key, layout: layout, handle: handle, values: values, unloaded: unloaded, state: state,
+    func makeObject(key: ObjectKey, layout: ModelLayout, values: [Value], unloaded: Set<Int>, state: ModelObject.State) -> ModelObject {
+        ModelObject(key: key, layout: layout, values: values, unloaded: unloaded, state: state,
                     readInTransaction: transaction, readInGeneration: generation)
     }
 

@@ -35,7 +35,7 @@ import Testing
             }
         }
         func object(_ key: ObjectKey) -> ModelObject {
-            ModelObject(key: key, layout: layout, handle: context.handle, values: [.string("t"), .array([])], unloaded: [],
+            ModelObject(key: key, layout: layout, values: [.string("t"), .array([])], unloaded: [],
                         state: .persisted, readInTransaction: 0, readInGeneration: 0)
         }
 
@@ -94,7 +94,7 @@ import Testing
         var table = KeyedObjects()
         var kept: [ModelObject] = []
         for n in 0..<5_000 {
-            let made = ModelObject(key: ObjectKey(ULID.make()), layout: layout, handle: context.handle, values: [.string("t"), .array([])],
+            let made = ModelObject(key: ObjectKey(ULID.make()), layout: layout, values: [.string("t"), .array([])],
                                    unloaded: [], state: .persisted, readInTransaction: 0, readInGeneration: 0)
             table.update(made)
             if n % 7 == 0 { kept.append(made) }
