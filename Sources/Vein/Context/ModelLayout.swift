@@ -126,22 +126,30 @@ final class ModelLayout: @unchecked Sendable {
     /// into it made a second array per row (the copy-on-write of the shared template).
     func readRow(_ statement: Statement, key: ObjectKey, projection: RowProjection) throws(DamagedValueError) -> [Value] {
         var failure: DamagedValueError?
-        let fetchedColumns = projection.fetchedColumns, fetchCodecs = projection.codecs
         let values = [Value](unsafeUninitializedCapacity: columns.count) { row, initialized in
             row.initialize(repeating: .null)
             initialized = row.count
-            for n in fetchCodecs.indices {
-                let i = fetchedColumns[n]
-                do throws(CellMismatch) {
-                    row[i] = try fetchCodecs[n].read(statement, n + 1)
-                } catch {
-                    failure = damaged(error, column: i, id: key.text)
-                    return
-                }
+            do throws(DamagedValueError) { try readRow(statement, key: key, projection: projection, into: row) } catch {
+                failure = error
             }
         }
         if let failure { throw failure }
         return values
+    }
+
+    /// `readRow`, written into `row` (one cell per column, initialized): the columns `projection` leaves
+    /// out keep what they hold.
+    func readRow(_ statement: Statement, key: ObjectKey, projection: RowProjection,
+                 into row: UnsafeMutableBufferPointer<Value>) throws(DamagedValueError) {
+        let fetchedColumns = projection.fetchedColumns, fetchCodecs = projection.codecs
+        for n in fetchCodecs.indices {
+            let i = fetchedColumns[n]
+            do throws(CellMismatch) {
+                row[i] = try fetchCodecs[n].read(statement, n + 1)
+            } catch {
+                throw damaged(error, column: i, id: key.text)
+            }
+        }
     }
 
     func damaged(_ mismatch: CellMismatch, column i: Int, id: String) -> DamagedValueError {

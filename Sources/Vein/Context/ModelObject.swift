@@ -28,6 +28,8 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     /// Set by an insert that asks for it (VeinCore's): at save, a stored row holding one of the object's
     /// unique values makes the insert an update of that row instead of a refused save.
     var upsertsOnSave = false
+    /// How many values `cells` holds: one per column of the layout.
+    private let columnCount: UInt32
     /// The key's text, made at the first `id` asked and kept: most fetched objects are never asked, and
     /// a string per object was a large part of what it held. A leaf lock, not the context's: VeinCore
     /// asks under its instance lock, which the context's lock must precede.
@@ -50,11 +52,36 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
 
     public enum State: Sendable { case inserted, persisted, deleted }
 
-    // Guarded by context.lock. The two a field read touches are exempt from Swift's run-time exclusivity
-    // checks: the lock is what keeps accesses apart, and a check costs two runtime calls on every read.
-    @exclusivity(unchecked) var values: [Value]
-    /// Lazy columns and to-many relationships not read yet.
+    // Guarded by context.lock.
+    /// The values, one per column of the layout (`ModelLayout.columns`), in one heap block of exactly
+    /// that many, which the object owns: an array's header (its count, capacity and reference count) was
+    /// more in every object, and an object's values never change in number. Read and written through
+    /// `subscript(column:)`, or all at once through `values`.
+    private let cells: UnsafeMutablePointer<Value>
+    /// Lazy columns and to-many relationships not read yet. Exempt from Swift's run-time exclusivity
+    /// checks, as a field read touches it: the lock is what keeps accesses apart, and a check costs two
+    /// runtime calls on every read.
     @exclusivity(unchecked) var unloaded: Set<Int>
+
+    /// The value of column `i` (the context's lock held).
+    subscript(column i: Int) -> Value {
+        get { cells[checked(i)] }
+        set { cells[checked(i)] = newValue }
+    }
+
+    /// Every column's value, copied (the context's lock held); set, it replaces them all.
+    var values: [Value] {
+        get { Array(UnsafeBufferPointer(start: cells, count: Int(columnCount))) }
+        set {
+            precondition(newValue.count == Int(columnCount), "\(newValue.count) values for the \(columnCount) columns of \(modelName)")
+            for (i, value) in newValue.enumerated() { cells[i] = value }
+        }
+    }
+
+    private func checked(_ i: Int) -> Int {
+        precondition(UInt(bitPattern: i) < UInt(columnCount), "no column \(i) in \(modelName)")
+        return i
+    }
     /// The context's transaction count when the values were read (`ReadClock`).
     var readInTransaction: Int
     /// The context's count of other writers' commits when the values were read (`ReadClock`).
@@ -104,16 +131,44 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     }
     private var typedInstance = InstanceLink()
 
-    init(key: ObjectKey, layout: ModelLayout, values: [Value], unloaded: Set<Int>, state: State,
-         readInTransaction: Int, readInGeneration: Int) {
+    /// An object holding `values`, one per column of `layout`.
+    convenience init(key: ObjectKey, layout: ModelLayout, values: [Value], unloaded: Set<Int>, state: State,
+                     readInTransaction: Int, readInGeneration: Int) {
+        precondition(values.count == layout.columns.count, "\(values.count) values for the \(layout.columns.count) columns of \(layout.model.name)")
+        self.init(key: key, layout: layout, unloaded: unloaded, state: state, readInTransaction: readInTransaction,
+                  readInGeneration: readInGeneration) { cells in
+            for (i, value) in values.enumerated() { cells[i] = value }
+        }
+    }
+
+    /// An object whose values `fill` writes, each column null until it does; when `fill` throws, nothing
+    /// is made (a fetch writes a row's cells here straight from the statement, without an array between).
+    init<E: Error>(key: ObjectKey, layout: ModelLayout, unloaded: Set<Int>, state: State, readInTransaction: Int,
+                   readInGeneration: Int, fill: (UnsafeMutableBufferPointer<Value>) throws(E) -> Void) throws(E) {
+        let count = layout.columns.count
+        let cells = UnsafeMutablePointer<Value>.allocate(capacity: count)
+        cells.initialize(repeating: .null, count: count)
+        do {
+            try fill(UnsafeMutableBufferPointer(start: cells, count: count))
+        } catch {
+            cells.deinitialize(count: count)
+            cells.deallocate()
+            throw error
+        }
         self.key = key
+        self.state = state
+        columnCount = UInt32(count)
         idText = Mutex(nil)
         self.layout = layout
-        self.values = values
+        self.cells = cells
         self.unloaded = unloaded
-        self.state = state
         self.readInTransaction = readInTransaction
         self.readInGeneration = readInGeneration
+    }
+
+    deinit {
+        cells.deinitialize(count: Int(columnCount))
+        cells.deallocate()
     }
 
     /// Gives the object another key. The caller holds the context's lock and has taken the object out of
@@ -146,7 +201,7 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
         // A loaded column: its value, under the context's lock, without the context (also once the
         // context is gone or closed: an object keeps its last values).
         try handle.lock.withLock {
-            if let i = layout.columnIndex(key, hint: hint), unloaded.isEmpty || !unloaded.contains(i) { return values[i] }
+            if let i = layout.columnIndex(key, hint: hint), unloaded.isEmpty || !unloaded.contains(i) { return cells[checked(i)] }
             return try context.value(of: self, key, column: hint)
         }
     }

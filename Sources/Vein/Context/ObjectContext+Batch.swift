@@ -57,11 +57,11 @@ extension ObjectContext {
         for link in links {
             keep(link.object)
             guard let i = link.object.layout.index[link.key], let rel = link.object.layout.relationships[i] else { continue }
-            for id in ids(in: link.object.values[i]) { keep(id: id) }
+            for id in ids(in: link.object[column: i]) { keep(id: id) }
             for target in try resolveTargets(rel, link.value, model: link.object.modelName, key: link.key) {
                 keep(target)
                 guard let inverse = rel.inverse, let j = target.layout.index[inverse], !target.layout.isToMany[j] else { continue }
-                for id in ids(in: target.values[j]) { keep(id: id) }
+                for id in ids(in: target[column: j]) { keep(id: id) }
             }
         }
         return saved

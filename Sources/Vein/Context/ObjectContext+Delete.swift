@@ -53,7 +53,7 @@ extension ObjectContext {
             for o in doomed {
                 for (i, rel) in o.layout.relationships.enumerated() {
                     guard let rel, rel.deleteRule != .noAction, let inverse = rel.inverse, !o.unloaded.contains(i) else { continue }
-                    for id in ids(in: o.values[i]) where !seen.contains(id) {
+                    for id in ids(in: o[column: i]) where !seen.contains(id) {
                         if let t = loadedObject(rel.target, id: id) { try unlink(t, inverse, o.id) }
                     }
                 }
@@ -78,7 +78,7 @@ extension ObjectContext {
             guard o.layout.isToMany[i], o.state == .inserted || identityMap.hasHeld(o.layout.relationships[i]!.target) else { return nil }
             try loadLazy(o, i)
         }
-        return ids(in: o.values[i])
+        return ids(in: o[column: i])
     }
 
     /// Applies the delete rules of the pending deletes to the store's rows as `save` will, writing
@@ -265,7 +265,7 @@ extension ObjectContext {
             }
             for (i, rel) in object.layout.relationships.enumerated() {
                 guard let rel, models.contains(rel.target), !object.unloaded.contains(i) else { continue }
-                switch object.values[i] {
+                switch object[column: i] {
                 case .string(let id) where try deletedIDs(rel.target).contains(id):
                     updates.values.append((object, i, .null))
                 case .array(let items) where !items.isEmpty:
@@ -286,7 +286,7 @@ extension ObjectContext {
 
         func apply() {
             for object in deleted { object.state = .deleted }
-            for (object, i, value) in values { object.values[i] = value }
+            for (object, i, value) in values { object[column: i] = value }
         }
     }
 }

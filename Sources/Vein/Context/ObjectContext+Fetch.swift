@@ -42,7 +42,7 @@ extension ObjectContext {
                     objects = objects.filter { allowed.contains($0.id) }
                 }
                 if let owner = descriptor.owner, let i = layout.index[owner.column] {
-                    objects = objects.filter { $0.values[i] == .string(owner.id) }
+                    objects = objects.filter { $0[column: i] == .string(owner.id) }
                 }
             }
             if let predicate = descriptor.predicate, !exactInSQL || pending {

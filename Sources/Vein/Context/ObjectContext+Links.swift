@@ -18,7 +18,7 @@ extension ObjectContext {
     /// links this context changed since applied.
     func setLoadedMembers(_ object: ModelObject, _ i: Int, _ stored: [String]) {
         let list = object.linkChanges[i].map { $0.applied(to: stored) } ?? stored
-        object.values[i] = .array(list.map(Value.string))
+        object[column: i] = .array(list.map(Value.string))
         object.unloaded.remove(i)
     }
 
@@ -49,9 +49,9 @@ extension ObjectContext {
     func addLink(_ object: ModelObject, _ i: Int, _ id: String) {
         if object.linkChanges[i]?.replaced == true {
             // Set as a whole: the list in memory is the truth until save.
-            let current = ids(in: object.values[i])
+            let current = ids(in: object[column: i])
             guard !current.contains(id) else { return }
-            object.values[i] = .array((current + [id]).map(Value.string))
+            object[column: i] = .array((current + [id]).map(Value.string))
         } else {
             forgetList(object, i)
         }
@@ -60,8 +60,8 @@ extension ObjectContext {
 
     func removeLink(_ object: ModelObject, _ i: Int, _ id: String) {
         if object.linkChanges[i]?.replaced == true {
-            guard case .array(let items) = object.values[i], items.contains(.string(id)) else { return }
-            object.values[i] = .array(items.filter { $0 != .string(id) })
+            guard case .array(let items) = object[column: i], items.contains(.string(id)) else { return }
+            object[column: i] = .array(items.filter { $0 != .string(id) })
         } else {
             forgetList(object, i)
         }
@@ -69,13 +69,13 @@ extension ObjectContext {
     }
 
     private func forgetList(_ object: ModelObject, _ i: Int) {
-        object.values[i] = .array([])
+        object[column: i] = .array([])
         object.unloaded.insert(i)
     }
 
     /// Sets the whole list (loaded by the caller); save diffs it against the stored one.
     func replaceLinks(_ object: ModelObject, _ i: Int, _ ids: [String]) {
-        object.values[i] = .array(ids.map(Value.string))
+        object[column: i] = .array(ids.map(Value.string))
         noteLinkChange(object, i) { $0.markReplaced() }
     }
 
@@ -117,7 +117,7 @@ extension ObjectContext {
                 var appended = change.added
                 if change.replaced {
                     let stored = storedLists[ObjectIdentifier(object)]?[i] ?? []
-                    let list = ids(in: object.values[i])
+                    let list = ids(in: object[column: i])
                     let members = Set(list)
                     removed = Set(stored.filter { !members.contains($0) })
                     let kept = stored.filter { members.contains($0) }

@@ -23,7 +23,7 @@ extension ModelObject {
     package var heldValues: [Value] {
         guard let owner else { return [] }
         return owner.lock.withLock {
-            values.indices.map { unloaded.contains($0) ? .null : values[$0] }
+            layout.columns.indices.map { unloaded.contains($0) ? .null : self[column: $0] }
         }
     }
 }

@@ -29,7 +29,7 @@ extension ObjectContext {
         var seen = Set<String>()
         let ids = owners.compactMap { owner -> String? in
             if owner.unloaded.contains(i) { return nil }  // not read by this fetch: nothing to follow
-            guard case .string(let id) = owner.values[i], loadedObject(target.model.name, id: id) == nil,
+            guard case .string(let id) = owner[column: i], loadedObject(target.model.name, id: id) == nil,
                   seen.insert(id).inserted else { return nil }
             return id
         }

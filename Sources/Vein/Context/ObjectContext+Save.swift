@@ -59,7 +59,7 @@ extension ObjectContext {
                         let statement = try database.cachedStatement("UPDATE \(object.layout.table) SET \(assignments) WHERE \(StoreFormat.key) = ?")
                         defer { statement.reset() }
                         for (n, i) in columns.enumerated() {
-                            try object.layout.codecs[i]!.bind(object.values[i], to: statement, at: n + 1)
+                            try object.layout.codecs[i]!.bind(object[column: i], to: statement, at: n + 1)
                         }
                         try statement.bind(.text(object.id), at: columns.count + 1)
                         try statement.step()
@@ -75,7 +75,7 @@ extension ObjectContext {
                         // The key's text made for the row, not kept in the object (`ModelObject.id` would keep it).
                         try statement.bind(.text(object.key.text), at: 1)
                         for (n, i) in object.layout.insertedColumns.enumerated() {
-                            try object.layout.codecs[i]!.bind(object.values[i], to: statement, at: n + 2)
+                            try object.layout.codecs[i]!.bind(object[column: i], to: statement, at: n + 2)
                         }
                         try statement.step()
                     }

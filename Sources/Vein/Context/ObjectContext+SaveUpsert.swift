@@ -31,7 +31,7 @@ extension ObjectContext {
                 if held.state == .deleted {
                     throw ContextError.uniqueValueOfDeletedRow(model: object.modelName, field: object.layout.columns[columns[0]], id: rowID)
                 }
-                if columns.contains(where: { !held.unloaded.contains($0) && held.values[$0] != object.values[$0] && !hasNoUnsavedChange(held) }) {
+                if columns.contains(where: { !held.unloaded.contains($0) && held[column: $0] != object[column: $0] && !hasNoUnsavedChange(held) }) {
                     continue
                 }
                 guard onlyInMap, hasNoUnsavedChange(held) else {
@@ -65,11 +65,11 @@ extension ObjectContext {
     private func storedRow(holdingUniqueValuesOf object: ModelObject) throws -> (String, [Int])? {
         let layout = object.layout
         var found: (String, [Int])?
-        for columns in uniqueConstraints(of: layout) where !columns.contains(where: { object.values[$0] == .null }) {
+        for columns in uniqueConstraints(of: layout) where !columns.contains(where: { object[column: $0] == .null }) {
             let condition = columns.map { "\(layout.table).\(SQL.quoteIdentifier(layout.columns[$0])) = ?" }.joined(separator: " AND ")
             let statement = try database.cachedStatement("SELECT \(StoreFormat.key) FROM \(layout.table) WHERE \(condition) LIMIT 1")
             defer { statement.reset() }
-            for (n, i) in columns.enumerated() { try layout.codecs[i]!.bind(object.values[i], to: statement, at: n + 1) }
+            for (n, i) in columns.enumerated() { try layout.codecs[i]!.bind(object[column: i], to: statement, at: n + 1) }
             guard try statement.step() else { continue }
             let id = statement.string(0)
             if let (other, _) = found, other != id { return nil }
@@ -115,7 +115,7 @@ extension ObjectContext {
         pending.recordInsertBecameUpdate(object)
 
         for i in layout.columns.indices where layout.relationships[i] == nil {
-            if object.unloaded.contains(i) || object.values[i] != given.values[i] { write(object, i, given.values[i]) }
+            if object.unloaded.contains(i) || object[column: i] != given.values[i] { write(object, i, given.values[i]) }
             object.unloaded.remove(i)
         }
         var links: [(object: ModelObject, key: String, value: Value)] = []
@@ -141,7 +141,7 @@ extension ObjectContext {
         let old = Value.string(oldID), new = Value.string(newID)
         for (i, rel) in object.layout.relationships.enumerated() where rel?.target == model {
             let renamedLinks = object.linkChanges[i]?.renaming(oldID, to: newID)
-            let value = object.values[i]
+            let value = object[column: i]
             let renamedValue: Value?
             switch value {
             case old: renamedValue = new
@@ -153,7 +153,7 @@ extension ObjectContext {
             guard renamedLinks != nil || renamedValue != nil else { continue }
             undo.saved.keep(object, in: self, keepingLinkChanges: true)
             if let renamedLinks { object.linkChanges[i] = renamedLinks }
-            if let renamedValue { object.values[i] = renamedValue }
+            if let renamedValue { object[column: i] = renamedValue }
         }
     }
 }

@@ -287,7 +287,7 @@ public final class ObjectContext: @unchecked Sendable {
             }
             // Most objects have every column loaded: no hash of `i` for them.
             if !object.unloaded.isEmpty, object.unloaded.contains(i) { try loadLazy(object, i) }
-            return object.values[i]
+            return object[column: i]
         }
     }
 
@@ -298,7 +298,7 @@ public final class ObjectContext: @unchecked Sendable {
         defer { statement.reset() }
         try statement.bind([.text(object.id)])
         let value = try statement.step() ? try object.layout.read(statement, 0, as: i, id: object.id) : .null
-        object.values[i] = value
+        object[column: i] = value
         object.unloaded.remove(i)
         if object.readValues != nil { object.readValues![i] = value }
     }
@@ -320,7 +320,7 @@ public final class ObjectContext: @unchecked Sendable {
             let targets = try resolveTargets(rel, value, model: object.modelName, key: key)
             let newIDs = targets.map(\.id)
             if object.unloaded.contains(i) { try loadLazy(object, i) }
-            let oldIDs = ids(in: object.values[i])
+            let oldIDs = ids(in: object[column: i])
             if rel.isToMany {
                 replaceLinks(object, i, newIDs)
             } else {
@@ -375,7 +375,7 @@ public final class ObjectContext: @unchecked Sendable {
         } else if object.upsertsOnSave {
             object.setSinceInsert.insert(i)
         }
-        object.values[i] = value
+        object[column: i] = value
     }
 
     /// Keeps the row as read before its first change, for `save`'s check against other writers. To-many
@@ -383,8 +383,8 @@ public final class ObjectContext: @unchecked Sendable {
     /// delete of an (owner, member) pair, so no other writer's link is lost.
     func keepReadValues(_ object: ModelObject) {
         guard object.readValues == nil else { return }
-        object.readValues = object.values.indices.map {
-            object.unloaded.contains($0) || object.layout.isToMany[$0] ? nil : object.values[$0]
+        object.readValues = object.layout.columns.indices.map {
+            object.unloaded.contains($0) || object.layout.isToMany[$0] ? nil : object[column: $0]
         }
     }
 
@@ -401,7 +401,7 @@ public final class ObjectContext: @unchecked Sendable {
         guard object.state != .deleted, let i = object.layout.index[relationship] else { return }
         if object.layout.isToMany[i] { return removeLink(object, i, id) }
         if object.unloaded.contains(i) { try loadLazy(object, i) }
-        switch object.values[i] {
+        switch object[column: i] {
         case .string(id): write(object, i, .null)
         case .array(let items) where items.contains(.string(id)): write(object, i, .array(items.filter { $0 != .string(id) }))
         default: break
@@ -415,7 +415,7 @@ public final class ObjectContext: @unchecked Sendable {
         if inverseRel.isToMany {
             addLink(target, i, owner.id)
         } else {
-            if case .string(let previous) = target.values[i], previous != owner.id,
+            if case .string(let previous) = target[column: i], previous != owner.id,
                let previousOwner = try self.object(owner.modelName, id: previous) {
                 try unlink(previousOwner, forwardName, target.id)
             }
@@ -431,7 +431,7 @@ public final class ObjectContext: @unchecked Sendable {
             // A deleted or detached object is a record of its last values, and points to nothing.
             if object.state == .deleted { return [] }
             if object.unloaded.contains(i) { try loadLazy(object, i) }
-            return try ids(in: object.values[i]).compactMap { try self.object(rel.target, id: $0) }
+            return try ids(in: object[column: i]).compactMap { try self.object(rel.target, id: $0) }
         }
     }
 
@@ -477,8 +477,7 @@ public final class ObjectContext: @unchecked Sendable {
             }
             return existing
         }
-        let (values, unloaded) = try Self.read(statement, layout: layout, key: key, projection: projection)
-        let object = readClock.makeObject(key: key, layout: layout, values: values, unloaded: unloaded, state: .persisted)
+        let object = try makeObject(reading: statement, layout: layout, key: key, projection: projection)
         if held == nil { identityMap.register(object) }
         return object
     }
@@ -493,11 +492,20 @@ public final class ObjectContext: @unchecked Sendable {
         while try statement.step() {
             let bytes = statement.textBytes(0)
             let key = ObjectKey(canonicalUTF8: bytes) ?? ObjectKey(statement.string(0))
-            let (values, unloaded) = try Self.read(statement, layout: layout, key: key, projection: projection)
-            objects.append(readClock.makeObject(key: key, layout: layout, values: values, unloaded: unloaded, state: .persisted))
+            objects.append(try makeObject(reading: statement, layout: layout, key: key, projection: projection))
         }
         identityMap.registerUnheld(objects, layout: layout)
         return objects
+    }
+
+    /// A new object of the current row of `statement`, its cells written straight from the statement.
+    private func makeObject(reading statement: Statement, layout: ModelLayout, key: ObjectKey,
+                            projection: RowProjection?) throws -> ModelObject {
+        let projection = projection ?? layout.row
+        return try readClock.makeObject(key: key, layout: layout, unloaded: projection.unfetchedColumns,
+                                        state: .persisted) { cells throws(DamagedValueError) in
+            try layout.readRow(statement, key: key, projection: projection, into: cells)
+        }
     }
 
     /// The current row's values (the columns `projection` leaves out unread: by default lazy columns

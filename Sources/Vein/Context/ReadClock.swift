@@ -34,6 +34,13 @@ struct ReadClock {
                     readInTransaction: transaction, readInGeneration: generation)
     }
 
+    /// A new object read now, its values written by `fill` (`ModelObject.init(key:layout:unloaded:state:readInTransaction:readInGeneration:fill:)`).
+    func makeObject<E: Error>(key: ObjectKey, layout: ModelLayout, unloaded: Set<Int>, state: ModelObject.State,
+                              fill: (UnsafeMutableBufferPointer<Value>) throws(E) -> Void) throws(E) -> ModelObject {
+        try ModelObject(key: key, layout: layout, unloaded: unloaded, state: state, readInTransaction: transaction,
+                        readInGeneration: generation, fill: fill)
+    }
+
     /// Whether `object` was read before the current `transaction` began.
     func readBeforeThisTransaction(_ object: ModelObject) -> Bool { object.readInTransaction != transaction }
 
