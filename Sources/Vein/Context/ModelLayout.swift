@@ -10,6 +10,8 @@ final class ModelLayout: @unchecked Sendable {
     let handle: ContextHandle
     /// Every column after `id`: fields, then relationships.
     let columns: [String]
+    /// `columns.count`, one load away for an object's every value read.
+    let columnCount: Int
     let index: [String: Int]
     let fieldSchemas: [FieldSchema?]
     let relationships: [RelationshipSchema?]
@@ -37,6 +39,7 @@ final class ModelLayout: @unchecked Sendable {
         self.model = model
         self.handle = handle
         columns = model.columnNames
+        columnCount = columns.count
         var index: [String: Int] = [:]
         for (i, c) in columns.enumerated() { index[c] = i }
         self.index = index

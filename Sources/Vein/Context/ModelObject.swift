@@ -12,28 +12,30 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     /// and a save that fails gives it back (a later save may take a key again). Readers outside the
     /// context's lock (VeinCore's `persistentModelID`, messages) see one key or the other, never a torn value.
     public var id: String {
-        idText.withLock { text in
-            if let text { return text }
+        idLock.withLock { _ in
+            if let idText { return idText }
             let made = key.text
-            text = made
+            idText = made
             return made
         }
     }
     /// The key as its 128 bits (`ObjectKey`), which the identity map reads. Written only by `rekey`, which
-    /// holds both the context's lock and `idText`'s; so read under either one, it is never torn.
+    /// holds both the context's lock and `idLock`; so read under either one, it is never torn.
     @exclusivity(unchecked) private(set) var key: ObjectKey
-    // The two below sit in the space the key leaves before the next word (an object's heap block has a
-    // size class, and a word more can move it to the next one). Guarded by the context's lock.
+    // The three below sit in the space the key leaves before the next word (an object's heap block has a
+    // size class, and a word more can move it to the next one). The two flags are guarded by the
+    // context's lock.
     var state: State
     /// Set by an insert that asks for it (VeinCore's): at save, a stored row holding one of the object's
     /// unique values makes the insert an update of that row instead of a refused save.
     var upsertsOnSave = false
-    /// How many values `cells` holds: one per column of the layout.
-    private let columnCount: UInt32
+    /// Guards `idText`. A leaf lock, not the context's: VeinCore asks for `id` under its instance lock,
+    /// which the context's lock must precede. A lock over nothing, beside the text it guards, so that it
+    /// fits the space above (a `Mutex<String?>` is a word more).
+    private let idLock = Mutex(())
     /// The key's text, made at the first `id` asked and kept: most fetched objects are never asked, and
-    /// a string per object was a large part of what it held. A leaf lock, not the context's: VeinCore
-    /// asks under its instance lock, which the context's lock must precede.
-    private let idText: Mutex<String?>
+    /// a string per object was a large part of what it held.
+    @exclusivity(unchecked) private var idText: String?
     let layout: ModelLayout
     /// The context, held weakly through its layout's handle: the context's identity map and pending work hold
     /// objects strongly, so a strong reference back would be a cycle (VeinCore's typed instances hold
@@ -71,21 +73,19 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
 
     /// Every column's value, copied (the context's lock held); set, it replaces them all.
     var values: [Value] {
-        get { Array(UnsafeBufferPointer(start: cells, count: Int(columnCount))) }
+        get { Array(UnsafeBufferPointer(start: cells, count: layout.columnCount)) }
         set {
-            precondition(newValue.count == Int(columnCount), "\(newValue.count) values for the \(columnCount) columns of \(modelName)")
+            precondition(newValue.count == layout.columnCount, "\(newValue.count) values for the \(layout.columnCount) columns of \(modelName)")
             for (i, value) in newValue.enumerated() { cells[i] = value }
         }
     }
 
     private func checked(_ i: Int) -> Int {
-        precondition(UInt(bitPattern: i) < UInt(columnCount), "no column \(i) in \(modelName)")
+        precondition(UInt(bitPattern: i) < UInt(layout.columnCount), "no column \(i) in \(modelName)")
         return i
     }
-    /// The context's transaction count when the values were read (`ReadClock`).
-    var readInTransaction: Int
-    /// The context's count of other writers' commits when the values were read (`ReadClock`).
-    var readInGeneration: Int
+    /// The context's `ReadClock` time when the values were read.
+    var readAt: Int
     /// What only an object with unsaved changes holds (`ObjectEdits`), made at its first change.
     @exclusivity(unchecked) private var edits: ObjectEdits?
 
@@ -132,20 +132,18 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
     private var typedInstance = InstanceLink()
 
     /// An object holding `values`, one per column of `layout`.
-    convenience init(key: ObjectKey, layout: ModelLayout, values: [Value], unloaded: Set<Int>, state: State,
-                     readInTransaction: Int, readInGeneration: Int) {
-        precondition(values.count == layout.columns.count, "\(values.count) values for the \(layout.columns.count) columns of \(layout.model.name)")
-        self.init(key: key, layout: layout, unloaded: unloaded, state: state, readInTransaction: readInTransaction,
-                  readInGeneration: readInGeneration) { cells in
+    convenience init(key: ObjectKey, layout: ModelLayout, values: [Value], unloaded: Set<Int>, state: State, readAt: Int) {
+        precondition(values.count == layout.columnCount, "\(values.count) values for the \(layout.columnCount) columns of \(layout.model.name)")
+        self.init(key: key, layout: layout, unloaded: unloaded, state: state, readAt: readAt) { cells in
             for (i, value) in values.enumerated() { cells[i] = value }
         }
     }
 
     /// An object whose values `fill` writes, each column null until it does; when `fill` throws, nothing
     /// is made (a fetch writes a row's cells here straight from the statement, without an array between).
-    init<E: Error>(key: ObjectKey, layout: ModelLayout, unloaded: Set<Int>, state: State, readInTransaction: Int,
-                   readInGeneration: Int, fill: (UnsafeMutableBufferPointer<Value>) throws(E) -> Void) throws(E) {
-        let count = layout.columns.count
+    init<E: Error>(key: ObjectKey, layout: ModelLayout, unloaded: Set<Int>, state: State, readAt: Int,
+                   fill: (UnsafeMutableBufferPointer<Value>) throws(E) -> Void) throws(E) {
+        let count = layout.columnCount
         let cells = UnsafeMutablePointer<Value>.allocate(capacity: count)
         cells.initialize(repeating: .null, count: count)
         do {
@@ -157,26 +155,23 @@ public final class ModelObject: @unchecked Sendable, CustomStringConvertible {
         }
         self.key = key
         self.state = state
-        columnCount = UInt32(count)
-        idText = Mutex(nil)
         self.layout = layout
         self.cells = cells
         self.unloaded = unloaded
-        self.readInTransaction = readInTransaction
-        self.readInGeneration = readInGeneration
+        self.readAt = readAt
     }
 
     deinit {
-        cells.deinitialize(count: Int(columnCount))
+        cells.deinitialize(count: layout.columnCount)
         cells.deallocate()
     }
 
     /// Gives the object another key. The caller holds the context's lock and has taken the object out of
     /// every map keyed by it (KeyedObjects.swift, invariant 2).
     func rekey(_ newID: String) {
-        idText.withLock { text in
+        idLock.withLock { _ in
             key = ObjectKey(newID)
-            text = newID
+            idText = newID
         }
     }
 

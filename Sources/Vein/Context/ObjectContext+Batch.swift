@@ -124,8 +124,7 @@ struct SavedObjectState {
     /// The to-many relationships with a pending change.
     let linksChanged: Set<Int>
     let readValues: [Value?]?
-    let readInTransaction: Int
-    let readInGeneration: Int
+    let readAt: Int
     let inUpdated: Bool
 
     init(_ object: ModelObject, inUpdated: Bool, keepingLinkChanges: Bool = false) {
@@ -139,8 +138,7 @@ struct SavedObjectState {
         changed = object.changed
         linksChanged = Set(object.linkChanges.keys)
         readValues = object.readValues
-        readInTransaction = object.readInTransaction
-        readInGeneration = object.readInGeneration
+        readAt = object.readAt
         self.inUpdated = inUpdated
     }
 
@@ -169,8 +167,7 @@ struct SavedObjectState {
             }
         }
         object.readValues = readValues
-        object.readInTransaction = readInTransaction
-        object.readInGeneration = readInGeneration
+        object.readAt = readAt
         if inUpdated {
             context.pending.recordUpdate(object)
         } else {

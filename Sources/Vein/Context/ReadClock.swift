@@ -4,14 +4,21 @@
 ///
 /// Its state is its own: the context stamps objects and asks through these methods, under its lock.
 struct ReadClock {
-    /// Counts the context's `transaction` bodies.
-    private var transaction = 0
-    /// Counts the commits of other connections the context has noticed.
-    private var generation = 0
+    /// Counts the two events below, both: an object is stamped with the count when its values are read
+    /// (`ModelObject.readAt`), and a read happened before an event when its stamp is less than the
+    /// event's. One count, so that an object keeps one stamp, not one per kind of event.
+    private var now = 0
+    /// `now` when the current (or last) `transaction` body began.
+    private var transactionBegan = 0
+    /// `now` when the context last noticed another connection's commit.
+    private var otherWriterCommitted = 0
     /// `PRAGMA data_version` when the context last looked, from the opening of its connection on.
     private var lastDataVersion: Int64?
 
-    mutating func beginTransaction() { transaction += 1 }
+    mutating func beginTransaction() {
+        now += 1
+        transactionBegan = now
+    }
 
     /// Takes the connection's `PRAGMA data_version`: a change since the last look means another
     /// connection (another context, another process) committed, and the copies read before may be out of
@@ -19,31 +26,30 @@ struct ReadClock {
     mutating func observe(dataVersion: Int64?, opening: Bool = false) {
         guard dataVersion != lastDataVersion else { return }
         lastDataVersion = dataVersion
-        if !opening { generation += 1 }
+        guard !opening else { return }
+        now += 1
+        otherWriterCommitted = now
     }
 
     /// Marks `object`'s values as read now.
     func stamp(_ object: ModelObject) {
-        object.readInTransaction = transaction
-        object.readInGeneration = generation
+        object.readAt = now
     }
 
     /// A new object, read (or made) now.
     func makeObject(key: ObjectKey, layout: ModelLayout, values: [Value], unloaded: Set<Int>, state: ModelObject.State) -> ModelObject {
-        ModelObject(key: key, layout: layout, values: values, unloaded: unloaded, state: state,
-                    readInTransaction: transaction, readInGeneration: generation)
+        ModelObject(key: key, layout: layout, values: values, unloaded: unloaded, state: state, readAt: now)
     }
 
-    /// A new object read now, its values written by `fill` (`ModelObject.init(key:layout:unloaded:state:readInTransaction:readInGeneration:fill:)`).
+    /// A new object read now, its values written by `fill` (`ModelObject.init(key:layout:unloaded:state:readAt:fill:)`).
     func makeObject<E: Error>(key: ObjectKey, layout: ModelLayout, unloaded: Set<Int>, state: ModelObject.State,
                               fill: (UnsafeMutableBufferPointer<Value>) throws(E) -> Void) throws(E) -> ModelObject {
-        try ModelObject(key: key, layout: layout, unloaded: unloaded, state: state, readInTransaction: transaction,
-                        readInGeneration: generation, fill: fill)
+        try ModelObject(key: key, layout: layout, unloaded: unloaded, state: state, readAt: now, fill: fill)
     }
 
     /// Whether `object` was read before the current `transaction` began.
-    func readBeforeThisTransaction(_ object: ModelObject) -> Bool { object.readInTransaction != transaction }
+    func readBeforeThisTransaction(_ object: ModelObject) -> Bool { object.readAt < transactionBegan }
 
     /// Whether `object` was read before the last commit of another connection that the context noticed.
-    func readBeforeOtherWriters(_ object: ModelObject) -> Bool { object.readInGeneration != generation }
+    func readBeforeOtherWriters(_ object: ModelObject) -> Bool { object.readAt < otherWriterCommitted }
 }

@@ -36,7 +36,7 @@ import Testing
         }
         func object(_ key: ObjectKey) -> ModelObject {
             ModelObject(key: key, layout: layout, values: [.string("t"), .array([])], unloaded: [],
-                        state: .persisted, readInTransaction: 0, readInGeneration: 0)
+                        state: .persisted, readAt: 0)
         }
 
         var table = KeyedObjects()
@@ -95,7 +95,7 @@ import Testing
         var kept: [ModelObject] = []
         for n in 0..<5_000 {
             let made = ModelObject(key: ObjectKey(ULID.make()), layout: layout, values: [.string("t"), .array([])],
-                                   unloaded: [], state: .persisted, readInTransaction: 0, readInGeneration: 0)
+                                   unloaded: [], state: .persisted, readAt: 0)
             table.update(made)
             if n % 7 == 0 { kept.append(made) }
         }
