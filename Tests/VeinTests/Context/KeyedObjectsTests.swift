@@ -6,25 +6,13 @@ import Testing
 /// differ only in their low bits) and text keys. Deletion by backward shift is where such a table goes
 /// wrong; a lookup after it finds every object still in the reference.
 @Suite struct KeyedObjectsTests {
-    /// A seeded generator, so that a failure can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: [1, 2, 3, 4])
     func randomOperationsMatchADictionary(seed: UInt64) throws {
         let f = try ContextFixture()
         defer { f.dir.cleanUp() }
         let context = ObjectContext(store: f.store)
         let layout = try context.layout("Tag")
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)  // seeded, so that a failure can be replayed
         // A pool of keys drawn from again and again, so that operations meet keys in the table.
         let millisecond = UInt64(1_700_000_000_000)
         let keys: [ObjectKey] = (0..<1_500).map { n in
