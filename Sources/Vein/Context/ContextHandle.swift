@@ -1,7 +1,7 @@
 import Foundation
 
-/// What an object holds of its context: a strong reference to this small box, which holds the context
-/// weakly.
+/// What an object reaches its context through (by its layout, which holds this small box strongly): the
+/// box holds the context weakly.
 ///
 /// An object may outlive its context (SwiftData's `modelContext` is optional for the same reason), so
 /// it cannot hold the context strongly; but a `weak` field in every object would give each of them a

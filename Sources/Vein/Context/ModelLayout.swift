@@ -1,8 +1,8 @@
 /// How one model's rows map to columns, computed once per context: column order, types, which columns
 /// a fetch leaves out (lazy fields), and the SQL used for every row.
 ///
-/// Objects store their values in an array in this column order (not a dictionary): fetching 200,000
-/// rows should cost one array per row, not eleven hash insertions.
+/// Objects store their values as cells in this column order (not a dictionary): a fetched row costs one
+/// block of cells, not a hash insertion per column.
 final class ModelLayout: @unchecked Sendable {
     let model: ModelSchema
     /// The context these layouts are computed for (each context makes its own). Its objects reach their
@@ -123,10 +123,10 @@ final class ModelLayout: @unchecked Sendable {
         return RowProjection(reading: wanted.sorted(), of: columns, codecs: codecs, table: table)
     }
 
-    /// The current row of a statement selecting `projection.selectList`, each column it reads through its
-    /// codec straight into the object's value array (the others `.null`).
-    /// The array is made at its size and filled in place: copying a row of `.null`s and then writing
-    /// into it made a second array per row (the copy-on-write of the shared template).
+    /// The current row of a statement selecting `projection.selectList`, as an array: each column it reads
+    /// through its codec (the others `.null`). The array is made at its size and filled in place (a copy
+    /// of a shared row of `.null`s would be a second array per row). A fetch writes straight into a new
+    /// object's cells instead (`readRow(_:key:projection:into:)`).
     func readRow(_ statement: Statement, key: ObjectKey, projection: RowProjection) throws(DamagedValueError) -> [Value] {
         var failure: DamagedValueError?
         let values = [Value](unsafeUninitializedCapacity: columns.count) { row, initialized in
