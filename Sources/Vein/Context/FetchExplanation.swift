@@ -15,7 +15,7 @@ public struct FetchExplanation: Sendable {
     public var lines: [String] { lines(listingAtMost: nil) }
 
     /// How many arguments (and placeholders in a row) a shortened explanation shows.
-    public static let shownArguments = 10
+    package static let shownArguments = 10
 
     /// `lines`; with `limit`, a list of more arguments than that (the ids of pending changes, a long
     /// `contains` list), and a longer run of `?, ?, …` in the SQL, show their first `limit` and "… N more".

@@ -17,7 +17,7 @@ public struct StoreExporter {
 
     /// The mode of a new export file: an export is plaintext, whatever the store's encryption, so only its
     /// owner may read it. A file it replaces keeps its own mode.
-    public static let fileMode: mode_t = 0o600
+    package static let fileMode: mode_t = 0o600
 
     public init(store: Store) {
         self.store = store

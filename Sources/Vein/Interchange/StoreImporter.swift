@@ -15,7 +15,7 @@ public struct StoreImporter {
     public var upsert = false
     public var progress: ProgressHandler?
     /// How many records with problems to collect before giving up reading.
-    public static let problemLimit = 20
+    package static let problemLimit = 20
 
     public init(store: Store) {
         self.store = store

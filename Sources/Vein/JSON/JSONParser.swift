@@ -15,7 +15,7 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
 /// the stack; duplicate keys in one object are an error, since a manifest that names a field twice is
 /// ambiguous.
 public struct JSONParser {
-    public static let maxDepth = 512
+    package static let maxDepth = 512
 
     private let bytes: [UInt8]
     private let json5: Bool

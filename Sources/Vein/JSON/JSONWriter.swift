@@ -50,12 +50,12 @@ public enum JSONWriter {
 
     /// Shortest round-trip form. JSON has no infinities or NaN; those become null (callers that must
     /// not lose them validate first).
-    public static func formatDouble(_ d: Double) -> String {
+    package static func formatDouble(_ d: Double) -> String {
         guard d.isFinite else { return "null" }
         return "\(d)"
     }
 
-    public static func writeString(_ s: String, into out: inout String) {
+    package static func writeString(_ s: String, into out: inout String) {
         var bytes: [UInt8] = []
         var s = s
         s.withUTF8 { writeString(utf8: $0, into: &bytes) }

@@ -65,7 +65,7 @@ public struct UnhandledData: Equatable, Sendable, CustomStringConvertible {
     /// What to add to the plan.
     public let remedy: String
 
-    public static let sampleLimit = 5
+    package static let sampleLimit = 5
 
     package init(kind: Kind, model: String, field: String?, count: Int, sampleIDs: [String], problem: String, remedy: String) {
         self.kind = kind

@@ -7,7 +7,7 @@ extension FieldType {
     /// The declared column type, which is also SQLite's affinity for it (the codec's).
     public func columnType(enumValues: [JSONValue]) -> String { codec(enumValues: enumValues).columnType }
 
-    public static var namesList: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    package static var namesList: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// Names other languages and databases use for Vein's types, for "did you mean" hints.
     static let aliases: [String: FieldType] = Dictionary(

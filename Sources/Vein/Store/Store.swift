@@ -164,7 +164,7 @@ public final class Store {
     }
 
     /// Whether the file starts with SQLite's plaintext header.
-    public static func isPlaintext(_ path: String) throws -> Bool {
+    package static func isPlaintext(_ path: String) throws -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreError.notAVeinStore(path, reason: "it cannot be read: \(String(cString: strerror(errno)))")
         }
@@ -175,7 +175,7 @@ public final class Store {
 
     /// Whether `path` could hold a store: a non-empty regular file that is not text (plaintext SQLite, or
     /// the random bytes of an encrypted store). Says nothing about its key or its schema.
-    public static func mightBeStore(_ path: String) -> Bool {
+    package static func mightBeStore(_ path: String) -> Bool {
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return false }
         return TextContent.of(file: path) == nil
@@ -183,7 +183,7 @@ public final class Store {
 
     /// Refuses a file that is text where a store is expected (arguments in the wrong order, say): it is
     /// neither plaintext SQLite nor the random bytes of an encrypted store, and no key would open it.
-    public static func refuseText(_ path: String) throws(StoreError) {
+    package static func refuseText(_ path: String) throws(StoreError) {
         if let content = TextContent.of(file: path) { throw .textFile(path, json: content == .json) }
     }
 

@@ -29,7 +29,7 @@ public enum StoreVerifier {
 
     /// The report on a store that is too damaged to open (its schema or metadata pages cannot be read):
     /// the integrity check failed, and nothing else can be checked. Nil for an error that is not damage.
-    public static func damagedBeforeChecks(_ error: Error, path: String) -> Report? {
+    package static func damagedBeforeChecks(_ error: Error, path: String) -> Report? {
         guard let error = error as? DatabaseError, error.isDamage else { return nil }
         let encrypted = (try? Store.isPlaintext(path)) != true
         return Report(checks: [Check(name: "integrity", problems: [unreadable(error, encrypted: encrypted)])])
