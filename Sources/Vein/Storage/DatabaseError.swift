@@ -23,6 +23,8 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     /// SQLCipher reports a wrong key as "file is encrypted or is not a database".
     public var isNotADatabase: Bool { code == SQLITE_NOTADB }
     public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
+    /// `interrupt()` stopped the statement (Ctrl-C in the REPL).
+    package var isInterrupted: Bool { code == SQLITE_INTERRUPT }
     /// The file is damaged: a page SQLite cannot parse (SQLITE_CORRUPT), or one that is no database page
     /// at all (SQLITE_NOTADB, after the key opened page 1; SQLCipher's failed HMAC check on a page).
     public var isDamage: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }

@@ -94,8 +94,8 @@ struct InteractiveLoop {
 
     /// An error, as `vein query` reports it; the session goes on. Interrupted statements say so.
     private func report(_ error: Error) {
-        // Ctrl-C: a fetch says so as the context's error, raw SQL as SQLite's (SQLITE_INTERRUPT).
-        if error as? ContextError == .interrupted || (error as? DatabaseError)?.code == 9 {
+        // Ctrl-C: a fetch says so as the context's error, raw SQL as SQLite's.
+        if error as? ContextError == .interrupted || (error as? DatabaseError)?.isInterrupted == true {
             session.console.note("interrupted")
             return
         }
