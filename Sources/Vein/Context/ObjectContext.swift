@@ -15,10 +15,10 @@ import Foundation
 ///   store: contexts on different threads share no SQLite state (a connection and its statement cache are
 ///   for one thread at a time), and several of them work on one store file as separate processes would.
 ///
-/// Ownership (strong → unless marked weak):
+/// Ownership (strong → unless marked weak or unowned):
 ///
-///     app ─→ typed instance (VeinCore) ─→ ModelObject ─→ ContextHandle (lock) ┄weak┄→ ObjectContext
-///            typed instance ─→ ObjectContext ─→ IdentityMap, PendingChanges ─→ ModelObject ┄weak┄→ typed instance
+///     app ─→ typed instance (VeinCore) ─→ ModelObject ─→ ModelLayout ─→ ContextHandle (lock) ┄weak┄→ ObjectContext
+///            typed instance ─→ ObjectContext ─→ IdentityMap, PendingChanges ─→ ModelObject ┄unowned┄→ typed instance
 ///            ObjectContext ─→ connection
 ///
 /// - A typed instance keeps its context, and so its connection, alive (SwiftData's `modelContext`): a

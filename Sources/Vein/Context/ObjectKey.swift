@@ -7,7 +7,7 @@
 /// id strings give the same key (lowercase text is not canonical and keeps its text).
 struct ObjectKey: Hashable {
     /// One or the other, not both: an enum is a word smaller than a ULID beside an optional string, and
-    /// the identity map keeps a key in every bucket.
+    /// every object keeps its key.
     private enum Form: Hashable {
         case ulid(ULID)
         case text(String)
@@ -49,7 +49,7 @@ struct ObjectKey: Hashable {
         }
     }
 
-    /// What `Dictionary` asks for. A ULID's low 80 bits are random (or a counter within a millisecond),
+    /// What `Dictionary` and the identity map's table (`KeyedObjects`) ask for. A ULID's low 80 bits are random (or a counter within a millisecond),
     /// so a multiplicative mix of them (`MultiplicativeHash`) is as good a bucket index as SipHash, for
     /// a fraction of the cost: seeding a `Hasher` was the single largest item of a 200,000-row fetch.
     /// Text ids take the standard path.
