@@ -38,6 +38,17 @@ func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
 
 func heapInUse() -> Int { Int(vein_heap_in_use()) }
 
+/// Prints what the rows `fetch` returns hold while they are held: the heap in use (malloc's own count)
+/// after the fetch, less before it, as `vein memory OPERATION VARIANT MiB bytes-a-row`.
+func printMemoryHeld<T>(_ operation: String, _ variant: String, _ fetch: () throws -> [T]) rethrows {
+    let before = heapInUse()
+    let rows = try fetch()
+    let held = heapInUse() - before
+    precondition(rows.count == 200_000 / scale)
+    print("vein memory \(operation) \(variant) \(String(format: "%.1f", Double(held) / 1_048_576)) \(held / rows.count)")
+    withExtendedLifetime(rows) {}
+}
+
 func makeStore(_ name: String, encrypted: Bool) throws -> Store {
     let path = directory + "/" + name
     FileSystem.removeDatabaseFiles(path)
@@ -232,27 +243,14 @@ for encrypted in [true, false] where !onlyRelationships {
         precondition(ids.count == 200_000 / scale)
     }
     if !skipTyped { print("vein typed-fetch-ids \(variant) \(String(format: "%.1f", median(identifierTimes)))") }
-    // What the typed fetch's objects hold while the app holds them: the heap in use (malloc's own count)
-    // with the instances held, less before the fetch, in a fresh context. The C program's array of the
-    // same rows holds an id and ten ints a row.
-    // The engine's objects alone, for the split between the engine's share and VeinCore's.
-    do {
-        let context = ObjectContext(store: store)
-        let before = heapInUse()
-        let objects = try context.fetch(ObjectFetch(model: "Row"))
-        let held = heapInUse() - before
-        precondition(objects.count == 200_000 / scale)
-        print("vein memory fetch \(variant) \(String(format: "%.1f", Double(held) / 1_048_576)) \(held / objects.count)")
-        withExtendedLifetime(objects) {}
-    }
+    // What the fetched objects hold while the app holds them, each in a fresh context: the engine's objects
+    // alone, then the typed instances with theirs (the split between the engine's share and VeinCore's).
+    // The C program's array of the same rows holds an id and ten ints a row.
+    let engineContext = ObjectContext(store: store)
+    try printMemoryHeld("fetch", variant) { try engineContext.fetch(ObjectFetch(model: "Row")) }
     if !skipTyped {
         let context = typedContext(store)
-        let before = heapInUse()
-        let rows = try context.fetch(VeinCore.FetchDescriptor<Row>())
-        let held = heapInUse() - before
-        precondition(rows.count == 200_000 / scale)
-        print("vein memory typed-fetch \(variant) \(String(format: "%.1f", Double(held) / 1_048_576)) \(held / rows.count)")
-        withExtendedLifetime(rows) {}
+        try printMemoryHeld("typed-fetch", variant) { try context.fetch(VeinCore.FetchDescriptor<Row>()) }
     }
 }
 if onlyFetch { exit(0) }
