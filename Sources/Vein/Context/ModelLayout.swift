@@ -23,8 +23,17 @@ final class ModelLayout: @unchecked Sendable {
     let readWithEveryRow: Set<Int>
     /// To-many relationships: no column of their own; read on first access through `storage`.
     let isToMany: [Bool]
+    /// To-one relationships whose inverse, if any, is a to-many: a new object linked through one changes
+    /// itself and the target's pending link list, and reads nothing (a to-one inverse would take the
+    /// target from its previous owner, which may have to be read), so the link cannot fail once its
+    /// target is found (`ObjectContext.insert`).
+    let linksWithoutReading: [Bool]
     /// Columns written by an insert (all but to-many), as indexes into `columns`.
     let insertedColumns: [Int]
+    /// The to-ones whose target lists its members in order through a position column of the member's row
+    /// (`RelationshipStorage.positionColumn`): an insert writes that position after `insertedColumns`
+    /// (`LinkPlan`).
+    let positionedColumns: [Int]
     /// Each column's codec (a to-one's is `FieldCodec.reference`; nil for a to-many, which has no
     /// column): how a fetch reads and checks it, how a save binds it, how a set value is normalized.
     let codecs: [FieldCodec?]
@@ -46,9 +55,15 @@ final class ModelLayout: @unchecked Sendable {
         let names = model.columnNames
         fieldSchemas = names.map { model.field(named: $0) }
         relationships = names.map { model.relationship(named: $0) }
-        storage = relationships.map { $0.map { RelationshipStorage(model: model, relationship: $0, in: manifest) } }
+        let storage = relationships.map { $0.map { RelationshipStorage(model: model, relationship: $0, in: manifest) } }
+        self.storage = storage
         let toMany = relationships.map { $0?.isToMany ?? false }
         isToMany = toMany
+        linksWithoutReading = relationships.map { rel in
+            guard let rel, !rel.isToMany else { return false }
+            guard let inverse = rel.inverse else { return true }
+            return manifest.model(named: rel.target)?.relationship(named: inverse)?.isToMany == true
+        }
         let codecs = names.map { name -> FieldCodec? in
             if let field = model.field(named: name) { return field.codec }
             return model.relationship(named: name)!.isToMany ? nil : .reference
@@ -65,7 +80,10 @@ final class ModelLayout: @unchecked Sendable {
         self.row = row
         let inserted = names.indices.filter { !toMany[$0] }
         insertedColumns = inserted
+        let positioned = names.indices.filter { storage[$0]?.kind == .column && storage[$0]?.positionColumn != nil }
+        positionedColumns = positioned
         let all = ["\(StoreFormat.key)"] + inserted.map { SQL.quoteIdentifier(names[$0]) }
+            + positioned.map { SQL.quoteIdentifier(storage[$0]!.positionColumn!) }
         insertSQL = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(SQL.placeholders(all.count)))"
     }
 

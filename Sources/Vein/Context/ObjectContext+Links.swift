@@ -98,17 +98,18 @@ extension ObjectContext {
         return result
     }
 
-    /// Writes the changed links of every pending object, after their rows, through `LinkWriter`: unlinks
-    /// first (a member moved between two owners is then placed by its new one), then appends.
-    /// A list set as a whole keeps its longest prefix that is in stored order and rewrites the positions
-    /// from there.
+    /// Decides the changed links of every pending object (`LinkPlan`), inside the save transaction before
+    /// any row is written: unlinks, then appends at the end of each list. A list set as a whole keeps its
+    /// longest prefix that is in stored order and rewrites the positions from there. A member this save
+    /// inserts, listed through its own row's position column, is placed by that insert.
     ///
     /// An owner deleted in this save has its unlinks written too (not its links: its rows go): the cascade
     /// that follows (`closeDeleteSet`) reads the store's links, and must not reach a member the owner let go.
-    func writeLinks(storedLists: [ObjectIdentifier: [Int: [String]]]) throws {
+    func planLinks(storedLists: [ObjectIdentifier: [Int: [String]]]) throws -> LinkPlan {
         let live = (pending.inserted + Array(pending.updated.values)).filter { $0.state != .deleted }
         let objects = (live + Array(pending.deleted.values)).filter { !$0.linkChanges.isEmpty }
-        var placements: [(RelationshipStorage, String, [String])] = []
+        var plan = LinkPlan()
+        let writer = LinkWriter(database: try database)
         for object in objects {
             for (i, change) in object.linkChanges.sorted(by: { $0.key < $1.key }) {
                 let storage = object.layout.storage[i]!
@@ -125,10 +126,22 @@ extension ObjectContext {
                     while prefix < kept.count, prefix < list.count, kept[prefix] == list[prefix] { prefix += 1 }
                     appended = Array(list[prefix...])
                 }
-                if !removed.isEmpty { try LinkWriter(database: database).remove(removed.sorted(), from: object.id, on: storage) }
-                if !appended.isEmpty, object.state != .deleted { placements.append((storage, object.id, appended)) }
+                if !removed.isEmpty { plan.remove(removed.sorted(), from: object.id, on: storage) }
+                guard !appended.isEmpty, object.state != .deleted else { continue }
+                // A new member names its owner in the to-one column `inverse` of its own row.
+                let inverse = storage.inverseColumn.flatMap { layouts[storage.target]?.index[$0] }
+                var position = try writer.nextPosition(of: object.id, on: storage)
+                for id in appended {
+                    defer { position += 1 }
+                    if let inverse, let member = identityMap[ObjectKey(id)], member.state == .inserted,
+                       member.modelName == storage.target, member[column: inverse] == .string(object.id) {
+                        plan.placeByInsert(member, column: inverse, at: position)
+                    } else {
+                        plan.place(id, of: object.id, at: position, on: storage)
+                    }
+                }
             }
         }
-        for (storage, owner, appended) in placements { try LinkWriter(database: database).append(appended, to: owner, on: storage) }
+        return plan
     }
 }

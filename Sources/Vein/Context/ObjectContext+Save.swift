@@ -48,7 +48,7 @@ extension ObjectContext {
                         try requireCascadedLinksStand()
                     }
                     try upsertInsertsMeetingStoredRows(undo: &upsertUndo)
-                    let storedLists = try storedListsOfReplacedLinks()
+                    let links = try planLinks(storedLists: try storedListsOfReplacedLinks())
                     // Changed rows before new ones: a unique value an unsaved change moves away from a row
                     // is free for a new row of the same save (rename, insert A-1). References
                     // and links are checked after every write, so the order of rows is otherwise free.
@@ -74,12 +74,17 @@ extension ObjectContext {
                         defer { statement.reset() }
                         // The key's text made for the row, not kept in the object (`ModelObject.id` would keep it).
                         try statement.bind(.text(object.key.text), at: 1)
-                        for (n, i) in object.layout.insertedColumns.enumerated() {
-                            try object.layout.codecs[i]!.bind(object[column: i], to: statement, at: n + 2)
+                        let layout = object.layout
+                        for (n, i) in layout.insertedColumns.enumerated() {
+                            try layout.codecs[i]!.bind(object[column: i], to: statement, at: n + 2)
+                        }
+                        for (n, i) in layout.positionedColumns.enumerated() {
+                            let position = links.insertedPosition(of: object, column: i)
+                            try statement.bind(position.map(DatabaseValue.integer) ?? .null, at: layout.insertedColumns.count + n + 2)
                         }
                         try statement.step()
                     }
-                    try writeLinks(storedLists: storedLists)
+                    try links.write(to: database)
                     for _ in pending.deleted.values { try step() }
                     let deletedModels = try deleteRows()
                     if !deletedModels.isEmpty { try requireUpsertedRowsStand(upsertUndo) }
@@ -167,8 +172,10 @@ extension ObjectContext {
     }
 
     /// Inside the save transaction: every id written names a row that exists after the writes, and no
-    /// deleted row is still named (by a relationship whose rule is `noAction`). Set-based: one statement
-    /// per relationship per save, through the indexes, never a scan per object.
+    /// deleted row is still named (by a relationship whose rule is `noAction`). Deleted rows: one
+    /// statement per relationship per save, through the indexes. Written ids: each distinct id once,
+    /// through the target's primary key (`idsWritten`); the rows and links this save did not write held
+    /// only existing ids before it (this check, at every save), and a delete of this save is the first part's.
     private func checkReferences(deletedModels: Set<String>) throws {
         if !deletedModels.isEmpty {
             for storage in relationshipStorages where storage.kind != .reverseColumn && deletedModels.contains(storage.target) {
@@ -178,17 +185,41 @@ extension ObjectContext {
                 }
             }
         }
-        let touched = (pending.inserted + Array(pending.updated.values)).filter { $0.state != .deleted }
-        guard !touched.isEmpty else { return }
-        let touchedModels = Set(touched.map(\.modelName))
-        // No id set (a temporary row per object) when the touched models store no reference to check.
-        let storages = relationshipStorages.filter { $0.kind != .reverseColumn && touchedModels.contains($0.model) }
-        guard !storages.isEmpty else { return }
-        let set = try idSet("_vein_touched", touched.map(\.id))
-        for storage in storages {
-            if let row = try database.rows(storage.danglingSQL(ownersIn: set) + " LIMIT 1").first {
-                throw ContextError.danglingReference(model: storage.model, field: storage.name, id: row[1].string ?? "")
+        for (storage, ids) in idsWritten() {
+            let statement = try database.cachedStatement("SELECT 1 FROM \(SQL.quoteIdentifier(storage.target)) WHERE \(StoreFormat.key) = ?")
+            for id in ids.sorted() {
+                defer { statement.reset() }
+                try statement.bind([.text(id)])
+                guard try statement.step() else {
+                    throw ContextError.danglingReference(model: storage.model, field: storage.name, id: id)
+                }
             }
+        }
+    }
+
+    /// The ids this save writes as references, by the relationship that holds them, in the order of
+    /// `relationshipStorages`: the to-one columns of new rows and the changed ones of stored rows, and
+    /// the links added to a list kept in a link table (a list set whole: all of it, its new links are
+    /// among them). A reverse column is its to-one side's column, checked there.
+    private func idsWritten() -> [(RelationshipStorage, Set<String>)] {
+        var written: [String: [Int: Set<String>]] = [:]  // model, column
+        for object in pending.inserted + Array(pending.updated.values) where object.state != .deleted {
+            let layout = object.layout
+            for (i, storage) in layout.storage.enumerated() {
+                guard let storage, storage.kind != .reverseColumn else { continue }
+                var ids: [String] = []
+                if storage.kind == .column {
+                    guard object.state == .inserted || object.changed.contains(i), !object.unloaded.contains(i) else { continue }
+                    ids = self.ids(in: object[column: i])
+                } else if let change = object.linkChanges[i] {
+                    ids = change.replaced ? self.ids(in: object[column: i]) : change.added
+                }
+                if !ids.isEmpty { written[object.modelName, default: [:]][i, default: []].formUnion(ids) }
+            }
+        }
+        return written.keys.sorted().flatMap { model in
+            let layout = layouts[model]!
+            return written[model]!.sorted { $0.key < $1.key }.map { (layout.storage[$0.key]!, $0.value) }
         }
     }
 }

@@ -226,13 +226,13 @@ public final class ObjectContext: @unchecked Sendable {
     private func insert(_ layout: ModelLayout, _ given: [Value?], id: ULID? = nil, upsertsOnSave: Bool = false) throws -> ModelObject {
         var initial: [Value] = []
         initial.reserveCapacity(layout.columns.count)
-        var relationshipValues: [(Int, Value)] = []
+        var relationshipValues: [(column: Int, value: Value, targets: [ModelObject])] = []
         for i in layout.columns.indices {
             if let value = given[i] {
                 if let rel = layout.relationships[i] {
                     // Checked before the object exists, so a refused insert leaves nothing.
-                    _ = try resolveTargets(rel, value, model: layout.model.name, key: layout.columns[i])
-                    relationshipValues.append((i, value))
+                    let targets = try resolveTargets(rel, value, model: layout.model.name, key: layout.columns[i])
+                    relationshipValues.append((i, value, targets))
                     initial.append(layout.initialValue(i)!)
                 } else {
                     initial.append(try checked(value, layout: layout, column: i))
@@ -249,11 +249,17 @@ public final class ObjectContext: @unchecked Sendable {
         identityMap.register(object)
         pending.aboutToChange(object)
         pending.recordInsert(object)
-        // Relationships go through `set`, which keeps the inverse sides in step; all or nothing: a link
-        // that fails puts back what the others changed, and the object is not left pending.
         guard !relationshipValues.isEmpty else { return object }
+        if relationshipValues.allSatisfy({ layout.linksWithoutReading[$0.column] }) {
+            // No link can fail now that its target is found: each is made as `set` makes it, without the
+            // state `setAll` keeps to put back a link that fails.
+            for link in relationshipValues { linkNewObject(object, link.column, to: link.targets.first) }
+            return object
+        }
+        // Other relationships go through `set`, which keeps the inverse sides in step; all or nothing: a
+        // link that fails puts back what the others changed, and the object is not left pending.
         do {
-            try setAll(relationshipValues.map { (object, layout.columns[$0.0], $0.1) }, outside: [ObjectIdentifier(object)])
+            try setAll(relationshipValues.map { (object, layout.columns[$0.column], $0.value) }, outside: [ObjectIdentifier(object)])
         } catch {
             discardInserted([object])
             throw error
@@ -406,6 +412,14 @@ public final class ObjectContext: @unchecked Sendable {
         case .array(let items) where items.contains(.string(id)): write(object, i, .array(items.filter { $0 != .string(id) }))
         default: break
         }
+    }
+
+    /// What `set` does for a to-one of `layout.linksWithoutReading` on an object just inserted (it names
+    /// nothing yet, so nothing is unlinked): the value, and the target's inverse list.
+    private func linkNewObject(_ object: ModelObject, _ i: Int, to target: ModelObject?) {
+        write(object, i, target.map { .string($0.id) } ?? .null)
+        guard let target, let inverse = object.layout.relationships[i]!.inverse, let j = target.layout.index[inverse] else { return }
+        addLink(target, j, object.id)
     }
 
     /// Makes `target.inverse` include `owner`. When the inverse is a to-one, the target leaves the

@@ -10,14 +10,22 @@ struct LinkWriter {
     /// Puts `members` at the end of `owner`'s list, in order, after its highest position: one seek on the
     /// (owner, position) index, so appending costs the same to a long list as to an empty one.
     func append(_ members: some Sequence<String>, to owner: String, on storage: RelationshipStorage) throws {
-        var position = try database.scalar(storage.maxPositionSQL, [.text(owner)])?.int64 ?? 0
+        var position = try nextPosition(of: owner, on: storage)
         let statement = try database.cachedStatement(storage.placeSQL)
         for member in members {
-            position += 1
-            defer { statement.reset() }
+            defer {
+                statement.reset()
+                position += 1
+            }
             try statement.bind([.text(owner), .text(member), .integer(position)])
             try statement.step()
         }
+    }
+
+    /// The position after the highest in `owner`'s list (1 for an empty list): one seek on the
+    /// (owner, position) index.
+    func nextPosition(of owner: String, on storage: RelationshipStorage) throws -> Int64 {
+        (try database.scalar(storage.maxPositionSQL, [.text(owner)])?.int64 ?? 0) + 1
     }
 
     /// Puts `member` at `position` of `owner`'s list (positions count from 1). Returns whether a row took
