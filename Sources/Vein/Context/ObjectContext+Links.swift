@@ -126,6 +126,10 @@ extension ObjectContext {
                     while prefix < kept.count, prefix < list.count, kept[prefix] == list[prefix] { prefix += 1 }
                     appended = Array(list[prefix...])
                 }
+                if storage.kind == .reverseColumn {
+                    // A member whose row this save deletes leaves every list with its row.
+                    removed = removed.filter { id in pending.deleted[id].map { $0.modelName != storage.target } ?? true }
+                }
                 if !removed.isEmpty { plan.remove(removed.sorted(), from: object.id, on: storage) }
                 guard !appended.isEmpty, object.state != .deleted else { continue }
                 // A new member names its owner in the to-one column `inverse` of its own row.

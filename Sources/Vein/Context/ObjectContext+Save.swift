@@ -72,8 +72,8 @@ extension ObjectContext {
                         let statement = try insertStatements[key] ?? database.cachedStatement(object.layout.insertSQL)
                         insertStatements[key] = statement
                         defer { statement.reset() }
-                        // The key's text made for the row, not kept in the object (`ModelObject.id` would keep it).
-                        try statement.bind(.text(object.key.text), at: 1)
+                        // The key's text made on the stack for the row, not kept in the object (`ModelObject.id` would keep it).
+                        try object.key.withText { try statement.bind(utf8: $0, at: 1) }
                         let layout = object.layout
                         for (n, i) in layout.insertedColumns.enumerated() {
                             try layout.codecs[i]!.bind(object[column: i], to: statement, at: n + 2)

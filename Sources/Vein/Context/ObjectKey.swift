@@ -42,6 +42,14 @@ struct ObjectKey: Hashable {
         }
     }
 
+    /// The id's text as UTF-8, lent to `body`: a ULID's made on the stack, without a string.
+    func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        switch form {
+        case .ulid(let ulid): return try ulid.withCanonicalUTF8(body)
+        case .text(var text): return try text.withUTF8(body)
+        }
+    }
+
     func hash(into hasher: inout Hasher) {
         switch form {
         case .ulid(let ulid): hasher.combine(ulid.low ^ ulid.high.byteSwapped)

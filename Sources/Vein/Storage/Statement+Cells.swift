@@ -20,14 +20,17 @@ extension Statement {
 
     public func bind(text value: String, at index: Int) throws {
         // The string's own UTF-8 bytes with their count (passing a String as a C string copies it, and
-        // would stop at a NUL, which Swift strings may contain); SQLite copies them (transient).
+        // would stop at a NUL, which Swift strings may contain).
         var value = value
-        let rc = value.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { chars in
-                // Empty text must still bind as text, not NULL: pass a non-nil pointer.
-                sqlite3_bind_text64(handle, Int32(index), chars.baseAddress ?? UnsafePointer(bitPattern: 1)!, sqlite3_uint64(chars.count),
-                                    vein_sqlite_transient(), UInt8(SQLITE_UTF8))
-            }
+        try value.withUTF8 { try bind(utf8: $0, at: index) }
+    }
+
+    /// Binds UTF-8 text SQLite copies (transient): the caller's bytes may be gone after the call.
+    package func bind(utf8 bytes: UnsafeBufferPointer<UInt8>, at index: Int) throws {
+        let rc = bytes.withMemoryRebound(to: CChar.self) { chars in
+            // Empty text must still bind as text, not NULL: pass a non-nil pointer.
+            sqlite3_bind_text64(handle, Int32(index), chars.baseAddress ?? UnsafePointer(bitPattern: 1)!, sqlite3_uint64(chars.count),
+                                vein_sqlite_transient(), UInt8(SQLITE_UTF8))
         }
         try check(rc)
     }

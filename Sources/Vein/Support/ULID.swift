@@ -72,15 +72,31 @@ package struct ULID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// The 26-character canonical (uppercase) form.
     package var description: String {
-        var out = [UInt8](repeating: 0, count: 26)
-        // 130 bits of text for 128 bits of value: the first character carries only the top 3 bits.
-        var hi = high, lo = low
-        for i in stride(from: 25, through: 0, by: -1) {
-            out[i] = ULID.alphabet[Int(lo & 31)]
-            lo = (lo >> 5) | (hi << 59)
-            hi >>= 5
+        String(unsafeUninitializedCapacity: 26) { out in
+            writeCanonical(into: out)
+            return 26
         }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The canonical form's 26 bytes, lent to `body` without making a string (a save binds every new
+    /// row's id this way).
+    package func withCanonicalUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 26) { out in
+            writeCanonical(into: out)
+            return try body(UnsafeBufferPointer(out))
+        }
+    }
+
+    private func writeCanonical(into out: UnsafeMutableBufferPointer<UInt8>) {
+        ULID.alphabet.withUnsafeBufferPointer { alphabet in
+            // 130 bits of text for 128 bits of value: the first character carries only the top 3 bits.
+            var hi = high, lo = low
+            for i in stride(from: 25, through: 0, by: -1) {
+                out[i] = alphabet[Int(lo & 31)]
+                lo = (lo >> 5) | (hi << 59)
+                hi >>= 5
+            }
+        }
     }
 
     /// Parses the 26-character form, in either case. Returns nil for anything else, including a first
