@@ -30,6 +30,9 @@ final class ModelLayout: @unchecked Sendable {
     let linksWithoutReading: [Bool]
     /// Columns written by an insert (all but to-many), as indexes into `columns`.
     let insertedColumns: [Int]
+    /// The relationships whose ids a row or a link table holds (`.column`, `.linkTable`; a reverse column
+    /// is its to-one side's column): what a save checks for ids naming no row.
+    let referenceColumns: [Int]
     /// The to-ones whose target lists its members in order through a position column of the member's row
     /// (`RelationshipStorage.positionColumn`): an insert writes that position after `insertedColumns`
     /// (`LinkPlan`).
@@ -82,6 +85,7 @@ final class ModelLayout: @unchecked Sendable {
         insertedColumns = inserted
         let positioned = names.indices.filter { storage[$0]?.kind == .column && storage[$0]?.positionColumn != nil }
         positionedColumns = positioned
+        referenceColumns = names.indices.filter { storage[$0].map { $0.kind != .reverseColumn } ?? false }
         let all = ["\(StoreFormat.key)"] + inserted.map { SQL.quoteIdentifier(names[$0]) }
             + positioned.map { SQL.quoteIdentifier(storage[$0]!.positionColumn!) }
         insertSQL = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(SQL.placeholders(all.count)))"
@@ -119,12 +123,12 @@ final class ModelLayout: @unchecked Sendable {
     }
 
     /// Column `i` of the current row, checked against its type; a cell another tool left with a value
-    /// of another type is an error naming model, field and row.
-    func read(_ statement: Statement, _ column: Int, as i: Int, id: String) throws(DamagedValueError) -> Value {
+    /// of another type is an error naming model, field and row (the row's id made only then).
+    func read(_ statement: Statement, _ column: Int, as i: Int, id: @autoclosure () -> String) throws(DamagedValueError) -> Value {
         do {
             return try codecs[i]!.read(statement, column)
         } catch {
-            throw damaged(error, column: i, id: id)
+            throw damaged(error, column: i, id: id())
         }
     }
 

@@ -105,7 +105,7 @@ extension ObjectContext {
             }
             // Set again only once this run has completed: a run that fails part-way leaves the set to be rebuilt.
             pending.forgetDeleteSetProgress()
-            try insertRows(DeleteSet.insertSQL, DeleteSet.insertedRow, batch.map { [.text($0.modelName), .text($0.id), .integer(firstRound)] })
+            try insertIntoDeleteSet(batch, round: firstRound)
             let (models, nextRound) = try closeDeleteSet(from: firstRound, models: Set(batch.map(\.modelName)))
             // The store does not have this context's pending links yet: a member unlinked in memory would
             // be found here through its stored link. A held object becomes a pending delete (which save
@@ -151,30 +151,39 @@ extension ObjectContext {
         pending.forgetDeleteSetProgress()
         try database.execute(DeleteSet.createSQL)
         try database.execute("DELETE FROM \(DeleteSet.table)")
-        try insertRows(DeleteSet.insertSQL, DeleteSet.insertedRow, pending.deleted.values.map { [.text($0.modelName), .text($0.id), .integer(0)] })
+        try insertIntoDeleteSet(pending.deleted.values, round: 0)
     }
 
-    /// Inserts `rows` with the INSERT `sql` and one `rowSQL` (`(?, …)`) per row, many rows per statement:
-    /// filling a temporary id set then costs a statement per few hundred ids, not one per id.
-    func insertRows(_ sql: String, _ rowSQL: String, _ rows: [[DatabaseValue]]) throws {
-        guard let width = rows.first?.count, width > 0 else { return }
+    /// Inserts `rows` with the INSERT `sql` and one `rowSQL` (`(?, …)`, `width` placeholders) per row, many
+    /// rows per statement: filling a temporary id set then costs a statement per few hundred ids, not one
+    /// per id. `bind` binds one row's values from the index it is given on.
+    func insertRows<Rows: Collection>(_ sql: String, _ rowSQL: String, width: Int, _ rows: Rows,
+                                      bind: (Rows.Element, Statement, Int) throws -> Void) throws {
+        guard width > 0, !rows.isEmpty else { return }
         let perStatement = max(1, 400 / width)  // well under SQLite 3.15's 999 variables
-        var start = 0
-        while start < rows.count {
+        var row = rows.startIndex
+        var left = rows.count
+        while left > 0 {
             // Full chunks share one statement, the rest goes one row each: two cached statements per
             // table, whatever the counts.
-            let count = rows.count - start >= perStatement ? perStatement : 1
+            let count = left >= perStatement ? perStatement : 1
             let statement = try database.cachedStatement(sql + " VALUES " + Array(repeating: rowSQL, count: count).joined(separator: ", "))
             defer { statement.reset() }
-            var index = 1
-            for row in rows[start..<(start + count)] {
-                for value in row {
-                    try statement.bind(value, at: index)
-                    index += 1
-                }
+            for k in 0..<count {
+                try bind(rows[row], statement, 1 + k * width)
+                row = rows.index(after: row)
             }
             try statement.step()
-            start += count
+            left -= count
+        }
+    }
+
+    /// Puts `objects` in `DeleteSet` as round `round`, in id order (`ObjectKey.precedes`).
+    func insertIntoDeleteSet(_ objects: some Collection<ModelObject>, round: Int64) throws {
+        try insertRows(DeleteSet.insertSQL, DeleteSet.insertedRow, width: 3, objects.sorted { $0.key.precedes($1.key) }) { object, statement, at in
+            try statement.bind(text: object.modelName, at: at)
+            try object.key.withText { try statement.bind(utf8: $0, at: at + 1) }
+            try statement.bind(int64: round, at: at + 2)
         }
     }
 

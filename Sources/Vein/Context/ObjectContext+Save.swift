@@ -149,16 +149,20 @@ extension ObjectContext {
             let list = (["\(StoreFormat.key)"] + columns.map { SQL.quoteIdentifier(layout.columns[$0]) }).joined(separator: ", ")
             let statement = try database.cachedStatement("SELECT \(list) FROM \(layout.table) WHERE \(StoreFormat.key) IN \(idSet(model))")
             defer { statement.reset() }
-            var unmatched: [String: ModelObject] = [:]
-            for object in group { unmatched[object.id] = object }
+            // Keyed by `ObjectKey`: a ULID's 128 bits, read from the row's bytes without making its string.
+            var unmatched: [ObjectKey: ModelObject] = [:]
+            unmatched.reserveCapacity(group.count)
+            for object in group { unmatched[object.key] = object }
             while try statement.step() {
-                let id = statement.string(0)
-                guard let object = unmatched.removeValue(forKey: id), let values = object.readValues else { continue }
+                let key = ObjectKey(canonicalUTF8: statement.textBytes(0)) ?? ObjectKey(statement.string(0))
+                guard let object = unmatched.removeValue(forKey: key), let values = object.readValues else { continue }
                 for (n, i) in columns.enumerated() where values[i] != nil {
-                    if try layout.read(statement, n + 1, as: i, id: id) != values[i] { throw ContextError.conflict(model: model, id: id) }
+                    if try layout.read(statement, n + 1, as: i, id: object.id) != values[i] {
+                        throw ContextError.conflict(model: model, id: object.id)
+                    }
                 }
             }
-            if let gone = unmatched.keys.min() { throw ContextError.conflict(model: model, id: gone) }
+            if let gone = unmatched.values.map(\.id).min() { throw ContextError.conflict(model: model, id: gone) }
         }
     }
 
@@ -167,7 +171,7 @@ extension ObjectContext {
         let table = "temp.\(SQL.quoteIdentifier(name))"
         try database.execute("CREATE TEMP TABLE IF NOT EXISTS \(SQL.quoteIdentifier(name)) (\"id\" TEXT PRIMARY KEY NOT NULL)")
         try database.execute("DELETE FROM \(table)")
-        try insertRows("INSERT OR IGNORE INTO \(table) (\"id\")", "(?)", ids.map { [.text($0)] })
+        try insertRows("INSERT OR IGNORE INTO \(table) (\"id\")", "(?)", width: 1, ids) { try $1.bind(text: $0, at: $2) }
         return "(SELECT \"id\" FROM \(table))"
     }
 
@@ -203,10 +207,11 @@ extension ObjectContext {
     /// among them). A reverse column is its to-one side's column, checked there.
     private func idsWritten() -> [(RelationshipStorage, Set<String>)] {
         var written: [String: [Int: Set<String>]] = [:]  // model, column
-        for object in pending.inserted + Array(pending.updated.values) where object.state != .deleted {
+        func note(_ object: ModelObject) {
             let layout = object.layout
-            for (i, storage) in layout.storage.enumerated() {
-                guard let storage, storage.kind != .reverseColumn else { continue }
+            guard object.state != .deleted, !layout.referenceColumns.isEmpty else { return }
+            for i in layout.referenceColumns {
+                let storage = layout.storage[i]!
                 var ids: [String] = []
                 if storage.kind == .column {
                     guard object.state == .inserted || object.changed.contains(i), !object.unloaded.contains(i) else { continue }
@@ -217,6 +222,8 @@ extension ObjectContext {
                 if !ids.isEmpty { written[object.modelName, default: [:]][i, default: []].formUnion(ids) }
             }
         }
+        for object in pending.inserted { note(object) }
+        for object in pending.updated.values { note(object) }
         return written.keys.sorted().flatMap { model in
             let layout = layouts[model]!
             return written[model]!.sorted { $0.key < $1.key }.map { (layout.storage[$0.key]!, $0.value) }
