@@ -63,8 +63,11 @@ struct OrderedObjects: Sequence {
     func position(of object: ModelObject) -> Int? { slotOf[ObjectAddress(object)] }
 
     mutating func append(_ object: ModelObject) {
-        guard slotOf[ObjectAddress(object)] == nil else { return }
-        slotOf[ObjectAddress(object)] = slots.count
+        // One hash lookup, not a test and then an insert: every insert of a context comes here twice.
+        if let slot = slotOf.updateValue(slots.count, forKey: ObjectAddress(object)) {
+            slotOf[ObjectAddress(object)] = slot  // there already: it keeps its place
+            return
+        }
         slots.append(object)
     }
 
