@@ -462,3 +462,29 @@ import Testing
         #expect(parsed > 0)
     }
 }
+
+/// `JSONStreamReader.readLine`, the JSON Lines reader of `vein import`: lines split at every refill
+/// boundary, empty lines, and a last line without its newline.
+@Suite struct JSONStreamReaderLineTests {
+    func lines(_ text: String, chunkSize: Int) throws -> [String] {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, bytes.count) }
+        close(fds[1])
+        defer { close(fds[0]) }
+        let reader = JSONStreamReader(descriptor: fds[0], chunkSize: chunkSize)
+        var out: [String] = []
+        while let line = try reader.readLine() { out.append(String(decoding: line, as: UTF8.self)) }
+        return out
+    }
+
+    @Test func linesAcrossEveryRefillBoundary() throws {
+        let text = "{\"a\":1}\n\n{\"b\":\"é\"}\r\n  \nlast"
+        for chunkSize in 1...20 {
+            #expect(try lines(text, chunkSize: chunkSize) == ["{\"a\":1}", "", "{\"b\":\"é\"}\r", "  ", "last"], "chunk \(chunkSize)")
+        }
+        #expect(try lines("one\n", chunkSize: 3) == ["one"])
+        #expect(try lines("", chunkSize: 3) == [])
+    }
+}

@@ -131,15 +131,19 @@ final class ModelWriter {
     }
 
     func values(of record: JSONObject) -> Result<Row, Failure> {
-        // One pass over the record's members, each placed by column position (one hash per member).
+        // One pass over the record's members, each placed by column position. Records list their members
+        // in column order (export writes them so): the column after the last one placed is tried first, a
+        // comparison of two short strings instead of a hash of the name.
         var given = [JSONValue?](repeating: nil, count: columns.count)
         var id: JSONValue?
+        var next = 0
         for member in record {
             if member.key == keyMember { id = member.value; continue }
-            guard let i = position[member.key] else {
+            guard let i = next < columns.count && columns[next] == member.key ? next : position[member.key] else {
                 return .failure(Failure(field: member.key, message: "no field \"\(member.key)\" in \(model.name)" + Suggestion.hint(for: member.key, in: columns)))
             }
             given[i] = member.value
+            next = i + 1
         }
         guard let idText = id?.stringValue, Self.isCanonicalULID(idText) else {
             return .failure(Failure(field: keyMember, message: "expected a ULID (26 characters of Crockford base32), found "

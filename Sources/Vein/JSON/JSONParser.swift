@@ -136,15 +136,25 @@ public struct JSONParser {
     private mutating func parseString() throws -> String {
         let quote = bytes[index]
         index += 1
-        // Most strings have no escapes: one scan, one validation, no byte-by-byte copy.
+        // Most strings have no escapes: one scan (which also finds whether they are ASCII), no byte-by-byte copy.
         let start = index
-        while index < bytes.count, bytes[index] != quote, bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 { index += 1 }
+        var highBits: UInt8 = 0
+        index = bytes.withUnsafeBufferPointer { all in
+            var i = start
+            while i < all.count {
+                let c = all[i]
+                if c == quote || c == UInt8(ascii: "\\") || c < 0x20 { break }
+                highBits |= c
+                i += 1
+            }
+            return i
+        }
         if index < bytes.count, bytes[index] == quote {
             let end = index
             let string: String? = bytes.withUnsafeBufferPointer { all in
                 let slice = UnsafeBufferPointer(rebasing: all[start..<end])
                 // ASCII needs no validation; anything else must be valid UTF-8.
-                return slice.allSatisfy { $0 < 0x80 } ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
+                return highBits < 0x80 ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
             }
             guard let string else { throw error("invalid UTF-8 in a string") }
             index += 1

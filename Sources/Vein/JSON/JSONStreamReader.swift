@@ -152,7 +152,7 @@ package final class JSONStreamReader {
     package func readLine() throws -> [UInt8]? {
         var i = index
         while true {
-            if let newline = buffer[i...].firstIndex(of: 0x0A) {
+            if let newline = Self.firstNewline(in: buffer, from: i) {
                 let bytes = Array(buffer[index..<newline])
                 index = newline + 1
                 line += 1
@@ -169,6 +169,16 @@ package final class JSONStreamReader {
                 return bytes
             }
             i = index + offset
+        }
+    }
+
+    /// `buffer[from...].firstIndex(of: 0x0A)` through `memchr`, which compares many bytes at a time: every
+    /// line of an import is scanned for its end.
+    private static func firstNewline(in buffer: [UInt8], from start: Int) -> Int? {
+        buffer.withUnsafeBufferPointer { all in
+            guard start < all.count, let base = all.baseAddress,
+                  let found = memchr(base + start, 0x0A, all.count - start) else { return nil }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
     }
 
