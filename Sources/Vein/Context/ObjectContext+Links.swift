@@ -100,8 +100,9 @@ extension ObjectContext {
 
     /// Decides the changed links of every pending object (`LinkPlan`), inside the save transaction before
     /// any row is written: unlinks, then appends at the end of each list. A list set as a whole keeps its
-    /// longest prefix that is in stored order and rewrites the positions from there. A member this save
-    /// inserts, listed through its own row's position column, is placed by that insert.
+    /// longest prefix that is in stored order and rewrites the positions from there. A member whose row
+    /// this save writes anyway (inserted, or its to-one changed to the owner), listed through its own
+    /// row's position column, is placed by that write.
     ///
     /// An owner deleted in this save has its unlinks written too (not its links: its rows go): the cascade
     /// that follows (`closeDeleteSet`) reads the store's links, and must not reach a member the owner let go.
@@ -132,14 +133,14 @@ extension ObjectContext {
                 }
                 if !removed.isEmpty { plan.remove(removed.sorted(), from: object.id, on: storage) }
                 guard !appended.isEmpty, object.state != .deleted else { continue }
-                // A new member names its owner in the to-one column `inverse` of its own row.
+                // A member names its owner in the to-one column `inverse` of its own row.
                 let inverse = storage.inverseColumn.flatMap { layouts[storage.target]?.index[$0] }
                 var position = try writer.nextPosition(of: object.id, on: storage)
                 for id in appended {
                     defer { position += 1 }
-                    if let inverse, let member = identityMap[ObjectKey(id)], member.state == .inserted,
-                       member.modelName == storage.target, member[column: inverse] == .string(object.id) {
-                        plan.placeByInsert(member, column: inverse, at: position)
+                    if let inverse, let member = identityMap[ObjectKey(id)], member.modelName == storage.target,
+                       rowWriteNames(member, object, in: inverse) {
+                        plan.placeWithRow(member, column: inverse, at: position)
                     } else {
                         plan.place(id, of: object.id, at: position, on: storage)
                     }
@@ -147,5 +148,16 @@ extension ObjectContext {
             }
         }
         return plan
+    }
+
+    /// Whether this save writes `member`'s row with its to-one column `i` naming `owner`: an insert, or
+    /// an update of that column.
+    private func rowWriteNames(_ member: ModelObject, _ owner: ModelObject, in i: Int) -> Bool {
+        switch member.state {
+        case .inserted: break
+        case .persisted: guard member.changed.contains(i), pending.updated[member.id] === member else { return false }
+        case .deleted: return false
+        }
+        return member[column: i] == .string(owner.id)
     }
 }

@@ -54,14 +54,23 @@ extension ObjectContext {
                     // and links are checked after every write, so the order of rows is otherwise free.
                     for object in pending.updated.values where !object.changed.isEmpty {
                         try step()
+                        let layout = object.layout
                         let columns = object.changed.sorted()
-                        let assignments = columns.map { "\(SQL.quoteIdentifier(object.layout.columns[$0])) = ?" }.joined(separator: ", ")
-                        let statement = try database.cachedStatement("UPDATE \(object.layout.table) SET \(assignments) WHERE \(StoreFormat.key) = ?")
+                        // A to-one changed to an owner that lists it by position: the position goes with the row.
+                        let positions = layout.positionedColumns.compactMap { i in
+                            links.positionWrittenWithRow(of: object, column: i).map { (layout.storage[i]!.positionColumn!, $0) }
+                        }
+                        let assignments = (columns.map { layout.columns[$0] } + positions.map(\.0)).map { "\(SQL.quoteIdentifier($0)) = ?" }
+                        let statement = try database.cachedStatement(
+                            "UPDATE \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \(StoreFormat.key) = ?")
                         defer { statement.reset() }
                         for (n, i) in columns.enumerated() {
-                            try object.layout.codecs[i]!.bind(object[column: i], to: statement, at: n + 1)
+                            try layout.codecs[i]!.bind(object[column: i], to: statement, at: n + 1)
                         }
-                        try statement.bind(.text(object.id), at: columns.count + 1)
+                        for (n, position) in positions.enumerated() {
+                            try statement.bind(int64: position.1, at: columns.count + n + 1)
+                        }
+                        try statement.bind(.text(object.id), at: assignments.count + 1)
                         try statement.step()
                     }
                     // One statement lookup per model, not per row (the cache key is the whole SQL text).
@@ -79,7 +88,7 @@ extension ObjectContext {
                             try layout.codecs[i]!.bind(object[column: i], to: statement, at: n + 2)
                         }
                         for (n, i) in layout.positionedColumns.enumerated() {
-                            let position = links.insertedPosition(of: object, column: i)
+                            let position = links.positionWrittenWithRow(of: object, column: i)
                             try statement.bind(position.map(DatabaseValue.integer) ?? .null, at: layout.insertedColumns.count + n + 2)
                         }
                         try statement.step()
