@@ -317,7 +317,16 @@ extension PersistentModel {
     /// thousands), all keeping their context through one `ContextKeeper`.
     static func instances(_ objects: [ModelObject]) -> [Self] {
         let keeper = objects.first?.owner.map(ContextKeeper.init)
-        return ModelBacking.instanceLock.withLock { objects.map { instanceLocked($0, keeping: keeper) } }
+        return ModelBacking.instanceLock.withLock {
+            // Written in place, not through `map`: code generic over `Self` is not specialized for an app's
+            // model, and an unspecialized `map` cost as much a row as making the instance.
+            [Self](unsafeUninitializedCapacity: objects.count) { instances, initialized in
+                for object in objects {
+                    (instances.baseAddress! + initialized).initialize(to: instanceLocked(object, keeping: keeper))
+                    initialized += 1
+                }
+            }
+        }
     }
 
     private static func instanceLocked(_ object: ModelObject, keeping keeper: AnyObject?) -> Self {
