@@ -82,7 +82,6 @@ import Testing
             // Delete rules and reference checks: one statement per relationship over the set of ids.
             try expectIndexed(storage.referencingSQL(targetsIn: set), "\(name) referencing")
             try expectIndexed(storage.membersSQL(ownersIn: set), "\(name) members of a set")
-            try expectIndexed(storage.danglingSQL(ownersIn: set), "\(name) dangling")
             if let clear = storage.clearSQL(targetsIn: set) { try expectIndexed(clear, "\(name) nullify") }
             if let clear = storage.clearSQL(ownersIn: DeleteSet.ids(of: storage.model)) { try expectIndexed(clear, "\(name) links of deleted owners") }
             // Delete rules at save: a cascade round and a deny check, one statement each per relationship.

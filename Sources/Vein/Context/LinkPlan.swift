@@ -8,10 +8,10 @@
 struct LinkPlan {
     /// Members unlinked, by owner: written before the placements (a member moved between two owners is
     /// then placed by its new one).
-    private(set) var removals: [(storage: RelationshipStorage, owner: String, members: [String])] = []
+    private var removals: [(storage: RelationshipStorage, owner: String, members: [String])] = []
     /// Members linked at the end of an owner's list, at positions after the highest stored one (read
     /// before this save's writes), that no row's write writes.
-    private(set) var placements: [(storage: RelationshipStorage, owner: String, member: String, position: Int64)] = []
+    private var placements: [(storage: RelationshipStorage, owner: String, member: String, position: Int64)] = []
     /// The positions written with the member's row (its insert or update), by the member and its to-one column.
     private var placedWithRow: [MemberColumn: Int64] = [:]
 

@@ -299,12 +299,6 @@ package struct RelationshipStorage: Hashable, Sendable {
         kind == .linkTable ? "DELETE FROM \(q(linkTable!)) WHERE \(q(ownerColumn)) IN \(idSet)" : nil
     }
 
-    /// References from owners in `idSet` to members that do not exist: `(owner, member)` pairs.
-    package func danglingSQL(ownersIn idSet: String) -> String {
-        "SELECT * FROM (\(membersSQL(ownersIn: idSet))) AS \"_ref\" "
-            + "WHERE NOT EXISTS (SELECT 1 FROM \(targetTable) AS \"_t\" WHERE \"_t\".\(StoreFormat.key) = \"_ref\".\"_m\")"
-    }
-
     // MARK: Layout
 
     /// The DDL for a link table and its indexes (canonical sides only; empty otherwise).
