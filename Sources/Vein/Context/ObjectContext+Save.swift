@@ -198,12 +198,21 @@ extension ObjectContext {
                 }
             }
         }
-        for (storage, ids) in idsWritten() {
+        // A row this save deleted (a delete rule may reach rows this context never loaded): the ids its row
+        // held went with it, and an id naming it was cleared by the rule, or is the first part's to report.
+        func deletedBySave(_ model: String, _ id: String) throws -> Bool {
+            guard deletedModels.contains(model) else { return false }
+            let statement = try database.cachedStatement("SELECT 1 FROM \(DeleteSet.table) WHERE \"model\" = ? AND \"id\" = ?")
+            defer { statement.reset() }
+            try statement.bind([.text(model), .text(id)])
+            return try statement.step()
+        }
+        for (storage, ids) in try idsWritten(skipping: { deletedModels.contains($0.modelName) ? try deletedBySave($0.modelName, $0.id) : false }) {
             let statement = try database.cachedStatement("SELECT 1 FROM \(SQL.quoteIdentifier(storage.target)) WHERE \(StoreFormat.key) = ?")
             for id in ids.sorted() {
                 defer { statement.reset() }
                 try statement.bind([.text(id)])
-                guard try statement.step() else {
+                guard try statement.step() || deletedBySave(storage.target, id) else {
                     throw ContextError.danglingReference(model: storage.model, field: storage.name, id: id)
                 }
             }
@@ -213,12 +222,13 @@ extension ObjectContext {
     /// The ids this save writes as references, by the relationship that holds them, in the order of
     /// `relationshipStorages`: the to-one columns of new rows and the changed ones of stored rows, and
     /// the links added to a list kept in a link table (a list set whole: all of it, its new links are
-    /// among them). A reverse column is its to-one side's column, checked there.
-    private func idsWritten() -> [(RelationshipStorage, Set<String>)] {
+    /// among them). A reverse column is its to-one side's column, checked there. The objects `skipping`
+    /// picks are left out.
+    private func idsWritten(skipping: (ModelObject) throws -> Bool) throws -> [(RelationshipStorage, Set<String>)] {
         var written: [String: [Int: Set<String>]] = [:]  // model, column
-        func note(_ object: ModelObject) {
+        func note(_ object: ModelObject) throws {
             let layout = object.layout
-            guard object.state != .deleted, !layout.referenceColumns.isEmpty else { return }
+            guard object.state != .deleted, !layout.referenceColumns.isEmpty, try !skipping(object) else { return }
             for i in layout.referenceColumns {
                 let storage = layout.storage[i]!
                 var ids: [String] = []
@@ -231,8 +241,8 @@ extension ObjectContext {
                 if !ids.isEmpty { written[object.modelName, default: [:]][i, default: []].formUnion(ids) }
             }
         }
-        for object in pending.inserted { note(object) }
-        for object in pending.updated.values { note(object) }
+        for object in pending.inserted { try note(object) }
+        for object in pending.updated.values { try note(object) }
         return written.keys.sorted().flatMap { model in
             let layout = layouts[model]!
             return written[model]!.sorted { $0.key < $1.key }.map { (layout.storage[$0.key]!, $0.value) }

@@ -91,3 +91,48 @@ import Testing
         #expect(try f.verify() == [])
     }
 }
+
+/// A save that writes an id and, by a delete rule run in the store, deletes that row in the same save: the
+/// rule's nullify clears what was written, and the save stands (the reference check counts the save's
+/// deletes). Here the rule reaches a row the context's copy of the list does not show: another context
+/// added it to the folder after this one read the folder's items.
+@Suite struct SaveReferenceToARowTheSaveDeletesTests {
+    static let manifest = """
+        { vein: 1, app: "test.deleted.target", version: "1.0.0", models: {
+            Folder: { fields: { name: "string" }, relationships: { items: { to: "Item", many: true, inverse: "folder", deleteRule: "cascade" } } },
+            Item: { fields: { name: "string" }, relationships: { folder: { to: "Folder", inverse: "items" },
+                                                                notes: { to: "Note", many: true, inverse: "item" } } },
+            Note: { fields: { text: "string" }, relationships: { item: { to: "Item", inverse: "notes" } } } } }
+        """
+
+    func open(_ dir: TempDir) throws -> ObjectContext {
+        ObjectContext(store: try Store.open(dir.path("s.vein"), keys: KeyOptions(keyring: nil)))
+    }
+
+    @Test func aRuleDeletesWhatTheSaveLinkedTo() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let store = try dir.plaintextStore("s.vein", manifest: try ManifestParser.parse(Self.manifest, file: "deleted-target.json5"))
+        let setup = ObjectContext(store: store)
+        let folder = try setup.insert("Folder", ["name": .string("f")]).id
+        try setup.insert("Item", ["name": .string("first"), "folder": .string(folder)])
+        try setup.save()
+
+        let context = try open(dir)
+        #expect(try context.object("Folder", id: folder)!.related("items").count == 1)
+        let other = try open(dir)
+        let added = try other.insert("Item", ["name": .string("added elsewhere"), "folder": .string(folder)]).id
+        try other.save()
+
+        let note = try context.insert("Note", ["text": .string("n"), "item": .string(added)])
+        try context.delete(try #require(try context.object("Folder", id: folder)))
+        #expect(try note["item"] == .string(added), "the context's list of the folder did not show the item")
+        try context.save()
+
+        let reader = try open(dir)
+        #expect(try reader.object("Item", id: added) == nil, "the store's cascade took it")
+        let stored = try #require(try reader.object("Note", id: note.id))
+        #expect(try stored["item"] == .null, "the rule's nullify cleared the id the save wrote")
+        #expect(try StoreVerifier.verify(try Store.open(dir.path("s.vein"), keys: KeyOptions(keyring: nil))).checks.flatMap(\.problems) == [])
+    }
+}
