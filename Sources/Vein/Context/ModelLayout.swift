@@ -62,11 +62,6 @@ final class ModelLayout: @unchecked Sendable {
         self.storage = storage
         let toMany = relationships.map { $0?.isToMany ?? false }
         isToMany = toMany
-        linksWithoutReading = relationships.map { rel in
-            guard let rel, !rel.isToMany else { return false }
-            guard let inverse = rel.inverse else { return true }
-            return manifest.model(named: rel.target)?.relationship(named: inverse)?.isToMany == true
-        }
         let codecs = names.map { name -> FieldCodec? in
             if let field = model.field(named: name) { return field.codec }
             return model.relationship(named: name)!.isToMany ? nil : .reference
@@ -85,6 +80,11 @@ final class ModelLayout: @unchecked Sendable {
         insertedColumns = inserted
         let positioned = names.indices.filter { storage[$0]?.kind == .column && storage[$0]?.positionColumn != nil }
         positionedColumns = positioned
+        // A to-one's storage has a position column exactly when its inverse is a to-many.
+        linksWithoutReading = names.indices.map { i in
+            guard let storage = storage[i], storage.kind == .column else { return false }
+            return storage.relationship.inverse == nil || storage.positionColumn != nil
+        }
         referenceColumns = names.indices.filter { storage[$0].map { $0.kind != .reverseColumn } ?? false }
         let all = ["\(StoreFormat.key)"] + inserted.map { SQL.quoteIdentifier(names[$0]) }
             + positioned.map { SQL.quoteIdentifier(storage[$0]!.positionColumn!) }

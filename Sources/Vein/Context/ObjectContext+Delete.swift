@@ -257,28 +257,22 @@ extension ObjectContext {
     /// it commits. Objects whose rows the rules deleted are to be marked deleted, and held relationship
     /// values naming a deleted row drop it (the store cleared them already). Reads only the deleted ids
     /// of models the context holds objects of, or names in a held value.
-    func heldObjectsFollowing(deletesOf models: Set<String>) throws -> HeldObjectUpdates {
+    func heldObjectsFollowing(deleted: inout DeletedRows) throws -> HeldObjectUpdates {
         var updates = HeldObjectUpdates()
+        let models = deleted.models
         guard !models.isEmpty else { return updates }
-        var idsByModel: [String: Set<String>] = [:]
-        func deletedIDs(_ model: String) throws -> Set<String> {
-            if let known = idsByModel[model] { return known }
-            let ids = Set(try database.rows("SELECT \"id\" FROM \(DeleteSet.table) WHERE \"model\" = ?", [.text(model)]).compactMap { $0[0].string })
-            idsByModel[model] = ids
-            return ids
-        }
         for object in identityMap.all where object.state != .deleted {
-            if models.contains(object.modelName), try deletedIDs(object.modelName).contains(object.id) {
+            if try deleted.contains(object) {
                 updates.deleted.append(object)
                 continue
             }
             for (i, rel) in object.layout.relationships.enumerated() {
                 guard let rel, models.contains(rel.target), !object.unloaded.contains(i) else { continue }
                 switch object[column: i] {
-                case .string(let id) where try deletedIDs(rel.target).contains(id):
+                case .string(let id) where try deleted.ids(of: rel.target).contains(id):
                     updates.values.append((object, i, .null))
                 case .array(let items) where !items.isEmpty:
-                    let gone = try deletedIDs(rel.target)
+                    let gone = try deleted.ids(of: rel.target)
                     let kept = items.filter { !gone.contains($0.stringValue ?? "") }
                     if kept.count != items.count { updates.values.append((object, i, .array(kept))) }
                 default: break

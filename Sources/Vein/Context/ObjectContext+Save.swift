@@ -97,8 +97,9 @@ extension ObjectContext {
                     for _ in pending.deleted.values { try step() }
                     let deletedModels = try deleteRows()
                     if !deletedModels.isEmpty { try requireUpsertedRowsStand(upsertUndo) }
-                    try checkReferences(deletedModels: deletedModels)
-                    heldObjectUpdates = try heldObjectsFollowing(deletesOf: deletedModels)
+                    var deleted = DeletedRows(models: deletedModels, database: try database)
+                    try checkReferences(deleted: &deleted)
+                    heldObjectUpdates = try heldObjectsFollowing(deleted: &deleted)
                     modelsSaved = pending.modelsWritten(deletedModels: deletedModels, storages: relationshipStorages)
                 }
             } catch {
@@ -189,30 +190,21 @@ extension ObjectContext {
     /// statement per relationship per save, through the indexes. Written ids: each distinct id once,
     /// through the target's primary key (`idsWritten`); the rows and links this save did not write held
     /// only existing ids before it (this check, at every save), and a delete of this save is the first part's.
-    private func checkReferences(deletedModels: Set<String>) throws {
-        if !deletedModels.isEmpty {
-            for storage in relationshipStorages where storage.kind != .reverseColumn && deletedModels.contains(storage.target) {
-                if let row = try database.rows(storage.referencingSQL(targetsIn: DeleteSet.ids(of: storage.target)) + " LIMIT 1").first {
-                    throw ContextError.danglingReference(model: storage.model, field: storage.name,
-                                                         id: (row[1].string ?? "") + " (still named by \(row[0].string ?? ""))")
-                }
+    private func checkReferences(deleted: inout DeletedRows) throws {
+        for storage in relationshipStorages where storage.kind != .reverseColumn && deleted.models.contains(storage.target) {
+            if let row = try database.rows(storage.referencingSQL(targetsIn: DeleteSet.ids(of: storage.target)) + " LIMIT 1").first {
+                throw ContextError.danglingReference(model: storage.model, field: storage.name,
+                                                     id: (row[1].string ?? "") + " (still named by \(row[0].string ?? ""))")
             }
         }
         // A row this save deleted (a delete rule may reach rows this context never loaded): the ids its row
         // held went with it, and an id naming it was cleared by the rule, or is the first part's to report.
-        func deletedBySave(_ model: String, _ id: String) throws -> Bool {
-            guard deletedModels.contains(model) else { return false }
-            let statement = try database.cachedStatement("SELECT 1 FROM \(DeleteSet.table) WHERE \"model\" = ? AND \"id\" = ?")
-            defer { statement.reset() }
-            try statement.bind([.text(model), .text(id)])
-            return try statement.step()
-        }
-        for (storage, ids) in try idsWritten(skipping: { deletedModels.contains($0.modelName) ? try deletedBySave($0.modelName, $0.id) : false }) {
+        for (storage, ids) in try idsWritten(skipping: { try deleted.contains($0) }) {
             let statement = try database.cachedStatement("SELECT 1 FROM \(SQL.quoteIdentifier(storage.target)) WHERE \(StoreFormat.key) = ?")
             for id in ids.sorted() {
                 defer { statement.reset() }
                 try statement.bind([.text(id)])
-                guard try statement.step() || deletedBySave(storage.target, id) else {
+                guard try statement.step() || deleted.ids(of: storage.target).contains(id) else {
                     throw ContextError.danglingReference(model: storage.model, field: storage.name, id: id)
                 }
             }

@@ -42,12 +42,12 @@ struct ObjectKey: Hashable {
         }
     }
 
-    /// Whether `self` sorts before `other` in the order of their text, for ULIDs (compared as their 128
-    /// bits, which sort as their canonical text does); ULIDs before other ids. A save hands its id sets
-    /// to SQLite in this order: rows then go into each b-tree at its end, not at random places.
+    /// Whether `self` sorts before `other` in the order of their text, for ULIDs (`ULID`'s order, which
+    /// is its canonical text's); ULIDs before other ids. A save hands its id sets to SQLite in this order:
+    /// rows then go into each b-tree at its end, not at random places.
     func precedes(_ other: ObjectKey) -> Bool {
         switch (form, other.form) {
-        case (.ulid(let a), .ulid(let b)): return (a.high, a.low) < (b.high, b.low)
+        case (.ulid(let a), .ulid(let b)): return a < b
         case (.ulid, .text): return true
         case (.text, .ulid): return false
         case (.text(let a), .text(let b)): return a < b
@@ -69,10 +69,10 @@ struct ObjectKey: Hashable {
         }
     }
 
-    /// What `Dictionary` and the identity map's table (`KeyedObjects`) ask for. A ULID's low 80 bits are random (or a counter within a millisecond),
-    /// so a multiplicative mix of them (`MultiplicativeHash`) is as good a bucket index as SipHash, for
-    /// a fraction of the cost: seeding a `Hasher` was the single largest item of a 200,000-row fetch.
-    /// Text ids take the standard path.
+    /// What `Dictionary` and the identity map's table (`KeyedObjects`) ask for. A ULID's low 80 bits are
+    /// random (or a counter within a millisecond), so a multiplicative mix of them (`MultiplicativeHash`)
+    /// is as good a bucket index as SipHash, for a fraction of the cost: seeding a `Hasher` was the single
+    /// largest item of a 200,000-row fetch. Text ids take the standard path.
     func _rawHashValue(seed: Int) -> Int {
         switch form {
         case .ulid(let ulid): return MultiplicativeHash.bucket(of: ulid.low ^ ulid.high.byteSwapped, seed: seed)

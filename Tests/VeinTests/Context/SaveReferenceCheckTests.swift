@@ -101,8 +101,10 @@ import Testing
         { vein: 1, app: "test.deleted.target", version: "1.0.0", models: {
             Folder: { fields: { name: "string" }, relationships: { items: { to: "Item", many: true, inverse: "folder", deleteRule: "cascade" } } },
             Item: { fields: { name: "string" }, relationships: { folder: { to: "Folder", inverse: "items" },
-                                                                notes: { to: "Note", many: true, inverse: "item" } } },
-            Note: { fields: { text: "string" }, relationships: { item: { to: "Item", inverse: "notes" } } } } }
+                                                                notes: { to: "Note", many: true, inverse: "item" },
+                                                                tag: { to: "Tag", inverse: "tagged" } } },
+            Note: { fields: { text: "string" }, relationships: { item: { to: "Item", inverse: "notes" } } },
+            Tag: { fields: { name: "string" }, relationships: { tagged: { to: "Item", many: true, inverse: "tag" } } } } }
         """
 
     func open(_ dir: TempDir) throws -> ObjectContext {
@@ -133,6 +135,34 @@ import Testing
         #expect(try reader.object("Item", id: added) == nil, "the store's cascade took it")
         let stored = try #require(try reader.object("Note", id: note.id))
         #expect(try stored["item"] == .null, "the rule's nullify cleared the id the save wrote")
+        #expect(try StoreVerifier.verify(try Store.open(dir.path("s.vein"), keys: KeyOptions(keyring: nil))).checks.flatMap(\.problems) == [])
+    }
+
+    /// The row that holds the written id goes with the save: what it named no longer matters, even a row
+    /// another context deleted meanwhile.
+    @Test func aRuleDeletesTheRowThatHoldsTheWrittenID() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let store = try dir.plaintextStore("s.vein", manifest: try ManifestParser.parse(Self.manifest, file: "deleted-target.json5"))
+        let setup = ObjectContext(store: store)
+        let folder = try setup.insert("Folder", ["name": .string("f")]).id
+        let tag = try setup.insert("Tag", ["name": .string("t")]).id
+        try setup.save()
+
+        let context = try open(dir)
+        #expect(try context.object("Folder", id: folder)!.related("items").isEmpty)
+        let other = try open(dir)
+        let item = try other.insert("Item", ["name": .string("added elsewhere"), "folder": .string(folder)]).id
+        try other.save()
+        try context.object("Item", id: item)!.set("tag", .string(tag))
+        let deleter = try open(dir)
+        try deleter.delete(try #require(try deleter.object("Tag", id: tag)))
+        try deleter.save()
+
+        try context.delete(try #require(try context.object("Folder", id: folder)))
+        try context.save()
+        let reader = try open(dir)
+        #expect(try reader.object("Item", id: item) == nil, "the store's cascade took the item, and the id it was given")
         #expect(try StoreVerifier.verify(try Store.open(dir.path("s.vein"), keys: KeyOptions(keyring: nil))).checks.flatMap(\.problems) == [])
     }
 }
