@@ -33,6 +33,12 @@ public struct ManifestParser {
         // Cross references are checked even when parts failed, so one run reports every issue.
         if var manifest = parser.manifest(json, path: pathPrefix) {
             parser.resolveReferences(&manifest, path: pathPrefix)
+            // Derived names are only meaningful once every reference resolved.
+            if parser.issues.isEmpty {
+                for collision in StorageNames.collisions(in: manifest) {
+                    parser.issue(parser.join(parser.join(pathPrefix, "models"), collision.model), collision.message)
+                }
+            }
             if parser.issues.isEmpty { return manifest }
         }
         throw ManifestError(file: file, issues: parser.issues)

@@ -4,8 +4,9 @@
 ///
 /// - `.column`: a to-one. A nullable TEXT column on the owner named after the relationship, holding the
 ///   target's id, indexed. When its inverse is a to-many, the owner also carries that to-many's position
-///   column (`_vein_pos_<inverse>`), and the index is on (column, position): members in order and the
-///   next position (MAX + 1) are both one index seek.
+///   column (`_vein_pos_<inverse>`, or `_vein_pos_<Target>_<inverse>` when two of the model's to-ones
+///   have inverses of that name: `positionColumn(of:on:in:)`), and the index is on (column, position):
+///   members in order and the next position (MAX + 1) are both one index seek.
 /// - `.reverseColumn`: a to-many whose inverse is a to-one. No column on the owner; its members are the
 ///   target rows whose inverse column names the owner, in the order of their position column.
 /// - `.linkTable`: a many-to-many, or a to-many without an inverse: `_vein_link_<Model>_<relationship>
@@ -42,22 +43,18 @@ package struct RelationshipStorage: Hashable, Sendable {
     package var isToMany: Bool { relationship.isToMany }
 
     package init(model: ModelSchema, relationship rel: RelationshipSchema, in manifest: SchemaManifest) {
-        self.init(model: model.name, relationship: rel,
-                  inverse: rel.inverse.flatMap { manifest.model(named: rel.target)?.relationship(named: $0) })
-    }
-
-    init(model: String, relationship rel: RelationshipSchema, inverse: RelationshipSchema?) {
-        self.model = model
+        let inverse = rel.inverse.flatMap { manifest.model(named: rel.target)?.relationship(named: $0) }
+        self.model = model.name
         self.relationship = rel
         if !rel.isToMany {
             kind = .column
-            positionColumn = inverse.flatMap { $0.isToMany ? Self.positionColumn(for: $0.name) : nil }
+            positionColumn = inverse.flatMap { $0.isToMany ? Self.positionColumn(of: rel, on: model, in: manifest) : nil }
             inverseColumn = nil
             linkTable = nil
             isCanonical = true
         } else if let inverse, !inverse.isToMany {
             kind = .reverseColumn
-            positionColumn = Self.positionColumn(for: rel.name)
+            positionColumn = manifest.model(named: rel.target).map { Self.positionColumn(of: inverse, on: $0, in: manifest) }
             inverseColumn = inverse.name
             linkTable = nil
             isCanonical = true
@@ -65,13 +62,26 @@ package struct RelationshipStorage: Hashable, Sendable {
             kind = .linkTable
             positionColumn = nil
             inverseColumn = nil
-            let canonical = inverse.map { (model, rel.name) <= (rel.target, $0.name) } ?? true
+            let canonical = inverse.map { (model.name, rel.name) <= (rel.target, $0.name) } ?? true
             isCanonical = canonical
-            linkTable = canonical ? Self.linkTableName(model, rel.name) : Self.linkTableName(rel.target, inverse!.name)
+            linkTable = canonical ? Self.linkTableName(model.name, rel.name) : Self.linkTableName(rel.target, inverse!.name)
         }
     }
 
-    package static func positionColumn(for toMany: String) -> String { "_vein_pos_\(toMany)" }
+    /// The position column that `toOne`'s row (on `model`) carries for its inverse to-many. It is named after
+    /// the to-many, which is what it orders; when another to-one of `model` has an inverse to-many of the
+    /// same name on another model (`Folder.items` and `Tag.items`, both listing `Item`), each such column is
+    /// named after its to-many's model as well, so the two lists keep two columns. A migration that adds or
+    /// removes the second list renames the first's column, as the stage planner copies it by name.
+    static func positionColumn(of toOne: RelationshipSchema, on model: ModelSchema, in manifest: SchemaManifest) -> String {
+        let toMany = toOne.inverse ?? ""
+        let shared = model.relationships.contains { other in
+            guard other.name != toOne.name, !other.isToMany, let name = other.inverse,
+                  name.lowercased() == toMany.lowercased() else { return false }
+            return manifest.model(named: other.target)?.relationship(named: name)?.isToMany == true
+        }
+        return shared ? "_vein_pos_\(toOne.target)_\(toMany)" : "_vein_pos_\(toMany)"
+    }
     package static func linkTableName(_ model: String, _ relationship: String) -> String { "_vein_link_\(model)_\(relationship)" }
     package static let linkTablePrefix = "_vein_link_"
 
