@@ -57,8 +57,12 @@ extension ObjectContext {
                         let layout = object.layout
                         let columns = object.changed.sorted()
                         // A to-one changed to an owner that lists it by position: the position goes with the row.
-                        let positions = layout.positionedColumns.compactMap { i in
-                            links.positionWrittenWithRow(of: object, column: i).map { (layout.storage[i]!.positionColumn!, $0) }
+                        // One changed to nil takes its position away with it, whatever else the save does to
+                        // the list it left (its owner may be deleted in this save: no removal then clears it).
+                        let positions = layout.positionedColumns.compactMap { i -> (String, Int64?)? in
+                            let column = layout.storage[i]!.positionColumn!
+                            if let position = links.positionWrittenWithRow(of: object, column: i) { return (column, position) }
+                            return object.changed.contains(i) && object[column: i] == .null ? (column, nil) : nil
                         }
                         let assignments = (columns.map { layout.columns[$0] } + positions.map(\.0)).map { "\(SQL.quoteIdentifier($0)) = ?" }
                         let statement = try database.cachedStatement(
@@ -68,7 +72,11 @@ extension ObjectContext {
                             try layout.codecs[i]!.bind(object[column: i], to: statement, at: n + 1)
                         }
                         for (n, position) in positions.enumerated() {
-                            try statement.bind(int64: position.1, at: columns.count + n + 1)
+                            if let value = position.1 {
+                                try statement.bind(int64: value, at: columns.count + n + 1)
+                            } else {
+                                try statement.bindNull(at: columns.count + n + 1)
+                            }
                         }
                         try statement.bind(.text(object.id), at: assignments.count + 1)
                         try statement.step()
