@@ -6,16 +6,16 @@ _vein() {
         word="${COMP_WORDS[i]}"
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"completions"|"help") path="$candidate" ;;
+            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"history"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"completions"|"help") path="$candidate" ;;
         esac
     done
     case "$path" in
         "")
             opts="--help --version"
-            subs="create info schema verify query repl migrate upgrade export import key encrypt decrypt backup completions help"
+            subs="create info schema verify query repl migrate upgrade export import history key encrypt decrypt backup completions help"
             ;;
         "create")
-            opts="--schema --plaintext --key-file --key-env --passphrase --weak-passphrase --json --quiet --help"
+            opts="--schema --plaintext --history --key-file --key-env --passphrase --weak-passphrase --json --quiet --help"
             positional="file"
             ;;
         "info")
@@ -63,6 +63,10 @@ _vein() {
             opts="--format --upsert --create --schema --plaintext --json --quiet --key-file --key-env --passphrase --weak-passphrase --help"
             positional="file"
             ;;
+        "history")
+            opts="--since --model --id --author --format --key-file --key-env --passphrase --json --help"
+            positional="file"
+            ;;
         "key")
             opts="--help"
             subs="rotate status forget"
@@ -97,7 +101,7 @@ _vein() {
             ;;
         "help")
             opts="--help"
-            positional="create info schema verify query repl migrate upgrade export import key encrypt decrypt backup completions help"
+            positional="create info schema verify query repl migrate upgrade export import history key encrypt decrypt backup completions help"
             ;;
     esac
     case "$path:$prev" in
@@ -138,6 +142,13 @@ _vein() {
         "import:--schema") _vein_complete "file"; return ;;
         "import:--key-file") _vein_complete "file"; return ;;
         "import:--key-env") _vein_complete "none"; return ;;
+        "history:--since") _vein_complete "none"; return ;;
+        "history:--model") _vein_complete "none"; return ;;
+        "history:--id") _vein_complete "none"; return ;;
+        "history:--author") _vein_complete "none"; return ;;
+        "history:--format") _vein_complete "text json jsonl"; return ;;
+        "history:--key-file") _vein_complete "file"; return ;;
+        "history:--key-env") _vein_complete "none"; return ;;
         "key rotate:--to-key-file") _vein_complete "file"; return ;;
         "key rotate:--key-file") _vein_complete "file"; return ;;
         "key rotate:--key-env") _vein_complete "none"; return ;;

@@ -8,3 +8,9 @@
 // SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift cannot import.
 #include <stdint.h>
 static inline sqlite3_destructor_type vein_sqlite_transient(void) { return (sqlite3_destructor_type)(intptr_t)-1; }
+
+// sqlite3_db_config is variadic, which Swift cannot call. Turns the connection's triggers on or off
+// (every prepared statement is prepared again after a change).
+static inline int vein_enable_triggers(sqlite3 *db, int on) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, on, (int *)0);
+}

@@ -25,6 +25,7 @@ package enum CommandTable {
             UpgradeCommand.spec,
             ExportCommand.spec,
             ImportCommand.spec,
+            HistoryCommand.spec,
             KeyCommand.spec,
             EncryptCommand.spec,
             DecryptCommand.spec,

@@ -187,6 +187,10 @@ if ProcessInfo.processInfo.environment["VEIN_BENCH_SHAPED_MEMORY"] != nil {
     exit(0)
 }
 
+if ProcessInfo.processInfo.environment["VEIN_BENCH_HISTORY"] != nil {
+    try measureHistoryCost()
+    exit(0)
+}
 if ProcessInfo.processInfo.environment["VEIN_BENCH_LAYOUTS"] != nil {
     try measureLayouts()
     exit(0)

@@ -46,6 +46,11 @@ final class ModelLayout: @unchecked Sendable {
     let table: String
     var selectList: String { row.selectList }
     let insertSQL: String
+    /// Where each column's cell goes among the change log's value columns of the table
+    /// (`LoggedTable.valueColumns`), and its position column's; nil for a to-many, and for a column
+    /// without a position column.
+    let loggedColumn: [Int?]
+    let loggedPositionColumn: [Int?]
 
     init(model: ModelSchema, manifest: SchemaManifest, handle: ContextHandle, readWithEveryRow: Set<String> = []) {
         self.model = model
@@ -89,6 +94,10 @@ final class ModelLayout: @unchecked Sendable {
         let all = ["\(StoreFormat.key)"] + inserted.map { SQL.quoteIdentifier(names[$0]) }
             + positioned.map { SQL.quoteIdentifier(storage[$0]!.positionColumn!) }
         insertSQL = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(SQL.placeholders(all.count)))"
+        var stored: [String: Int] = [:]
+        for (i, name) in SchemaDDL.storedColumns(model, in: manifest).enumerated() { stored[name] = i }
+        loggedColumn = names.indices.map { toMany[$0] ? nil : stored[names[$0]] }
+        loggedPositionColumn = names.indices.map { i in storage[i]?.positionColumn.flatMap { stored[$0] } }
     }
 
     /// The position of column `name`, as `index[name]`. A model of a few columns is searched in order:

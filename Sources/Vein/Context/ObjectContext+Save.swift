@@ -49,58 +49,89 @@ extension ObjectContext {
                     }
                     try upsertInsertsMeetingStoredRows(undo: &upsertUndo)
                     let links = try planLinks(storedLists: try storedListsOfReplacedLinks())
-                    // Changed rows before new ones: a unique value an unsaved change moves away from a row
-                    // is free for a new row of the same save (rename A-1 to A-2, insert A-1). References
-                    // and links are checked after every write, so the order of rows is otherwise free.
-                    for object in pending.updated.values where !object.changed.isEmpty {
-                        try step()
-                        let layout = object.layout
-                        let columns = object.changed.sorted()
-                        // A to-one changed to an owner that lists it by position: the position goes with the row.
-                        // One changed to nil takes its position away with it, whatever else the save does to
-                        // the list it left (its owner may be deleted in this save: no removal then clears it).
-                        let positions = layout.positionedColumns.compactMap { i -> (String, Int64?)? in
-                            let column = layout.storage[i]!.positionColumn!
-                            if let position = links.positionWrittenWithRow(of: object, column: i) { return (column, position) }
-                            return object.changed.contains(i) && object[column: i] == .null ? (column, nil) : nil
-                        }
-                        let assignments = (columns.map { layout.columns[$0] } + positions.map(\.0)).map { "\(SQL.quoteIdentifier($0)) = ?" }
-                        let statement = try database.cachedStatement(
-                            "UPDATE \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \(StoreFormat.key) = ?")
-                        defer { statement.reset() }
-                        for (n, i) in columns.enumerated() {
-                            try layout.codecs[i]!.bind(object[column: i], to: statement, at: n + 1)
-                        }
-                        for (n, position) in positions.enumerated() {
-                            if let value = position.1 {
-                                try statement.bind(int64: value, at: columns.count + n + 1)
-                            } else {
-                                try statement.bindNull(at: columns.count + n + 1)
+                    // The rows this save writes record themselves in the change log, with the log's
+                    // triggers off (docs/history.md): a trigger per row would cost more than the row.
+                    let recorder = try database.transactionObserver as? ChangeRecorder
+                    func writeRows() throws {
+                        // Changed rows before new ones: a unique value an unsaved change moves away from a row
+                        // is free for a new row of the same save (rename A-1 to A-2, insert A-1). References
+                        // and links are checked after every write, so the order of rows is otherwise free.
+                        for object in pending.updated.values where !object.changed.isEmpty {
+                            try step()
+                            let layout = object.layout
+                            let columns = object.changed.sorted()
+                            // A to-one changed to an owner that lists it by position: the position goes with the row.
+                            // One changed to nil takes its position away with it, whatever else the save does to
+                            // the list it left (its owner may be deleted in this save: no removal then clears it).
+                            var positionIndexes: [Int] = []
+                            let positions = layout.positionedColumns.compactMap { i -> (String, Int64?)? in
+                                let column = layout.storage[i]!.positionColumn!
+                                if let position = links.positionWrittenWithRow(of: object, column: i) {
+                                    positionIndexes.append(i)
+                                    return (column, position)
+                                }
+                                guard object.changed.contains(i) && object[column: i] == .null else { return nil }
+                                positionIndexes.append(i)
+                                return (column, nil)
+                            }
+                            let assignments = (columns.map { layout.columns[$0] } + positions.map(\.0)).map { "\(SQL.quoteIdentifier($0)) = ?" }
+                            let statement = try database.cachedStatement(
+                                "UPDATE \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \(StoreFormat.key) = ?")
+                            defer { statement.reset() }
+                            for (n, i) in columns.enumerated() {
+                                try layout.codecs[i]!.bind(object[column: i], to: statement, at: n + 1)
+                            }
+                            for (n, position) in positions.enumerated() {
+                                if let value = position.1 {
+                                    try statement.bind(int64: value, at: columns.count + n + 1)
+                                } else {
+                                    try statement.bindNull(at: columns.count + n + 1)
+                                }
+                            }
+                            try statement.bind(.text(object.id), at: assignments.count + 1)
+                            try statement.step()
+                            if let recorder, let table = recorder.tableIndex(layout.model.name) {
+                                recorder.record(.update, table: table, id: object.id, count: columns.count + positions.count) { cells in
+                                    for i in columns { cells.append(column: layout.loggedColumn[i]!, object[column: i]) }
+                                    for (i, position) in zip(positionIndexes, positions) {
+                                        cells.append(column: layout.loggedPositionColumn[i]!, position.1)
+                                    }
+                                }
                             }
                         }
-                        try statement.bind(.text(object.id), at: assignments.count + 1)
-                        try statement.step()
-                    }
-                    // One statement lookup per model, not per row (the cache key is the whole SQL text).
-                    var insertStatements: [ObjectAddress: Statement] = [:]
-                    for object in pending.inserted {
-                        try step()
-                        let key = ObjectAddress(object.layout)
-                        let statement = try insertStatements[key] ?? database.cachedStatement(object.layout.insertSQL)
-                        insertStatements[key] = statement
-                        defer { statement.reset() }
-                        // The key's text made on the stack for the row, not kept in the object (`ModelObject.id` would keep it).
-                        try object.key.withText { try statement.bind(utf8: $0, at: 1) }
-                        let layout = object.layout
-                        for (n, i) in layout.insertedColumns.enumerated() {
-                            try layout.codecs[i]!.bind(object[column: i], to: statement, at: n + 2)
+                        // One statement lookup per model, not per row (the cache key is the whole SQL text).
+                        var insertStatements: [ObjectAddress: Statement] = [:]
+                        for object in pending.inserted {
+                            try step()
+                            let key = ObjectAddress(object.layout)
+                            let statement = try insertStatements[key] ?? database.cachedStatement(object.layout.insertSQL)
+                            insertStatements[key] = statement
+                            defer { statement.reset() }
+                            // The key's text made on the stack for the row, not kept in the object (`ModelObject.id` would keep it).
+                            try object.key.withText { try statement.bind(utf8: $0, at: 1) }
+                            let layout = object.layout
+                            for (n, i) in layout.insertedColumns.enumerated() {
+                                try layout.codecs[i]!.bind(object[column: i], to: statement, at: n + 2)
+                            }
+                            for (n, i) in layout.positionedColumns.enumerated() {
+                                let position = links.positionWrittenWithRow(of: object, column: i)
+                                try statement.bind(position.map(DatabaseValue.integer) ?? .null, at: layout.insertedColumns.count + n + 2)
+                            }
+                            try statement.step()
+                            if let recorder, let table = recorder.tableIndex(layout.model.name) {
+                                object.key.withText { id in
+                                    recorder.record(.insert, table: table, idUTF8: id,
+                                                    count: layout.insertedColumns.count + layout.positionedColumns.count) { cells in
+                                        for i in layout.insertedColumns { cells.append(column: layout.loggedColumn[i]!, object[column: i]) }
+                                        for i in layout.positionedColumns {
+                                            cells.append(column: layout.loggedPositionColumn[i]!, links.positionWrittenWithRow(of: object, column: i))
+                                        }
+                                    }
+                                }
+                            }
                         }
-                        for (n, i) in layout.positionedColumns.enumerated() {
-                            let position = links.positionWrittenWithRow(of: object, column: i)
-                            try statement.bind(position.map(DatabaseValue.integer) ?? .null, at: layout.insertedColumns.count + n + 2)
-                        }
-                        try statement.step()
                     }
+                    if let recorder { try recorder.recordingDirectly(on: try database, writeRows) } else { try writeRows() }
                     try links.write(to: database)
                     for _ in pending.deleted.values { try step() }
                     let deletedModels = try deleteRows()

@@ -27,11 +27,11 @@ final class ImportScratch {
         // An empty name is a temporary file only while temp_store says files; the setting is put back at
         // once, so that nothing else of this connection (the TEMP database, sorts) goes to disk unencrypted.
         let previous = try database.scalar("PRAGMA temp_store")?.int64 ?? 0
-        try database.execute("PRAGMA temp_store = FILE")
+        try database.setTemporaryStore("FILE")
         do {
             try database.execute("ATTACH DATABASE '' AS \(Self.schema)")
             attached = true
-            try database.execute("PRAGMA temp_store = \(previous)")
+            try database.setTemporaryStore(String(previous))
             try database.execute("""
                 CREATE TABLE \(Self.lists) ("side" INTEGER NOT NULL, "owner" TEXT NOT NULL, "member" TEXT NOT NULL, \
                 "position" INTEGER NOT NULL, PRIMARY KEY ("side", "owner", "member")) WITHOUT ROWID;
@@ -39,7 +39,7 @@ final class ImportScratch {
                 """)
         } catch {
             detach()
-            try? database.execute("PRAGMA temp_store = \(previous)")
+            try? database.setTemporaryStore(String(previous))
             throw error
         }
     }

@@ -50,7 +50,8 @@ public struct Migrator: Sendable {
     package func run(on database: Database, path: String, to target: SchemaVersion? = nil,
                      acceptChangedPlan: Bool = false) throws -> MigrationReport {
         let started = Date()
-        return try database.transaction(.immediate) {
+        let recorder = database.transactionObserver as? ChangeRecorder
+        let report = try database.transaction(.immediate) {
             let (meta, index) = try position(database, path: path)
             let last: Int
             if let target {
@@ -72,6 +73,8 @@ public struct Migrator: Sendable {
             }
             var report = MigrationReport(fromVersion: meta.schemaVersion, toVersion: plan.schemas[last].version.description, stages: [])
             let pending = plan.stages[index..<last]
+            // The change log keeps a migration as one schema record per stage, not its rows (docs/history.md).
+            try (recorder?.paused ?? { try $0() }) {
             let phases = StageRunner.Phase.allCases.count
             for (n, stage) in pending.enumerated() {
                 let stageStart = Date()
@@ -100,6 +103,9 @@ public struct Migrator: Sendable {
                           .integer(Int64(stageReport.rowsRead)), .integer(Int64(stageReport.rowsWritten)),
                           .integer(Int64(stageReport.rowsDeleted)), .text(VeinVersion.current)])
                 report.stages.append(stageReport)
+                try ChangeLogSchema.appendSchemaRecord(in: database, stage: stage.name, checksum: stage.checksum,
+                                                       manifest: plan.schemas[n + index + 1])
+            }
             }
             if last > index {
                 var updated = meta
@@ -112,6 +118,11 @@ public struct Migrator: Sendable {
             report.durationSeconds = Date().timeIntervalSince(started)
             return report
         }
+        // The connection goes on recording the new schema's tables.
+        if let recorder, report.toVersion != report.fromVersion {
+            try recorder.adopt(plan.schemas.first { $0.version.description == report.toVersion }!, on: database)
+        }
+        return report
     }
 
     /// The whole run on an encrypted scratch copy of the store, thrown away after: the report of what the

@@ -15,6 +15,10 @@ public final class Database {
     var readingGuard: ReadingGuard?
     /// What `traceStatements` calls, kept alive while SQLite holds a pointer to it.
     var statementTracer: StatementTracer?
+    /// Savepoints open now (`savepoint`): 0 directly in a transaction, or outside one.
+    package private(set) var savepointDepth = 0
+    /// Work that commits with this connection's transactions (the change log); see `TransactionObserver`.
+    package internal(set) var transactionObserver: (any TransactionObserver)?
 
     public enum OpenMode: Sendable {
         /// Open an existing file; never create one.
@@ -171,7 +175,18 @@ public final class Database {
     /// Runs one or more statements that return no rows of interest.
     package func execute(_ sql: String) throws {
         try requireOpen(sql)
-        try Self.execute(sql, on: handle)
+        try executeObserved(sql)
+    }
+
+    private func executeObserved(_ sql: String) throws {
+        let mark = transactionObserver?.mark
+        do {
+            try Self.execute(sql, on: handle)
+            if mark != nil { try transactionObserver?.statementDidFinish(self) }
+        } catch {
+            if let mark { transactionObserver?.undo(to: mark) }
+            throw error
+        }
     }
 
     private static func execute(_ sql: String, on db: OpaquePointer) throws {
@@ -237,6 +252,7 @@ public final class Database {
     }
 
     package var changes: Int { Int(sqlite3_changes(handle)) }
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     package var isInTransaction: Bool { !isClosed && sqlite3_get_autocommit(handle) == 0 }
 
     // MARK: Transactions
@@ -256,6 +272,7 @@ public final class Database {
         try execute("BEGIN \(kind.rawValue)")
         do {
             let result = try body()
+            try transactionObserver?.willCommit(self)
             try execute("COMMIT")
             return result
         } catch {
@@ -274,12 +291,16 @@ public final class Database {
     package func savepoint<T>(_ name: String = "vein", _ body: () throws -> T) throws -> T {
         let quoted = SQL.quoteIdentifier(name)
         try execute("SAVEPOINT \(quoted)")
+        let mark = transactionObserver?.mark
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
         do {
             let result = try body()
             try execute("RELEASE \(quoted)")
             return result
         } catch {
             try? execute("ROLLBACK TO \(quoted); RELEASE \(quoted)")
+            if let mark { transactionObserver?.undo(to: mark) }
             throw error
         }
     }

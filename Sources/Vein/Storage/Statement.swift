@@ -12,6 +12,9 @@ package final class Statement {
     /// connection open forever (and leave -wal and -shm files beside the store).
     unowned let database: Database
     package let sql: String
+    /// SQLite's own answer: this statement cannot change the database. Only others are watched by the
+    /// connection's `TransactionObserver`.
+    private let isReadOnly: Bool
 
     init(database: Database, sql: String) throws {
         var stmt: OpaquePointer?
@@ -22,6 +25,7 @@ package final class Statement {
         self.handle = stmt
         self.database = database
         self.sql = sql
+        self.isReadOnly = sqlite3_stmt_readonly(stmt) != 0
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -62,13 +66,18 @@ package final class Statement {
     /// Advances; returns true when a row is available.
     @discardableResult
     package func step() throws -> Bool {
+        let mark = isReadOnly ? nil : database.transactionObserver?.mark
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true
-        case SQLITE_DONE: return false
+        case SQLITE_DONE:
+            if mark != nil { try database.transactionObserver?.statementDidFinish(database) }
+            return false
         default:
             let error = database.lastError(rc, sql: sql)
             sqlite3_reset(handle)
+            // SQLite undid the statement's own changes (or the whole transaction): so does the observer.
+            if let mark { database.transactionObserver?.undo(to: mark) }
             // Raised by a SQL function written in Swift: the typed error its group reads back from the message.
             for group in database.functionGroups {
                 if let typed = group.error(fromMessage: error.message) { throw typed }

@@ -95,6 +95,7 @@ public final class Store {
             try FormatViews.install(on: store.database, store.manifest, from: store.format)
         }
         if store.refusesWrites { try store.database.execute("PRAGMA query_only = ON") }
+        try store.recordChanges(on: store.database)
         return store
     }
 
@@ -139,7 +140,14 @@ public final class Store {
         let database = try Self.connect(path, mode: connectionMode, key: key)
         if format != .current { try FormatViews.install(on: database, manifest, from: format) }
         if refusesWrites { try database.execute("PRAGMA query_only = ON") }
+        try recordChanges(on: database)
         return database
+    }
+
+    /// Who the change log names as the author of this store's commits, on every connection of it
+    /// (`ObjectContext.author` overrides it for one context). Nil: no author.
+    package var changeAuthor: String? {
+        didSet { (database.transactionObserver as? ChangeRecorder)?.author = changeAuthor }
     }
 
     /// The key that opened it (rotation copies the store with it); never shown.

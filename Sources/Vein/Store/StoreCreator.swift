@@ -32,13 +32,17 @@ public enum StoreCreator {
     /// copy of an encrypted store, which only its owner should read. `guarding`: the files the command reads
     /// (a copy's source store and its key file), which neither the store, the files SQLite keeps beside it,
     /// nor a new key file may write over.
+    /// `keepsChangeLog`: the store records every commit in its change log (docs/history.md).
     public static func create(at path: String, manifest: SchemaManifest, protection: Protection, mode: mode_t = 0o644,
-                              now: Date = Date(), populate: ((Store) throws -> Void)? = nil) throws -> Result {
-        try create(at: path, manifest: manifest, protection: protection, mode: mode, now: now, guarding: WriteGuard(), populate: populate)
+                              keepsChangeLog: Bool = false, now: Date = Date(),
+                              populate: ((Store) throws -> Void)? = nil) throws -> Result {
+        try create(at: path, manifest: manifest, protection: protection, mode: mode, keepsChangeLog: keepsChangeLog, now: now,
+                   guarding: WriteGuard(), populate: populate)
     }
 
     package static func create(at path: String, manifest: SchemaManifest, protection: Protection, mode: mode_t = 0o644,
-                               now: Date = Date(), guarding: WriteGuard, populate: ((Store) throws -> Void)? = nil) throws -> Result {
+                               keepsChangeLog: Bool = false, now: Date = Date(), guarding: WriteGuard,
+                               populate: ((Store) throws -> Void)? = nil) throws -> Result {
         // Before the existence check: a path that is the source store itself says so, not just "exists".
         try guarding.check(path, writing: .database)
         guard !FileSystem.fileExists(path) else { throw StoreError.alreadyExists(path) }
@@ -103,7 +107,7 @@ public enum StoreCreator {
             throw error
         }
         do {
-            try build(staged.temporary, reportedAs: path, manifest: manifest, key: key, now: now)
+            try build(staged.temporary, reportedAs: path, manifest: manifest, key: key, keepsChangeLog: keepsChangeLog, now: now)
             if let populate {
                 // Filled (an import) while it still has its temporary name: the store appears with its
                 // data, or not at all.
@@ -161,7 +165,7 @@ public enum StoreCreator {
     }
 
     private static func build(_ temporary: String, reportedAs path: String, manifest: SchemaManifest, key: CipherKey?,
-                              now: Date) throws {
+                              keepsChangeLog: Bool, now: Date) throws {
         let db: Database
         do { db = try Database(path: temporary, mode: .readWrite, key: key) } catch let error as DatabaseError
             where [SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY].contains(error.code) {
@@ -170,18 +174,19 @@ public enum StoreCreator {
             throw StoreError.cannotCreate(path, reason: error.message)
         }
         try db.execute("PRAGMA journal_mode = WAL")
-        try layOut(db, manifest: manifest, now: now)
+        try layOut(db, manifest: manifest, keepsChangeLog: keepsChangeLog, now: now)
         // The file must be whole on its own before it gets its name.
         try db.closeCheckpointed()
     }
 
     /// Creates the meta tables, the schema's tables and indexes, and the "created" history row, in one
     /// transaction: a new store on disk, or a scratch store in memory (`vein migrate check`).
-    static func layOut(_ db: Database, manifest: SchemaManifest, now: Date) throws {
+    static func layOut(_ db: Database, manifest: SchemaManifest, keepsChangeLog: Bool = false, now: Date) throws {
         try db.transaction {
             try db.execute(StoreMeta.createTableSQL)
             try db.execute(StoreMeta.createHistorySQL)
             for statement in SchemaDDL.createStatements(for: manifest) { try db.execute(statement) }
+            if keepsChangeLog { try ChangeLogSchema.create(in: db, manifest: manifest) }
             try StoreMeta(manifest: manifest, createdAt: now).write(to: db)
             try db.execute("""
                 INSERT INTO \(StoreFormat.migrations) ("fromVersion", "toVersion", "checksum", "appliedAt", "durationSeconds", "toolVersion")

@@ -180,7 +180,9 @@ public enum StoreVerifier {
         for name in indexNames.sorted() where !expectedIndexes.contains(name) {
             check.problems.append("index \(name) is not part of the schema")
         }
-        let known = Set(manifest.models.map(\.name) + linkTables + ["_vein_meta", format.migrationsTable])
+        let changeLog = try ChangeLogSchema.problems(in: db, manifest: manifest)
+        check.problems += changeLog
+        let known = Set(manifest.models.map(\.name) + linkTables + ["_vein_meta", format.migrationsTable] + ChangeLogSchema.tableNames)
         for table in tables.sorted() where !known.contains(table) && !table.hasPrefix("sqlite_") {
             check.problems.append("table \(table) is not part of the schema")
         }

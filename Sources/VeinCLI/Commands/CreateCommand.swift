@@ -5,6 +5,7 @@ enum CreateCommand {
     static let schema: OptionKey<String> = .required("schema", value: "MANIFEST", help: "The schema manifest (JSON or JSON5).",
                                                      completion: .fileWithExtensions(["json", "json5"]))
     static let plaintext: OptionKey<Bool> = .flag("plaintext", help: "Do not encrypt the store.")
+    static let history: OptionKey<Bool> = .flag("history", help: "Keep a change log of every commit (see 'vein help history').")
 
     static let spec: CommandSpec = CommandSpec(
         name: "create",
@@ -24,11 +25,12 @@ enum CreateCommand {
             for a raw key (64 digits) is refused as a mistyped key.
             """,
         arguments: [store],
-        options: [schema, plaintext] + SharedOptions.keyOptions + [SharedOptions.weakPassphrase, SharedOptions.json, SharedOptions.quiet],
+        options: [schema, plaintext, history] + SharedOptions.keyOptions + [SharedOptions.weakPassphrase, SharedOptions.json, SharedOptions.quiet],
         examples: [
             ("vein create blog.vein --schema blog.json5", "An encrypted store whose key is kept in the keyring."),
             ("vein create blog.vein --schema blog.json5 --key-file blog.key", "An encrypted store with a new key in blog.key."),
             ("vein create test.vein --schema blog.json5 --plaintext", "An unencrypted store, for tests."),
+            ("vein create blog.vein --schema blog.json5 --history", "A store that remembers every change ('vein history')."),
         ],
         run: run)
 
@@ -41,7 +43,8 @@ enum CreateCommand {
         let manifest = try SchemaManifest.load(path: schemaPath)
         let protection: StoreCreator.Protection = invocation[plaintext]
             ? .plaintext : .encrypted(SharedOptions.keyOptions(invocation))
-        let result = try StoreCreator.create(at: invocation[store], manifest: manifest, protection: protection)
+        let result = try StoreCreator.create(at: invocation[store], manifest: manifest, protection: protection,
+                                             keepsChangeLog: invocation[history])
 
         if invocation.wantsJSON {
             invocation.console.outJSON(.object(JSONObject([
@@ -50,6 +53,7 @@ enum CreateCommand {
                 ("schemaVersion", .string(manifest.version.description)),
                 ("models", .array(manifest.models.map { .string($0.name) })),
                 ("encrypted", .bool(result.encryption.isEncrypted)),
+                ("history", .bool(invocation[history])),
                 ("keySource", .string(result.encryption.keySource.kind)),
                 ("generatedKey", .bool(result.generatedKey)),
             ])))
@@ -61,7 +65,8 @@ enum CreateCommand {
                 protectionText = result.generatedKey ? "encrypted, new key in the \(source)" : "encrypted with the \(source)"
             }
             let count = manifest.models.count
-            invocation.console.out("created \(result.path): \(manifest.app) \(manifest.version), \(Phrase.count(count, "model")), \(protectionText)")
+            let historyText = invocation[history] ? ", keeping a change log" : ""
+            invocation.console.out("created \(result.path): \(manifest.app) \(manifest.version), \(Phrase.count(count, "model")), \(protectionText)\(historyText)")
         }
     }
 }

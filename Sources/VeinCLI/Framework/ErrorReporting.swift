@@ -88,6 +88,15 @@ enum ErrorReporting {
             return Report(messages: [e.description], hint: nil, exitCode: .dataError)
         case let e as ManifestError:
             return Report(messages: e.lines, hint: nil, exitCode: .dataError)
+        case let e as ChangeLogError:
+            switch e {
+            case .notKept:
+                return Report(messages: [e.message], hint: "a store keeps one when created with 'vein create --history'", exitCode: .dataError)
+            case .damaged:
+                return Report(messages: [e.message], hint: "'vein verify STORE' checks the log's tables and triggers", exitCode: .dataError)
+            case .unknownToken:
+                return Report(messages: [e.message], hint: "'vein history STORE' lists the tokens", exitCode: .dataError)
+            }
         case let e as SwiftDeclarationError:
             return Report(messages: [e.description], hint: "'vein schema STORE --json' prints the manifest itself", exitCode: .dataError)
         case let e as FileError:

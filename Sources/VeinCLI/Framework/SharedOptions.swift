@@ -41,7 +41,10 @@ enum SharedOptions {
 
     /// Opens the store named by the STORE argument with the invocation's key sources. A command that only
     /// reads opens it `.readOnly`: it then works on a store it may not write, and leaves no -wal or -shm.
+    /// Its change log (when it keeps one) names the command as the author of what it commits.
     static func openStore(_ invocation: Invocation, mode: Database.OpenMode = .readWrite) throws -> Store {
-        try Store.open(invocation[store], keys: keyOptions(invocation), mode: mode)
+        let store = try Store.open(invocation[store], keys: keyOptions(invocation), mode: mode)
+        store.changeAuthor = "vein \(invocation.commandPath)"
+        return store
     }
 }

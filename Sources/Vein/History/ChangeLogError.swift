@@ -1,0 +1,17 @@
+/// What can go wrong reading or keeping a store's change log (docs/history.md).
+package enum ChangeLogError: Error, Equatable, Sendable {
+    /// The store keeps no change log (made before it, or created without one).
+    case notKept(String)
+    /// The log's own tables hold what Vein never writes.
+    case damaged(String)
+    /// A token that names no transaction of this log.
+    case unknownToken(String)
+
+    package var message: String {
+        switch self {
+        case .notKept(let path): return "\(path) keeps no change log"
+        case .damaged(let what): return "the change log is damaged: \(what)"
+        case .unknownToken(let token): return "no transaction has the token \(token)"
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Reads a store's change log (docs/history.md): the transactions after a token or a time, narrowed to a
+/// model, an object or an author.
+package struct ChangeLogReader {
+    package var afterToken: Int64?
+    /// Only transactions whose clock time is at or after this one.
+    package var sinceClock: Int64?
+    package var author: String?
+    /// Only changes of these tables (a model's: `tables(of:in:)`).
+    package var tables: Set<String>?
+    /// Only changes of this row, and links naming it.
+    package var id: String?
+
+    package init() {}
+
+    /// The matching transactions in token order. A transaction with no matching change is left out when
+    /// a model or an id narrows the read.
+    package func transactions(in database: Database) throws -> [LoggedTransaction] {
+        guard try ChangeLogSchema.isKept(in: database) else { throw ChangeLogError.notKept(database.path) }
+        var conditions: [String] = [], arguments: [DatabaseValue] = []
+        if let afterToken { conditions.append(#""token" > ?"#); arguments.append(.integer(afterToken)) }
+        if let sinceClock { conditions.append(#""clock" >= ?"#); arguments.append(.integer(sinceClock)) }
+        if let author { conditions.append(#""author" = ?"#); arguments.append(.text(author)) }
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        var result: [LoggedTransaction] = []
+        let records = try database.makeStatement(#"SELECT "token", "kind", "replica", "clock", "author", "schemaVersion", "detail" FROM "\#(ChangeLogSchema.transactions)""#
+                                                 + filter + #" ORDER BY "token""#)
+        defer { records.reset() }
+        try records.bind(arguments)
+        let parts = try database.cachedStatement(#"SELECT "tableName", "columns", "changes", "part" FROM "\#(ChangeLogSchema.changes)" WHERE "token" = ? ORDER BY "part""#)
+        while try records.step() {
+            let token = records.int64(0)
+            guard let kind = TransactionKind(rawValue: records.string(1)) else {
+                throw ChangeLogError.damaged("transaction \(token) has the kind \"\(records.string(1))\"")
+            }
+            var transaction = LoggedTransaction(token: token, kind: kind, replica: records.string(2), clock: records.int64(3),
+                                                author: records.isNull(4) ? nil : records.string(4), schemaVersion: records.string(5),
+                                                detail: records.isNull(6) ? nil : records.string(6), parts: [])
+            defer { parts.reset() }
+            try parts.bind([.integer(token)])
+            while try parts.step() {
+                var part = try Self.part(table: parts.string(0), columns: parts.string(1), token: token, partNumber: parts.int64(3))
+                let bytes = parts.data(2)
+                var reader = ChangeBytesReader([UInt8](bytes), keyCount: part.keyCount, columnCount: part.valueColumns.count)
+                do { part.changes = try reader.readAll() } catch {
+                    throw ChangeLogError.damaged("transaction \(token), part \(parts.int64(3)) (\(part.tableName)) cannot be read")
+                }
+                if let narrowed = narrowed(part) { transaction.parts.append(narrowed) }
+            }
+            parts.reset()
+            if (tables != nil || id != nil) && transaction.parts.isEmpty && kind == .changes { continue }
+            result.append(transaction)
+        }
+        return result
+    }
+
+    private static func part(table: String, columns text: String, token: Int64, partNumber: Int64) throws -> LoggedPart {
+        guard case .array(let items)? = try? JSONParser.parse(text) else {
+            throw ChangeLogError.damaged("transaction \(token), part \(partNumber): its columns are not a JSON array")
+        }
+        let columns = items.compactMap { item -> String? in if case .string(let s) = item { return s } else { return nil } }
+        guard columns.count == items.count, !columns.isEmpty else {
+            throw ChangeLogError.damaged("transaction \(token), part \(partNumber): its columns are not names")
+        }
+        return LoggedPart(tableName: table, columns: columns, changes: [])
+    }
+
+    private func narrowed(_ part: LoggedPart) -> LoggedPart? {
+        if let tables, !tables.contains(part.tableName) { return nil }
+        var part = part
+        if let id { part.changes = part.changes.filter { $0.key.contains(.text(id)) } }
+        return part.changes.isEmpty ? nil : part
+    }
+
+    /// A model's table and the link tables of its relationships, either side.
+    package static func tables(of model: ModelSchema, in manifest: SchemaManifest) -> Set<String> {
+        Set([model.name] + model.relationships.compactMap { RelationshipStorage(model: model, relationship: $0, in: manifest).linkTable })
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Vein
+
+/// `vein history`: what a store's change log recorded (docs/history.md#reading-it).
+enum HistoryCommand {
+    enum Format: String, CaseIterable {
+        case text, json, jsonl
+    }
+
+    static let since: OptionKey<String?> = .value("since", value: "TOKEN|TIME",
+        help: "Only commits after token TOKEN, or at or after TIME (ISO 8601, with Z or an offset).")
+    static let model: OptionKey<String?> = .value("model", value: "MODEL", help: "Only changes of MODEL's rows and lists.")
+    static let id: OptionKey<String?> = .value("id", value: "ID", help: "Only changes of this object, and links naming it: its life.")
+    static let author: OptionKey<String?> = .value("author", value: "AUTHOR", help: "Only commits by AUTHOR.")
+    static let format: OptionKey<Format?> = .choice("format", value: "FORMAT",
+        help: "text (the default), json (one document, as --json) or jsonl (a commit per line).", of: Format.self)
+
+    static let spec: CommandSpec = CommandSpec(
+        name: "history",
+        abstract: "Show what changed in a store, when and by whom, from its change log",
+        discussion: """
+            Lists the commits STORE's change log holds, oldest first: each with its token (which orders \
+            commits and is what --since takes), its time, its author and what it changed. A store keeps a log \
+            when it was created with 'vein create --history'. A migration is one commit naming its stage; \
+            writes another program made to the store (the sqlcipher shell) are not in the log, and a line says \
+            how many rows it missed and where. Opens STORE read-only in effect.
+            """,
+        arguments: [SharedOptions.store],
+        options: [since, model, id, author, format] + SharedOptions.keyOptions + [SharedOptions.json],
+        examples: [
+            ("vein history blog.vein", "Every commit the log holds."),
+            ("vein history blog.vein --id 01J9Z3NDEKTSV4RRFFQ69G5FAV", "One object's life."),
+            ("vein history blog.vein --since 2026-12-01T00:00:00Z --format jsonl", "What changed since a time, a commit per line."),
+        ],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws {
+        let store = try SharedOptions.openStore(invocation, mode: .readOnly)
+        var reader = ChangeLogReader()
+        if let since = invocation[since] {
+            if let token = Int64(since), token >= 0 {
+                reader.afterToken = token
+            } else if let seconds = ISODate.parse(since), since.contains("T") {
+                reader.sinceClock = HybridClock.lowerBound(of: Date(timeIntervalSince1970: seconds))
+            } else {
+                throw UsageError(message: "--since takes a token (a whole number, as 'vein history' prints) or a time "
+                                 + "(ISO 8601 with Z or an offset, such as 2026-12-01T09:30:00Z), not \"\(since)\"", command: "history")
+            }
+        }
+        if let name = invocation[model] {
+            guard let schema = store.manifest.model(named: name) else {
+                throw UsageError(message: "\(store.path) has no model \"\(name)\"", command: "history")
+            }
+            reader.tables = ChangeLogReader.tables(of: schema, in: store.manifest)
+        }
+        reader.id = invocation[id]
+        reader.author = invocation[author]
+        let transactions = try store.transaction(.deferred) { try reader.transactions(in: store.database) }
+        let console = invocation.console
+        switch invocation.wantsJSON ? .json : invocation[format] ?? .text {
+        case .json: console.outJSON(.array(transactions.map { $0.json(manifest: store.manifest) }))
+        case .jsonl: for t in transactions { console.out(JSONWriter.string(t.json(manifest: store.manifest))) }
+        case .text: for t in transactions { console.out(text(t, manifest: store.manifest)) }
+        }
+    }
+
+    /// `12  2026-12-06T21:40:03.120000Z  vein query  (1.0.0)` and a line per change.
+    static func text(_ transaction: LoggedTransaction, manifest: SchemaManifest) -> String {
+        let time = ISODate.format(transaction.date.timeIntervalSince1970)
+        var head = "\(transaction.token)  \(time)  \(transaction.author ?? "-")  (\(transaction.schemaVersion))"
+        switch transaction.kind {
+        case .schema: head += "  migration \(transaction.detail ?? "")"
+        case .outside: head += "  \(Phrase.count(Int(transaction.detail ?? "") ?? 0, "row write")) by another program, not in the log"
+        case .changes: break
+        }
+        let lines = HistoryChange.changes(of: transaction, manifest: manifest).map { change -> String in
+            if let relationship = change.relationship {
+                let position = change.position.map { " at \($0)" } ?? ""
+                return "  \(change.kind.rawValue) \(relationship) \(change.id) → \(change.member ?? "")\(position)"
+            }
+            let fields = change.fields.map { "\($0.key): \(JSONWriter.string($0.value))" }.joined(separator: ", ")
+            return "  \(change.kind.rawValue) \(change.model) \(change.id)" + (fields.isEmpty ? "" : "  \(fields)")
+        }
+        return ([head] + lines).joined(separator: "\n")
+    }
+}

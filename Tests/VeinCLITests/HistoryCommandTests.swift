@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// `vein history` through the built binary (docs/history.md): what `vein query` and `vein import` commit,
+/// a write made by another program, the filters, the formats, and the errors' words.
+@Suite struct HistoryCommandTests {
+    static func store() throws -> VeinRunner {
+        let r = try VeinRunner()
+        let created = try r.vein(["create", "h.vein", "--schema", VeinRunner.exampleManifest, "--plaintext", "--history"])
+        try #require(created.status == 0, "\(created.stderr)")
+        #expect(created.stdout.hasSuffix(", keeping a change log\n"))
+        return r
+    }
+
+    /// The id `vein query` prints for an insert.
+    static func insert(_ r: VeinRunner, _ statement: String) throws -> String {
+        let result = try r.vein(["query", "h.vein", statement])
+        try #require(result.status == 0, "\(result.stderr)")
+        return String(result.stdout.split(separator: " ")[2].prefix(26))
+    }
+
+    @Test func whatQueriesCommitIsListedInOrderAndNarrowedToAnObject() throws {
+        let r = try Self.store()
+        defer { r.cleanUp() }
+        let post = try Self.insert(r, #"insert Post(title: "Hello", content: "c")"#)
+        _ = try Self.insert(r, #"insert Attachment(name: "a.png", fileType: .png, sizeMiB: 0.5, post: #id("\#(post)"))"#)
+        #expect(try r.vein(["query", "h.vein", #"update Post where title == "Hello" set views = views + 1"#]).status == 0)
+        #expect(try r.vein(["query", "h.vein", #"delete Post where title == "Hello""#]).status == 0)
+
+        let history = try r.vein(["history", "h.vein"])
+        #expect(history.status == 0, "\(history.stderr)")
+        let lines = history.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.filter { !$0.hasPrefix("  ") }.map { $0.split(separator: " ").first.map(String.init) ?? "" } == ["1", "2", "3", "4"])
+        #expect(lines.filter { !$0.hasPrefix("  ") }.allSatisfy { $0.contains("  vein query  (0.0.1)") })
+        #expect(lines.contains("  insert Post \(post)  title: \"Hello\", content: \"c\", views: 0, publishedAt: null"))
+        #expect(lines.contains("  update Post \(post)  views: 1"))
+        #expect(lines.contains("  delete Post \(post)"))
+        #expect(lines.contains { $0.hasPrefix("  insert Attachment ") && $0.hasSuffix("post: \"\(post)\", order in Post.attachments: 1") })
+        #expect(lines.contains { $0.hasPrefix("  delete Attachment ") }, "the cascade is in the log")
+
+        let life = try r.vein(["history", "h.vein", "--id", post, "--format", "jsonl"])
+        let tokens = life.stdout.split(separator: "\n").map { line -> Int in
+            let range = line.range(of: #""token":\d+"#, options: .regularExpression)!
+            return Int(line[range].dropFirst(8))!
+        }
+        #expect(tokens == [1, 3, 4])
+        let json = try r.vein(["history", "h.vein", "--since", "3", "--model", "Attachment", "--json"])
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [[String: Any]]
+        #expect(parsed.map { $0["token"] as! Int } == [4])
+        let change = (parsed[0]["changes"] as! [[String: Any]])[0]
+        #expect(change["change"] as? String == "delete" && change["model"] as? String == "Attachment")
+    }
+
+    @Test func aWriteByAnotherProgramIsNamedWhereItHappened() throws {
+        let r = try Self.store()
+        defer { r.cleanUp() }
+        _ = try Self.insert(r, #"insert Post(title: "a", content: "c")"#)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlcipher")
+        shell.arguments = [r.path("h.vein"), #"UPDATE "Post" SET "views" = 7"#]
+        try shell.run()
+        shell.waitUntilExit()
+        try #require(shell.terminationStatus == 0)
+        _ = try Self.insert(r, #"insert Post(title: "b", content: "c")"#)
+        let lines = try r.vein(["history", "h.vein"]).stdout.split(separator: "\n").filter { !$0.hasPrefix("  ") }
+        #expect(lines.count == 3)
+        #expect(lines[1].hasPrefix("2  ") && lines[1].hasSuffix("  -  (0.0.1)  1 row write by another program, not in the log"))
+        #expect(try r.vein(["verify", "h.vein"]).status == 0)
+    }
+
+    @Test func errorsSayWhatToDo() throws {
+        let r = try Self.store()
+        defer { r.cleanUp() }
+        let since = try r.vein(["history", "h.vein", "--since", "yesterday"])
+        #expect(since.status == 64)
+        #expect(since.stderr == """
+            vein: error: --since takes a token (a whole number, as 'vein history' prints) or a time (ISO 8601 with Z or an offset, such as 2026-12-01T09:30:00Z), not "yesterday"
+            hint: see 'vein help history'
+
+            """)
+        let model = try r.vein(["history", "h.vein", "--model", "Pots"])
+        #expect(model.status == 64 && model.stderr.hasPrefix("vein: error: h.vein has no model \"Pots\"\n"))
+        #expect(try r.vein(["create", "plain.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
+        let none = try r.vein(["history", "plain.vein"])
+        #expect(none.status == 65)
+        #expect(none.stderr == """
+            vein: error: plain.vein keeps no change log
+            hint: a store keeps one when created with 'vein create --history'
+
+            """)
+    }
+}
