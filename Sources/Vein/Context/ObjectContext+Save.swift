@@ -76,7 +76,7 @@ extension ObjectContext {
                             }
                             let assignments = (columns.map { layout.columns[$0] } + positions.map(\.0)).map { "\(SQL.quoteIdentifier($0)) = ?" }
                             let statement = try database.cachedStatement(
-                                "UPDATE \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \(StoreFormat.key) = ?")
+                                "UPDATE OR FAIL \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \(StoreFormat.key) = ?")
                             defer { statement.reset() }
                             for (n, i) in columns.enumerated() {
                                 try layout.codecs[i]!.bind(object[column: i], to: statement, at: n + 1)
