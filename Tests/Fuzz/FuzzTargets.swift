@@ -1,14 +1,14 @@
 import Foundation
 
 // libFuzzer entry points for the parsers that read what users and other programs give Vein: schema
-// manifests, migration plans, expressions (parsed, type-checked, compiled and run on a small store) and
-// JSON (whole documents and the streaming reader). `scripts/fuzz` compiles this file together with the
+// manifests, migration plans, expressions (parsed, type-checked, compiled and run on a small store),
+// JSON (whole documents and the streaming reader) and the change log's bytes (a damaged record). `scripts/fuzz` compiles this file together with the
 // engine's sources (`swiftc -sanitize=fuzzer,address`), so this is one module with the engine and can reach
 // its internals. The target is chosen by VEIN_FUZZ_TARGET; a crash, a sanitizer report or a hang is a
 // finding, a thrown error is the expected answer to bad input.
 
 enum FuzzTarget: String, CaseIterable {
-    case manifest, plan, expression, json
+    case manifest, plan, expression, json, changes
 
     static let current: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["VEIN_FUZZ_TARGET"] ?? ""
@@ -87,6 +87,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = try? JSONParser.parse(bytes)
         _ = try? JSONParser.parse(bytes, json5: true)
         fuzzStreamReader(bytes)
+    case .changes:
+        fuzzChangeBytes(bytes)
     }
     return 0
 }
@@ -111,4 +113,26 @@ func fuzzStreamReader(_ bytes: [UInt8]) {
         }
         close(fds[0])
     }
+}
+
+/// The change log's bytes (docs/history.md#the-bytes-of-a-change), read as a part whose shape the first
+/// byte chooses. What reads is written again and must read back the same: the reader accepts only what
+/// the writer can write.
+func fuzzChangeBytes(_ bytes: [UInt8]) {
+    guard let shape = bytes.first else { return }
+    let keyCount = 1 + Int(shape & 1), columnCount = Int(shape >> 1)
+    var reader = ChangeBytesReader(Array(bytes.dropFirst()), keyCount: keyCount, columnCount: columnCount)
+    guard let changes = try? reader.readAll() else { return }
+    var writer = ChangeBytesWriter()
+    for change in changes {
+        writer.beginEntry(change.kind, clockOffset: change.clockOffset)
+        for key in change.key { writer.appendCell(key) }
+        writer.appendVarint(UInt64(change.values.count))
+        for (column, value) in change.values {
+            writer.appendVarint(UInt64(column))
+            writer.appendCell(value)
+        }
+    }
+    var again = ChangeBytesReader(writer.bytes, keyCount: keyCount, columnCount: columnCount)
+    guard let reread = try? again.readAll(), reread == changes else { fatalError("the change bytes do not read back the same") }
 }

@@ -210,6 +210,8 @@ struct ChangeBytesReader {
             var bits: UInt64 = 0
             for i in 0..<8 { bits |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
             offset += 8
+            // SQLite holds no NaN (it stores NULL instead), so no recorded cell is one.
+            guard !Double(bitPattern: bits).isNaN else { throw Damaged() }
             return .real(Double(bitPattern: bits))
         case 3:
             let text = try counted()

@@ -71,22 +71,10 @@ import Testing
         }
     }
 
-    /// A small deterministic generator: the same seed makes the same sequence, so a failure can be re-run.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
     func replayingTheLogGivesTheStoreItsState(seed: UInt64) throws {
         let f = try Fixture()
-        var rng = SplitMix(state: seed)
+        var rng = SplitMix64(seed: seed)
         let context = ObjectContext(store: f.store)
         let runner = QueryRunner(context: context)
 
