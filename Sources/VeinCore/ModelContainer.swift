@@ -51,14 +51,14 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
 
     /// A container for schema `V`, the last version of `plan` when there is one.
     convenience init<V: VersionedSchema>(_ schema: V.Type, plan: (any SchemaMigrationPlan.Type)?, at path: String?, appID: String,
-                                         keyProvider: any DatabaseKeyProvider, allowsSave: Bool = true) throws {
+                                         keyProvider: any DatabaseKeyProvider, allowsSave: Bool = true, keepsHistory: Bool = false) throws {
         if let plan {
             guard let last = plan.schemas.last, ObjectIdentifier(last) == ObjectIdentifier(V.self) else {
                 throw ModelContainerError.schemaNotLastInPlan(schema: "\(V.self)", plan: "\(plan)")
             }
         }
         try self.init(manifest: try V.manifest(appID: appID), models: V.models, plan: plan, at: path, keys: keyProvider.keyOptions,
-                      allowsSave: allowsSave)
+                      allowsSave: allowsSave, keepsHistory: keepsHistory)
     }
 
     /// A container for schema `V` without a plan: a store at another schema is refused.
@@ -68,7 +68,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
     }
 
     init(manifest: SchemaManifest, models: [any PersistentModel.Type], plan: (any SchemaMigrationPlan.Type)?,
-                 at path: String?, keys: KeyOptions, allowsSave: Bool = true) throws {
+                 at path: String?, keys: KeyOptions, allowsSave: Bool = true, keepsHistory: Bool = false) throws {
         self.manifest = manifest
         self.allowsSave = allowsSave
         self.models = models
@@ -80,7 +80,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
             storePath = path
             if !FileManager.default.fileExists(atPath: path) {
                 guard allowsSave else { throw ModelContainerError.notCreatedWithoutSaves(path: path) }
-                _ = try StoreCreator.create(at: path, manifest: manifest, protection: .encrypted(keys))
+                _ = try StoreCreator.create(at: path, manifest: manifest, protection: .encrypted(keys), keepsChangeLog: keepsHistory)
             }
         } else {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vein-memory-\(UUID().uuidString)").path
@@ -89,7 +89,8 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
             temporaryFolder = folder
             storePath = folder + "/store.vein"
             do {
-                _ = try StoreCreator.create(at: storePath, manifest: manifest, protection: .plaintext, mode: 0o600)
+                _ = try StoreCreator.create(at: storePath, manifest: manifest, protection: .plaintext, mode: 0o600,
+                                            keepsChangeLog: keepsHistory)
             } catch {
                 try? FileManager.default.removeItem(atPath: folder)
                 throw error

@@ -72,6 +72,13 @@ public final class ObjectContext: @unchecked Sendable {
     package let storeRealPath: String?
     /// What saves wrote, announced once committed (SaveAnnouncer.swift).
     var announcer = SaveAnnouncer()
+    /// Who this context's saves are by, in the store's change log (SwiftData's `ModelContext.author`;
+    /// docs/history.md). Nil: the store's author (the `vein` command), or none.
+    public var author: String? {
+        get { lock.withLock { authorName } }
+        set { lock.withLock { authorName = newValue; (connection?.transactionObserver as? ChangeRecorder)?.contextAuthor = newValue } }
+    }
+    private var authorName: String?
 
     public convenience init(store: Store) {
         self.init(store: store, readWithEveryRow: [:])
@@ -149,6 +156,7 @@ public final class ObjectContext: @unchecked Sendable {
                 if let connection { return connection }
                 let opened = try connect!()
                 try opened.install(SQLFunctions.self)
+                (opened.transactionObserver as? ChangeRecorder)?.contextAuthor = authorName
                 connection = opened
                 readClock.observe(dataVersion: try opened.scalar("PRAGMA data_version")?.int64, opening: true)
                 return opened

@@ -30,8 +30,10 @@ package final class ChangeRecorder: TransactionObserver {
     private var isWriting = false
     /// Set while a migration rewrites tables: their changes are one schema record, not rows.
     private var isPaused = false
-    /// Who makes the next commits (`ObjectContext.author`, or the command that writes), kept with them.
+    /// Who makes the next commits, kept with them: the connection's context's author
+    /// (`ObjectContext.author`) when it has one, else the store's (`Store.changeAuthor`: the command).
     package var author: String?
+    package var contextAuthor: String?
 
     /// Columns per call of `vein_record`: SQLite allows a function at most 127 arguments, and an update
     /// passes each column twice.
@@ -261,7 +263,7 @@ package final class ChangeRecorder: TransactionObserver {
         defer { isWriting = false }
         func append(_ kind: TransactionKind, detail: String?) throws -> Int64 {
             // Another program's writes have no author Vein knows.
-            try ChangeLogSchema.appendRecord(in: database, kind: kind, replica: replica, author: kind == .outside ? nil : author,
+            try ChangeLogSchema.appendRecord(in: database, kind: kind, replica: replica, author: kind == .outside ? nil : contextAuthor ?? author,
                                              schemaVersion: schemaVersion, detail: detail)
         }
         if token == nil {

@@ -73,7 +73,7 @@ enum HistoryCommand {
         case .outside: head += "  \(Phrase.count(Int(transaction.detail ?? "") ?? 0, "row write")) by another program, not in the log"
         case .changes: break
         }
-        let lines = HistoryChange.changes(of: transaction, manifest: manifest).map { change -> String in
+        let lines = LoggedModelChange.changes(of: transaction, manifest: manifest).map { change -> String in
             if let relationship = change.relationship {
                 let position = change.position.map { " at \($0)" } ?? ""
                 return "  \(change.kind.rawValue) \(relationship) \(change.id) → \(change.member ?? "")\(position)"

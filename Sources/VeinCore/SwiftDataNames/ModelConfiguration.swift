@@ -26,30 +26,36 @@ public struct ModelConfiguration: Sendable {
     public let allowsSave: Bool
     public let appID: String?
     public let keyProvider: any DatabaseKeyProvider
+    /// Vein's: a store this configuration creates keeps its history (docs/history.md), which
+    /// `ModelContext.fetchHistory` reads. SwiftData keeps it always; Vein asks, while its cost to inserts
+    /// is above its aim (bench/README.md). A store that exists keeps what it was created with.
+    public let keepsHistory: Bool
 
     public init(_ name: String? = nil, schema: Schema? = nil, isStoredInMemoryOnly: Bool = false, allowsSave: Bool = true,
-                appID: String? = nil, keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()) {
+                appID: String? = nil, keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider(), keepsHistory: Bool = false) {
         self.init(name: name, models: schema?.models, isStoredInMemoryOnly: isStoredInMemoryOnly, url: nil,
-                  allowsSave: allowsSave, appID: appID, keyProvider: keyProvider)
+                  allowsSave: allowsSave, appID: appID, keyProvider: keyProvider, keepsHistory: keepsHistory)
     }
 
     /// `ModelConfiguration(for: User.self, isStoredInMemoryOnly: true)`.
     /// (One type at least: `ModelConfiguration()` is the initializer above.)
     public init(for first: any PersistentModel.Type, _ more: any PersistentModel.Type..., isStoredInMemoryOnly: Bool = false,
-                allowsSave: Bool = true, appID: String? = nil, keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()) {
+                allowsSave: Bool = true, appID: String? = nil, keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider(),
+                keepsHistory: Bool = false) {
         self.init(name: nil, models: [first] + more, isStoredInMemoryOnly: isStoredInMemoryOnly, url: nil,
-                  allowsSave: allowsSave, appID: appID, keyProvider: keyProvider)
+                  allowsSave: allowsSave, appID: appID, keyProvider: keyProvider, keepsHistory: keepsHistory)
     }
 
     public init(_ name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true, appID: String? = nil,
-                keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider()) {
+                keyProvider: any DatabaseKeyProvider = SecretServiceKeyProvider(), keepsHistory: Bool = false) {
         self.init(name: name, models: schema?.models, isStoredInMemoryOnly: false, url: url, allowsSave: allowsSave,
-                  appID: appID, keyProvider: keyProvider)
+                  appID: appID, keyProvider: keyProvider, keepsHistory: keepsHistory)
     }
 
     private init(name: String?, models: [any PersistentModel.Type]?, isStoredInMemoryOnly: Bool, url: URL?,
-                 allowsSave: Bool, appID: String?, keyProvider: any DatabaseKeyProvider) {
+                 allowsSave: Bool, appID: String?, keyProvider: any DatabaseKeyProvider, keepsHistory: Bool) {
         self.allowsSave = allowsSave
+        self.keepsHistory = keepsHistory
         self.name = name
         self.modelNames = models?.map { $0.modelName }
         self.isStoredInMemoryOnly = isStoredInMemoryOnly

@@ -27,7 +27,8 @@ extension ModelContainer {
         let configuration = configurations.first ?? ModelConfiguration()
         try configuration.checkModels(in: V.models)
         try self.init(schema, plan: migrationPlan, at: try configuration.storePath(), appID: configuration.resolvedAppID,
-                      keyProvider: configuration.keyProvider, allowsSave: configuration.allowsSave)
+                      keyProvider: configuration.keyProvider, allowsSave: configuration.allowsSave,
+                      keepsHistory: configuration.keepsHistory)
         try migrate()
     }
 
@@ -37,6 +38,6 @@ extension ModelContainer {
         let appID = configuration.resolvedAppID
         try self.init(manifest: try schema.manifest(appID: appID), models: schema.models, plan: nil,
                       at: try configuration.storePath(), keys: configuration.keyProvider.keyOptions,
-                      allowsSave: configuration.allowsSave)
+                      allowsSave: configuration.allowsSave, keepsHistory: configuration.keepsHistory)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A logged change as a person or a script reads it (`vein history`, docs/history.md#reading-it): in the
 /// schema's words, a model's row or a link of a relationship, rather than a table's row.
-package struct HistoryChange: Equatable, Sendable {
+package struct LoggedModelChange: Equatable, Sendable {
     package enum Kind: String, Sendable {
         case insert, update, delete
         /// A link table's row: a member added to a list, taken out of it, or moved within it.
@@ -24,13 +24,13 @@ package struct HistoryChange: Equatable, Sendable {
 
     /// The changes of `transaction`, read with `manifest` (the store's schema now). A column the schema
     /// no longer has is shown under its stored name with its stored value.
-    package static func changes(of transaction: LoggedTransaction, manifest: SchemaManifest) -> [HistoryChange] {
-        transaction.parts.flatMap { part -> [HistoryChange] in
+    package static func changes(of transaction: LoggedTransaction, manifest: SchemaManifest) -> [LoggedModelChange] {
+        transaction.parts.flatMap { part -> [LoggedModelChange] in
             if part.isLinkTable { return linkChanges(part, manifest: manifest) }
             let model = manifest.model(named: part.tableName)
             let columns = Array(part.valueColumns)
             let names = columns.map { displayName(of: $0, in: model, manifest: manifest) }
-            return part.changes.compactMap { change -> HistoryChange? in
+            return part.changes.compactMap { change -> LoggedModelChange? in
                 let kind: Kind
                 switch change.kind {
                 case .insert, .insertContinued: kind = .insert
@@ -41,7 +41,7 @@ package struct HistoryChange: Equatable, Sendable {
                 for (column, value) in change.values {
                     fields[names[column]] = json(value, column: columns[column], model: model)
                 }
-                return HistoryChange(kind: kind, model: part.tableName, id: change.key.first?.string ?? "", fields: fields)
+                return LoggedModelChange(kind: kind, model: part.tableName, id: change.key.first?.string ?? "", fields: fields)
             }.reduce(into: []) { merged, change in
                 // An insert continued (a wide table) is one change.
                 if change.kind == .insert, let last = merged.last, last.kind == .insert, last.id == change.id, last.model == change.model,
@@ -56,13 +56,13 @@ package struct HistoryChange: Equatable, Sendable {
         }
     }
 
-    private static func linkChanges(_ part: LoggedPart, manifest: SchemaManifest) -> [HistoryChange] {
+    private static func linkChanges(_ part: LoggedPart, manifest: SchemaManifest) -> [LoggedModelChange] {
         let storage = RelationshipStorage.all(in: manifest).first { $0.linkTable == part.tableName && $0.isCanonical }
         let relationship = storage.map { "\($0.model).\($0.name)" } ?? part.tableName
         return part.changes.map { change in
             let kind: Kind = change.kind == .delete ? .unlink : change.kind == .update ? .move : .link
             let position = change.values.first { part.valueColumns[part.keyCount + $0.column] == "position" }?.value.int64
-            return HistoryChange(kind: kind, model: storage?.model ?? part.tableName, id: change.key.first?.string ?? "",
+            return LoggedModelChange(kind: kind, model: storage?.model ?? part.tableName, id: change.key.first?.string ?? "",
                                  relationship: relationship, member: change.key.dropFirst().first?.string, position: position)
         }
     }
@@ -107,7 +107,7 @@ extension LoggedTransaction {
             ("schemaVersion", .string(schemaVersion)),
         ])
         switch kind {
-        case .changes: object["changes"] = .array(HistoryChange.changes(of: self, manifest: manifest).map(\.json))
+        case .changes: object["changes"] = .array(LoggedModelChange.changes(of: self, manifest: manifest).map(\.json))
         case .schema: object["stage"] = .string(detail ?? "")
         case .outside: object["rowWrites"] = .int(Int64(detail ?? "") ?? 0)
         }

@@ -1,0 +1,15 @@
+extension ObjectContext {
+    /// The store's change log after `token` (all of it for nil), in token order, read on this context's
+    /// connection in one read transaction (docs/history.md). Throws `ChangeLogError.notKept` for a store
+    /// that keeps none.
+    package func changeLog(after token: Int64? = nil) throws -> [LoggedTransaction] {
+        try lock.withLock {
+            let database = try database
+            return try database.transaction(.deferred) {
+                var reader = ChangeLogReader()
+                reader.afterToken = token
+                return try reader.transactions(in: database)
+            }
+        }
+    }
+}

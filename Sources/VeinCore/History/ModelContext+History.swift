@@ -1,0 +1,103 @@
+import Foundation
+import Vein
+
+extension ModelContext {
+    /// Who this context's saves are by, in the store's history (SwiftData's `ModelContext.author`): a
+    /// widget and its app, or an import and the user, tell their changes apart by it.
+    public var author: String? {
+        get { engine.author }
+        set { engine.author = newValue }
+    }
+
+    /// The store's history: the transactions `descriptor` selects, each with its changes to the app's
+    /// models (SwiftData's `fetchHistory`). A store keeps history when it was created with it
+    /// (`ModelConfiguration(keepsHistory: true)`, `vein create --history`); otherwise this throws
+    /// `HistoryError.notKept`. Only `DefaultHistoryTransaction` is served. Migrations and writes another
+    /// program made are not transactions of the app's models and are left out.
+    public func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T] {
+        guard let descriptor = descriptor as? HistoryDescriptor<DefaultHistoryTransaction> else {
+            throw HistoryError.unsupportedTransactionType(String(describing: T.self))
+        }
+        let logged: [LoggedTransaction]
+        do { logged = try engine.changeLog() } catch ChangeLogError.notKept(let path) { throw HistoryError.notKept(path) }
+        var transactions = logged.filter { $0.kind == .changes }.map(transaction)
+        if let predicate = descriptor.predicate { transactions = try transactions.filter { try predicate.evaluate($0) } }
+        if !descriptor.sortBy.isEmpty { transactions.sort(using: descriptor.sortBy) }
+        if let limit = descriptor.fetchLimit { transactions = Array(transactions.prefix(max(0, limit))) }
+        return transactions as! [T]
+    }
+
+    private func transaction(_ logged: LoggedTransaction) -> DefaultHistoryTransaction {
+        var changes: [HistoryChange] = []
+        for part in logged.parts {
+            if part.isLinkTable {
+                changes += linkChanges(part)
+                continue
+            }
+            guard let type = modelTypes[part.tableName] else { continue }
+            let columns = Array(part.valueColumns)
+            for change in part.changes where change.kind != .insertContinued {
+                guard let key = change.key.first?.string else { continue }
+                let id = PersistentIdentifier(entityName: part.tableName, key: key)
+                switch change.kind {
+                case .insert, .insertContinued: changes.append(Self.insert(type, id))
+                case .update: changes.append(Self.update(type, id, changed: change.values.map { columns[$0.column] }))
+                case .delete: changes.append(Self.delete(type, id))
+                }
+            }
+        }
+        return DefaultHistoryTransaction(token: DefaultHistoryToken(storeIdentifier: logged.replica, value: logged.token),
+                                         author: logged.author, timestamp: logged.date, changes: changes,
+                                         storeIdentifier: logged.replica)
+    }
+
+    /// A link table's row added, removed or moved is an update of the relationship on both sides.
+    private func linkChanges(_ part: LoggedPart) -> [HistoryChange] {
+        guard let storage = RelationshipStorage.all(in: engine.manifest).first(where: { $0.linkTable == part.tableName && $0.isCanonical })
+        else { return [] }
+        var changes: [HistoryChange] = []
+        for change in part.changes {
+            guard let owner = change.key.first?.string, let member = change.key.dropFirst().first?.string else { continue }
+            if let type = modelTypes[storage.model] {
+                changes.append(Self.update(type, PersistentIdentifier(entityName: storage.model, key: owner), changed: [storage.name]))
+            }
+            if let inverse = storage.relationship.inverse, let type = modelTypes[storage.target], change.kind != .update {
+                changes.append(Self.update(type, PersistentIdentifier(entityName: storage.target, key: member), changed: [inverse]))
+            }
+        }
+        return changes
+    }
+
+    private static func insert<M: PersistentModel>(_: M.Type, _ id: PersistentIdentifier) -> HistoryChange {
+        .insert(DefaultHistoryInsert<M>(changedPersistentIdentifier: id))
+    }
+
+    private static func delete<M: PersistentModel>(_: M.Type, _ id: PersistentIdentifier) -> HistoryChange {
+        .delete(DefaultHistoryDelete<M>(changedPersistentIdentifier: id))
+    }
+
+    /// `changed`: stored column names; a position column (a list's order kept in the member's row) is
+    /// no property of the member.
+    private static func update<M: PersistentModel>(_: M.Type, _ id: PersistentIdentifier, changed: [String]) -> HistoryChange {
+        var byName: [String: PartialKeyPath<M>] = [:]
+        for (keyPath, name) in M._$propertyNames { byName[name] = keyPath }
+        return .update(DefaultHistoryUpdate<M>(changedPersistentIdentifier: id, updatedAttributes: changed.compactMap { byName[$0] }))
+    }
+}
+
+/// Why `fetchHistory` cannot answer.
+public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The store keeps no history: it was created without it.
+    case notKept(String)
+    /// A transaction type other than `DefaultHistoryTransaction`.
+    case unsupportedTransactionType(String)
+
+    public var description: String {
+        switch self {
+        case .notKept(let path):
+            return "\(path) keeps no history: create the store with it (ModelConfiguration(keepsHistory: true), vein create --history)"
+        case .unsupportedTransactionType(let type):
+            return "fetchHistory serves DefaultHistoryTransaction, not \(type)"
+        }
+    }
+}

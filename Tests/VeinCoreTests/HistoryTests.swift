@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import VeinCore
+
+private typealias Product = ShopSchema.Product
+private typealias Review = ShopSchema.Review
+
+/// SwiftData's history API as its documentation writes it (docs/app-guide.md#history): a widget's
+/// context and the app's tell their changes apart by author, and the app resumes from the token it kept,
+/// across containers.
+@Suite struct HistoryTests {
+    static func container(_ folder: String, keepsHistory: Bool = true) throws -> ModelContainer {
+        let configuration = ModelConfiguration(url: URL(fileURLWithPath: "\(folder)/shop.vein"), appID: "com.example.shop",
+                                               keyProvider: .keyFile("\(folder)/shop.key"), keepsHistory: keepsHistory)
+        return try ModelContainer(for: Product.self, Review.self, ShopSchema.Memo.self, configurations: configuration)
+    }
+
+    /// The WWDC24 sample's `findTransactions(after:author:)`, as written there.
+    static func findTransactions(in container: ModelContainer, after token: DefaultHistoryToken?, author: String) throws -> [DefaultHistoryTransaction] {
+        var historyDescriptor = HistoryDescriptor<DefaultHistoryTransaction>()
+        if let token {
+            historyDescriptor.predicate = #Predicate { transaction in
+                (transaction.token > token) && (transaction.author == author)
+            }
+        }
+        let taskContext = ModelContext(container)
+        return try taskContext.fetchHistory(historyDescriptor)
+    }
+
+    @Test func transactionsByAuthorAfterAToken() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        let container = try Self.container(folder)
+        let app = ModelContext(container)
+        app.author = "app"
+        let lamp = Product(sku: "A-1", name: "Lamp")
+        app.insert(lamp)
+        try app.save()
+
+        let widget = ModelContext(container)
+        widget.author = "widget"
+        let review = Review(stars: 4)
+        widget.insert(review)
+        review.product = try widget.fetch(FetchDescriptor<Product>()).first
+        try widget.save()
+
+        let all = try ModelContext(container).fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(all.map(\.author) == ["app", "widget"])
+        let first = try #require(all.first?.token)
+
+        // Kept as an app keeps it, then read back in a new container: the token still works.
+        let saved = try JSONEncoder().encode(first)
+        try container.close()
+        let reopened = try Self.container(folder)
+        let token = try JSONDecoder().decode(DefaultHistoryToken.self, from: saved)
+        let fromWidget = try Self.findTransactions(in: reopened, after: token, author: "widget")
+        #expect(fromWidget.count == 1)
+        let changes = try #require(fromWidget.first?.changes)
+        var inserted: [PersistentIdentifier] = [], updated: [String] = []
+        for change in changes {
+            switch change {
+            case .insert(let insert as DefaultHistoryInsert<Review>):
+                inserted.append(insert.changedPersistentIdentifier)
+            case .update(let update as DefaultHistoryUpdate<Review>):
+                updated += update.updatedAttributes.compactMap { Review.propertyName(for: $0) }
+            default: break
+            }
+        }
+        #expect(inserted.map(\.entityName) == ["Review"])
+        #expect(updated.isEmpty, "the review's product is written with its insert")
+        #expect(try Self.findTransactions(in: reopened, after: fromWidget.last!.token, author: "widget").isEmpty)
+    }
+
+    @Test func updatesNameTheChangedPropertiesAndDeletesTheRow() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        let container = try Self.container(folder)
+        let context = ModelContext(container)
+        let lamp = Product(sku: "A-1", name: "Lamp")
+        context.insert(lamp)
+        try context.save()
+        lamp.price = 12
+        lamp.note = "on sale"
+        try context.save()
+        context.delete(lamp)
+        try context.save()
+
+        var descriptor = HistoryDescriptor<DefaultHistoryTransaction>(predicate: nil, sortBy: [SortDescriptor(\.token, order: .reverse)])
+        descriptor.fetchLimit = 2
+        let latest = try context.fetchHistory(descriptor)
+        #expect(latest.count == 2)
+        guard case .delete(let deletion as DefaultHistoryDelete<Product>)? = latest[0].changes.first else {
+            Issue.record("the last transaction deletes the product: \(latest[0].changes)")
+            return
+        }
+        #expect(deletion.changedPersistentIdentifier == lamp.persistentModelID)
+        guard case .update(let update as DefaultHistoryUpdate<Product>)? = latest[1].changes.first else {
+            Issue.record("the one before updates it: \(latest[1].changes)")
+            return
+        }
+        #expect(Set(update.updatedAttributes.compactMap { Product.propertyName(for: $0) }) == ["price", "note"])
+        #expect(latest[0].timestamp >= latest[1].timestamp)
+    }
+
+    @Test func aStoreWithoutHistorySaysSo() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        let container = try Self.container(folder, keepsHistory: false)
+        #expect(throws: HistoryError.notKept("\(folder)/shop.vein")) {
+            try container.mainContext.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        }
+    }
+}
