@@ -108,7 +108,54 @@ enum FaultScenarios {
 
     // MARK: The scenarios
 
-    static let all: [FaultScenario] = commandScenarios + keyringScenarios
+    static let all: [FaultScenario] = commandScenarios + historyScenarios + keyringScenarios
+
+    /// A store keeping a change log (docs/history.md): whatever a fault stops, the rows and the log stay
+    /// together, both old or both new (ARCHITECTURE.md I20), and `vein verify` is clean.
+    static let historyScenarios: [FaultScenario] = [
+        FaultScenario(
+            name: "history: import",
+            setUp: { d in
+                try makeHistoryStore(d)
+                try write(blogLines(posts: 8, first: 100), to: d + "/more.jsonl")
+            },
+            operation: { d in CommandOutcome.vein(["import", d + "/s.vein", d + "/more.jsonl", "--key-file", d + "/s.key"]) },
+            state: { d, _ in storeState(d) + "\n--- log\n" + logState(d) }),
+        FaultScenario(
+            name: "history: query update",
+            setUp: { d in try makeHistoryStore(d) },
+            operation: { d in CommandOutcome.vein(["query", d + "/s.vein", "update Post where views > 3 set views = views + 1", "--key-file", d + "/s.key"]) },
+            state: { d, _ in storeState(d) + "\n--- log\n" + logState(d) }),
+        FaultScenario(
+            name: "history: query delete",
+            setUp: { d in try makeHistoryStore(d) },
+            operation: { d in CommandOutcome.vein(["query", d + "/s.vein", "delete Post where views < 3", "--key-file", d + "/s.key"]) },
+            state: { d, _ in storeState(d) + "\n--- log\n" + logState(d) }),
+    ]
+
+    /// `s.vein` keeping a change log, with the posts `makeStore` imports.
+    static func makeHistoryStore(_ directory: String) throws {
+        let made = CommandOutcome.vein(["create", directory + "/s.vein", "--schema", manifest, "--history", "--key-file", directory + "/s.key", "-q"])
+        try #require(made.status == 0, "\(made.stderr)")
+        try write(blogLines(posts: 8), to: directory + "/base.jsonl")
+        let imported = CommandOutcome.vein(["import", directory + "/s.vein", directory + "/base.jsonl", "--key-file", directory + "/s.key", "-q"])
+        try #require(imported.status == 0, "\(imported.stderr)")
+        try FileManager.default.removeItem(atPath: directory + "/base.jsonl")
+    }
+
+    /// The log's transactions without what differs between runs (times, the replica id, the order of one
+    /// save's changes, which follows a dictionary's): token, kind, author and every change.
+    static func logState(_ directory: String) -> String {
+        do {
+            let store = try Store.open(directory + "/s.vein", keys: StoreState.keys(directory + "/s.key"), mode: .readOnly)
+            return try ChangeLogReader().transactions(in: store.database).map { t in
+                "\(t.token) \(t.kind.rawValue) \(t.author ?? "-") "
+                    + LoggedModelChange.changes(of: t, manifest: store.manifest).map { JSONWriter.string($0.json) }.sorted().joined(separator: " ")
+            }.joined(separator: "\n")
+        } catch {
+            return "unreadable log: \(error)"
+        }
+    }
 
     /// `vein` commands, run in process, their keys in key files.
     static let commandScenarios: [FaultScenario] = [
