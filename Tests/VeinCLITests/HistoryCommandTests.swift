@@ -89,4 +89,27 @@ import Testing
 
             """)
     }
+
+    @Test func pruningRemovesTheOldestAndLaterReadsSayTheyExpired() throws {
+        let r = try Self.store()
+        defer { r.cleanUp() }
+        for title in ["a", "b", "c", "d"] { _ = try Self.insert(r, #"insert Post(title: "\#(title)", content: "c")"#) }
+        let pruned = try r.vein(["history", "prune", "h.vein", "--before", "3"])
+        #expect(pruned.status == 0 && pruned.stdout == "removed 2 transactions from the change log\n", "\(pruned.stderr)")
+        let lines = try r.vein(["history", "h.vein"]).stdout.split(separator: "\n").filter { !$0.hasPrefix("  ") }
+        #expect(lines.first == "(pruned through token 2)")
+        #expect(lines.dropFirst().map { $0.prefix(3) } == ["3  ", "4  "])
+        #expect(try r.vein(["history", "h.vein", "--since", "2", "--format", "jsonl"]).stdout.split(separator: "\n").count == 2)
+        let expired = try r.vein(["history", "h.vein", "--since", "1"])
+        #expect(expired.status == 65)
+        #expect(expired.stderr == """
+            vein: error: history since token 1 expired: the log was pruned through token 2, so what came after token 1 is no longer all there
+            hint: read the whole log again ('vein history STORE'), and go on from its last token
+
+            """)
+        let kept = try r.vein(["history", "prune", "h.vein", "--keep", "1", "--json"])
+        #expect(kept.stdout.contains("\"removed\": 1"), "\(kept.stdout)")
+        #expect(try r.vein(["history", "prune", "h.vein"]).stderr.hasPrefix("vein: error: name what to remove: --before TOKEN|TIME or --keep N (one of them)\n"))
+        #expect(try r.vein(["verify", "h.vein"]).status == 0)
+    }
 }

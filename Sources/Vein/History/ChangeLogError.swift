@@ -6,12 +6,16 @@ package enum ChangeLogError: Error, Equatable, Sendable {
     case damaged(String)
     /// A token that names no transaction of this log.
     case unknownToken(String)
+    /// A read after a token (or a time) the log no longer holds all of: it was pruned through `prunedThrough`.
+    case expired(since: String, prunedThrough: Int64)
 
     package var message: String {
         switch self {
         case .notKept(let path): return "\(path) keeps no change log"
         case .damaged(let what): return "the change log is damaged: \(what)"
         case .unknownToken(let token): return "no transaction has the token \(token)"
+        case .expired(let since, let pruned):
+            return "history since \(since) expired: the log was pruned through token \(pruned), so what came after \(since) is no longer all there"
         }
     }
 }

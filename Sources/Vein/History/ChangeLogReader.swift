@@ -18,6 +18,14 @@ package struct ChangeLogReader {
     /// a model or an id narrows the read.
     package func transactions(in database: Database) throws -> [LoggedTransaction] {
         guard try ChangeLogSchema.isKept(in: database) else { throw ChangeLogError.notKept(database.path) }
+        if let pruned = try ChangeLogPruning.prunedThrough(in: database) {
+            if let afterToken, afterToken < pruned.token {
+                throw ChangeLogError.expired(since: "token \(afterToken)", prunedThrough: pruned.token)
+            }
+            if let sinceClock, sinceClock <= pruned.clock {
+                throw ChangeLogError.expired(since: ISODate.format(HybridClock.date(of: sinceClock).timeIntervalSince1970), prunedThrough: pruned.token)
+            }
+        }
         var conditions: [String] = [], arguments: [DatabaseValue] = []
         if let afterToken { conditions.append(#""token" > ?"#); arguments.append(.integer(afterToken)) }
         if let sinceClock { conditions.append(#""clock" >= ?"#); arguments.append(.integer(sinceClock)) }

@@ -27,6 +27,7 @@ enum HistoryCommand {
             """,
         arguments: [SharedOptions.store],
         options: [since, model, id, author, format] + SharedOptions.keyOptions + [SharedOptions.json],
+        subcommands: [HistoryPruneCommand.spec],
         examples: [
             ("vein history blog.vein", "Every commit the log holds."),
             ("vein history blog.vein --id 01J9Z3NDEKTSV4RRFFQ69G5FAV", "One object's life."),
@@ -55,8 +56,13 @@ enum HistoryCommand {
         }
         reader.id = invocation[id]
         reader.author = invocation[author]
-        let transactions = try store.transaction(.deferred) { try reader.transactions(in: store.database) }
+        let (transactions, pruned) = try store.transaction(.deferred) {
+            (try reader.transactions(in: store.database), try ChangeLogPruning.prunedThrough(in: store.database))
+        }
         let console = invocation.console
+        if let pruned, reader.afterToken == nil, reader.sinceClock == nil, !invocation.wantsJSON, invocation[format] ?? .text == .text {
+            console.out("(pruned through token \(pruned.token))")
+        }
         switch invocation.wantsJSON ? .json : invocation[format] ?? .text {
         case .json: console.outJSON(.array(transactions.map { $0.json(manifest: store.manifest) }))
         case .jsonl: for t in transactions { console.out(JSONWriter.string(t.json(manifest: store.manifest))) }
@@ -82,5 +88,60 @@ enum HistoryCommand {
             return "  \(change.kind.rawValue) \(change.model) \(change.id)" + (fields.isEmpty ? "" : "  \(fields)")
         }
         return ([head] + lines).joined(separator: "\n")
+    }
+}
+
+/// `vein history prune`: removes the log's oldest transactions (docs/history.md#pruning).
+enum HistoryPruneCommand {
+    static let before: OptionKey<String?> = .value("before", value: "TOKEN|TIME",
+        help: "Remove the transactions before token TOKEN, or made before TIME (ISO 8601, with Z or an offset).")
+    static let keep: OptionKey<String?> = .value("keep", value: "N", help: "Keep the newest N transactions; remove the rest.")
+
+    static let spec: CommandSpec = CommandSpec(
+        name: "prune",
+        abstract: "Remove the oldest transactions of a store's change log",
+        discussion: """
+            Removes, in one transaction, the log's transactions before TOKEN or TIME (--before), or all but the \
+            newest N (--keep). The store remembers the last token it removed: a later 'vein history --since' \
+            an earlier token or time says the history expired (exit 65) rather than show less than happened.
+            """,
+        arguments: [SharedOptions.store],
+        options: [before, keep] + SharedOptions.keyOptions + [SharedOptions.json],
+        examples: [
+            ("vein history prune blog.vein --before 2026-11-01T00:00:00Z", "Forget what changed before November."),
+            ("vein history prune blog.vein --keep 1000", "Keep the newest 1,000 transactions."),
+        ],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws {
+        let command = "history prune"
+        guard (invocation[before] == nil) != (invocation[keep] == nil) else {
+            throw UsageError(message: "name what to remove: --before TOKEN|TIME or --keep N (one of them)", command: command)
+        }
+        let store = try SharedOptions.openStore(invocation)
+        let removed: Int = try store.transaction(.immediate) {
+            guard try ChangeLogSchema.isKept(in: store.database) else { throw ChangeLogError.notKept(store.path) }
+            let through: Int64?
+            if let text = invocation[keep] {
+                guard let n = Int(text), n >= 0 else {
+                    throw UsageError(message: "--keep takes a whole number of transactions, not \"\(text)\"", command: command)
+                }
+                through = try ChangeLogPruning.lastToken(keepingNewest: n, in: store.database)
+            } else if let text = invocation[before], let token = Int64(text), token >= 0 {
+                through = token - 1
+            } else if let text = invocation[before], text.contains("T"), let seconds = ISODate.parse(text) {
+                through = try ChangeLogPruning.lastToken(before: HybridClock.lowerBound(of: Date(timeIntervalSince1970: seconds)), in: store.database)
+            } else {
+                throw UsageError(message: "--before takes a token (a whole number) or a time (ISO 8601 with Z or an offset), "
+                                 + "not \"\(invocation[before] ?? "")\"", command: command)
+            }
+            guard let through else { return 0 }
+            return try ChangeLogPruning.prune(in: store.database, through: through)
+        }
+        if invocation.wantsJSON {
+            invocation.console.outJSON(.object(JSONObject([("removed", .int(Int64(removed)))])))
+        } else {
+            invocation.console.out("removed \(Phrase.count(removed, "transaction")) from the change log")
+        }
     }
 }

@@ -96,6 +96,9 @@ enum ErrorReporting {
                 return Report(messages: [e.message], hint: "'vein verify STORE' checks the log's tables and triggers", exitCode: .dataError)
             case .unknownToken:
                 return Report(messages: [e.message], hint: "'vein history STORE' lists the tokens", exitCode: .dataError)
+            case .expired:
+                return Report(messages: [e.message], hint: "read the whole log again ('vein history STORE'), and go on from its last token",
+                              exitCode: .dataError)
             }
         case let e as SwiftDeclarationError:
             return Report(messages: [e.description], hint: "'vein schema STORE --json' prints the manifest itself", exitCode: .dataError)

@@ -185,4 +185,29 @@ import Testing
         reader.afterToken = 2
         #expect(try reader.transactions(in: store.database).map(\.token) == [3])
     }
+
+    /// Pruned transactions are gone, and a read after them says it expired: by token and by time.
+    @Test func aReadReachingBackPastPrunedTransactionsExpires() throws {
+        let f = try Fixture()
+        let store = try f.open()
+        let context = ObjectContext(store: store)
+        for n in 0..<4 {
+            _ = try context.insert("Note", ["text": .string("n\(n)")])
+            try context.save()
+        }
+        let before = try f.log()
+        try store.database.transaction { _ = try ChangeLogPruning.prune(in: store.database, through: 2) }
+        #expect(try f.log().map(\.token) == [3, 4])
+        var reader = ChangeLogReader()
+        reader.afterToken = 2
+        #expect(try reader.transactions(in: store.database).map(\.token) == [3, 4])
+        reader.afterToken = 1
+        #expect(throws: ChangeLogError.expired(since: "token 1", prunedThrough: 2)) { try reader.transactions(in: store.database) }
+        reader.afterToken = nil
+        reader.sinceClock = before[1].clock
+        #expect(throws: (any Error).self) { try reader.transactions(in: store.database) }
+        reader.sinceClock = before[1].clock + 1
+        #expect(try reader.transactions(in: store.database).map(\.token) == [3, 4])
+        #expect(try StoreVerifier.verify(store).isClean)
+    }
 }
