@@ -10,8 +10,8 @@ public struct AttributeOption: Sendable, Hashable {
     /// SwiftData keeps such a value beside the store; Vein makes the field lazy (as `@LazyField`): left out
     /// of fetches and read from the store on first access, which is what large values need.
     public static let externalStorage = AttributeOption(name: "externalStorage")
-    /// SwiftData keeps the value in the history's tombstone of a deleted object. Vein has no change history
-    /// yet: the option is accepted and has no effect until the change log exists.
+    /// The value stays in the history's record of the row's delete (its tombstone, SwiftData's
+    /// `HistoryTombstone`; docs/history.md), in a store that keeps history.
     public static let preserveValueOnDeletion = AttributeOption(name: "preserveValueOnDeletion")
     /// SwiftData encrypts the value in CloudKit. A Vein store is encrypted whole, so every value already is:
     /// the option is accepted and changes nothing.

@@ -95,35 +95,35 @@ extension ModelBacking {
 }
 
 extension PropertyDescription {
-    public static func field<T: FieldValue>(_ name: String, _ type: T.Type, lazy: Bool = false, unique: Bool = false,
+    public static func field<T: FieldValue>(_ name: String, _ type: T.Type, lazy: Bool = false, unique: Bool = false, preserveValueOnDeletion: Bool = false,
                                             originalName: String? = nil, default initial: T? = nil) -> PropertyDescription {
-        field(name, FieldValueCoding<T>.self, lazy: lazy, unique: unique, originalName: originalName, default: initial)
+        field(name, FieldValueCoding<T>.self, lazy: lazy, unique: unique, preserved: preserveValueOnDeletion, originalName: originalName, default: initial)
     }
 
     @_disfavoredOverload
-    public static func field<T: Codable>(_ name: String, _ type: T.Type, lazy: Bool = false, unique: Bool = false,
+    public static func field<T: Codable>(_ name: String, _ type: T.Type, lazy: Bool = false, unique: Bool = false, preserveValueOnDeletion: Bool = false,
                                          originalName: String? = nil, default initial: T? = nil) -> PropertyDescription {
-        field(name, JSONCoding<T>.self, lazy: lazy, unique: unique, originalName: originalName, default: initial)
+        field(name, JSONCoding<T>.self, lazy: lazy, unique: unique, preserved: preserveValueOnDeletion, originalName: originalName, default: initial)
     }
 
     @_disfavoredOverload
-    public static func field<T: Codable>(_ name: String, _ type: T?.Type, lazy: Bool = false, unique: Bool = false,
+    public static func field<T: Codable>(_ name: String, _ type: T?.Type, lazy: Bool = false, unique: Bool = false, preserveValueOnDeletion: Bool = false,
                                          originalName: String? = nil, default initial: T?? = nil) -> PropertyDescription {
-        field(name, OptionalCoding<JSONCoding<T>>.self, lazy: lazy, unique: unique, originalName: originalName, default: initial)
+        field(name, OptionalCoding<JSONCoding<T>>.self, lazy: lazy, unique: unique, preserved: preserveValueOnDeletion, originalName: originalName, default: initial)
     }
 
     @_disfavoredOverload
-    public static func field<T: RawRepresentable & Codable>(_ name: String, _ type: T.Type, lazy: Bool = false, unique: Bool = false,
+    public static func field<T: RawRepresentable & Codable>(_ name: String, _ type: T.Type, lazy: Bool = false, unique: Bool = false, preserveValueOnDeletion: Bool = false,
                                                             originalName: String? = nil, default initial: T? = nil)
         -> PropertyDescription where T.RawValue: RawFieldValue {
-        field(name, RawValueCoding<T>.self, lazy: lazy, unique: unique, originalName: originalName, default: initial)
+        field(name, RawValueCoding<T>.self, lazy: lazy, unique: unique, preserved: preserveValueOnDeletion, originalName: originalName, default: initial)
     }
 
     @_disfavoredOverload
-    public static func field<T: RawRepresentable & Codable>(_ name: String, _ type: T?.Type, lazy: Bool = false, unique: Bool = false,
+    public static func field<T: RawRepresentable & Codable>(_ name: String, _ type: T?.Type, lazy: Bool = false, unique: Bool = false, preserveValueOnDeletion: Bool = false,
                                                             originalName: String? = nil, default initial: T?? = nil)
         -> PropertyDescription where T.RawValue: RawFieldValue {
-        field(name, OptionalCoding<RawValueCoding<T>>.self, lazy: lazy, unique: unique, originalName: originalName, default: initial)
+        field(name, OptionalCoding<RawValueCoding<T>>.self, lazy: lazy, unique: unique, preserved: preserveValueOnDeletion, originalName: originalName, default: initial)
     }
 
     /// A relationship declared without `@Relationship` (SwiftData infers it from the type): no inverse
@@ -145,17 +145,18 @@ extension PropertyDescription {
 
     /// Any other type: the error names what a field's type may be (not Swift's "no exact matches").
     @available(*, unavailable, message: "a field's type must be Codable (a struct, an enum, a collection of Codable values) or a @Model class (a relationship)")
-    public static func field<T>(_ name: String, _ type: T.Type, lazy: Bool = false, unique: Bool = false,
+    public static func field<T>(_ name: String, _ type: T.Type, lazy: Bool = false, unique: Bool = false, preserveValueOnDeletion: Bool = false,
                                 originalName: String? = nil, default initial: T? = nil) -> PropertyDescription {
         fatalError()
     }
 
-    static func field<C: FieldCoding>(_ name: String, _ coding: C.Type, lazy: Bool, unique: Bool, originalName: String?,
+    static func field<C: FieldCoding>(_ name: String, _ coding: C.Type, lazy: Bool, unique: Bool, preserved: Bool, originalName: String?,
                                       default initial: C.Declared?) -> PropertyDescription {
         let kind = C.fieldKind
-        return .field(FieldSchema(name: name, type: kind.type, isOptional: kind.isOptional, isLazy: lazy, isUnique: unique,
-                                  defaultValue: initial.flatMap { try? C.encoded($0) }.flatMap { ManifestDefault.json($0, kind: kind) },
-                                  enumValues: kind.enumValues, renamedFrom: originalName),
-                      hasEmptyValue: AbsentFieldValue.emptyValue(C.self) != nil)
+        var schema = FieldSchema(name: name, type: kind.type, isOptional: kind.isOptional, isLazy: lazy, isUnique: unique,
+                                 defaultValue: initial.flatMap { try? C.encoded($0) }.flatMap { ManifestDefault.json($0, kind: kind) },
+                                 enumValues: kind.enumValues, renamedFrom: originalName)
+        schema.preservesValueOnDeletion = preserved
+        return .field(schema, hasEmptyValue: AbsentFieldValue.emptyValue(C.self) != nil)
     }
 }

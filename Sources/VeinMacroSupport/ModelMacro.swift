@@ -142,6 +142,7 @@ extension ModelMacro: MemberMacro {
         }
         if property.isLazy { options.append("lazy: true") }
         if property.isUnique || unique { options.append("unique: true") }
+        if property.preservesValueOnDeletion { options.append("preserveValueOnDeletion: true") }
         if let original = property.originalName { options.append("originalName: \"\(original)\"") }
         if let initial = property.initializer { options.append("default: \(initial.value.trimmedDescription)") }
         let tail = options.isEmpty ? "" : ", " + options.joined(separator: ", ")

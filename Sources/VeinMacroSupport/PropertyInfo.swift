@@ -12,6 +12,7 @@ struct PropertyInfo {
     let type: TypeSyntax
     let isLazy: Bool
     let isUnique: Bool
+    let preservesValueOnDeletion: Bool
     let originalName: String?
     /// The `@Relationship` attribute, when the property is a relationship.
     let relationship: AttributeSyntax?
@@ -45,6 +46,7 @@ struct PropertyInfo {
         let options = attribute?.optionNames ?? []
         self.isLazy = declaration.attribute(named: "LazyField") != nil || options.contains("externalStorage")
         self.isUnique = declaration.attribute(named: "Unique") != nil || options.contains("unique")
+        self.preservesValueOnDeletion = options.contains("preserveValueOnDeletion")
         self.originalName = attribute?.stringArgument(labeled: "originalName")
         self.relationship = declaration.attribute(named: "Relationship")
         self.initializer = binding.initializer

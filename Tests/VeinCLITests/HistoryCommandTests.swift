@@ -112,4 +112,22 @@ import Testing
         #expect(try r.vein(["history", "prune", "h.vein"]).stderr.hasPrefix("vein: error: name what to remove: --before TOKEN|TIME or --keep N (one of them)\n"))
         #expect(try r.vein(["verify", "h.vein"]).status == 0)
     }
+
+    @Test func aDeleteShowsTheValuesItKept() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        try r.write("notes.json5", """
+            { vein: 1, app: "t.notes", version: "1.0.0", models: {
+                Note: { fields: { title: { type: "string", preserveValueOnDeletion: true }, body: "string" } } } }
+            """)
+        try #require(try r.vein(["create", "n.vein", "--schema", "notes.json5", "--plaintext", "--history"]).status == 0)
+        let schema = try r.vein(["schema", "n.vein"]).stdout
+        #expect(schema.contains("  title  string preserved on deletion\n"), "\(schema)")
+        #expect(try r.vein(["schema", "n.vein", "--swift"]).stdout.contains("@Attribute(.preserveValueOnDeletion)\n"))
+        let inserted = try r.vein(["query", "n.vein", #"insert Note(title: "Groceries", body: "milk")"#])
+        let id = String(inserted.stdout.split(separator: " ")[2].prefix(26))
+        #expect(try r.vein(["query", "n.vein", #"delete Note where title == "Groceries""#]).status == 0)
+        let lines = try r.vein(["history", "n.vein"]).stdout.split(separator: "\n").map(String.init)
+        #expect(lines.last == "  delete Note \(id)  title: \"Groceries\"")
+    }
 }

@@ -93,7 +93,7 @@ import Testing
                 init() { origin = Point() }
             }
             """)
-        #expect(result.errors.first == "'field(_:_:lazy:unique:originalName:default:)' is unavailable: a field's type must be Codable "
+        #expect(result.errors.first == "'field(_:_:lazy:unique:preserveValueOnDeletion:originalName:default:)' is unavailable: a field's type must be Codable "
                 + "(a struct, an enum, a collection of Codable values) or a @Model class (a relationship)")
         #expect(result.status != 0)
     }

@@ -107,4 +107,42 @@ private typealias Review = ShopSchema.Review
             try container.mainContext.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
         }
     }
+
+    /// `@Attribute(.preserveValueOnDeletion)`: the deleted row's value is in its tombstone, as in SwiftData.
+    @Test func aTombstoneKeepsThePreservedValues() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        let configuration = ModelConfiguration(url: URL(fileURLWithPath: "\(folder)/trips.vein"), appID: "com.example.trips",
+                                               keyProvider: .keyFile("\(folder)/trips.key"), keepsHistory: true)
+        let container = try ModelContainer(for: TombstoneSchema.Trip.self, configurations: configuration)
+        let context = ModelContext(container)
+        let trip = TombstoneSchema.Trip(name: "Lisbon", destination: "PT")
+        context.insert(trip)
+        try context.save()
+        context.delete(trip)
+        try context.save()
+        let last = try #require(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).last)
+        guard case .delete(let deletion as DefaultHistoryDelete<TombstoneSchema.Trip>)? = last.changes.first else {
+            Issue.record("the last transaction deletes the trip: \(last.changes)")
+            return
+        }
+        #expect(deletion.tombstone[\.name] as? String == "Lisbon")
+        #expect(deletion.tombstone[\.destination] == nil, "not marked: not kept")
+        #expect(Array(deletion.tombstone).count == 1)
+    }
+}
+
+enum TombstoneSchema: VersionedSchema {
+    static let version = ModelVersion(1, 0, 0)
+    static let models: [any PersistentModel.Type] = [Trip.self]
+
+    @Model
+    final class Trip {
+        @Attribute(.unique, .preserveValueOnDeletion) var name: String
+        var destination: String
+
+        init(name: String, destination: String) {
+            self.name = name
+            self.destination = destination
+        }
+    }
 }

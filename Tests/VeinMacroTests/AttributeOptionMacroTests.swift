@@ -19,9 +19,16 @@ import Testing
                 == #".field("sku", (String).self, originalName: "code"),"#)
     }
 
-    /// Accepted for SwiftData's sake: no history yet, and the whole store is encrypted.
+    /// The value stays in the change log's record of a delete (docs/history.md).
+    @Test func preserveValueOnDeletionMarksTheField() {
+        #expect(ModelMacroTests.tableEntry("@Attribute(.preserveValueOnDeletion) var note: String")
+                == #".field("note", (String).self, preserveValueOnDeletion: true),"#)
+        #expect(ModelMacroTests.tableEntry("@Attribute(.unique, .preserveValueOnDeletion) var name: String")
+                == #".field("name", (String).self, unique: true, preserveValueOnDeletion: true),"#)
+    }
+
+    /// Accepted for SwiftData's sake: the whole store is encrypted.
     @Test func optionsWithoutAnEffectChangeNothing() {
-        #expect(ModelMacroTests.tableEntry("@Attribute(.preserveValueOnDeletion) var note: String") == #".field("note", (String).self),"#)
         #expect(ModelMacroTests.tableEntry(#"@Attribute(.allowsCloudEncryption, hashModifier: "v2") var note: String"#)
                 == #".field("note", (String).self),"#)
     }

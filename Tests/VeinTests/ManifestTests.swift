@@ -458,7 +458,7 @@ import Testing
         ("unknown model key", manifest("Post: { field: { title: 'string' } }"),
          [#"m.json5: models.Post.field: unknown key "field" (expected one of fields, relationships, indexes, unique, renamedFrom) (did you mean "fields"?)"#]),
         ("unknown field key", manifest("Post: { fields: { title: { type: 'string', optinal: true } } }"),
-         [#"m.json5: models.Post.fields.title.optinal: unknown key "optinal" (expected one of type, optional, lazy, unique, default, values, renamedFrom) (did you mean "optional"?)"#]),
+         [#"m.json5: models.Post.fields.title.optinal: unknown key "optinal" (expected one of type, optional, lazy, unique, preserveValueOnDeletion, default, values, renamedFrom) (did you mean "optional"?)"#]),
         ("unknown relationship key", manifest("Post: { relationships: { parent: { to: 'Post', invers: 'x' } } }"),
          [#"m.json5: models.Post.relationships.parent.invers: unknown key "invers" (expected one of to, many, inverse, deleteRule, renamedFrom) (did you mean "inverse"?)"#]),
         ("unknown key without a hint", manifest("Post: { fields: {}, comment: 'x' }"),

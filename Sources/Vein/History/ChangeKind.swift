@@ -4,7 +4,7 @@ package enum ChangeKind: UInt8, Sendable {
     case insert = 1
     /// A stored row: the columns whose values changed, with their new values.
     case update = 2
-    /// A row removed: its key only.
+    /// A row removed: its key, and the values of the fields that keep theirs (`preserveValueOnDeletion`).
     case delete = 3
     /// More columns of the insert just before it (a table too wide for one call of the logging function).
     case insertContinued = 4

@@ -94,7 +94,9 @@ package final class ChangeRecorder: TransactionObserver {
             ([String(index), String(ChangeKind.update.rawValue), String(first)] + oldKey + newKey
                 + columns.flatMap { ["old.\(q($0))", "new.\(q($0))"] }).joined(separator: ", ")
         }
-        let delete = ([String(index), String(ChangeKind.delete.rawValue), "0"] + oldKey).joined(separator: ", ")
+        // A delete passes its key, then (column, old value) for each field that keeps its value on deletion.
+        let preserved = table.preservedColumns.flatMap { [String($0), "old.\(q(table.valueColumns[$0]))"] }
+        let delete = ([String(index), String(ChangeKind.delete.rawValue), "0"] + oldKey + preserved).joined(separator: ", ")
         return [trigger("i", "INSERT", inserts), trigger("u", "UPDATE", updates), trigger("d", "DELETE", [delete])]
     }
 
@@ -140,10 +142,15 @@ package final class ChangeRecorder: TransactionObserver {
                 buffers[index].appendCell(pairs[position + 1]!)
             }
         case .delete:
-            guard values.count == keys else { return "vein_record: bad call" }
+            guard values.count >= keys, (values.count - keys) % 2 == 0 else { return "vein_record: bad call" }
             buffers[index].beginEntry(.delete)
-            for key in values { buffers[index].appendCell(key!) }
-            buffers[index].appendVarint(0)
+            for key in values.prefix(keys) { buffers[index].appendCell(key!) }
+            let preserved = values.dropFirst(keys)
+            buffers[index].appendVarint(UInt64(preserved.count / 2))
+            for position in stride(from: preserved.startIndex, to: preserved.endIndex, by: 2) {
+                buffers[index].appendVarint(UInt64(sqlite3_value_int64(preserved[position]!)))
+                buffers[index].appendCell(preserved[position + 1]!)
+            }
         }
         return nil
     }

@@ -45,6 +45,7 @@ extension SchemaManifest {
         if field.isOptional { body["optional"] = .bool(true) }
         if field.isLazy { body["lazy"] = .bool(true) }
         if field.isUnique { body["unique"] = .bool(true) }
+        if field.preservesValueOnDeletion { body["preserveValueOnDeletion"] = .bool(true) }
         if let d = field.defaultValue { body["default"] = d.canonicalized() }
         if field.type == .enum { body["values"] = .array(field.enumValues) }
         if let r = field.renamedFrom { body["renamedFrom"] = .string(r) }

@@ -6,6 +6,8 @@ public struct ManifestParser {
     private var issues: [ManifestIssue] = []
     /// SQLite's default SQLITE_MAX_COLUMN is 2000, and every table has the id column too.
     static let maxColumns = 1999
+    /// SQLite lets a function take at most 127 arguments; a delete's record passes each preserved field twice.
+    static let maxPreservedFields = 60
     /// Every model name the manifest declares, including models whose own definition has errors: a
     /// relationship to such a model is not also reported as pointing nowhere.
     private var declaredModels: Set<String> = []
@@ -140,6 +142,10 @@ public struct ManifestParser {
                 if let rel = relationship(named: member.key, member.value, path: relPath) { model.relationships.append(rel) }
             }
         }
+        let preserved = model.fields.filter(\.preservesValueOnDeletion).count
+        if preserved > Self.maxPreservedFields {
+            issue(path, "\(name) marks \(preserved) fields preserveValueOnDeletion; at most \(Self.maxPreservedFields) can be (what a delete keeps goes through one SQL function call)")
+        }
         let columnCount = model.fields.count + model.relationships.count
         if columnCount > Self.maxColumns {
             issue(path, "\(name) has \(columnCount) fields and relationships; SQLite allows at most \(Self.maxColumns) (plus the id)")
@@ -166,7 +172,7 @@ public struct ManifestParser {
             field.enumValues = []
             return field
         case .object(let body):
-            checkKeys(body, allowed: ["type", "optional", "lazy", "unique", "default", "values", "renamedFrom"], path: path)
+            checkKeys(body, allowed: ["type", "optional", "lazy", "unique", "preserveValueOnDeletion", "default", "values", "renamedFrom"], path: path)
             guard let typeJSON = required(body, "type", path: path, expected: "a type") else { return nil }
             guard let spec = typeJSON.stringValue else {
                 issue(join(path, "type"), "expected a type string, found \(typeJSON.kindName)")
@@ -176,6 +182,7 @@ public struct ManifestParser {
             if let v = flag(body, "optional", path: path) { field.isOptional = field.isOptional || v }
             if let v = flag(body, "lazy", path: path) { field.isLazy = field.isLazy || v }
             if let v = flag(body, "unique", path: path) { field.isUnique = field.isUnique || v }
+            if let v = flag(body, "preserveValueOnDeletion", path: path) { field.preservesValueOnDeletion = v }
             if let renamed = body["renamedFrom"] { field.renamedFrom = identifierString(renamed, path: join(path, "renamedFrom")) }
 
             if field.type == .enum {

@@ -35,6 +35,9 @@ public struct FieldSchema: Equatable, Sendable {
     public var isOptional = false
     public var isLazy = false
     public var isUnique = false
+    /// A deleted row's value of this field stays in the change log's record of the delete (SwiftData's
+    /// `.preserveValueOnDeletion`, docs/history.md).
+    public var preservesValueOnDeletion = false
     /// The default, as JSON of the field's type (validated).
     public var defaultValue: JSONValue?
     /// For `enum` fields: the allowed raw values, all strings or all integers.

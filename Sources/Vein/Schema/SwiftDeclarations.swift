@@ -137,7 +137,9 @@ private struct SwiftDeclarationWriter {
             }
             let enumType = type
             if field.isOptional { type += "?" }
-            if let renamed = field.renamedFrom { body.append("@\(spell("Attribute", members: members))(originalName: \(Self.literal(renamed)))") }
+            var attribute: [String] = field.preservesValueOnDeletion ? [".preserveValueOnDeletion"] : []
+            if let renamed = field.renamedFrom { attribute.append("originalName: \(Self.literal(renamed))") }
+            if !attribute.isEmpty { body.append("@\(spell("Attribute", members: members))(\(attribute.joined(separator: ", ")))") }
             if field.isUnique { body.append("@\(spell("Unique", members: members))") }
             if field.isLazy { body.append("@\(spell("LazyField", members: members))") }
             var initial = ""

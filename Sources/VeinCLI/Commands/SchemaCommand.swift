@@ -51,6 +51,7 @@ enum SchemaCommand {
         if field.type == .enum { text += " (" + field.enumValues.map { JSONWriter.string($0) }.joined(separator: ", ") + ")" }
         if field.isUnique { text += " unique" }
         if field.isLazy { text += " lazy" }
+        if field.preservesValueOnDeletion { text += " preserved on deletion" }
         if let d = field.defaultValue { text += " = \(JSONWriter.string(d))" }
         return text
     }

@@ -18,6 +18,7 @@ enum SchemaDescription {
         if let d = f.defaultValue { line += " = " + JSONWriter.string(d) }
         if f.isUnique { line += " unique" }
         if f.isLazy { line += " lazy" }
+        if f.preservesValueOnDeletion { line += " preserved on deletion" }
         return line
     }
 

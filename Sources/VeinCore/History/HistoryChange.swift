@@ -46,4 +46,21 @@ public struct DefaultHistoryUpdate<Model: PersistentModel>: HistoryUpdate, @unch
 
 public struct DefaultHistoryDelete<Model: PersistentModel>: HistoryDelete {
     public let changedPersistentIdentifier: PersistentIdentifier
+    /// The values of the deleted row's fields marked `@Attribute(.preserveValueOnDeletion)`.
+    public let tombstone: HistoryTombstone<Model>
+}
+
+/// What a delete kept of its row (SwiftData's `HistoryTombstone`): the values of the fields marked
+/// `@Attribute(.preserveValueOnDeletion)`, read by key path: `deletion.tombstone[\.name] as? String`.
+/// Values are as stored: an enum field's raw value, a `Codable` field's JSON text, a date as a `Date`.
+public struct HistoryTombstone<Model: PersistentModel>: Sequence, @unchecked Sendable {
+    /// Key paths are immutable and the values are plain (`String`, `Int`, `Double`, `Bool`, `Date`,
+    /// `Data`); neither is marked `Sendable` by the standard library.
+    let values: [(keyPath: PartialKeyPath<Model>, value: Any)]
+
+    public subscript<Value>(_ keyPath: KeyPath<Model, Value>) -> Any? {
+        values.first { $0.keyPath == keyPath }?.value
+    }
+
+    public func makeIterator() -> IndexingIterator<[(keyPath: PartialKeyPath<Model>, value: Any)]> { values.makeIterator() }
 }

@@ -42,7 +42,14 @@ extension ModelContext {
                 switch change.kind {
                 case .insert, .insertContinued: changes.append(Self.insert(type, id))
                 case .update: changes.append(Self.update(type, id, changed: change.values.map { columns[$0.column] }))
-                case .delete: changes.append(Self.delete(type, id))
+                case .delete:
+                    let model = engine.manifest.model(named: part.tableName)
+                    let kept = change.values.compactMap { column, value -> (String, Any)? in
+                        let name = columns[column]
+                        guard let field = model?.field(named: name), let swift = Self.swiftValue(field.codec.value(fromDatabase: value)) else { return nil }
+                        return (name, swift)
+                    }
+                    changes.append(Self.delete(type, id, kept: kept))
                 }
             }
         }
@@ -72,8 +79,24 @@ extension ModelContext {
         .insert(DefaultHistoryInsert<M>(changedPersistentIdentifier: id))
     }
 
-    private static func delete<M: PersistentModel>(_: M.Type, _ id: PersistentIdentifier) -> HistoryChange {
-        .delete(DefaultHistoryDelete<M>(changedPersistentIdentifier: id))
+    private static func delete<M: PersistentModel>(_: M.Type, _ id: PersistentIdentifier, kept: [(String, Any)]) -> HistoryChange {
+        var byName: [String: PartialKeyPath<M>] = [:]
+        for (keyPath, name) in M._$propertyNames { byName[name] = keyPath }
+        let values = kept.compactMap { name, value in byName[name].map { (keyPath: $0, value: value) } }
+        return .delete(DefaultHistoryDelete<M>(changedPersistentIdentifier: id, tombstone: HistoryTombstone(values: values)))
+    }
+
+    /// A stored value as Swift holds it; nil for NULL.
+    private static func swiftValue(_ value: Value) -> Any? {
+        switch value {
+        case .null, .array: return nil
+        case .string(let s): return s
+        case .int(let i): return Int(i)
+        case .double(let d): return d
+        case .bool(let b): return b
+        case .date(let seconds): return Date(timeIntervalSince1970: seconds)
+        case .data(let d): return d
+        }
     }
 
     /// `changed`: stored column names; a position column (a list's order kept in the member's row) is

@@ -210,4 +210,40 @@ import Testing
         #expect(try reader.transactions(in: store.database).map(\.token) == [3, 4])
         #expect(try StoreVerifier.verify(store).isClean)
     }
+
+    /// A delete keeps the values of the fields marked `preserveValueOnDeletion`, and only those, whichever
+    /// way the row goes (its own delete, or a cascade); the manifest's canonical form keeps the flag.
+    @Test func aDeleteKeepsThePreservedValues() throws {
+        let text = schema("1.0.0", """
+            Post: { fields: { title: { type: "string", preserveValueOnDeletion: true }, body: "string" },
+                    relationships: { notes: { to: "Note", many: true, inverse: "post", deleteRule: "cascade" } } },
+            Note: { fields: { text: { type: "string", preserveValueOnDeletion: true }, stars: "int" },
+                    relationships: { post: { to: "Post", inverse: "notes" } } }
+            """)
+        let manifest = try ManifestParser.parse(text, file: "m")
+        #expect(try ManifestParser.parse(manifest.canonicalText, file: "c").model(named: "Note")?.field(named: "text")?.preservesValueOnDeletion == true)
+        #expect(manifest.canonicalText.contains("\"preserveValueOnDeletion\":true"))
+        let f = try Fixture(text)
+        let store = try f.open()
+        let context = ObjectContext(store: store)
+        let post = try context.insert("Post", ["title": .string("Hello"), "body": .string("b")])
+        _ = try context.insert("Note", ["text": .string("nice"), "stars": .int(5), "post": .string(post.id)])
+        try context.save()
+        try context.delete(post)
+        try context.save()
+        let deletes = try f.log().last!.parts.map { part in (part.tableName, part.changes.map { $0.values.map { part.valueColumns[part.keyCount + $0.column] } }) }
+        #expect(deletes.map(\.0).sorted() == ["Note", "Post"])
+        #expect(deletes.first { $0.0 == "Post" }?.1 == [["title"]])
+        #expect(deletes.first { $0.0 == "Note" }?.1 == [["text"]])
+        let shown = try f.log().last!.parts.flatMap { LoggedModelChange.changes(of: LoggedTransaction(token: 0, kind: .changes, replica: "", clock: 0, author: nil, schemaVersion: "", detail: nil, parts: [$0]), manifest: manifest) }
+        #expect(shown.map { JSONWriter.string($0.json) }.sorted().first?.contains("\"fields\":{\"text\":\"nice\"}") == true)
+    }
+
+    @Test func moreFieldsPreservedThanOneCallTakesAreRefused() {
+        let fields = (0..<61).map { "f\($0): { type: \"int\", preserveValueOnDeletion: true }" }.joined(separator: ", ")
+        #expect(throws: (any Error).self) { try ManifestParser.parse(schema("1.0.0", "M: { fields: { \(fields) } }"), file: "m") }
+        do { _ = try ManifestParser.parse(schema("1.0.0", "M: { fields: { \(fields) } }"), file: "m") } catch let error as ManifestError {
+            #expect(error.lines == ["m: models.M: M marks 61 fields preserveValueOnDeletion; at most 60 can be (what a delete keeps goes through one SQL function call)"])
+        } catch {}
+    }
 }
