@@ -6,7 +6,7 @@ _vein() {
         word="${COMP_WORDS[i]}"
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"history"|"history prune"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"completions"|"help") path="$candidate" ;;
+            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"history"|"history enable"|"history prune"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"completions"|"help") path="$candidate" ;;
         esac
     done
     case "$path" in
@@ -65,7 +65,11 @@ _vein() {
             ;;
         "history")
             opts="--since --model --id --author --format --key-file --key-env --passphrase --json --help"
-            subs="prune"
+            subs="enable prune"
+            positional="file"
+            ;;
+        "history enable")
+            opts="--key-file --key-env --passphrase --json --help"
             positional="file"
             ;;
         "history prune")
@@ -154,6 +158,8 @@ _vein() {
         "history:--format") _vein_complete "text json jsonl"; return ;;
         "history:--key-file") _vein_complete "file"; return ;;
         "history:--key-env") _vein_complete "none"; return ;;
+        "history enable:--key-file") _vein_complete "file"; return ;;
+        "history enable:--key-env") _vein_complete "none"; return ;;
         "history prune:--before") _vein_complete "none"; return ;;
         "history prune:--keep") _vein_complete "none"; return ;;
         "history prune:--key-file") _vein_complete "file"; return ;;

@@ -122,7 +122,8 @@ complete -c vein -n '__fish_seen_subcommand_from import' -l passphrase -d 'Use a
 complete -c vein -n '__fish_seen_subcommand_from import' -l weak-passphrase -d 'Accept a new passphrase shorter than 12 characters.'
 complete -c vein -n '__fish_seen_subcommand_from import' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from import' -F
-complete -c vein -n '__fish_seen_subcommand_from history; and not __fish_seen_subcommand_from prune' -a prune -d 'Remove the oldest transactions of a store\'s change log'
+complete -c vein -n '__fish_seen_subcommand_from history; and not __fish_seen_subcommand_from enable prune' -a enable -d 'Start keeping a change log on an existing store'
+complete -c vein -n '__fish_seen_subcommand_from history; and not __fish_seen_subcommand_from enable prune' -a prune -d 'Remove the oldest transactions of a store\'s change log'
 complete -c vein -n '__fish_seen_subcommand_from history' -l since -r -d 'Only commits after token TOKEN, or at or after TIME (ISO 8601, with Z or an offset).'
 complete -c vein -n '__fish_seen_subcommand_from history' -l model -r -d 'Only changes of MODEL\'s rows and lists.'
 complete -c vein -n '__fish_seen_subcommand_from history' -l id -r -d 'Only changes of this object, and links naming it: its life.'
@@ -133,6 +134,12 @@ complete -c vein -n '__fish_seen_subcommand_from history' -l key-env -r -d 'Read
 complete -c vein -n '__fish_seen_subcommand_from history' -l passphrase -d 'Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.'
 complete -c vein -n '__fish_seen_subcommand_from history' -l json -d 'Print the result as JSON.'
 complete -c vein -n '__fish_seen_subcommand_from history' -s h -l help -d 'Show help for this command.'
+complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from enable' -l key-file -r -F -d 'Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase; surrounding whitespace is ignored). FILE must be mode 0600 or stricter.'
+complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from enable' -l key-env -r -d 'Read the key from the environment variable VAR.'
+complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from enable' -l passphrase -d 'Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.'
+complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from enable' -l json -d 'Print the result as JSON.'
+complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from enable' -s h -l help -d 'Show help for this command.'
+complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from enable' -F
 complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from prune' -l before -r -d 'Remove the transactions before token TOKEN, or made before TIME (ISO 8601, with Z or an offset).'
 complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from prune' -l keep -r -d 'Keep the newest N transactions; remove the rest.'
 complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from prune' -l key-file -r -F -d 'Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase; surrounding whitespace is ignored). FILE must be mode 0600 or stricter.'

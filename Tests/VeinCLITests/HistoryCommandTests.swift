@@ -85,7 +85,7 @@ import Testing
         #expect(none.status == 65)
         #expect(none.stderr == """
             vein: error: plain.vein keeps no change log
-            hint: a store keeps one when created with 'vein create --history'
+            hint: start one with 'vein history enable STORE' (or create the store with --history)
 
             """)
     }
@@ -129,5 +129,20 @@ import Testing
         #expect(try r.vein(["query", "n.vein", #"delete Note where title == "Groceries""#]).status == 0)
         let lines = try r.vein(["history", "n.vein"]).stdout.split(separator: "\n").map(String.init)
         #expect(lines.last == "  delete Note \(id)  title: \"Groceries\"")
+    }
+
+    @Test func enablingStartsALogOnAnExistingStore() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        try #require(try r.vein(["create", "h.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
+        _ = try Self.insert(r, #"insert Post(title: "before", content: "c")"#)
+        let enabled = try r.vein(["history", "enable", "h.vein"])
+        #expect(enabled.status == 0 && enabled.stdout == "h.vein keeps a change log from now on\n", "\(enabled.stderr)")
+        let after = try Self.insert(r, #"insert Post(title: "after", content: "c")"#)
+        let lines = try r.vein(["history", "h.vein"]).stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines[1].hasPrefix("  insert Post \(after)  title: \"after\""), "what came before is not in the log: \(lines)")
+        #expect(try r.vein(["verify", "h.vein"]).status == 0)
+        let again = try r.vein(["history", "enable", "h.vein"])
+        #expect(again.status == 65 && again.stderr == "vein: error: h.vein keeps a change log already\n")
     }
 }

@@ -2,6 +2,8 @@
 package enum ChangeLogError: Error, Equatable, Sendable {
     /// The store keeps no change log (made before it, or created without one).
     case notKept(String)
+    /// `vein history enable` on a store that keeps one already.
+    case alreadyKept(String)
     /// The log's own tables hold what Vein never writes.
     case damaged(String)
     /// A token that names no transaction of this log.
@@ -12,6 +14,7 @@ package enum ChangeLogError: Error, Equatable, Sendable {
     package var message: String {
         switch self {
         case .notKept(let path): return "\(path) keeps no change log"
+        case .alreadyKept(let path): return "\(path) keeps a change log already"
         case .damaged(let what): return "the change log is damaged: \(what)"
         case .unknownToken(let token): return "no transaction has the token \(token)"
         case .expired(let since, let pruned):

@@ -62,6 +62,13 @@ package enum ChangeLogSchema {
                              [.text(replicaKey), .text(ULID.make().description)])
     }
 
+    /// Starts a log on a store that keeps none (`vein history enable`), in the caller's write transaction.
+    /// Connections opened before it do not record; those opened after do.
+    package static func start(in database: Database, manifest: SchemaManifest, path: String) throws {
+        guard try !isKept(in: database) else { throw ChangeLogError.alreadyKept(path) }
+        try create(in: database, manifest: manifest)
+    }
+
     /// The counting triggers for `manifest`'s tables (after a migration rebuilt them).
     package static func installCountingTriggers(in database: Database, manifest: SchemaManifest) throws {
         for table in LoggedTable.all(in: manifest) {

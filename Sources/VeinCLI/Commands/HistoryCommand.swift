@@ -21,13 +21,13 @@ enum HistoryCommand {
         discussion: """
             Lists the commits STORE's change log holds, oldest first: each with its token (which orders \
             commits and is what --since takes), its time, its author and what it changed. A store keeps a log \
-            when it was created with 'vein create --history'. A migration is one commit naming its stage; \
+            when it was created with 'vein create --history', or from when 'vein history enable' started one. A migration is one commit naming its stage; \
             writes another program made to the store (the sqlcipher shell) are not in the log, and a line says \
             how many rows it missed and where. Opens STORE read-only in effect.
             """,
         arguments: [SharedOptions.store],
         options: [since, model, id, author, format] + SharedOptions.keyOptions + [SharedOptions.json],
-        subcommands: [HistoryPruneCommand.spec],
+        subcommands: [HistoryEnableCommand.spec, HistoryPruneCommand.spec],
         examples: [
             ("vein history blog.vein", "Every commit the log holds."),
             ("vein history blog.vein --id 01J9Z3NDEKTSV4RRFFQ69G5FAV", "One object's life."),
@@ -142,6 +142,32 @@ enum HistoryPruneCommand {
             invocation.console.outJSON(.object(JSONObject([("removed", .int(Int64(removed)))])))
         } else {
             invocation.console.out("removed \(Phrase.count(removed, "transaction")) from the change log")
+        }
+    }
+}
+
+/// `vein history enable`: starts a change log on a store made without one (docs/history.md#keeping-a-log).
+enum HistoryEnableCommand {
+    static let spec: CommandSpec = CommandSpec(
+        name: "enable",
+        abstract: "Start keeping a change log on an existing store",
+        discussion: """
+            Adds the change log's tables and triggers to STORE in one transaction; from then on every commit \
+            is recorded, as in a store created with 'vein create --history'. What the store held before is \
+            not in the log. A store that keeps a log already is left as it is (exit 65).
+            """,
+        arguments: [SharedOptions.store],
+        options: SharedOptions.keyOptions + [SharedOptions.json],
+        examples: [("vein history enable blog.vein", "Remember every change from now on.")],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws {
+        let store = try SharedOptions.openStore(invocation)
+        try store.transaction(.immediate) { try ChangeLogSchema.start(in: store.database, manifest: store.manifest, path: store.path) }
+        if invocation.wantsJSON {
+            invocation.console.outJSON(.object(JSONObject([("store", .string(store.path)), ("history", .bool(true))])))
+        } else {
+            invocation.console.out("\(store.path) keeps a change log from now on")
         }
     }
 }

@@ -91,7 +91,10 @@ enum ErrorReporting {
         case let e as ChangeLogError:
             switch e {
             case .notKept:
-                return Report(messages: [e.message], hint: "a store keeps one when created with 'vein create --history'", exitCode: .dataError)
+                return Report(messages: [e.message], hint: "start one with 'vein history enable STORE' (or create the store with --history)",
+                              exitCode: .dataError)
+            case .alreadyKept:
+                return Report(messages: [e.message], hint: nil, exitCode: .dataError)
             case .damaged:
                 return Report(messages: [e.message], hint: "'vein verify STORE' checks the log's tables and triggers", exitCode: .dataError)
             case .unknownToken:

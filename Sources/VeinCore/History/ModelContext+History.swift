@@ -118,7 +118,7 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notKept(let path):
-            return "\(path) keeps no history: create the store with it (ModelConfiguration(keepsHistory: true), vein create --history)"
+            return "\(path) keeps no history: start it with 'vein history enable', or create the store with it (ModelConfiguration(keepsHistory: true))"
         case .unsupportedTransactionType(let type):
             return "fetchHistory serves DefaultHistoryTransaction, not \(type)"
         }
