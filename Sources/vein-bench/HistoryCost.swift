@@ -17,6 +17,12 @@ func measureHistoryCost() throws {
                 let store = try Store.open(path, keys: keys)
                 let context = ObjectContext(store: store)
                 inserts.append(try milliseconds { try insertRows(context, count: 50_000 / scale) })
+                // VEIN_BENCH_HISTORY_INSERTS=1: the inserts only (a quicker loop while working on them).
+                if ProcessInfo.processInfo.environment["VEIN_BENCH_HISTORY_INSERTS"] != nil {
+                    try store.close()
+                    FileSystem.removeDatabaseFiles(path)
+                    continue
+                }
                 let rows = try context.fetch(ObjectFetch(model: "Row"))
                 updates.append(try milliseconds {
                     for (n, row) in rows.enumerated() { try row.set("f3", .int(Int64(n) &* 7)) }
@@ -27,7 +33,7 @@ func measureHistoryCost() throws {
             }
             let mode = keeps ? "on" : "off"
             print("vein history insert \(variant) \(mode) \(String(format: "%.1f", median(inserts)))")
-            print("vein history update \(variant) \(mode) \(String(format: "%.1f", median(updates)))")
+            if !updates.isEmpty { print("vein history update \(variant) \(mode) \(String(format: "%.1f", median(updates)))") }
         }
     }
 }

@@ -52,6 +52,16 @@ extension ObjectContext {
                     // The rows this save writes record themselves in the change log, with the log's
                     // triggers off (docs/history.md): a trigger per row would cost more than the row.
                     let recorder = try database.transactionObserver as? ChangeRecorder
+                    // Each model's table in the log, looked up once per model, not per row.
+                    var recordedTables: [ObjectAddress: Int?] = [:]
+                    func recordedTable(_ layout: ModelLayout) -> Int? {
+                        guard let recorder else { return nil }
+                        let address = ObjectAddress(layout)
+                        if let known = recordedTables[address] { return known }
+                        let index = recorder.tableIndex(layout.model.name)
+                        recordedTables[address] = index
+                        return index
+                    }
                     func writeRows() throws {
                         // Changed rows before new ones: a unique value an unsaved change moves away from a row
                         // is free for a new row of the same save (rename A-1 to A-2, insert A-1). References
@@ -78,8 +88,12 @@ extension ObjectContext {
                             let statement = try database.cachedStatement(
                                 "UPDATE OR FAIL \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \(StoreFormat.key) = ?")
                             defer { statement.reset() }
+                            let logged = recordedTable(layout)
+                            if let recorder, let logged { recorder.begin(.update, table: logged, id: object.id, count: columns.count + positions.count) }
                             for (n, i) in columns.enumerated() {
-                                try layout.codecs[i]!.bind(object[column: i], to: statement, at: n + 1)
+                                let value = object[column: i]
+                                try layout.codecs[i]!.bind(value, to: statement, at: n + 1)
+                                if let recorder, let logged { recorder.append(table: logged, column: layout.loggedColumn[i]!, value) }
                             }
                             for (n, position) in positions.enumerated() {
                                 if let value = position.1 {
@@ -87,17 +101,12 @@ extension ObjectContext {
                                 } else {
                                     try statement.bindNull(at: columns.count + n + 1)
                                 }
+                                if let recorder, let logged {
+                                    recorder.append(table: logged, column: layout.loggedPositionColumn[positionIndexes[n]]!, position.1)
+                                }
                             }
                             try statement.bind(.text(object.id), at: assignments.count + 1)
                             try statement.step()
-                            if let recorder, let table = recorder.tableIndex(layout.model.name) {
-                                recorder.record(.update, table: table, id: object.id, count: columns.count + positions.count) { cells in
-                                    for i in columns { cells.append(column: layout.loggedColumn[i]!, object[column: i]) }
-                                    for (i, position) in zip(positionIndexes, positions) {
-                                        cells.append(column: layout.loggedPositionColumn[i]!, position.1)
-                                    }
-                                }
-                            }
                         }
                         // One statement lookup per model, not per row (the cache key is the whole SQL text).
                         var insertStatements: [ObjectAddress: Statement] = [:]
@@ -107,28 +116,26 @@ extension ObjectContext {
                             let statement = try insertStatements[key] ?? database.cachedStatement(object.layout.insertSQL)
                             insertStatements[key] = statement
                             defer { statement.reset() }
-                            // The key's text made on the stack for the row, not kept in the object (`ModelObject.id` would keep it).
-                            try object.key.withText { try statement.bind(utf8: $0, at: 1) }
                             let layout = object.layout
+                            let logged = recordedTable(layout)
+                            // The key's text made on the stack for the row, not kept in the object (`ModelObject.id` would keep it).
+                            try object.key.withText { id in
+                                try statement.bind(utf8: id, at: 1)
+                                if let recorder, let logged {
+                                    recorder.begin(.insert, table: logged, idUTF8: id, count: layout.insertedColumns.count + layout.positionedColumns.count)
+                                }
+                            }
                             for (n, i) in layout.insertedColumns.enumerated() {
-                                try layout.codecs[i]!.bind(object[column: i], to: statement, at: n + 2)
+                                let value = object[column: i]
+                                try layout.codecs[i]!.bind(value, to: statement, at: n + 2)
+                                if let recorder, let logged { recorder.append(table: logged, column: layout.loggedColumn[i]!, value) }
                             }
                             for (n, i) in layout.positionedColumns.enumerated() {
                                 let position = links.positionWrittenWithRow(of: object, column: i)
                                 try statement.bind(position.map(DatabaseValue.integer) ?? .null, at: layout.insertedColumns.count + n + 2)
+                                if let recorder, let logged { recorder.append(table: logged, column: layout.loggedPositionColumn[i]!, position) }
                             }
                             try statement.step()
-                            if let recorder, let table = recorder.tableIndex(layout.model.name) {
-                                object.key.withText { id in
-                                    recorder.record(.insert, table: table, idUTF8: id,
-                                                    count: layout.insertedColumns.count + layout.positionedColumns.count) { cells in
-                                        for i in layout.insertedColumns { cells.append(column: layout.loggedColumn[i]!, object[column: i]) }
-                                        for i in layout.positionedColumns {
-                                            cells.append(column: layout.loggedPositionColumn[i]!, links.positionWrittenWithRow(of: object, column: i))
-                                        }
-                                    }
-                                }
-                            }
                         }
                     }
                     if let recorder { try recorder.recordingDirectly(on: try database, writeRows) } else { try writeRows() }

@@ -160,25 +160,34 @@ package final class ChangeRecorder: TransactionObserver {
     /// The index of a logged table for `record`; nil for a table the log does not cover.
     package func tableIndex(_ name: String) -> Int? { tableIndexes[name] }
 
-    /// Records one row write that ran with the triggers off (`recordingDirectly`): `key` is the row's id,
-    /// and `cells` appends `count` (value column index, value) pairs in the order given.
-    package func record(_ kind: ChangeKind, table index: Int, id: String, count: Int, _ cells: (inout ChangeCells) -> Void) {
-        var id = id
-        id.withUTF8 { record(kind, table: index, idUTF8: $0, count: count, cells) }
-    }
-
-    /// `record` with the id as its UTF-8 bytes (a key's text made on the stack).
-    package func record(_ kind: ChangeKind, table index: Int, idUTF8 id: UnsafeBufferPointer<UInt8>, count: Int,
-                        _ cells: (inout ChangeCells) -> Void) {
+    /// Begins the record of one row write that runs with the triggers off (`recordingDirectly`): the
+    /// row's id, then `count` cells appended with `append` as the writer binds them (one copy of each
+    /// value serves both). Begun before the row's statement runs: if it fails, the save it belongs to fails
+    /// whole, and the record goes with the savepoint or transaction rolled back (`undo(to:)`, rollback).
+    package func begin(_ kind: ChangeKind, table index: Int, idUTF8 id: UnsafeBufferPointer<UInt8>, count: Int) {
         guard !isPaused else { return }
         journal.append((index, buffers[index].bytes.count, buffers[index].count, events))
         buffers[index].beginEntry(kind)
         buffers[index].appendText(utf8: id)
         buffers[index].appendVarint(UInt64(count))
-        var writer = ChangeCells(writer: buffers[index])
-        buffers[index] = ChangeBytesWriter()
-        cells(&writer)
-        buffers[index] = writer.writer
+    }
+
+    package func begin(_ kind: ChangeKind, table index: Int, id: String, count: Int) {
+        var id = id
+        id.withUTF8 { begin(kind, table: index, idUTF8: $0, count: count) }
+    }
+
+    /// One cell of the record `begin` began: the value column's index and its value as stored.
+    package func append(table index: Int, column: Int, _ value: Value) {
+        guard !isPaused else { return }
+        buffers[index].appendVarint(UInt64(column))
+        buffers[index].appendCell(value)
+    }
+
+    package func append(table index: Int, column: Int, _ value: Int64?) {
+        guard !isPaused else { return }
+        buffers[index].appendVarint(UInt64(column))
+        if let value { buffers[index].appendCell(.integer(value)) } else { buffers[index].appendCell(DatabaseValue.null) }
     }
 
     /// Runs `body`, a save's row writes, with the triggers off: each write records itself through
@@ -327,19 +336,4 @@ package enum TransactionKind: String, Sendable {
     case schema
     /// Row writes another program made between two commits of Vein's: `detail` holds how many.
     case outside
-}
-
-/// Appends a directly recorded change's (column, value) pairs (`ChangeRecorder.record`).
-package struct ChangeCells {
-    fileprivate var writer: ChangeBytesWriter
-
-    package mutating func append(column: Int, _ value: Value) {
-        writer.appendVarint(UInt64(column))
-        writer.appendCell(value)
-    }
-
-    package mutating func append(column: Int, _ value: Int64?) {
-        writer.appendVarint(UInt64(column))
-        if let value { writer.appendCell(.integer(value)) } else { writer.appendCell(DatabaseValue.null) }
-    }
 }
