@@ -136,11 +136,13 @@ import Testing
         defer { r.cleanUp() }
         try #require(try r.vein(["create", "h.vein", "--schema", VeinRunner.exampleManifest, "--plaintext"]).status == 0)
         _ = try Self.insert(r, #"insert Post(title: "before", content: "c")"#)
+        #expect(try r.vein(["info", "h.vein"]).stdout.contains("\nhistory     not kept ('vein history enable' starts it)\n"))
         let enabled = try r.vein(["history", "enable", "h.vein"])
         #expect(enabled.status == 0 && enabled.stdout == "h.vein keeps a change log from now on\n", "\(enabled.stderr)")
         let after = try Self.insert(r, #"insert Post(title: "after", content: "c")"#)
         let lines = try r.vein(["history", "h.vein"]).stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2 && lines[1].hasPrefix("  insert Post \(after)  title: \"after\""), "what came before is not in the log: \(lines)")
+        #expect(try r.vein(["info", "h.vein"]).stdout.contains("\nhistory     kept, 1 transaction, last token 1\n"))
         #expect(try r.vein(["verify", "h.vein"]).status == 0)
         let again = try r.vein(["history", "enable", "h.vein"])
         #expect(again.status == 65 && again.stderr == "vein: error: h.vein keeps a change log already\n")

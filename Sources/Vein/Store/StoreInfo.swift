@@ -22,6 +22,9 @@ package struct StoreInfo: Sendable {
     package let cipher: Cipher?
     package let sqliteVersion: String
     package let journalMode: String
+    /// The change log, when the store keeps one (docs/history.md): how many transactions it holds, the
+    /// last token, and the last one pruned.
+    package let changeLog: (transactions: Int64, lastToken: Int64?, prunedThrough: Int64?)?
 
     package init(_ store: Store) throws {
         let db = store.database
@@ -33,6 +36,11 @@ package struct StoreInfo: Sendable {
         keySource = store.encryption.keySource
         sqliteVersion = Database.sqliteVersion
         journalMode = (try db.scalar("PRAGMA journal_mode"))?.string ?? "unknown"
+        changeLog = try store.transaction(.deferred) {
+            guard try ChangeLogSchema.isKept(in: db) else { return nil }
+            let row = try db.rows(#"SELECT count(*), max("token") FROM "\#(ChangeLogSchema.transactions)""#).first
+            return (row?[0].int64 ?? 0, row?[1].int64, try ChangeLogPruning.prunedThrough(in: db)?.token)
+        }
         if case .encrypted(let kind, _) = store.encryption {
             func pragma(_ name: String) -> String? {
                 guard let value = try? db.scalar("PRAGMA \(name)") else { return nil }

@@ -38,6 +38,14 @@ enum InfoCommand {
             } else {
                 object["cipher"] = .null
             }
+            if let log = info.changeLog {
+                object["history"] = .object(JSONObject([
+                    ("kept", .bool(true)), ("transactions", .int(log.transactions)),
+                    ("lastToken", log.lastToken.map(JSONValue.int) ?? .null), ("prunedThrough", log.prunedThrough.map(JSONValue.int) ?? .null),
+                ]))
+            } else {
+                object["history"] = .object(JSONObject([("kept", .bool(false))]))
+            }
             object["journalMode"] = .string(info.journalMode)
             object["sqliteVersion"] = .string(info.sqliteVersion)
             object["createdAt"] = .string(info.meta.createdAt)
@@ -58,6 +66,14 @@ enum InfoCommand {
             rows.append(("key source", info.keySource.description))
         } else {
             rows.append(("encryption", "none (plaintext)"))
+        }
+        if let log = info.changeLog {
+            var text = "kept, \(Phrase.count(Int(log.transactions), "transaction"))"
+            if let last = log.lastToken { text += ", last token \(last)" }
+            if let pruned = log.prunedThrough { text += ", pruned through token \(pruned)" }
+            rows.append(("history", text))
+        } else {
+            rows.append(("history", "not kept ('vein history enable' starts it)"))
         }
         rows.append(("created", "\(info.meta.createdAt) by vein \(info.meta.toolVersion)"))
         let width = rows.map { $0.0.count }.max()! + 2

@@ -80,10 +80,14 @@ extension ModelContext {
     }
 
     private static func delete<M: PersistentModel>(_: M.Type, _ id: PersistentIdentifier, kept: [(String, Any)]) -> HistoryChange {
-        var byName: [String: PartialKeyPath<M>] = [:]
-        for (keyPath, name) in M._$propertyNames { byName[name] = keyPath }
+        let byName = keyPaths(M.self)
         let values = kept.compactMap { name, value in byName[name].map { (keyPath: $0, value: value) } }
         return .delete(DefaultHistoryDelete<M>(changedPersistentIdentifier: id, tombstone: HistoryTombstone(values: values)))
+    }
+
+    /// The model's key paths by property name (the macro's table, inverted).
+    private static func keyPaths<M: PersistentModel>(_: M.Type) -> [String: PartialKeyPath<M>] {
+        Dictionary(M._$propertyNames.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// A stored value as Swift holds it; nil for NULL.
@@ -102,8 +106,7 @@ extension ModelContext {
     /// `changed`: stored column names; a position column (a list's order kept in the member's row) is
     /// no property of the member.
     private static func update<M: PersistentModel>(_: M.Type, _ id: PersistentIdentifier, changed: [String]) -> HistoryChange {
-        var byName: [String: PartialKeyPath<M>] = [:]
-        for (keyPath, name) in M._$propertyNames { byName[name] = keyPath }
+        let byName = keyPaths(M.self)
         return .update(DefaultHistoryUpdate<M>(changedPersistentIdentifier: id, updatedAttributes: changed.compactMap { byName[$0] }))
     }
 }
