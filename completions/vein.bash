@@ -6,7 +6,7 @@ _vein() {
         word="${COMP_WORDS[i]}"
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"history"|"history enable"|"history prune"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"completions"|"help") path="$candidate" ;;
+            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"history"|"history enable"|"history prune"|"history retention"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"completions"|"help") path="$candidate" ;;
         esac
     done
     case "$path" in
@@ -65,7 +65,7 @@ _vein() {
             ;;
         "history")
             opts="--since --model --id --author --format --key-file --key-env --passphrase --json --help"
-            subs="enable prune"
+            subs="enable prune retention"
             positional="file"
             ;;
         "history enable")
@@ -74,6 +74,10 @@ _vein() {
             ;;
         "history prune")
             opts="--before --keep --key-file --key-env --passphrase --json --help"
+            positional="file"
+            ;;
+        "history retention")
+            opts="--days --count --all --key-file --key-env --passphrase --json --help"
             positional="file"
             ;;
         "key")
@@ -164,6 +168,10 @@ _vein() {
         "history prune:--keep") _vein_complete "none"; return ;;
         "history prune:--key-file") _vein_complete "file"; return ;;
         "history prune:--key-env") _vein_complete "none"; return ;;
+        "history retention:--days") _vein_complete "none"; return ;;
+        "history retention:--count") _vein_complete "none"; return ;;
+        "history retention:--key-file") _vein_complete "file"; return ;;
+        "history retention:--key-env") _vein_complete "none"; return ;;
         "key rotate:--to-key-file") _vein_complete "file"; return ;;
         "key rotate:--key-file") _vein_complete "file"; return ;;
         "key rotate:--key-env") _vein_complete "none"; return ;;

@@ -147,4 +147,18 @@ import Testing
         let again = try r.vein(["history", "enable", "h.vein"])
         #expect(again.status == 65 && again.stderr == "vein: error: h.vein keeps a change log already\n")
     }
+
+    @Test func retentionIsShownAndSet() throws {
+        let r = try Self.store()
+        defer { r.cleanUp() }
+        #expect(try r.vein(["history", "retention", "h.vein"]).stdout == "h.vein keeps transactions of the last 7 days\n")
+        for title in ["a", "b", "c"] { _ = try Self.insert(r, #"insert Post(title: "\#(title)", content: "c")"#) }
+        let set = try r.vein(["history", "retention", "h.vein", "--count", "2"])
+        #expect(set.status == 0 && set.stdout == "h.vein keeps the newest 2 transactions\n", "\(set.stderr)")
+        let lines = try r.vein(["history", "h.vein"]).stdout.split(separator: "\n").filter { !$0.hasPrefix("  ") }
+        #expect(lines == ["(pruned through token 1)"] + lines.dropFirst() && lines.count == 3, "\(lines)")
+        #expect(try r.vein(["history", "retention", "h.vein", "--json"]).stdout.contains("\"retention\": \"count:2\""))
+        let bad = try r.vein(["history", "retention", "h.vein", "--days", "0"])
+        #expect(bad.status == 64 && bad.stderr.hasPrefix("vein: error: --days takes a whole number from 1, not \"0\"\n"))
+    }
 }

@@ -60,6 +60,7 @@ package enum ChangeLogSchema {
         try installCountingTriggers(in: database, manifest: manifest)
         try database.execute(#"INSERT OR REPLACE INTO "_vein_meta" ("key", "value") VALUES (?, ?)"#,
                              [.text(replicaKey), .text(ULID.make().description)])
+        try ChangeLogRetention.default.store(in: database)
     }
 
     /// Starts a log on a store that keeps none (`vein history enable`), in the caller's write transaction.

@@ -268,6 +268,11 @@ package final class ChangeRecorder: TransactionObserver {
         guard hasUnwrittenChanges else { return }
         try writeParts(database)
         try database.execute(#"UPDATE "\#(ChangeLogSchema.state)" SET "logged" = "writes""#)
+        if token != nil {
+            isWriting = true
+            defer { isWriting = false }
+            try ChangeLogRetention.current(in: database).apply(in: database)
+        }
         forget()
     }
 

@@ -27,7 +27,7 @@ enum HistoryCommand {
             """,
         arguments: [SharedOptions.store],
         options: [since, model, id, author, format] + SharedOptions.keyOptions + [SharedOptions.json],
-        subcommands: [HistoryEnableCommand.spec, HistoryPruneCommand.spec],
+        subcommands: [HistoryEnableCommand.spec, HistoryPruneCommand.spec, HistoryRetentionCommand.spec],
         examples: [
             ("vein history blog.vein", "Every commit the log holds."),
             ("vein history blog.vein --id 01J9Z3NDEKTSV4RRFFQ69G5FAV", "One object's life."),
@@ -168,6 +168,58 @@ enum HistoryEnableCommand {
             invocation.console.outJSON(.object(JSONObject([("store", .string(store.path)), ("history", .bool(true))])))
         } else {
             invocation.console.out("\(store.path) keeps a change log from now on")
+        }
+    }
+}
+
+/// `vein history retention`: how long the change log keeps transactions (docs/history.md#retention).
+enum HistoryRetentionCommand {
+    static let days: OptionKey<String?> = .value("days", value: "N", help: "Keep the transactions of the last N days.")
+    static let count: OptionKey<String?> = .value("count", value: "N", help: "Keep the newest N transactions.")
+    static let all: OptionKey<Bool> = .flag("all", help: "Keep every transaction (only 'vein history prune' removes any).")
+
+    static let spec: CommandSpec = CommandSpec(
+        name: "retention",
+        abstract: "Show or set how long a store's change log keeps transactions",
+        discussion: """
+            Without an option, prints the policy. With one, sets it; each commit that writes to the log then \
+            prunes what the policy no longer keeps, in that commit, and later reads from before it say the \
+            history expired. A new log keeps the last 7 days.
+            """,
+        arguments: [SharedOptions.store],
+        options: [days, count, all] + SharedOptions.keyOptions + [SharedOptions.json],
+        examples: [
+            ("vein history retention blog.vein", "Show the policy."),
+            ("vein history retention blog.vein --days 30", "Keep a month of changes."),
+        ],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws {
+        let command = "history retention"
+        let given = [invocation[days] != nil, invocation[count] != nil, invocation[all]].filter { $0 }.count
+        guard given <= 1 else { throw UsageError(message: "give one of --days N, --count N and --all", command: command) }
+        func number(_ text: String, _ option: String) throws -> Int {
+            guard let n = Int(text), n >= 1 else {
+                throw UsageError(message: "--\(option) takes a whole number from 1, not \"\(text)\"", command: command)
+            }
+            return n
+        }
+        let policy: ChangeLogRetention? = try invocation[days].map { .days(try number($0, "days")) }
+            ?? invocation[count].map { .count(try number($0, "count")) } ?? (invocation[all] ? .all : nil)
+        let store = try SharedOptions.openStore(invocation, mode: policy == nil ? .readOnly : .readWrite)
+        let current: ChangeLogRetention = try store.transaction(policy == nil ? .deferred : .immediate) {
+            guard try ChangeLogSchema.isKept(in: store.database) else { throw ChangeLogError.notKept(store.path) }
+            if let policy {
+                try policy.store(in: store.database)
+                try policy.apply(in: store.database)
+                return policy
+            }
+            return try ChangeLogRetention.current(in: store.database)
+        }
+        if invocation.wantsJSON {
+            invocation.console.outJSON(.object(JSONObject([("retention", .string(current.stored))])))
+        } else {
+            invocation.console.out("\(store.path) keeps \(current)")
         }
     }
 }

@@ -246,4 +246,33 @@ import Testing
             #expect(error.lines == ["m: models.M: M marks 61 fields preserveValueOnDeletion; at most 60 can be (what a delete keeps goes through one SQL function call)"])
         } catch {}
     }
+
+    /// A new log keeps a week: a commit prunes the transactions older than that, in the same transaction,
+    /// and a read from before them expires. A count policy keeps the newest N.
+    @Test func retentionPrunesAtCommit() throws {
+        let f = try Fixture()
+        let store = try f.open()
+        #expect(try ChangeLogRetention.current(in: store.database) == .days(7))
+        let context = ObjectContext(store: store)
+        for n in 0..<3 {
+            _ = try context.insert("Note", ["text": .string("n\(n)")])
+            try context.save()
+        }
+        // Make the first two eight days old, as if the store had been used then.
+        let old = HybridClock.lowerBound(of: Date().addingTimeInterval(-8 * 86_400))
+        try store.database.transaction {
+            try store.database.execute(#"UPDATE "_vein_transactions" SET "clock" = ? + "token" WHERE "token" <= 2"#, [.integer(old)])
+        }
+        #expect(try f.log().map(\.token) == [1, 2, 3], "nothing prunes without a commit")
+        _ = try context.insert("Note", ["text": .string("today")])
+        try context.save()
+        #expect(try f.log().map(\.token) == [3, 4])
+        #expect(try ChangeLogPruning.prunedThrough(in: store.database)?.token == 2)
+
+        try store.database.transaction { try ChangeLogRetention.count(1).store(in: store.database) }
+        _ = try context.insert("Note", ["text": .string("last")])
+        try context.save()
+        #expect(try f.log().map(\.token) == [5])
+        #expect(try StoreVerifier.verify(store).isClean)
+    }
 }
