@@ -40,7 +40,7 @@ package enum ChangeLogRetention: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .days(let n): return "transactions of the last \(n == 1 ? "day" : "\(n) days")"
         case .count(let n): return "the newest \(n == 1 ? "transaction" : "\(n) transactions")"
-        case .all: return "every transaction (pruned only by 'vein history prune')"
+        case .all: return "every transaction, until it is pruned"
         }
     }
 
