@@ -153,7 +153,7 @@ struct ChangeBytesReader {
         self.columnCount = columnCount
     }
 
-    /// Every change, in order.
+    /// Every change, in order; an insert's continued columns are read into the insert.
     mutating func readAll() throws(Damaged) -> [LoggedChange] {
         var result: [LoggedChange] = []
         while offset < bytes.count {
@@ -168,6 +168,12 @@ struct ChangeBytesReader {
                 let column = try varint()
                 guard column < UInt64(columnCount) else { throw Damaged() }
                 values.append((Int(column), try cell()))
+            }
+            // More columns of the insert before it (a wide table) join that insert: readers see one.
+            if kind == .insertContinued {
+                guard let last = result.last, last.kind == .insert, last.key == key else { throw Damaged() }
+                result[result.count - 1].values += values
+                continue
             }
             result.append(LoggedChange(kind: kind, clockOffset: clock, key: key, values: values))
         }

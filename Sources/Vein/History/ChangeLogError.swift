@@ -6,8 +6,6 @@ package enum ChangeLogError: Error, Equatable, Sendable {
     case alreadyKept(String)
     /// The log's own tables hold what Vein never writes.
     case damaged(String)
-    /// A token that names no transaction of this log.
-    case unknownToken(String)
     /// A read after a token (or a time) the log no longer holds all of: it was pruned through `prunedThrough`.
     case expired(since: String, prunedThrough: Int64)
 
@@ -16,7 +14,6 @@ package enum ChangeLogError: Error, Equatable, Sendable {
         case .notKept(let path): return "\(path) keeps no change log"
         case .alreadyKept(let path): return "\(path) keeps a change log already"
         case .damaged(let what): return "the change log is damaged: \(what)"
-        case .unknownToken(let token): return "no transaction has the token \(token)"
         case .expired(let since, let pruned):
             return "history since \(since) expired: the log was pruned through token \(pruned), so what came after \(since) is no longer all there"
         }

@@ -42,15 +42,10 @@ package enum ChangeLogSchema {
 
     /// The counting triggers of one table, named `_vein_count_<i|u|d>_<table>`.
     static func countingTriggers(for table: LoggedTable) -> [String] {
-        ["INSERT": "i", "UPDATE": "u", "DELETE": "d"].sorted { $0.value < $1.value }.map { event, letter in
+        [("d", "DELETE"), ("i", "INSERT"), ("u", "UPDATE")].map { letter, event in
             "CREATE TRIGGER \(SQL.quoteIdentifier("_vein_count_\(letter)_\(table.name)")) AFTER \(event) ON \(SQL.quoteIdentifier(table.name)) "
                 + #"BEGIN UPDATE "\#(state)" SET "writes" = "writes" + 1; END"#
         }
-    }
-
-    /// Every counting trigger the store should have for `manifest`, by name (`vein verify` compares).
-    package static func countingTriggerNames(for manifest: SchemaManifest) -> [String] {
-        LoggedTable.all(in: manifest).flatMap { t in ["d", "i", "u"].map { "_vein_count_\($0)_\(t.name)" } }
     }
 
     /// Makes a store's change log: tables, counter, counting triggers and a replica id. In the caller's

@@ -157,7 +157,7 @@ package final class ChangeRecorder: TransactionObserver {
 
     // MARK: Recording what Vein writes with triggers off
 
-    /// The index of a logged table for `record`; nil for a table the log does not cover.
+    /// The index of a logged table for `begin`; nil for a table the log does not cover.
     package func tableIndex(_ name: String) -> Int? { tableIndexes[name] }
 
     /// Begins the record of one row write that runs with the triggers off (`recordingDirectly`): the
@@ -191,7 +191,7 @@ package final class ChangeRecorder: TransactionObserver {
     }
 
     /// Runs `body`, a save's row writes, with the triggers off: each write records itself through
-    /// `record`, which costs far less than a trigger per row (SQLCipher encrypts the statement journal a
+    /// `begin` and `append`, which costs far less than a trigger per row (SQLCipher encrypts the statement journal a
     /// trigger makes every statement keep).
     package func recordingDirectly<T>(on database: Database, _ body: () throws -> T) throws -> T {
         try database.withTriggersOff(body)

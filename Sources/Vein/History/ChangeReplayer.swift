@@ -18,20 +18,7 @@ package struct ChangeReplayer {
     }
 
     private func apply(_ part: LoggedPart) throws {
-        var pending: LoggedChange?
-        for change in part.changes {
-            if change.kind == .insertContinued {
-                guard pending != nil, pending!.key == change.key else {
-                    throw ChangeLogError.damaged("a continued insert of \(part.tableName) follows no insert of the same row")
-                }
-                pending!.values += change.values
-                continue
-            }
-            if let insert = pending { try write(insert, of: part) }
-            pending = nil
-            if change.kind == .insert { pending = change } else { try write(change, of: part) }
-        }
-        if let insert = pending { try write(insert, of: part) }
+        for change in part.changes { try write(change, of: part) }
     }
 
     private func write(_ change: LoggedChange, of part: LoggedPart) throws {

@@ -30,7 +30,7 @@ package struct LoggedModelChange: Equatable, Sendable {
             let model = manifest.model(named: part.tableName)
             let columns = Array(part.valueColumns)
             let names = columns.map { displayName(of: $0, in: model, manifest: manifest) }
-            return part.changes.compactMap { change -> LoggedModelChange? in
+            return part.changes.map { change -> LoggedModelChange in
                 let kind: Kind
                 switch change.kind {
                 case .insert, .insertContinued: kind = .insert
@@ -42,16 +42,6 @@ package struct LoggedModelChange: Equatable, Sendable {
                     fields[names[column]] = json(value, column: columns[column], model: model)
                 }
                 return LoggedModelChange(kind: kind, model: part.tableName, id: change.key.first?.string ?? "", fields: fields)
-            }.reduce(into: []) { merged, change in
-                // An insert continued (a wide table) is one change.
-                if change.kind == .insert, let last = merged.last, last.kind == .insert, last.id == change.id, last.model == change.model,
-                   !change.fields.isEmpty, part.changes.contains(where: { $0.kind == .insertContinued }) {
-                    var whole = last
-                    for member in change.fields { whole.fields[member.key] = member.value }
-                    merged[merged.count - 1] = whole
-                } else {
-                    merged.append(change)
-                }
             }
         }
     }

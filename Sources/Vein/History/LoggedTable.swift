@@ -5,8 +5,6 @@ package struct LoggedTable: Equatable, Sendable {
     package let name: String
     package let keyColumns: [String]
     package let valueColumns: [String]
-    /// A model's table (not a link table): the model is the table's name.
-    package let isModel: Bool
     /// The value columns whose old values a delete keeps (fields marked `preserveValueOnDeletion`).
     package var preservedColumns: [Int] = []
 
@@ -16,11 +14,11 @@ package struct LoggedTable: Equatable, Sendable {
     package static func all(in manifest: SchemaManifest) -> [LoggedTable] {
         manifest.models.map { model in
             let columns = SchemaDDL.storedColumns(model, in: manifest)
-            var table = LoggedTable(name: model.name, keyColumns: [StoreFormat.current.keyColumn], valueColumns: columns, isModel: true)
+            var table = LoggedTable(name: model.name, keyColumns: [StoreFormat.current.keyColumn], valueColumns: columns)
             table.preservedColumns = columns.indices.filter { model.field(named: columns[$0])?.preservesValueOnDeletion == true }
             return table
         } + RelationshipStorage.all(in: manifest).filter { $0.kind == .linkTable && $0.isCanonical }.map {
-            LoggedTable(name: $0.linkTable!, keyColumns: ["owner", "target"], valueColumns: ["position"], isModel: false)
+            LoggedTable(name: $0.linkTable!, keyColumns: ["owner", "target"], valueColumns: ["position"])
         }
     }
 }

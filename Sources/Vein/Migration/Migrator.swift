@@ -74,39 +74,40 @@ public struct Migrator: Sendable {
             var report = MigrationReport(fromVersion: meta.schemaVersion, toVersion: plan.schemas[last].version.description, stages: [])
             let pending = plan.stages[index..<last]
             // The change log keeps a migration as one schema record per stage, not its rows (docs/history.md).
-            try (recorder?.paused ?? { try $0() }) {
-            let phases = StageRunner.Phase.allCases.count
-            for (n, stage) in pending.enumerated() {
-                let stageStart = Date()
-                let stagePlan: StagePlan
-                switch StagePlanner.plan(stage) {
-                case .success(let p): stagePlan = p
-                case .failure(let issues):  // the parser refuses such plans; kept as a guard for hand-built ones
-                    throw ManifestError(file: plan.file, issues: issues.messages.map { ManifestIssue(path: stage.path, message: $0) })
-                }
-                var runner = StageRunner(database: database, stage: stage, plan: stagePlan)
-                if let progress {
-                    runner.phase = { phase in
-                        progress(WorkProgress(done: n * phases + phase.rawValue, total: pending.count * phases,
-                                              label: "\(stage.name): \(phase.label)"))
+            func runStages() throws {
+                let phases = StageRunner.Phase.allCases.count
+                for (n, stage) in pending.enumerated() {
+                    let stageStart = Date()
+                    let stagePlan: StagePlan
+                    switch StagePlanner.plan(stage) {
+                    case .success(let p): stagePlan = p
+                    case .failure(let issues):  // the parser refuses such plans; kept as a guard for hand-built ones
+                        throw ManifestError(file: plan.file, issues: issues.messages.map { ManifestIssue(path: stage.path, message: $0) })
                     }
+                    var runner = StageRunner(database: database, stage: stage, plan: stagePlan)
+                    if let progress {
+                        runner.phase = { phase in
+                            progress(WorkProgress(done: n * phases + phase.rawValue, total: pending.count * phases,
+                                                  label: "\(stage.name): \(phase.label)"))
+                        }
+                    }
+                    try willRunStage?(stage, database)
+                    var stageReport = try runner.run()
+                    try didRunStage?(stage, database)
+                    stageReport.durationSeconds = Date().timeIntervalSince(stageStart)
+                    try database.execute("""
+                        INSERT INTO \(StoreFormat.migrations) ("fromVersion", "toVersion", "checksum", "appliedAt", "durationSeconds",
+                          "rowsRead", "rowsWritten", "rowsDeleted", "toolVersion") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, [.text(stage.from.version.description), .text(stage.to.version.description), .text(stage.checksum),
+                              .text(ISODate.format(Date().timeIntervalSince1970)), .real(stageReport.durationSeconds),
+                              .integer(Int64(stageReport.rowsRead)), .integer(Int64(stageReport.rowsWritten)),
+                              .integer(Int64(stageReport.rowsDeleted)), .text(VeinVersion.current)])
+                    report.stages.append(stageReport)
+                    try ChangeLogSchema.appendSchemaRecord(in: database, stage: stage.name, checksum: stage.checksum,
+                                                           manifest: plan.schemas[n + index + 1])
                 }
-                try willRunStage?(stage, database)
-                var stageReport = try runner.run()
-                try didRunStage?(stage, database)
-                stageReport.durationSeconds = Date().timeIntervalSince(stageStart)
-                try database.execute("""
-                    INSERT INTO \(StoreFormat.migrations) ("fromVersion", "toVersion", "checksum", "appliedAt", "durationSeconds",
-                      "rowsRead", "rowsWritten", "rowsDeleted", "toolVersion") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.text(stage.from.version.description), .text(stage.to.version.description), .text(stage.checksum),
-                          .text(ISODate.format(Date().timeIntervalSince1970)), .real(stageReport.durationSeconds),
-                          .integer(Int64(stageReport.rowsRead)), .integer(Int64(stageReport.rowsWritten)),
-                          .integer(Int64(stageReport.rowsDeleted)), .text(VeinVersion.current)])
-                report.stages.append(stageReport)
-                try ChangeLogSchema.appendSchemaRecord(in: database, stage: stage.name, checksum: stage.checksum,
-                                                       manifest: plan.schemas[n + index + 1])
             }
-            }
+            if let recorder { try recorder.paused(runStages) } else { try runStages() }
             if last > index {
                 var updated = meta
                 let schema = plan.schemas[last]

@@ -8,7 +8,4 @@ extension Store {
         }
         try ChangeRecorder.install(on: database, manifest: manifest, replica: replica).author = changeAuthor
     }
-
-    /// Whether this store keeps a change log.
-    package var keepsChangeLog: Bool { get throws { try ChangeLogSchema.isKept(in: database) } }
 }

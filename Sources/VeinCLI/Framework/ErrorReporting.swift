@@ -97,8 +97,6 @@ enum ErrorReporting {
                 return Report(messages: [e.message], hint: nil, exitCode: .dataError)
             case .damaged:
                 return Report(messages: [e.message], hint: "'vein verify STORE' checks the log's tables and triggers", exitCode: .dataError)
-            case .unknownToken:
-                return Report(messages: [e.message], hint: "'vein history STORE' lists the tokens", exitCode: .dataError)
             case .expired:
                 return Report(messages: [e.message], hint: "read the whole log again ('vein history STORE'), and go on from its last token",
                               exitCode: .dataError)

@@ -36,7 +36,7 @@ extension ModelContext {
             }
             guard let type = modelTypes[part.tableName] else { continue }
             let columns = Array(part.valueColumns)
-            for change in part.changes where change.kind != .insertContinued {
+            for change in part.changes {
                 guard let key = change.key.first?.string else { continue }
                 let id = PersistentIdentifier(entityName: part.tableName, key: key)
                 switch change.kind {
