@@ -62,6 +62,13 @@ static const SecretSchema *vein_schema(void) {
             { "backup", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
             { "created", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
             { "fingerprint", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
+            // What the item's secret opens when it is not a store's key (store keys carry none, as they did before
+            // kinds existed, so one store never has two current items): "backup", later "sync";
+            // a backup key's id.
+            { "kind", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
+            { "key-id", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
+            // A backup key made for the backup ("own") or derived from its store's key ("derived").
+            { "origin", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
             { NULL, 0 },
         }
     };
@@ -137,6 +144,12 @@ int vein_secret_lookup(const char *store_path, const char *state, char **secret_
     GList *items = search(match, &result, error_out);
     if (result != 0) return result;
     for (GList *l = items; l && result == 0; l = l->next) {
+        // Only a store's key: an item of another kind never opens a store (items from before kinds are stores').
+        GHashTable *attributes = lib.call_secret_item_get_attributes(l->data);
+        const char *kind = attributes ? lib.call_g_hash_table_lookup(attributes, "kind") : NULL;
+        int other_kind = kind && strcmp(kind, "store") != 0;
+        if (attributes) lib.call_g_hash_table_unref(attributes);
+        if (other_kind) continue;
         SecretValue *value = lib.call_secret_item_get_secret(l->data);
         const gchar *text = value ? lib.call_secret_value_get_text(value) : NULL;
         if (text) {

@@ -30,6 +30,7 @@ package enum CommandTable {
             EncryptCommand.spec,
             DecryptCommand.spec,
             BackupCommand.spec,
+            RestoreCommand.spec,
             CompletionsCommand.spec,
             HelpCommand.spec,
         ]

@@ -140,15 +140,14 @@ package struct LoggedChange: Equatable, Sendable {
 
 /// Reads what `ChangeBytesWriter` wrote, refusing bytes that are not a whole, valid record.
 struct ChangeBytesReader {
-    private let bytes: [UInt8]
-    private var offset = 0
+    private var cursor: CellCursor
     private let keyCount: Int
     private let columnCount: Int
 
-    struct Damaged: Error {}
+    typealias Damaged = CellCursor.Damaged
 
     init(_ bytes: [UInt8], keyCount: Int, columnCount: Int) {
-        self.bytes = bytes
+        cursor = CellCursor(bytes)
         self.keyCount = keyCount
         self.columnCount = columnCount
     }
@@ -156,18 +155,18 @@ struct ChangeBytesReader {
     /// Every change, in order; an insert's continued columns are read into the insert.
     mutating func readAll() throws(Damaged) -> [LoggedChange] {
         var result: [LoggedChange] = []
-        while offset < bytes.count {
-            guard let kind = ChangeKind(rawValue: try byte()) else { throw Damaged() }
-            let clock = try varint()
+        while !cursor.isAtEnd {
+            guard let kind = ChangeKind(rawValue: try cursor.byte()) else { throw Damaged() }
+            let clock = try cursor.varint()
             var key: [DatabaseValue] = []
-            for _ in 0..<keyCount { key.append(try cell()) }
-            let n = try varint()
+            for _ in 0..<keyCount { key.append(try cursor.cell()) }
+            let n = try cursor.varint()
             guard n <= UInt64(columnCount) else { throw Damaged() }
             var values: [(column: Int, value: DatabaseValue)] = []
             for _ in 0..<n {
-                let column = try varint()
+                let column = try cursor.varint()
                 guard column < UInt64(columnCount) else { throw Damaged() }
-                values.append((Int(column), try cell()))
+                values.append((Int(column), try cursor.cell()))
             }
             // More columns of the insert before it (a wide table) join that insert: readers see one.
             if kind == .insertContinued {
@@ -179,14 +178,29 @@ struct ChangeBytesReader {
         }
         return result
     }
+}
 
-    private mutating func byte() throws(Damaged) -> UInt8 {
+/// Reads the varints and cells `ChangeBytesWriter` writes, front to back, refusing what runs past the end
+/// or is not a valid value.
+struct CellCursor {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    struct Damaged: Error {}
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    var isAtEnd: Bool { offset >= bytes.count }
+
+    mutating func byte() throws(Damaged) -> UInt8 {
         guard offset < bytes.count else { throw Damaged() }
         defer { offset += 1 }
         return bytes[offset]
     }
 
-    private mutating func varint() throws(Damaged) -> UInt64 {
+    mutating func varint() throws(Damaged) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -205,7 +219,7 @@ struct ChangeBytesReader {
         return bytes[offset..<offset + Int(n)]
     }
 
-    private mutating func cell() throws(Damaged) -> DatabaseValue {
+    mutating func cell() throws(Damaged) -> DatabaseValue {
         switch try byte() {
         case 0: return .null
         case 1:

@@ -39,31 +39,33 @@ package struct ChangeLogReader {
         let parts = try database.cachedStatement(#"SELECT "tableName", "columns", "changes", "part" FROM "\#(ChangeLogSchema.changes)" WHERE "token" = ? ORDER BY "part""#)
         while try records.step() {
             let token = records.int64(0)
-            guard let kind = TransactionKind(rawValue: records.string(1)) else {
-                throw ChangeLogError.damaged("transaction \(token) has the kind \"\(records.string(1))\"")
-            }
-            var transaction = LoggedTransaction(token: token, kind: kind, replica: records.string(2), clock: records.int64(3),
-                                                author: records.isNull(4) ? nil : records.string(4), schemaVersion: records.string(5),
-                                                detail: records.isNull(6) ? nil : records.string(6), parts: [])
+            var transaction = try Self.record(token: token, kind: records.string(1), replica: records.string(2), clock: records.int64(3),
+                                              author: records.isNull(4) ? nil : records.string(4), schemaVersion: records.string(5),
+                                              detail: records.isNull(6) ? nil : records.string(6))
             defer { parts.reset() }
             try parts.bind([.integer(token)])
             while try parts.step() {
-                var part = try Self.part(table: parts.string(0), columns: parts.string(1), token: token, partNumber: parts.int64(3))
-                let bytes = parts.data(2)
-                var reader = ChangeBytesReader([UInt8](bytes), keyCount: part.keyCount, columnCount: part.valueColumns.count)
-                do { part.changes = try reader.readAll() } catch {
-                    throw ChangeLogError.damaged("transaction \(token), part \(parts.int64(3)) (\(part.tableName)) cannot be read")
-                }
+                let part = try Self.part(table: parts.string(0), columns: parts.string(1), bytes: [UInt8](parts.data(2)),
+                                         token: token, partNumber: parts.int64(3))
                 if let narrowed = narrowed(part) { transaction.parts.append(narrowed) }
             }
             parts.reset()
-            if (tables != nil || id != nil) && transaction.parts.isEmpty && kind == .changes { continue }
+            if (tables != nil || id != nil) && transaction.parts.isEmpty && transaction.kind == .changes { continue }
             result.append(transaction)
         }
         return result
     }
 
-    private static func part(table: String, columns text: String, token: Int64, partNumber: Int64) throws -> LoggedPart {
+    /// A transaction record as its row holds it, without its parts.
+    static func record(token: Int64, kind: String, replica: String, clock: Int64, author: String?, schemaVersion: String,
+                       detail: String?) throws -> LoggedTransaction {
+        guard let kind = TransactionKind(rawValue: kind) else { throw ChangeLogError.damaged("transaction \(token) has the kind \"\(kind)\"") }
+        return LoggedTransaction(token: token, kind: kind, replica: replica, clock: clock, author: author, schemaVersion: schemaVersion,
+                                 detail: detail, parts: [])
+    }
+
+    /// A part as its row holds it: the table, its columns as a JSON array, and the changes' bytes.
+    static func part(table: String, columns text: String, bytes: [UInt8], token: Int64, partNumber: Int64) throws -> LoggedPart {
         guard case .array(let items)? = try? JSONParser.parse(text) else {
             throw ChangeLogError.damaged("transaction \(token), part \(partNumber): its columns are not a JSON array")
         }
@@ -71,7 +73,12 @@ package struct ChangeLogReader {
         guard columns.count == items.count, !columns.isEmpty else {
             throw ChangeLogError.damaged("transaction \(token), part \(partNumber): its columns are not names")
         }
-        return LoggedPart(tableName: table, columns: columns, changes: [])
+        var part = LoggedPart(tableName: table, columns: columns, changes: [])
+        var reader = ChangeBytesReader(bytes, keyCount: part.keyCount, columnCount: part.valueColumns.count)
+        do { part.changes = try reader.readAll() } catch {
+            throw ChangeLogError.damaged("transaction \(token), part \(partNumber) (\(table)) cannot be read")
+        }
+        return part
     }
 
     private func narrowed(_ part: LoggedPart) -> LoggedPart? {

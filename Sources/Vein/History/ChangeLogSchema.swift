@@ -97,6 +97,23 @@ package enum ChangeLogSchema {
         try database.execute(#"UPDATE "\#(state)" SET "logged" = "writes""#)
     }
 
+    /// Records the row writes another program made since the last commit Vein recorded, as one `outside`
+    /// record, in the caller's write transaction. Returns how many there were (0: none, nothing written).
+    /// A continuous backup calls it before it decides what to send, so such writes are a record in the
+    /// log, of a known moment, which a new snapshot then covers.
+    package static func recordOutsideWrites(in database: Database, manifest: SchemaManifest) throws -> Int64 {
+        let state = try database.rows(#"SELECT "writes", "logged" FROM "\#(state)""#)
+        guard let row = state.first, let writes = row[0].int64, let logged = row[1].int64 else {
+            throw ChangeLogError.damaged("\(state) has no counter row")
+        }
+        guard writes != logged else { return 0 }
+        let replica = try database.scalar(#"SELECT "value" FROM "_vein_meta" WHERE "key" = ?"#, [.text(replicaKey)])?.string ?? ""
+        _ = try appendRecord(in: database, kind: .outside, replica: replica, author: nil, schemaVersion: manifest.version.description,
+                             detail: String(writes - logged))
+        try database.execute(#"UPDATE "\#(state)" SET "logged" = "writes""#)
+        return writes - logged
+    }
+
     /// What differs from the log `manifest`'s store keeps (`vein verify`): the log's tables as created,
     /// one counter row, and the counting triggers of every table and no others. Empty when the store keeps
     /// no log and has none of its triggers.

@@ -22,4 +22,9 @@ package struct HybridClock {
     package static func lowerBound(of date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded(.up)) << Int64(counterBits)
     }
+
+    /// The last clock time whose wall-clock part is at or before `date`: an `--at TIME` bound.
+    package static func upperBound(of date: Date) -> Int64 {
+        ((Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) + 1) << Int64(counterBits)) - 1
+    }
 }

@@ -69,6 +69,12 @@ public enum KeyringAttribute {
     public static let backup = "backup"
     public static let created = "created"
     public static let fingerprint = "fingerprint"
+    /// What an item's secret opens when it is not a store's key (`backup`; store keys carry no kind, as
+    /// they did before kinds existed), a backup key's id, and whether it was made for the backup (`own`)
+    /// or derived from its store's key (`derived`).
+    public static let kind = "kind"
+    public static let keyID = "key-id"
+    public static let origin = "origin"
 }
 
 /// One keyring item: its attributes, and its secret read as a key when it holds one (a backup record holds

@@ -24,6 +24,15 @@ public enum StoreCopier {
     /// `snapshotTaken` (tests) runs inside the copy once the source's snapshot is fixed and before its rows are read.
     public static func copy(_ source: Store, to destination: String, protection: StoreCreator.Protection,
                             snapshotTaken: (() throws -> Void)? = nil) throws -> Result {
+        try copy(source, to: destination, protection: protection, readingSource: snapshotTaken.map { hook in { _ in try hook() } })
+    }
+
+    /// `readingSource` runs inside the copy once the source's snapshot is fixed, with the copy's connection,
+    /// on which the source is attached as `vein_source`: what it reads is of the same moment as the copy
+    /// (a continuous backup's snapshot reads the log's last token so). With `keepsChangeLog` the copy
+    /// starts a change log of its own.
+    package static func copy(_ source: Store, to destination: String, protection: StoreCreator.Protection, keepsChangeLog: Bool = false,
+                             readingSource: ((Database) throws -> Void)?) throws -> Result {
         // The copy is made in the current format from the source's tables, column for column.
         guard source.format == .current else { throw StoreError.needsUpgrade(source.path, found: source.format.version) }
         let started = Date()
@@ -34,7 +43,7 @@ public enum StoreCopier {
         if case .plaintext = protection, source.encryption.isEncrypted { mode = 0o600 }
         // DEST, what SQLite writes beside it, and a new key file never write over the source or its key file.
         let creation = try StoreCreator.create(at: destination, manifest: source.manifest, protection: protection, mode: mode,
-                                               guarding: WriteGuard(protecting: source)) { copy in
+                                               keepsChangeLog: keepsChangeLog, guarding: WriteGuard(protecting: source)) { copy in
             let db = copy.database
             // An attached database is read with the connection's default cipher settings, fixed at ATTACH.
             try db.execute("PRAGMA cipher_default_page_size = \(Database.cipherPageSize)")
@@ -51,17 +60,21 @@ public enum StoreCopier {
                 // The first read of the source: it fixes the snapshot, and the copy is built for the
                 // schema the source was opened with.
                 try source.meta.requireSchemaUnchanged(in: db, name: "vein_source", path: source.path)
-                try snapshotTaken?()
+                try readingSource?(db)
                 // Indexes are built once after the copy, as sqlcipher_export does, not kept up row by row.
                 let indexes = source.manifest.models.flatMap { model in SchemaDDL.indexes(for: model, in: source.manifest).map { (model.name, $0) } }
                 for (_, index) in indexes { try db.execute("DROP INDEX main.\(SQL.quoteIdentifier(index.name))") }
                 // Link tables too (since store format 2): they hold the to-many relationships.
                 let linkTables = RelationshipStorage.all(in: source.manifest).compactMap { $0.isCanonical ? $0.linkTable : nil }
+                // What `_vein_meta` says of one file (its replica id, its log's pruning, its backups) stays the
+                // copy's own: a copy is another file, with a log and backups of its own.
+                let perFile = " WHERE \"key\" NOT IN (\(StoreMeta.perFileKeys.map { SQL.quoteString($0) }.joined(separator: ", "))) AND substr(\"key\", 1, \(BackupProgress.keyPrefix.utf8.count)) <> \(SQL.quoteString(BackupProgress.keyPrefix))"
                 for table in ["_vein_meta", StoreFormat.current.migrationsTable] + source.manifest.models.map(\.name) + linkTables {
                     let name = SQL.quoteIdentifier(table)
-                    try db.execute("DELETE FROM main.\(name)")
+                    let filter = table == "_vein_meta" ? perFile : ""
+                    try db.execute("DELETE FROM main.\(name)" + filter)
                     do {
-                        try db.execute("INSERT INTO main.\(name) SELECT * FROM \"vein_source\".\(name)")
+                        try db.execute("INSERT INTO main.\(name) SELECT * FROM \"vein_source\".\(name)" + filter)
                     } catch let error as DatabaseError where error.code == SQLITE_TOOBIG {
                         // Every value in the source was stored under the same length limit: one longer
                         // than it is a damaged record header, not data.

@@ -15,6 +15,11 @@ public struct StoreMeta: Equatable, Sendable {
         case formatVersion, app, schemaVersion, manifest, manifestSHA256, createdAt, toolVersion
     }
 
+    /// Keys that describe one file rather than the store's data (its change log's replica id and pruning,
+    /// its backups), which a copy does not take (`StoreCopier`); with every key starting
+    /// `BackupProgress.keyPrefix`.
+    static let perFileKeys = [ChangeLogSchema.replicaKey, ChangeLogPruning.metaKey, BackupProgress.storeIDKey]
+
     static let createTableSQL = "CREATE TABLE \"_vein_meta\" (\"key\" TEXT PRIMARY KEY NOT NULL, \"value\" TEXT NOT NULL)"
 
     static let createHistorySQL = """

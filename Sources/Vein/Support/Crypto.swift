@@ -52,3 +52,28 @@ package enum SHA256 {
         return out
     }
 }
+
+/// SHA-256 over bytes that arrive in pieces (a sealed file as it is written or read).
+package final class SHA256Hasher {
+    private let context: OpaquePointer
+
+    package init() {
+        context = EVP_MD_CTX_new()
+        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    package func update(_ bytes: UnsafeRawBufferPointer) {
+        EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
+    }
+
+    package func update(_ bytes: [UInt8]) { bytes.withUnsafeBytes { update($0) } }
+
+    package func finish() -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(context, &out, &length)
+        return out
+    }
+}

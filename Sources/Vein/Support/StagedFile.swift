@@ -221,5 +221,5 @@ package final class StagedFile {
 
     /// The tags of every kind of temporary Vein makes (`.NAME.TAG-ULID`): stores being created or rotated,
     /// key files and outputs being written, dry-run copies.
-    package enum Tag: String, CaseIterable, Sendable { case creating, rotating, writing, scratch }
+    package enum Tag: String, CaseIterable, Sendable { case creating, rotating, writing, scratch, sealing, restoring }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Vein
 
-/// `vein encrypt`, `vein decrypt` and `vein backup`: a store copied into a new file (StoreCopier).
+/// `vein encrypt` and `vein decrypt`: a store copied into a new file (StoreCopier); `vein backup` (BackupCommand.swift) too.
 enum EncryptCommand {
     static let source: ArgumentKey<String> = .required("SRC", help: "The plaintext store.", completion: .file)
     static let destination: ArgumentKey<String> = .required("DEST", help: "The encrypted copy to create. It must not exist.", completion: .file)
@@ -64,57 +64,6 @@ enum DecryptCommand {
         }
         let result = try StoreCopier.copy(source, to: invocation[destination], protection: .plaintext)
         CopyOutput.print(result, verb: "plaintext copy", invocation: invocation)
-    }
-}
-
-enum BackupCommand {
-    static let destination: ArgumentKey<String> = .required("DEST", help: "The backup to create. It must not exist.", completion: .file)
-    static let newKey: OptionKey<Bool> = .flag("new-key", help: "Encrypt the backup with a fresh random key kept in the keyring.")
-
-    static let spec: CommandSpec = CommandSpec(
-        name: "backup",
-        abstract: "Take a consistent copy of a store while it is in use",
-        discussion: """
-            Copies STORE into a new DEST in one read transaction, so other processes go on reading and writing \
-            and the copy holds exactly the commits made before it began. DEST is encrypted with STORE's key \
-            (kept in the keyring under DEST's path too when STORE's key comes from the keyring, with a record \
-            of the backup, its time and the key's fingerprint beside STORE's key, for 'vein key forget'), or with \
-            --new-key a fresh random key kept in the keyring. DEST is complete or absent and never replaces a \
-            file; neither DEST nor the files SQLite writes beside it may lead to STORE or its key file (through \
-            a link or another name). Quiet unless asked (--json prints size, rows and duration), with exit \
-            statuses for cron: 0 done, 73 DEST exists, leads to STORE or has a DEST-wal or DEST-journal left \
-            beside it, 74 a full disk or an I/O error, 75 \
-            STORE busy, 77 wrong key.
-            """,
-        arguments: [SharedOptions.store, destination],
-        options: [newKey, SharedOptions.json, SharedOptions.quiet] + SharedOptions.keyOptions,
-        examples: [("vein backup blog.vein /backups/blog-$(date +%F).vein --json", "A nightly backup from cron.")],
-        run: run)
-
-    static func run(_ invocation: Invocation) throws {
-        let keys = SharedOptions.keyOptions(invocation)
-        let store = try SharedOptions.openStore(invocation, mode: .readOnly)
-        let protection: StoreCreator.Protection
-        switch store.encryption {
-        case .plaintext:
-            guard !invocation[newKey] else {
-                throw CommandFailure("\(store.path) is not encrypted; --new-key needs an encrypted store", hint: "use 'vein encrypt' for an encrypted copy",
-                                     exitCode: .usage)
-            }
-            protection = .plaintext
-        case .encrypted(_, let source):
-            if invocation[newKey] {
-                protection = .existingKey(try CipherKey.random(), source: .keyring, keyring: keys.keyring, app: store.meta.app)
-            } else {
-                // From the keyring: the backup gets its own item there, and a record of it beside the store's key.
-                let keyring = source == .keyring ? keys.keyring : nil
-                protection = .existingKey(try store.keyForCopies(), source: source, keyring: keyring, app: store.meta.app,
-                                          backupOf: keyring == nil ? nil : store.realPath)
-            }
-        }
-        let result = try StoreCopier.copy(store, to: invocation[destination], protection: protection,
-                                          snapshotTaken: TestHooks.backupGate(invocation.environment))
-        if invocation.wantsJSON { CopyOutput.print(result, verb: "backup", invocation: invocation) }
     }
 }
 

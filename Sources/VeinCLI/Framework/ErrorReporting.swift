@@ -101,6 +101,8 @@ enum ErrorReporting {
                 return Report(messages: [e.message], hint: "read the whole log again ('vein history STORE'), and go on from its last token",
                               exitCode: .dataError)
             }
+        case let e as BackupError:
+            return backup(e)
         case let e as SwiftDeclarationError:
             return Report(messages: [e.description], hint: "'vein schema STORE --json' prints the manifest itself", exitCode: .dataError)
         case let e as FileError:
@@ -308,6 +310,34 @@ enum ErrorReporting {
         case .backwards(let store, let target):
             return Report(messages: ["the store is at \(store), past --to \(target): migrations only go forward"],
                           hint: "restore a backup taken before the migration to go back", exitCode: .usage)
+        }
+    }
+
+    /// Continuous backups: damage names its file and stops there (65); a key that does not fit is 77.
+    static func backup(_ e: BackupError) -> Report {
+        let message = [e.message]
+        switch e {
+        case .damaged:
+            return Report(messages: message, hint: "nothing past it was applied; restore from an earlier generation (--at), or take a new "
+                          + "backup into an empty folder", exitCode: .dataError)
+        case .wrongKey:
+            return Report(messages: message, hint: "give the backup's key with --backup-key-file, or the key the store had when it was "
+                          + "sealed (--key-file, --key-env, --passphrase)", exitCode: .permission)
+        case .noKey:
+            return Report(messages: message, hint: "give --backup-key-file FILE (a plaintext store's backups need one), or the store's "
+                          + "key with --key-file, --key-env or --passphrase", exitCode: .unavailable)
+        case .notABackup, .anotherStore:
+            return Report(messages: message, hint: "a continuous backup needs a folder of its own: name a new or empty one", exitCode: .dataError)
+        case .noChangeLog:
+            return Report(messages: message, hint: "start one with 'vein history enable STORE'", exitCode: .dataError)
+        case .busy:
+            return Report(messages: message, hint: "one run at a time writes a backup; try again when it has finished", exitCode: .busy)
+        case .notABackupKey, .nothingBefore, .empty:
+            return Report(messages: message, hint: nil, exitCode: .dataError)
+        case .wrongPassphrase:
+            return Report(messages: message, hint: nil, exitCode: .permission)
+        case .cryptoFailed:
+            return Report(messages: message, hint: nil, exitCode: .failure)
         }
     }
 }

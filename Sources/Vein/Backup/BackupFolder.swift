@@ -1,0 +1,108 @@
+import Foundation
+
+/// A continuous backup's folder (docs/backup.md#the-folder): a marker naming the backup and its store, and
+/// one folder per generation, each a snapshot and the numbered segments after it.
+///
+///     DEST/vein-backup                          "vein-backup 1", the backup's id, the store's id
+///     DEST/00000001/snapshot.vseal
+///     DEST/00000001/segment-00000001.vseal …
+///
+/// Names carry only numbers. Every file but the marker is sealed (`SealedFile`) and says in its header
+/// where it belongs, so a file renamed, copied or moved into the wrong place is refused, not trusted.
+package struct BackupFolder: Sendable {
+    package let path: String
+    /// A random id made with the folder: the keyring finds a backup's own key by it.
+    package let backupID: String
+    package let storeID: String
+
+    static let markerName = "vein-backup"
+    static let markerFirstLine = "vein-backup 1"
+    static let snapshotName = "snapshot.vseal"
+
+    /// The backup in the folder at `path`.
+    package static func open(_ path: String) throws -> BackupFolder {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw FileError.notFound(path) }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw BackupError.notABackup(path, reason: "it is not a folder") }
+        let marker = path + "/" + markerName
+        guard FileSystem.fileExists(marker) else { throw BackupError.notABackup(path, reason: "it has no \(markerName) file") }
+        let lines = try FileInput.readText(marker).split(separator: "\n").map(String.init)
+        guard lines.count == 3, lines[0] == markerFirstLine, lines[1].hasPrefix("backup "), lines[2].hasPrefix("store ") else {
+            throw BackupError.notABackup(path, reason: "its \(markerName) file is not one Vein wrote")
+        }
+        return BackupFolder(path: path, backupID: String(lines[1].dropFirst(7)), storeID: String(lines[2].dropFirst(6)))
+    }
+
+    /// Makes a backup of the store `storeID` at `path`: a new folder, or an empty one.
+    static func create(_ path: String, storeID: String) throws -> BackupFolder {
+        if !FileSystem.fileExists(path) {
+            guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw FileSystem.writeError(path, errno, creating: true) }
+        }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        guard entries.allSatisfy({ $0.hasPrefix(".") }) else {
+            throw BackupError.notABackup(path, reason: "it holds other files (a continuous backup needs a new or empty folder)")
+        }
+        let folder = BackupFolder(path: path, backupID: ULID.make().description, storeID: storeID)
+        let text = "\(markerFirstLine)\nbackup \(folder.backupID)\nstore \(storeID)\n"
+        let staged = try StagedFile(target: path + "/" + markerName, tag: StagedFile.Tag.writing.rawValue, mode: 0o644, placement: .create)
+        defer { staged.discard() }
+        try staged.write(Array(text.utf8))
+        try staged.commit()
+        return folder
+    }
+
+    /// The generations in the folder, oldest first.
+    func generations() throws -> [UInt32] {
+        try FileManager.default.contentsOfDirectory(atPath: path).compactMap { name in
+            name.count == 8 && name.allSatisfy(\.isASCII) ? UInt32(name) : nil
+        }.sorted()
+    }
+
+    func generationPath(_ generation: UInt32) -> String { path + "/" + Self.number(UInt64(generation)) }
+    func snapshotPath(_ generation: UInt32) -> String { generationPath(generation) + "/" + Self.snapshotName }
+    func segmentPath(_ generation: UInt32, _ sequence: UInt64) -> String {
+        generationPath(generation) + "/segment-" + Self.number(sequence) + ".vseal"
+    }
+
+    /// The segment numbers in a generation's folder, in order (what is there, gaps included).
+    func segments(of generation: UInt32) throws -> [UInt64] {
+        try FileManager.default.contentsOfDirectory(atPath: generationPath(generation)).compactMap { name -> UInt64? in
+            guard name.hasPrefix("segment-"), name.hasSuffix(".vseal") else { return nil }
+            return UInt64(name.dropFirst(8).dropLast(6))
+        }.sorted()
+    }
+
+    /// Makes a generation's folder.
+    func makeGeneration(_ generation: UInt32) throws {
+        let directory = generationPath(generation)
+        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw FileSystem.writeError(directory, errno, creating: true) }
+        try FileSystem.syncDirectory(containing: directory)
+    }
+
+    /// Removes a generation's files and folder (pruning); segments first, newest first, so that what is
+    /// left after an interruption is still a snapshot and a prefix of its chain.
+    func removeGeneration(_ generation: UInt32) throws {
+        for sequence in try segments(of: generation).reversed() { _ = unlink(segmentPath(generation, sequence)) }
+        _ = unlink(snapshotPath(generation))
+        StagedFile.removeLeftovers(in: generationPath(generation), tag: StagedFile.Tag.sealing.rawValue)
+        guard rmdir(generationPath(generation)) == 0 else { throw FileSystem.writeError(generationPath(generation), errno) }
+    }
+
+    /// Holds the folder's writer lock (a `flock` on its `.lock` file) until `unlock`: two backups never
+    /// write one chain.
+    func lockForWriting() throws -> FileSystem.DirectoryLock {
+        let lockPath = path + "/.lock"
+        let fd = Foundation.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FileSystem.writeError(lockPath, errno, creating: true) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            throw BackupError.busy(path)
+        }
+        return FileSystem.DirectoryLock(fd: fd)
+    }
+
+    static func number(_ value: UInt64) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+    }
+}

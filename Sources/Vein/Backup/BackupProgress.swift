@@ -1,0 +1,57 @@
+import Foundation
+
+/// What a store remembers of its continuous backups, in `_vein_meta` (docs/backup.md#in-the-store): the
+/// store's id, made by its first continuous backup, and per backup the last file it sent (generation,
+/// sequence, digest, last token). Deleting a backup's newest files cannot be seen from the folder alone;
+/// compared with this record, it can.
+package struct BackupProgress: Equatable, Sendable {
+    static let storeIDKey = "storeID"
+    /// Followed by the backup's id.
+    static let keyPrefix = "backup "
+
+    package let generation: UInt32
+    package let sequence: UInt64
+    package let digest: [UInt8]
+    package let lastToken: Int64
+
+    var text: String { "\(generation) \(sequence) \(Hex.encode(Data(digest))) \(lastToken)" }
+
+    init(generation: UInt32, sequence: UInt64, digest: [UInt8], lastToken: Int64) {
+        self.generation = generation
+        self.sequence = sequence
+        self.digest = digest
+        self.lastToken = lastToken
+    }
+
+    init?(text: String) {
+        let parts = text.split(separator: " ").map(String.init)
+        guard parts.count == 4, let generation = UInt32(parts[0]), let sequence = UInt64(parts[1]), let digest = Hex.decode(parts[2]),
+              digest.count == 32, let token = Int64(parts[3]) else { return nil }
+        self.init(generation: generation, sequence: sequence, digest: [UInt8](digest), lastToken: token)
+    }
+
+    /// The store's id, made (in a write transaction of its own) when it has none.
+    static func storeID(of store: Store) throws -> String {
+        let read = { try store.database.scalar(#"SELECT "value" FROM "_vein_meta" WHERE "key" = ?"#, [.text(storeIDKey)])?.string }
+        if let id = try read() { return id }
+        return try store.transaction(.immediate) {
+            if let id = try read() { return id }
+            let id = ULID.make().description
+            try store.database.execute(#"INSERT INTO "_vein_meta" ("key", "value") VALUES (?, ?)"#, [.text(storeIDKey), .text(id)])
+            return id
+        }
+    }
+
+    /// The record of `backupID`, nil when the store has none.
+    package static func read(backupID: String, in database: Database) throws -> BackupProgress? {
+        guard let text = try database.scalar(#"SELECT "value" FROM "_vein_meta" WHERE "key" = ?"#, [.text(keyPrefix + backupID)])?.string else { return nil }
+        guard let progress = BackupProgress(text: text) else {
+            throw StoreError.notAVeinStore(database.path, reason: "_vein_meta holds a malformed backup record \"\(text)\"")
+        }
+        return progress
+    }
+
+    func write(backupID: String, in database: Database) throws {
+        try database.execute(#"INSERT OR REPLACE INTO "_vein_meta" ("key", "value") VALUES (?, ?)"#, [.text(Self.keyPrefix + backupID), .text(text)])
+    }
+}
