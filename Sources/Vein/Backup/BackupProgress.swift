@@ -5,9 +5,9 @@ import Foundation
 /// sequence, digest, last token). Deleting a backup's newest files cannot be seen from the folder alone;
 /// compared with this record, it can.
 package struct BackupProgress: Equatable, Sendable {
-    static let storeIDKey = "storeID"
+    static let storeIDKey = StoreMeta.storeIDKey
     /// Followed by the backup's id.
-    static let keyPrefix = "backup "
+    static let keyPrefix = StoreMeta.backupProgressPrefix
 
     package let generation: UInt32
     package let sequence: UInt64

@@ -68,7 +68,7 @@ public enum StoreCopier {
                 let linkTables = RelationshipStorage.all(in: source.manifest).compactMap { $0.isCanonical ? $0.linkTable : nil }
                 // What `_vein_meta` says of one file (its replica id, its log's pruning, its backups) stays the
                 // copy's own: a copy is another file, with a log and backups of its own.
-                let perFile = " WHERE \"key\" NOT IN (\(StoreMeta.perFileKeys.map { SQL.quoteString($0) }.joined(separator: ", "))) AND substr(\"key\", 1, \(BackupProgress.keyPrefix.utf8.count)) <> \(SQL.quoteString(BackupProgress.keyPrefix))"
+                let perFile = " WHERE \"key\" NOT IN (\(StoreMeta.perFileKeys.map { SQL.quoteString($0) }.joined(separator: ", "))) AND substr(\"key\", 1, \(StoreMeta.backupProgressPrefix.utf8.count)) <> \(SQL.quoteString(StoreMeta.backupProgressPrefix))"
                 for table in ["_vein_meta", StoreFormat.current.migrationsTable] + source.manifest.models.map(\.name) + linkTables {
                     let name = SQL.quoteIdentifier(table)
                     let filter = table == "_vein_meta" ? perFile : ""

@@ -15,10 +15,14 @@ public struct StoreMeta: Equatable, Sendable {
         case formatVersion, app, schemaVersion, manifest, manifestSHA256, createdAt, toolVersion
     }
 
+    /// The store's id for its continuous backups (docs/backup.md#in-the-store), and the prefix of the key of
+    /// each backup's progress record.
+    static let storeIDKey = "storeID"
+    static let backupProgressPrefix = "backup "
     /// Keys that describe one file rather than the store's data (its change log's replica id and pruning,
     /// its backups), which a copy does not take (`StoreCopier`); with every key starting
-    /// `BackupProgress.keyPrefix`.
-    static let perFileKeys = [ChangeLogSchema.replicaKey, ChangeLogPruning.metaKey, BackupProgress.storeIDKey]
+    /// `backupProgressPrefix`.
+    static let perFileKeys = [ChangeLogSchema.replicaKey, ChangeLogPruning.metaKey, storeIDKey]
 
     static let createTableSQL = "CREATE TABLE \"_vein_meta\" (\"key\" TEXT PRIMARY KEY NOT NULL, \"value\" TEXT NOT NULL)"
 
