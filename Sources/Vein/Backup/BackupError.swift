@@ -3,8 +3,8 @@
 package enum BackupError: Error, Equatable, Sendable {
     /// A file of the backup is not what was sealed, or not where its chain says: nothing past it is applied.
     case damaged(file: String, reason: String)
-    /// A sealed file was made with another key than the one given.
-    case wrongKey(file: String)
+    /// A sealed file was made with another key than the one given (`source`: where that key came from).
+    case wrongKey(file: String, source: String)
     /// The folder holds files that are not a Vein backup's, or a backup of another store.
     case notABackup(String, reason: String)
     case anotherStore(String, store: String)
@@ -28,7 +28,7 @@ package enum BackupError: Error, Equatable, Sendable {
     package var message: String {
         switch self {
         case .damaged(let file, let reason): return "\(file) is damaged: \(reason)"
-        case .wrongKey(let file): return "\(file) was sealed with another key than the one given"
+        case .wrongKey(let file, let source): return "\(file) was sealed with another key than the one from \(source)"
         case .notABackup(let path, let reason): return "\(path) is not a Vein backup: \(reason)"
         case .anotherStore(let path, let store): return "\(path) holds the backup of another store than \(store)"
         case .noChangeLog(let path): return "\(path) keeps no change log, which continuous backups send"

@@ -58,6 +58,22 @@ package struct BackupFolder: Sendable {
         }.sorted()
     }
 
+    /// The generations a reader uses: all but a newest one a killed pass left without its snapshot (and so
+    /// without segments), which the next pass removes.
+    func completeGenerations() throws -> [UInt32] {
+        var generations = try generations()
+        if let newest = generations.last, !FileSystem.fileExists(snapshotPath(newest)), try segments(of: newest).isEmpty {
+            generations.removeLast()
+        }
+        return generations
+    }
+
+    /// The digest of a generation's last file: what the next generation's snapshot names.
+    func lastFileDigest(of generation: UInt32) throws -> [UInt8] {
+        let last = try segments(of: generation).last.map { segmentPath(generation, $0) } ?? snapshotPath(generation)
+        return try SealedFile.digest(of: last)
+    }
+
     func generationPath(_ generation: UInt32) -> String { path + "/" + Self.number(UInt64(generation)) }
     func snapshotPath(_ generation: UInt32) -> String { generationPath(generation) + "/" + Self.snapshotName }
     func segmentPath(_ generation: UInt32, _ sequence: UInt64) -> String {

@@ -3,9 +3,10 @@ import Foundation
 /// `vein backup export-key`: the key of a backup's newest generation, wrapped under a passphrase, in a new
 /// file readable by its owner only (docs/backup.md#keys).
 package enum BackupKeyExport {
-    package static func write(_ folder: BackupFolder, keys: ([UInt8]) throws -> BackupKey, to path: String, passphrase: String) throws {
-        guard let generation = try folder.generations().last else { throw BackupError.empty(folder.path) }
-        let key = try keys(try SealedFile.header(of: folder.snapshotPath(generation)).keyID)
+    package static func write(_ folder: BackupFolder, keys: BackupKeys, to path: String, passphrase: String) throws {
+        guard let generation = try folder.completeGenerations().last else { throw BackupError.empty(folder.path) }
+        let snapshot = folder.snapshotPath(generation)
+        let key = try keys(try SealedFile.header(of: snapshot).keyID, snapshot)
         let text = try WrappedBackupKey.wrap(key, backupID: folder.backupID, passphrase: passphrase)
         let staged = try StagedFile(target: path, tag: StagedFile.Tag.writing.rawValue, mode: 0o600, keepsMode: false, placement: .create)
         defer { staged.discard() }

@@ -51,17 +51,17 @@ package struct BackupKeyOptions: Sendable {
         return key
     }
 
-    /// The key of the files in `folder` whose key id is `id`.
-    package func keyForReading(folder: BackupFolder, id: [UInt8]) throws -> BackupKey {
+    /// The key of `file` in `folder`, sealed with the key whose id is `id`.
+    package func keyForReading(folder: BackupFolder, id: [UInt8], file: String) throws -> BackupKey {
         if let keyFile {
             let key = try read(keyFile, folder: folder)
-            guard key.id == id else { throw BackupError.wrongKey(file: keyFile) }
+            guard key.id == id else { throw BackupError.wrongKey(file: file, source: "the backup key file \(keyFile)") }
             return key
         }
         if let keyring, let key = try BackupKeyring.unlessUnreachable({ try BackupKeyring(keyring).key(of: folder.backupID, id: id) }) { return key }
         if let storeKeys, let (storeKey, source) = try storeKeys.explicitKey() {
             let key = try BackupKey.derived(from: storeKey, storeID: folder.storeID)
-            guard key.id == id else { throw BackupError.wrongKey(file: source.description) }
+            guard key.id == id else { throw BackupError.wrongKey(file: file, source: "the store key from the \(source)") }
             return key
         }
         throw BackupError.noKey(folder.path)

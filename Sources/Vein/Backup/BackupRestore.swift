@@ -5,6 +5,9 @@ import Foundation
 /// then, for a restore, copied into a new store that is complete or absent (`StoreCopier`). The scratch
 /// store lives beside the destination, encrypted with the snapshot's one-time key, and is removed on
 /// every path out.
+/// The key of a backup's files: given the key id a file's header names and the file, for messages.
+package typealias BackupKeys = (_ id: [UInt8], _ file: String) throws -> BackupKey
+
 package enum BackupRestore {
     package struct Result: Sendable {
         package let generation: UInt32
@@ -21,7 +24,7 @@ package enum BackupRestore {
     /// Restores the backup in `folder` to `destination`, as it was at `point` (its newest state when nil).
     /// `keys` gives the key of files sealed with a key id; `protection` the new store's, told whether the
     /// backed-up store was encrypted.
-    package static func restore(_ folder: BackupFolder, keys: ([UInt8]) throws -> BackupKey, to destination: String,
+    package static func restore(_ folder: BackupFolder, keys: BackupKeys, to destination: String,
                                 protection: (Bool) -> StoreCreator.Protection, at point: HistoryPoint?) throws -> Result {
         guard !FileSystem.fileExists(destination) else { throw StoreError.alreadyExists(destination) }
         let generation = try chooseGeneration(in: folder, at: point)
@@ -30,19 +33,44 @@ package enum BackupRestore {
         }
     }
 
-    /// Checks every generation of `folder`: each file unseals, chains and applies on a scratch copy.
-    package static func verify(_ folder: BackupFolder, keys: ([UInt8]) throws -> BackupKey) throws -> [Result] {
-        let generations = try folder.generations()
-        guard !generations.isEmpty else { throw BackupError.empty(folder.path) }
+    /// What `verify` found of one generation: its replay, or why it was not checked (an older generation
+    /// sealed with a key that was not given: a key rotation's).
+    package struct GenerationCheck: Sendable {
+        package let generation: UInt32
+        package let result: Result?
+        package let notChecked: String?
+    }
+
+    /// Checks every generation of `folder`: each file unseals, chains and applies on a scratch copy. The
+    /// newest must; an older one whose key is not at hand is reported as not checked.
+    package static func verify(_ folder: BackupFolder, keys: BackupKeys) throws -> [GenerationCheck] {
+        let generations = try folder.completeGenerations()
+        guard let newest = generations.last else { throw BackupError.empty(folder.path) }
         let scratch = FileManager.default.temporaryDirectory.path + "/vein-verify"
+        var previousLast: [UInt8]?
         return try generations.map { generation in
-            try replay(folder, generation: generation, keys: keys, scratchBeside: scratch, at: nil) { _, _ in nil }
+            defer { previousLast = try? folder.lastFileDigest(of: generation) }
+            // Generations chain too: a snapshot names the last file of the generation before it.
+            if let previousLast, generation > 1, try folder.generations().contains(generation - 1),
+               try SealedFile.header(of: folder.snapshotPath(generation)).previousDigest != previousLast {
+                throw BackupError.damaged(file: folder.snapshotPath(generation),
+                                          reason: "it does not follow generation \(generation - 1) (the chain's digest differs)")
+            }
+            do {
+                let result = try replay(folder, generation: generation, keys: keys, scratchBeside: scratch, at: nil) { _, _ in nil }
+                return GenerationCheck(generation: generation, result: result, notChecked: nil)
+            } catch let error as BackupError where generation != newest {
+                switch error {
+                case .wrongKey, .noKey: return GenerationCheck(generation: generation, result: nil, notChecked: error.message)
+                default: throw error
+                }
+            }
         }
     }
 
     /// The newest generation whose snapshot is at or before `point` (the newest of all when nil).
     static func chooseGeneration(in folder: BackupFolder, at point: HistoryPoint?) throws -> UInt32 {
-        let generations = try folder.generations()
+        let generations = try folder.completeGenerations()
         guard let newest = generations.last else { throw BackupError.empty(folder.path) }
         guard let point else { return newest }
         var oldest: SealedHeader?
@@ -56,14 +84,20 @@ package enum BackupRestore {
         let described = oldest.map { header in
             "token \(header.lastToken)" + (header.lastClock > 0 ? " at \(ISODate.format(HybridClock.date(of: header.lastClock).timeIntervalSince1970))" : "")
         } ?? "nothing"
-        throw BackupError.nothingBefore(point.description, oldest: described)
+        throw BackupError.nothingBefore(folder.path, oldest: described)
     }
 
-    private static func replay(_ folder: BackupFolder, generation: UInt32, keys: ([UInt8]) throws -> BackupKey, scratchBeside target: String,
+    private static func replay(_ folder: BackupFolder, generation: UInt32, keys: BackupKeys, scratchBeside target: String,
                                at point: HistoryPoint?, finish: (Store, Bool) throws -> StoreCopier.Result?) throws -> Result {
-        let snapshotPath = folder.snapshotPath(generation)
-        guard FileSystem.fileExists(snapshotPath) else { throw BackupError.damaged(file: snapshotPath, reason: "it is missing") }
-        let reader = GenerationReader(folder: folder, generation: generation, key: try keys(try SealedFile.header(of: snapshotPath).keyID))
+        try withoutActuallyEscaping(keys) { keys in
+            try replay(GenerationReader(folder: folder, generation: generation) { id in try keys(id, folder.snapshotPath(generation)) },
+                       scratchBeside: target, at: point, finish: finish)
+        }
+    }
+
+    private static func replay(_ reader: GenerationReader, scratchBeside target: String, at point: HistoryPoint?,
+                               finish: (Store, Bool) throws -> StoreCopier.Result?) throws -> Result {
+        let folder = reader.folder, generation = reader.generation
         let staged = try StagedFile(target: target, tag: StagedFile.Tag.restoring.rawValue, mode: 0o600, keepsMode: false, placement: .create)
         defer { staged.discard() }
         let snapshot = try reader.unsealSnapshot(into: staged.descriptor, path: staged.temporary)
@@ -81,9 +115,12 @@ package enum BackupRestore {
                 for transaction in included {
                     guard transaction.kind == .changes else {
                         throw BackupError.damaged(file: folder.segmentPath(generation, header.sequence),
-                                                  reason: "it carries a \(transaction.kind.rawValue) record, which starts a new generation")
+                                                  reason: "it carries a record of kind \(transaction.kind.rawValue), which only a new generation may follow")
                     }
-                    try replayer.apply(transaction)
+                    do { try replayer.apply(transaction) } catch ChangeLogError.damaged(let what) {
+                        throw BackupError.damaged(file: folder.segmentPath(generation, header.sequence),
+                                                  reason: "its commit \(transaction.token) does not apply to what came before it (\(what))")
+                    }
                 }
             }
             applied += included.count

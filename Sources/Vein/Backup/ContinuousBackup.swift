@@ -127,6 +127,13 @@ package struct ContinuousBackup {
                                  readingSource: { db in
             let row = try db.rows(#"SELECT "token", "clock" FROM "vein_source"."\#(ChangeLogSchema.transactions)" ORDER BY "token" DESC LIMIT 1"#).first
             if let token = row?[0].int64, let clock = row?[1].int64 { last = (token, clock) }
+            // A log pruned to nothing: the snapshot covers what was pruned, or the next pass would find the
+            // log pruned past it again.
+            let prunedKey = [DatabaseValue.text(ChangeLogPruning.metaKey)]
+            if let text = try db.scalar(#"SELECT "value" FROM "vein_source"."_vein_meta" WHERE "key" = ?"#, prunedKey)?.string {
+                let parts = text.split(separator: " ").compactMap { Int64($0) }
+                if parts.count == 2, parts[0] > last.token { last = (parts[0], parts[1]) }
+            }
             replica = try db.scalar(#"SELECT "value" FROM "vein_source"."_vein_meta" WHERE "key" = ?"#, [.text(ChangeLogSchema.replicaKey)])?.string ?? ""
         })
         try folder.makeGeneration(generation)

@@ -7,7 +7,8 @@ import Foundation
 struct GenerationReader {
     let folder: BackupFolder
     let generation: UInt32
-    let key: BackupKey
+    /// The key for a key id (a generation's files share one).
+    let keys: ([UInt8]) throws -> BackupKey
 
     /// What a snapshot's payload says before the store's bytes: the one-time key of the copy it carries,
     /// and whether the store it was taken of was encrypted.
@@ -22,17 +23,22 @@ struct GenerationReader {
     func unsealSnapshot(into descriptor: Int32, path: String) throws -> Snapshot {
         let file = folder.snapshotPath(generation)
         guard FileSystem.fileExists(file) else { throw BackupError.damaged(file: file, reason: "it is missing") }
-        var prefix: SnapshotPrefix?
-        let (header, digest) = try SealedFile.open(file, key: key) { piece in
+        // The prefix is believed only once the tag has been checked: until then a malformed one is only noted.
+        var prefix: SnapshotPrefix?, prefixProblem: Error?
+        let (header, digest) = try SealedFile.open(file, place: { try check($0, file: file, kind: .snapshot, sequence: 0) }, key: keys) { piece in
             var body = piece
-            if prefix == nil {
-                let parsed = try SnapshotPrefix(decoding: piece, file: file)
-                prefix = parsed
-                body = UnsafeRawBufferPointer(rebasing: piece[parsed.length...])
+            if prefix == nil, prefixProblem == nil {
+                do {
+                    let parsed = try SnapshotPrefix(decoding: piece, file: file)
+                    prefix = parsed
+                    body = UnsafeRawBufferPointer(rebasing: piece[parsed.length...])
+                } catch {
+                    prefixProblem = error
+                }
             }
-            try FileSystem.writeAll(descriptor, body, path: path)
+            if prefix != nil { try FileSystem.writeAll(descriptor, body, path: path) }
         }
-        try check(header, file: file, kind: .snapshot, sequence: 0)
+        if let prefixProblem { throw prefixProblem }
         guard let prefix else { throw BackupError.damaged(file: file, reason: "it holds no store") }
         return Snapshot(header: header, digest: digest, copyKey: prefix.copyKey, sourceEncrypted: prefix.sourceEncrypted)
     }
@@ -53,8 +59,9 @@ struct GenerationReader {
             }
             let file = folder.segmentPath(generation, sequence)
             var payload: [UInt8] = []
-            let (header, digest) = try SealedFile.open(file, key: key) { payload.append(contentsOf: $0) }
-            try check(header, file: file, kind: .segment, sequence: sequence)
+            let (header, digest) = try SealedFile.open(file, place: { try check($0, file: file, kind: .segment, sequence: sequence) }, key: keys) {
+                payload.append(contentsOf: $0)
+            }
             guard header.replicaID == snapshot.header.replicaID else {
                 throw BackupError.damaged(file: file, reason: "it was written from another copy of the store than its snapshot")
             }

@@ -52,10 +52,16 @@ enum SealedFile {
     /// Authenticates and decrypts the file at `path`, handing the payload to `sink` piece by piece, and
     /// returns its header and digest. What `sink` received is to be trusted only once this returns: a
     /// file that is not the one sealed is refused at its end, with `BackupError.damaged` naming it.
-    static func open(_ path: String, key: BackupKey, sink: (UnsafeRawBufferPointer) throws -> Void) throws -> (header: SealedHeader, digest: [UInt8]) {
+    ///
+    /// `place` checks the header against where the file lies before anything is decrypted (a file out of
+    /// place is named as such, not as sealed with another key); `key` gives the key for the header's key id.
+    static func open(_ path: String, place: (SealedHeader) throws -> Void, key keyFor: ([UInt8]) throws -> BackupKey,
+                     sink: (UnsafeRawBufferPointer) throws -> Void) throws -> (header: SealedHeader, digest: [UInt8]) {
         let reader = try FileReader(path: path)
         let header = try Self.header(of: path)
-        guard header.keyID == key.id else { throw BackupError.wrongKey(file: path) }
+        try place(header)
+        let key = try keyFor(header.keyID)
+        guard header.keyID == key.id else { throw BackupError.wrongKey(file: path, source: "the key given") }
         guard reader.size == SealedHeader.length + Int(header.payloadLength) + AESGCM.tagLength else {
             throw BackupError.damaged(file: path, reason: "it is \(Phrase.count(reader.size, "byte")) long, not the \(SealedHeader.length + Int(header.payloadLength) + AESGCM.tagLength) its header says")
         }

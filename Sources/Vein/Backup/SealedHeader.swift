@@ -51,7 +51,7 @@ struct SealedHeader: Equatable {
         return out
     }
 
-    enum Problem: Error { case notSealed, version(UInt8), malformed }
+    enum Problem: Error, Equatable { case notSealed, version(UInt8), malformed }
 
     init(kind: Kind, generation: UInt32, sequence: UInt64, storeID: String, replicaID: String, keyID: [UInt8],
          previousDigest: [UInt8], lastToken: Int64, lastClock: Int64, nonce: [UInt8] = [], payloadLength: UInt64 = 0) {

@@ -102,8 +102,8 @@ package enum ChangeLogSchema {
     /// A continuous backup calls it before it decides what to send, so such writes are a record in the
     /// log, of a known moment, which a new snapshot then covers.
     package static func recordOutsideWrites(in database: Database, manifest: SchemaManifest) throws -> Int64 {
-        let state = try database.rows(#"SELECT "writes", "logged" FROM "\#(state)""#)
-        guard let row = state.first, let writes = row[0].int64, let logged = row[1].int64 else {
+        let counter = try database.rows(#"SELECT "writes", "logged" FROM "\#(state)""#)
+        guard let row = counter.first, let writes = row[0].int64, let logged = row[1].int64 else {
             throw ChangeLogError.damaged("\(state) has no counter row")
         }
         guard writes != logged else { return 0 }

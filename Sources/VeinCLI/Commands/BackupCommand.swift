@@ -94,12 +94,12 @@ enum BackupKeyOptionsCLI {
     }
 
     /// The folder's files' keys, by key id, found once each.
-    static func keys(_ invocation: Invocation, folder: BackupFolder) -> ([UInt8]) throws -> BackupKey {
+    static func keys(_ invocation: Invocation, folder: BackupFolder) -> BackupKeys {
         let options = options(invocation)
         var found: [[UInt8]: BackupKey] = [:]
-        return { id in
+        return { id, file in
             if let key = found[id] { return key }
-            let key = try options.keyForReading(folder: folder, id: id)
+            let key = try options.keyForReading(folder: folder, id: id, file: file)
             found[id] = key
             return key
         }

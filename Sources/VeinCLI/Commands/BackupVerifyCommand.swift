@@ -31,11 +31,17 @@ enum BackupVerifyCommand {
             try BackupRestore.compare(backup, with: source)
         }
         if invocation.wantsJSON {
-            invocation.console.outJSON(.object(JSONObject([("backup", .string(backup.path)), ("generations", .array(results.map(RestoreCommand.json)))])))
+            invocation.console.outJSON(.object(JSONObject([("backup", .string(backup.path)), ("generations", .array(results.map { check in
+                check.result.map(RestoreCommand.json) ?? .object(JSONObject([("generation", .int(Int64(check.generation))), ("notChecked", .string(check.notChecked ?? ""))]))
+            }))])))
         } else if !invocation.quiet {
-            for result in results {
-                invocation.console.out("generation \(result.generation): snapshot and \(Phrase.count(result.segmentsRead, "segment")), "
-                                       + "through \(RestoreCommand.moment(result)): ok")
+            for check in results {
+                if let result = check.result {
+                    invocation.console.out("generation \(check.generation): snapshot and \(Phrase.count(result.segmentsRead, "segment")), "
+                                           + "through \(RestoreCommand.moment(result)): ok")
+                } else {
+                    invocation.console.out("generation \(check.generation): not checked: \(check.notChecked ?? "")")
+                }
             }
         }
     }
