@@ -6,13 +6,13 @@ _vein() {
         word="${COMP_WORDS[i]}"
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"history"|"history enable"|"history prune"|"history retention"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"completions"|"help") path="$candidate" ;;
+            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"history"|"history enable"|"history prune"|"history retention"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"backup verify"|"backup export-key"|"restore"|"completions"|"help") path="$candidate" ;;
         esac
     done
     case "$path" in
         "")
             opts="--help --version"
-            subs="create info schema verify query repl migrate upgrade export import history key encrypt decrypt backup completions help"
+            subs="create info schema verify query repl migrate upgrade export import history key encrypt decrypt backup restore completions help"
             ;;
         "create")
             opts="--schema --plaintext --history --key-file --key-env --passphrase --weak-passphrase --json --quiet --help"
@@ -105,7 +105,20 @@ _vein() {
             positional="file"
             ;;
         "backup")
-            opts="--new-key --json --quiet --key-file --key-env --passphrase --help"
+            opts="--new-key --continuous --watch --backup-key-file --keep-days --json --quiet --key-file --key-env --passphrase --help"
+            subs="verify export-key"
+            positional="file"
+            ;;
+        "backup verify")
+            opts="--store --backup-key-file --key-file --key-env --passphrase --json --quiet --help"
+            positional="file"
+            ;;
+        "backup export-key")
+            opts="--to --backup-key-file --key-file --key-env --passphrase --weak-passphrase --help"
+            positional="file"
+            ;;
+        "restore")
+            opts="--at --backup-key-file --plaintext --key-file --key-env --passphrase --weak-passphrase --json --quiet --help"
             positional="file"
             ;;
         "completions")
@@ -114,7 +127,7 @@ _vein() {
             ;;
         "help")
             opts="--help"
-            positional="create info schema verify query repl migrate upgrade export import history key encrypt decrypt backup completions help"
+            positional="create info schema verify query repl migrate upgrade export import history key encrypt decrypt backup restore completions help"
             ;;
     esac
     case "$path:$prev" in
@@ -181,8 +194,22 @@ _vein() {
         "encrypt:--key-env") _vein_complete "none"; return ;;
         "decrypt:--key-file") _vein_complete "file"; return ;;
         "decrypt:--key-env") _vein_complete "none"; return ;;
+        "backup:--backup-key-file") _vein_complete "file"; return ;;
+        "backup:--keep-days") _vein_complete "none"; return ;;
         "backup:--key-file") _vein_complete "file"; return ;;
         "backup:--key-env") _vein_complete "none"; return ;;
+        "backup verify:--store") _vein_complete "file"; return ;;
+        "backup verify:--backup-key-file") _vein_complete "file"; return ;;
+        "backup verify:--key-file") _vein_complete "file"; return ;;
+        "backup verify:--key-env") _vein_complete "none"; return ;;
+        "backup export-key:--to") _vein_complete "file"; return ;;
+        "backup export-key:--backup-key-file") _vein_complete "file"; return ;;
+        "backup export-key:--key-file") _vein_complete "file"; return ;;
+        "backup export-key:--key-env") _vein_complete "none"; return ;;
+        "restore:--at") _vein_complete "none"; return ;;
+        "restore:--backup-key-file") _vein_complete "file"; return ;;
+        "restore:--key-file") _vein_complete "file"; return ;;
+        "restore:--key-env") _vein_complete "none"; return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -8,7 +8,8 @@ import Foundation
 /// A new generation starts with a new snapshot when the chain cannot go on: the first pass, another
 /// backup key (a key rotation), another file behind the store (a restore or a copy put in its place), a log
 /// pruned past what was sent, a migration, writes another program made, or segments grown larger than
-/// their snapshot. Every file is sealed and in place before the store records it sent it, so a pass
+/// their snapshot. Every file is sealed and in place before the store records it sent it (ARCHITECTURE.md
+/// I21), so a pass
 /// killed at any point leaves a chain the next pass continues.
 package struct ContinuousBackup {
     package struct Policy: Sendable {

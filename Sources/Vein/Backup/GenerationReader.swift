@@ -3,7 +3,7 @@ import Foundation
 /// Reads one generation of a backup in its chain's order (docs/backup.md#what-is-checked): each file must
 /// be where its header says (kind, generation, sequence), of the backup's store, under the key given,
 /// follow the file before it (its digest), and be whole (its tag). The first file that is not is refused
-/// by name, and nothing after it is read.
+/// by name, and nothing after it is read (ARCHITECTURE.md I21).
 struct GenerationReader {
     let folder: BackupFolder
     let generation: UInt32

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A hybrid logical clock time (docs/history.md#clock-times): milliseconds since 1970 in the high bits,
+/// A hybrid logical clock time (docs/history.md#tokens-and-times): milliseconds since 1970 in the high bits,
 /// a counter in the low 16, so times order commits even when the wall clock stalls or steps back, and
 /// stay close to the wall clock for people reading them.
 package struct HybridClock {
