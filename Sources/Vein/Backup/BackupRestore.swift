@@ -27,6 +27,8 @@ package enum BackupRestore {
     package static func restore(_ folder: BackupFolder, keys: BackupKeys, to destination: String,
                                 protection: (Bool) -> StoreCreator.Protection, at point: HistoryPoint?) throws -> Result {
         guard !FileSystem.fileExists(destination) else { throw StoreError.alreadyExists(destination) }
+        // What a killed restore to the same name left.
+        StagedFile.removeLeftovers(of: destination, tag: StagedFile.Tag.restoring.rawValue)
         let generation = try chooseGeneration(in: folder, at: point)
         return try replay(folder, generation: generation, keys: keys, scratchBeside: destination, at: point) { scratch, sourceEncrypted in
             try StoreCopier.copy(scratch, to: destination, protection: protection(sourceEncrypted), keepsChangeLog: true, readingSource: nil)
