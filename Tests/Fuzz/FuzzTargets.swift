@@ -2,13 +2,14 @@ import Foundation
 
 // libFuzzer entry points for the parsers that read what users and other programs give Vein: schema
 // manifests, migration plans, expressions (parsed, type-checked, compiled and run on a small store),
-// JSON (whole documents and the streaming reader) and the change log's bytes (a damaged record). `scripts/fuzz` compiles this file together with the
+// JSON (whole documents and the streaming reader), the change log's bytes (a damaged record) and what a
+// backup folder holds (sealed headers, segment payloads, snapshot prefixes: an untrusted folder's files). `scripts/fuzz` compiles this file together with the
 // engine's sources (`swiftc -sanitize=fuzzer,address`), so this is one module with the engine and can reach
 // its internals. The target is chosen by VEIN_FUZZ_TARGET; a crash, a sanitizer report or a hang is a
 // finding, a thrown error is the expected answer to bad input.
 
 enum FuzzTarget: String, CaseIterable {
-    case manifest, plan, expression, json, changes
+    case manifest, plan, expression, json, changes, backup
 
     static let current: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["VEIN_FUZZ_TARGET"] ?? ""
@@ -89,6 +90,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fuzzStreamReader(bytes)
     case .changes:
         fuzzChangeBytes(bytes)
+    case .backup:
+        fuzzBackupFile(bytes)
     }
     return 0
 }
@@ -135,4 +138,21 @@ func fuzzChangeBytes(_ bytes: [UInt8]) {
     }
     var again = ChangeBytesReader(writer.bytes, keyCount: keyCount, columnCount: columnCount)
     guard let reread = try? again.readAll(), reread == changes else { fatalError("the change bytes do not read back the same") }
+}
+
+/// What a backup folder's files hold once read (docs/backup.md#sealed-files): the first byte chooses a
+/// sealed header, a segment's payload or a snapshot's prefix. A header that reads is written again to the
+/// same bytes: the reader accepts only what the writer writes.
+func fuzzBackupFile(_ bytes: [UInt8]) {
+    guard let kind = bytes.first else { return }
+    let body = Array(bytes.dropFirst())
+    switch kind % 3 {
+    case 0:
+        guard let header = try? SealedHeader(decoding: body) else { return }
+        guard header.encoded == Array(body.prefix(SealedHeader.length)) else { fatalError("a sealed header does not write back the same") }
+    case 1:
+        _ = try? SegmentPayload.transactions(in: body, file: "fuzz.vseal")
+    default:
+        _ = body.withUnsafeBytes { try? SnapshotPrefix(decoding: $0, file: "snapshot.vseal") }
+    }
 }

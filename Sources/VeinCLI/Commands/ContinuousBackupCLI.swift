@@ -26,8 +26,13 @@ enum ContinuousBackupCLI {
             usleep(pollInterval)
             let version = try store.database.scalar("PRAGMA data_version")
             guard version != seen else { continue }
+            do {
+                steps = try backup.run()
+            } catch let error as DatabaseError where error.isBusy {
+                // Another process holds the store's write lock (a long save): the next look tries again.
+                continue
+            }
             seen = version
-            steps = try backup.run()
             report(steps, folder: folder, invocation: invocation)
         }
     }
