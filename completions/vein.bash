@@ -6,7 +6,7 @@ _vein() {
         word="${COMP_WORDS[i]}"
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"history"|"history enable"|"history prune"|"history retention"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"backup verify"|"backup export-key"|"restore"|"completions"|"help") path="$candidate" ;;
+            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"history"|"history enable"|"history prune"|"history retention"|"history purge"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"backup verify"|"backup export-key"|"restore"|"completions"|"help") path="$candidate" ;;
         esac
     done
     case "$path" in
@@ -65,7 +65,7 @@ _vein() {
             ;;
         "history")
             opts="--since --model --id --author --format --key-file --key-env --passphrase --json --help"
-            subs="enable prune retention"
+            subs="enable prune retention purge"
             positional="file"
             ;;
         "history enable")
@@ -78,6 +78,10 @@ _vein() {
             ;;
         "history retention")
             opts="--days --count --all --key-file --key-env --passphrase --json --help"
+            positional="file"
+            ;;
+        "history purge")
+            opts="--id --key-file --key-env --passphrase --json --help"
             positional="file"
             ;;
         "key")
@@ -185,6 +189,9 @@ _vein() {
         "history retention:--count") _vein_complete "none"; return ;;
         "history retention:--key-file") _vein_complete "file"; return ;;
         "history retention:--key-env") _vein_complete "none"; return ;;
+        "history purge:--id") _vein_complete "none"; return ;;
+        "history purge:--key-file") _vein_complete "file"; return ;;
+        "history purge:--key-env") _vein_complete "none"; return ;;
         "key rotate:--to-key-file") _vein_complete "file"; return ;;
         "key rotate:--key-file") _vein_complete "file"; return ;;
         "key rotate:--key-env") _vein_complete "none"; return ;;

@@ -123,9 +123,10 @@ complete -c vein -n '__fish_seen_subcommand_from import' -l passphrase -d 'Use a
 complete -c vein -n '__fish_seen_subcommand_from import' -l weak-passphrase -d 'Accept a new passphrase shorter than 12 characters.'
 complete -c vein -n '__fish_seen_subcommand_from import' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from import' -F
-complete -c vein -n '__fish_seen_subcommand_from history; and not __fish_seen_subcommand_from enable prune retention' -a enable -d 'Start keeping a change log on an existing store'
-complete -c vein -n '__fish_seen_subcommand_from history; and not __fish_seen_subcommand_from enable prune retention' -a prune -d 'Remove the oldest transactions of a store\'s change log'
-complete -c vein -n '__fish_seen_subcommand_from history; and not __fish_seen_subcommand_from enable prune retention' -a retention -d 'Show or set how long a store\'s change log keeps transactions'
+complete -c vein -n '__fish_seen_subcommand_from history; and not __fish_seen_subcommand_from enable prune retention purge' -a enable -d 'Start keeping a change log on an existing store'
+complete -c vein -n '__fish_seen_subcommand_from history; and not __fish_seen_subcommand_from enable prune retention purge' -a prune -d 'Remove the oldest transactions of a store\'s change log'
+complete -c vein -n '__fish_seen_subcommand_from history; and not __fish_seen_subcommand_from enable prune retention purge' -a retention -d 'Show or set how long a store\'s change log keeps transactions'
+complete -c vein -n '__fish_seen_subcommand_from history; and not __fish_seen_subcommand_from enable prune retention purge' -a purge -d 'Remove one object\'s values from a store\'s change log'
 complete -c vein -n '__fish_seen_subcommand_from history' -l since -r -d 'Only commits after token TOKEN, or at or after TIME (ISO 8601, with Z or an offset).'
 complete -c vein -n '__fish_seen_subcommand_from history' -l model -r -d 'Only changes of MODEL\'s rows and lists.'
 complete -c vein -n '__fish_seen_subcommand_from history' -l id -r -d 'Only changes of this object, and links naming it: its life.'
@@ -159,6 +160,13 @@ complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcom
 complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from retention' -l json -d 'Print the result as JSON.'
 complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from retention' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from retention' -F
+complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from purge' -l id -r -d 'The object whose values the log forgets.'
+complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from purge' -l key-file -r -F -d 'Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase; surrounding whitespace is ignored). FILE must be mode 0600 or stricter.'
+complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from purge' -l key-env -r -d 'Read the key from the environment variable VAR.'
+complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from purge' -l passphrase -d 'Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.'
+complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from purge' -l json -d 'Print the result as JSON.'
+complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from purge' -s h -l help -d 'Show help for this command.'
+complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from purge' -F
 complete -c vein -n '__fish_seen_subcommand_from key; and not __fish_seen_subcommand_from rotate status forget' -a rotate -d 'Re-encrypt a store under a fresh key, crash-safely'
 complete -c vein -n '__fish_seen_subcommand_from key; and not __fish_seen_subcommand_from rotate status forget' -a status -d 'Show which source opens a store, its cipher settings, and any pending or retired keys'
 complete -c vein -n '__fish_seen_subcommand_from key; and not __fish_seen_subcommand_from rotate status forget' -a forget -d 'Delete a store\'s retired keys from the keyring'

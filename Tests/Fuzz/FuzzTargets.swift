@@ -127,15 +127,7 @@ func fuzzChangeBytes(_ bytes: [UInt8]) {
     var reader = ChangeBytesReader(Array(bytes.dropFirst()), keyCount: keyCount, columnCount: columnCount)
     guard let changes = try? reader.readAll() else { return }
     var writer = ChangeBytesWriter()
-    for change in changes {
-        writer.beginEntry(change.kind, clockOffset: change.clockOffset)
-        for key in change.key { writer.appendCell(key) }
-        writer.appendVarint(UInt64(change.values.count))
-        for (column, value) in change.values {
-            writer.appendVarint(UInt64(column))
-            writer.appendCell(value)
-        }
-    }
+    for change in changes { writer.append(change) }
     var again = ChangeBytesReader(writer.bytes, keyCount: keyCount, columnCount: columnCount)
     guard let reread = try? again.readAll(), reread == changes else { fatalError("the change bytes do not read back the same") }
 }

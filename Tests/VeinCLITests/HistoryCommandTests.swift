@@ -68,6 +68,27 @@ import Testing
         #expect(try r.vein(["verify", "h.vein"]).status == 0)
     }
 
+    /// `vein history purge --id`: the object's values are gone from the log; what happened and when stay.
+    @Test func purgeForgetsOneObjectsValues() throws {
+        let r = try Self.store()
+        defer { r.cleanUp() }
+        let post = try Self.insert(r, #"insert Post(title: "private words", content: "private too")"#)
+        let other = try Self.insert(r, #"insert Post(title: "public", content: "c")"#)
+        #expect(try r.vein(["query", "h.vein", #"update Post where title == "private words" set title = "more private""#]).status == 0)
+        #expect(try r.vein(["query", "h.vein", #"delete Post where title == "more private""#]).status == 0)
+        let purge = try r.vein(["history", "purge", "h.vein", "--id", post])
+        #expect(purge.status == 0, "\(purge.stderr)")
+        #expect(purge.stdout == "removed the values of \(post) from 2 changes in 2 transactions of the change log\n")
+        let history = try r.vein(["history", "h.vein"]).stdout
+        #expect(!history.contains("private"), "\(history)")
+        #expect(history.contains("  insert Post \(post)\n") && history.contains("  update Post \(post)\n") && history.contains("  delete Post \(post)"))
+        #expect(history.contains("  insert Post \(other)  title: \"public\""), "another object's values stay")
+        let raw = try r.run("/usr/bin/sqlcipher", [r.path("h.vein"), #"SELECT count(*) FROM "_vein_changes" WHERE instr("changes", CAST('private' AS BLOB)) > 0"#])
+        #expect(raw.stdout == "0\n", "no byte of the values is left in the log")
+        #expect(try r.vein(["history", "purge", "h.vein", "--id", post]).stdout.hasPrefix("removed the values of \(post) from 0 changes"))
+        #expect(try r.vein(["verify", "h.vein"]).status == 0)
+    }
+
     @Test func errorsSayWhatToDo() throws {
         let r = try Self.store()
         defer { r.cleanUp() }

@@ -100,6 +100,32 @@ private typealias Review = ShopSchema.Review
         #expect(latest[0].timestamp >= latest[1].timestamp)
     }
 
+    /// SwiftData's `deleteHistory` with its usual descriptor: everything before a token the app processed.
+    @Test func deleteHistoryRemovesTheTransactionsBeforeAToken() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        let container = try Self.container(folder)
+        let context = ModelContext(container)
+        for sku in ["A-1", "A-2", "A-3"] {
+            context.insert(Product(sku: sku, name: sku))
+            try context.save()
+        }
+        let all = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        try #require(all.count == 3)
+        let kept = all[2].token
+        var descriptor = HistoryDescriptor<DefaultHistoryTransaction>()
+        descriptor.predicate = #Predicate { $0.token < kept }
+        try context.deleteHistory(descriptor)
+        #expect(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).map(\.token) == [kept])
+        // A descriptor that selects nothing at the start removes nothing.
+        var none = HistoryDescriptor<DefaultHistoryTransaction>()
+        none.predicate = #Predicate { $0.author == "nobody" }
+        try context.deleteHistory(none)
+        #expect(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).count == 1)
+        try context.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).isEmpty)
+        #expect(try context.fetch(FetchDescriptor<Product>()).count == 3, "history goes, the data stays")
+    }
+
     @Test func aStoreWithoutHistorySaysSo() throws {
         let folder = try ModelContainerTests.temporaryFolder()
         let container = try Self.container(folder, keepsHistory: false)

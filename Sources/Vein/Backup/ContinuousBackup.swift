@@ -7,8 +7,8 @@ import Foundation
 ///
 /// A new generation starts with a new snapshot when the chain cannot go on: the first pass, another
 /// backup key (a key rotation), another file behind the store (a restore or a copy put in its place), a log
-/// pruned past what was sent, a migration, writes another program made, or segments grown larger than
-/// their snapshot. Every file is sealed and in place before the store records it sent it (ARCHITECTURE.md
+/// pruned past what was sent, a purge of what was not yet sent, a migration, writes another program made,
+/// or segments grown larger than their snapshot. Every file is sealed and in place before the store records it sent it (ARCHITECTURE.md
 /// I21), so a pass
 /// killed at any point leaves a chain the next pass continues.
 package struct ContinuousBackup {
@@ -102,6 +102,9 @@ package struct ContinuousBackup {
                 return ("the change log was pruned past what the backup holds (token \(pruned.token))", SegmentPayload())
             }
             if max(lastToken, pruned?.token ?? 0) < tail.header.lastToken { return ("the store's log is behind its backup", SegmentPayload()) }
+            if let purged = try ChangeLogPurge.purgedThrough(in: db), purged > tail.header.lastToken {
+                return ("an object's history was purged (through token \(purged))", SegmentPayload())
+            }
             var payload = try SegmentPayload.read(from: db, after: tail.header.lastToken, limit: policy.transactionsPerSegment)
             if let index = payload.entries.firstIndex(where: { $0.kind != .changes }) {
                 if index == 0 {

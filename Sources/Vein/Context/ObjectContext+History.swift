@@ -13,3 +13,15 @@ extension ObjectContext {
         }
     }
 }
+
+extension ObjectContext {
+    /// Removes the log's transactions through `token`, in a write transaction of this context's connection
+    /// (SwiftData's `deleteHistory`; docs/history.md#pruning). Returns how many went.
+    @discardableResult
+    package func pruneChangeLog(through token: Int64) throws -> Int {
+        try lock.withLock {
+            let database = try database
+            return try database.transaction(.immediate) { try ChangeLogPruning.prune(in: database, through: token) }
+        }
+    }
+}

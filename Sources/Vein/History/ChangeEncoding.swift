@@ -95,6 +95,17 @@ struct ChangeBytesWriter {
         }
     }
 
+    /// A whole change as `ChangeBytesReader` reads it (an insert with all its columns in one entry).
+    mutating func append(_ change: LoggedChange) {
+        beginEntry(change.kind, clockOffset: change.clockOffset)
+        for key in change.key { appendCell(key) }
+        appendVarint(UInt64(change.values.count))
+        for (column, value) in change.values {
+            appendVarint(UInt64(column))
+            appendCell(value)
+        }
+    }
+
     mutating func appendText(_ text: String) {
         var text = text
         text.withUTF8 { appendText(utf8: $0) }

@@ -19,10 +19,10 @@ public struct StoreMeta: Equatable, Sendable {
     /// each backup's progress record.
     static let storeIDKey = "storeID"
     static let backupProgressPrefix = "backup "
-    /// Keys that describe one file rather than the store's data (its change log's replica id and pruning,
+    /// Keys that describe one file rather than the store's data (its change log's replica id, pruning and purges,
     /// its backups), which a copy does not take (`StoreCopier`); with every key starting
     /// `backupProgressPrefix`.
-    static let perFileKeys = [ChangeLogSchema.replicaKey, ChangeLogPruning.metaKey, storeIDKey]
+    static let perFileKeys = [ChangeLogSchema.replicaKey, ChangeLogPruning.metaKey, ChangeLogPurge.metaKey, storeIDKey]
 
     static let createTableSQL = "CREATE TABLE \"_vein_meta\" (\"key\" TEXT PRIMARY KEY NOT NULL, \"value\" TEXT NOT NULL)"
 

@@ -27,7 +27,7 @@ enum HistoryCommand {
             """,
         arguments: [SharedOptions.store],
         options: [since, model, id, author, format] + SharedOptions.keyOptions + [SharedOptions.json],
-        subcommands: [HistoryEnableCommand.spec, HistoryPruneCommand.spec, HistoryRetentionCommand.spec],
+        subcommands: [HistoryEnableCommand.spec, HistoryPruneCommand.spec, HistoryRetentionCommand.spec, HistoryPurgeCommand.spec],
         examples: [
             ("vein history blog.vein", "Every commit the log holds."),
             ("vein history blog.vein --id 01J9Z3NDEKTSV4RRFFQ69G5FAV", "One object's life."),
@@ -39,11 +39,10 @@ enum HistoryCommand {
         let store = try SharedOptions.openStore(invocation, mode: .readOnly)
         var reader = ChangeLogReader()
         if let since = invocation[since] {
-            if let token = Int64(since), token >= 0 {
-                reader.afterToken = token
-            } else if let seconds = ISODate.parse(since), since.contains("T") {
-                reader.sinceClock = HybridClock.lowerBound(of: Date(timeIntervalSince1970: seconds))
-            } else {
+            switch HistoryPoint(parsing: since) {
+            case .token(let token)?: reader.afterToken = token
+            case .time(let date)?: reader.sinceClock = HybridClock.lowerBound(of: date)
+            case nil:
                 throw UsageError(message: "--since takes a token (a whole number, as 'vein history' prints) or a time "
                                  + "(ISO 8601 with Z or an offset, such as 2026-12-01T09:30:00Z), not \"\(since)\"", command: "history")
             }
@@ -127,10 +126,10 @@ enum HistoryPruneCommand {
                     throw UsageError(message: "--keep takes a whole number of transactions, not \"\(text)\"", command: command)
                 }
                 through = try ChangeLogPruning.lastToken(keepingNewest: n, in: store.database)
-            } else if let text = invocation[before], let token = Int64(text), token >= 0 {
+            } else if case .token(let token)? = invocation[before].flatMap(HistoryPoint.init(parsing:)) {
                 through = token - 1
-            } else if let text = invocation[before], text.contains("T"), let seconds = ISODate.parse(text) {
-                through = try ChangeLogPruning.lastToken(before: HybridClock.lowerBound(of: Date(timeIntervalSince1970: seconds)), in: store.database)
+            } else if case .time(let date)? = invocation[before].flatMap(HistoryPoint.init(parsing:)) {
+                through = try ChangeLogPruning.lastToken(before: HybridClock.lowerBound(of: date), in: store.database)
             } else {
                 throw UsageError(message: "--before takes a token (a whole number) or a time (ISO 8601 with Z or an offset), "
                                  + "not \"\(invocation[before] ?? "")\"", command: command)
@@ -220,6 +219,37 @@ enum HistoryRetentionCommand {
             invocation.console.outJSON(.object(JSONObject([("retention", .string(current.stored))])))
         } else {
             invocation.console.out("\(store.path) keeps \(current)")
+        }
+    }
+}
+
+/// `vein history purge`: one object's values forgotten by the change log (docs/history.md#purging).
+enum HistoryPurgeCommand {
+    static let id: OptionKey<String> = .required("id", value: "ID", help: "The object whose values the log forgets.")
+
+    static let spec: CommandSpec = CommandSpec(
+        name: "purge",
+        abstract: "Remove one object's values from a store's change log",
+        discussion: """
+            For data that must be forgotten: every change the log holds of the object ID, or of a link naming \
+            it, keeps its kind, key and time and loses its values (the fields written, the values a delete \
+            preserved, a link's position), in one transaction. The object's row itself is not touched: delete \
+            it first. A continuous backup that has not yet sent a purged commit starts a new generation; what \
+            it sent before stays in its segments until those generations are removed.
+            """,
+        arguments: [SharedOptions.store],
+        options: [id] + SharedOptions.keyOptions + [SharedOptions.json],
+        examples: [("vein history purge blog.vein --id 01J9Z3NDEKTSV4RRFFQ69G5FAV", "Forget what the log held of one post.")],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws {
+        let store = try SharedOptions.openStore(invocation)
+        let result = try store.transaction(.immediate) { try ChangeLogPurge.purge(id: invocation[id], in: store.database) }
+        if invocation.wantsJSON {
+            invocation.console.outJSON(.object(JSONObject([("changes", .int(Int64(result.changes))), ("transactions", .int(Int64(result.transactions)))])))
+        } else {
+            invocation.console.out("removed the values of \(invocation[id]) from \(Phrase.count(result.changes, "change")) "
+                                   + "in \(Phrase.count(result.transactions, "transaction")) of the change log")
         }
     }
 }

@@ -27,6 +27,27 @@ extension ModelContext {
         return transactions as! [T]
     }
 
+    /// Removes history (SwiftData's `deleteHistory`): the oldest transactions, up to the first one
+    /// `descriptor` does not select. The log is kept whole from its first transaction on, so a transaction
+    /// the descriptor selects after one it does not is kept, as are the ones after it; the usual
+    /// descriptor, `#Predicate { $0.token < token }`, selects a run from the start and removes it all.
+    /// Unlike SwiftData, a later `fetchHistory` after a removed token cannot say the token expired (its
+    /// predicate is opaque): it returns what remains; `vein history --since` does say so.
+    public func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws {
+        guard let descriptor = descriptor as? HistoryDescriptor<DefaultHistoryTransaction> else {
+            throw HistoryError.unsupportedTransactionType(String(describing: T.self))
+        }
+        let logged: [LoggedTransaction]
+        do { logged = try engine.changeLog() } catch ChangeLogError.notKept(let path) { throw HistoryError.notKept(path) }
+        var through: Int64?
+        for entry in logged {
+            // Migrations and another program's writes are not the app's transactions: they go with their neighbours.
+            if entry.kind == .changes, let predicate = descriptor.predicate, !(try predicate.evaluate(transaction(entry))) { break }
+            through = entry.token
+        }
+        if let through { try engine.pruneChangeLog(through: through) }
+    }
+
     private func transaction(_ logged: LoggedTransaction) -> DefaultHistoryTransaction {
         var changes: [HistoryChange] = []
         for part in logged.parts {
