@@ -77,7 +77,7 @@ _vein() {
             positional="file"
             ;;
         "history retention")
-            opts="--days --count --all --key-file --key-env --passphrase --json --help"
+            opts="--days --count --size --all --key-file --key-env --passphrase --json --help"
             positional="file"
             ;;
         "history purge")
@@ -187,6 +187,7 @@ _vein() {
         "history prune:--key-env") _vein_complete "none"; return ;;
         "history retention:--days") _vein_complete "none"; return ;;
         "history retention:--count") _vein_complete "none"; return ;;
+        "history retention:--size") _vein_complete "none"; return ;;
         "history retention:--key-file") _vein_complete "file"; return ;;
         "history retention:--key-env") _vein_complete "none"; return ;;
         "history purge:--id") _vein_complete "none"; return ;;

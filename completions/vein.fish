@@ -153,6 +153,7 @@ complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcom
 complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from prune' -F
 complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from retention' -l days -r -d 'Keep the transactions of the last N days.'
 complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from retention' -l count -r -d 'Keep the newest N transactions.'
+complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from retention' -l size -r -d 'Keep the newest transactions whose changes take at most BYTES (a whole number, or with K, M or G for KiB, MiB, GiB).'
 complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from retention' -l all -d 'Keep every transaction (only \'vein history prune\' removes any).'
 complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from retention' -l key-file -r -F -d 'Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase; surrounding whitespace is ignored). FILE must be mode 0600 or stricter.'
 complete -c vein -n '__fish_seen_subcommand_from history; and __fish_seen_subcommand_from retention' -l key-env -r -d 'Read the key from the environment variable VAR.'

@@ -89,6 +89,29 @@ import Testing
         #expect(try r.vein(["verify", "h.vein"]).status == 0)
     }
 
+    /// A size policy keeps the newest transactions within its bytes, whole, and the newest always.
+    @Test func aSizePolicyKeepsTheNewestChangesWithinItsBytes() throws {
+        let r = try Self.store()
+        defer { r.cleanUp() }
+        let set = try r.vein(["history", "retention", "h.vein", "--size", "3K"])
+        #expect(set.stdout == "h.vein keeps the newest transactions within 3072 bytes of changes\n", "\(set.stdout)\(set.stderr)")
+        let text = String(repeating: "x", count: 900)
+        for i in 0..<8 { _ = try Self.insert(r, #"insert Post(title: "p\#(i)", content: "\#(text)")"#) }
+        let sizes = try r.run("/usr/bin/sqlcipher", [r.path("h.vein"), #"SELECT total(length("changes")), (SELECT "value" FROM "_vein_meta" WHERE "key" = 'historyBytes'), min("token"), max("token") FROM "_vein_changes""#])
+        let fields = sizes.stdout.trimmingCharacters(in: .newlines).split(separator: "|").map(String.init)
+        try #require(fields.count == 4, "\(sizes.stdout)\(sizes.stderr)")
+        #expect(Double(fields[0])! <= 3072 && Double(fields[0])! > 2000, "the log is within the policy: \(fields)")
+        #expect(Double(fields[0]) == Double(fields[1]), "the kept total is the log's: \(fields)")
+        #expect(fields[3] == "8" && fields[2] == "6", "the newest three of about a kilobyte each: \(fields)")
+        #expect(try r.vein(["history", "h.vein"]).stdout.hasPrefix("(pruned through token 5)"))
+        // One transaction larger than the policy is kept: the newest always is.
+        _ = try Self.insert(r, #"insert Post(title: "big", content: "\#(String(repeating: "y", count: 5000))")"#)
+        #expect(try r.vein(["history", "h.vein", "--since", "8"]).stdout.contains("title: \"big\""))
+        let bad = try r.vein(["history", "retention", "h.vein", "--size", "lots"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.hasPrefix(#"vein: error: --size takes a whole number of bytes from 1, with K, M or G for KiB, MiB or GiB, not "lots""#))
+    }
+
     @Test func errorsSayWhatToDo() throws {
         let r = try Self.store()
         defer { r.cleanUp() }

@@ -178,7 +178,13 @@ package struct ContinuousBackup {
             throw BackupError.damaged(file: last, reason: "it belongs to another store (store id \(header.storeID), not \(folder.storeID))")
         }
         let segmentBytes = segments.reduce(0) { $0 + Int(FileSystem.fileSize(folder.segmentPath(generation, $1))) }
-        return Tail(header: header, digest: try SealedFile.digest(of: last), snapshotBytes: Int(FileSystem.fileSize(snapshot)), segmentBytes: segmentBytes)
+        // The store recorded the digest of the last file it sent: when that is the folder's last file, it is
+        // not hashed again (a snapshot may be large). A file changed since is found by verify, whose chain
+        // then breaks at the next segment.
+        let recorded = try store.transaction(.deferred) { try BackupProgress.read(backupID: folder.backupID, in: store.database) }
+        let digest = recorded.flatMap { $0.generation == generation && $0.sequence == header.sequence ? $0.digest : nil }
+        return Tail(header: header, digest: try digest ?? SealedFile.digest(of: last), snapshotBytes: Int(FileSystem.fileSize(snapshot)),
+                    segmentBytes: segmentBytes)
     }
 
     /// The store's record of the last file sent.

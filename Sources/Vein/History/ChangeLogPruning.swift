@@ -20,6 +20,10 @@ package enum ChangeLogPruning {
         let last = try database.rows(#"SELECT "token", "clock" FROM "\#(ChangeLogSchema.transactions)" WHERE "token" <= ? ORDER BY "token" DESC LIMIT 1"#,
                                      [.integer(token)]).first
         guard let last, let lastToken = last[0].int64, let lastClock = last[1].int64 else { return 0 }
+        // A size policy's kept total loses what goes (`ChangeLogRetention.size`).
+        try database.execute(#"UPDATE "_vein_meta" SET "value" = CAST("value" AS INTEGER) - (SELECT CAST(total(length("changes")) AS INTEGER) "#
+                             + #"FROM "\#(ChangeLogSchema.changes)" WHERE "token" <= ?) WHERE "key" = ?"#,
+                             [.integer(lastToken), .text(ChangeLogRetention.bytesKey)])
         try database.execute(#"DELETE FROM "\#(ChangeLogSchema.changes)" WHERE "token" <= ?"#, [.integer(lastToken)])
         try database.execute(#"DELETE FROM "\#(ChangeLogSchema.transactions)" WHERE "token" <= ?"#, [.integer(lastToken)])
         let removed = database.changes

@@ -42,6 +42,7 @@ package enum ChangeLogPurge {
             changes += touched
             tokens.insert(token)
         }
+        if !tokens.isEmpty { try ChangeLogRetention.recount(in: database) }
         if let newest = tokens.max(), newest > (try purgedThrough(in: database) ?? 0) {
             try database.execute(#"INSERT OR REPLACE INTO "_vein_meta" ("key", "value") VALUES (?, ?)"#, [.text(metaKey), .text(String(newest))])
         }

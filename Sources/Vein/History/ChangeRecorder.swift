@@ -26,6 +26,8 @@ package final class ChangeRecorder: TransactionObserver {
     /// This transaction's record and its last part, once parts were written before the commit.
     private var token: Int64?
     private var part: Int64 = 0
+    /// Bytes of change records this transaction wrote (a size policy's total grows by them).
+    private var bytesWritten = 0
     /// Set while the recorder writes the log itself: the statements it runs finish too.
     private var isWriting = false
     /// Set while a migration rewrites tables: their changes are one schema record, not rows.
@@ -262,6 +264,7 @@ package final class ChangeRecorder: TransactionObserver {
         events = 0
         token = nil
         part = 0
+        bytesWritten = 0
     }
 
     package func willCommit(_ database: Database) throws {
@@ -271,7 +274,9 @@ package final class ChangeRecorder: TransactionObserver {
         if token != nil {
             isWriting = true
             defer { isWriting = false }
-            try ChangeLogRetention.current(in: database).apply(in: database)
+            let retention = try ChangeLogRetention.current(in: database)
+            try retention.noteWritten(bytesWritten, in: database)
+            try retention.apply(in: database)
         }
         forget()
     }
@@ -301,6 +306,7 @@ package final class ChangeRecorder: TransactionObserver {
         for index in buffers.indices where !buffers[index].isEmpty {
             part += 1
             let columns = "[" + tables[index].columns.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+            bytesWritten += buffers[index].bytes.count
             try database.execute(#"INSERT INTO "\#(ChangeLogSchema.changes)" ("token", "part", "tableName", "columns", "count", "changes") VALUES (?, ?, ?, ?, ?, ?)"#,
                                  [.integer(token!), .integer(part), .text(tables[index].name), .text(columns),
                                   .integer(Int64(buffers[index].count)), .blob(Data(buffers[index].bytes))])

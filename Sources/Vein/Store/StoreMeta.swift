@@ -22,7 +22,7 @@ public struct StoreMeta: Equatable, Sendable {
     /// Keys that describe one file rather than the store's data (its change log's replica id, pruning and purges,
     /// its backups), which a copy does not take (`StoreCopier`); with every key starting
     /// `backupProgressPrefix`.
-    static let perFileKeys = [ChangeLogSchema.replicaKey, ChangeLogPruning.metaKey, ChangeLogPurge.metaKey, storeIDKey]
+    static let perFileKeys = [ChangeLogSchema.replicaKey, ChangeLogPruning.metaKey, ChangeLogPurge.metaKey, ChangeLogRetention.bytesKey, storeIDKey]
 
     static let createTableSQL = "CREATE TABLE \"_vein_meta\" (\"key\" TEXT PRIMARY KEY NOT NULL, \"value\" TEXT NOT NULL)"
 

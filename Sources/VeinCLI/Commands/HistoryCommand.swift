@@ -175,6 +175,8 @@ enum HistoryEnableCommand {
 enum HistoryRetentionCommand {
     static let days: OptionKey<String?> = .value("days", value: "N", help: "Keep the transactions of the last N days.")
     static let count: OptionKey<String?> = .value("count", value: "N", help: "Keep the newest N transactions.")
+    static let size: OptionKey<String?> = .value("size", value: "BYTES",
+        help: "Keep the newest transactions whose changes take at most BYTES (a whole number, or with K, M or G for KiB, MiB, GiB).")
     static let all: OptionKey<Bool> = .flag("all", help: "Keep every transaction (only 'vein history prune' removes any).")
 
     static let spec: CommandSpec = CommandSpec(
@@ -186,25 +188,35 @@ enum HistoryRetentionCommand {
             history expired. A new log keeps the last 7 days.
             """,
         arguments: [SharedOptions.store],
-        options: [days, count, all] + SharedOptions.keyOptions + [SharedOptions.json],
+        options: [days, count, size, all] + SharedOptions.keyOptions + [SharedOptions.json],
         examples: [
             ("vein history retention blog.vein", "Show the policy."),
             ("vein history retention blog.vein --days 30", "Keep a month of changes."),
+            ("vein history retention blog.vein --size 50M", "Keep the newest changes within 50 MiB."),
         ],
         run: run)
 
     static func run(_ invocation: Invocation) throws {
         let command = "history retention"
-        let given = [invocation[days] != nil, invocation[count] != nil, invocation[all]].filter { $0 }.count
-        guard given <= 1 else { throw UsageError(message: "give one of --days N, --count N and --all", command: command) }
+        let given = [invocation[days] != nil, invocation[count] != nil, invocation[size] != nil, invocation[all]].filter { $0 }.count
+        guard given <= 1 else { throw UsageError(message: "give one of --days N, --count N, --size BYTES and --all", command: command) }
         func number(_ text: String, _ option: String) throws -> Int {
             guard let n = Int(text), n >= 1 else {
                 throw UsageError(message: "--\(option) takes a whole number from 1, not \"\(text)\"", command: command)
             }
             return n
         }
+        func bytes(_ text: String) throws -> Int {
+            let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+            let unit = text.last.flatMap { units[Character($0.uppercased())] }
+            guard let n = Int(unit == nil ? text : String(text.dropLast())), n >= 1, n <= Int.max / (unit ?? 1) else {
+                throw UsageError(message: "--size takes a whole number of bytes from 1, with K, M or G for KiB, MiB or GiB, not \"\(text)\"", command: command)
+            }
+            return n * (unit ?? 1)
+        }
         let policy: ChangeLogRetention? = try invocation[days].map { .days(try number($0, "days")) }
-            ?? invocation[count].map { .count(try number($0, "count")) } ?? (invocation[all] ? .all : nil)
+            ?? invocation[count].map { .count(try number($0, "count")) } ?? invocation[size].map { .size(try bytes($0)) }
+            ?? (invocation[all] ? .all : nil)
         let store = try SharedOptions.openStore(invocation, mode: policy == nil ? .readOnly : .readWrite)
         let current: ChangeLogRetention = try store.transaction(policy == nil ? .deferred : .immediate) {
             guard try ChangeLogSchema.isKept(in: store.database) else { throw ChangeLogError.notKept(store.path) }
