@@ -121,6 +121,15 @@ private typealias Review = ShopSchema.Review
         none.predicate = #Predicate { $0.author == "nobody" }
         try context.deleteHistory(none)
         #expect(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).count == 1)
+        // The token the app kept is older than what remains: reading after it would return less than
+        // happened since, so it expired, as in SwiftData.
+        let first = all[0].token
+        var after = HistoryDescriptor<DefaultHistoryTransaction>()
+        after.predicate = #Predicate { $0.token > first }
+        #expect(throws: HistoryError.tokenExpired(first.value, prunedThrough: all[1].token.value)) { try context.fetchHistory(after) }
+        let second = all[1].token
+        after.predicate = #Predicate { $0.token > second }
+        #expect(try context.fetchHistory(after).map(\.token) == [kept], "a token at the pruned edge has lost nothing")
         try context.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>())
         #expect(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).isEmpty)
         #expect(try context.fetch(FetchDescriptor<Product>()).count == 3, "history goes, the data stays")

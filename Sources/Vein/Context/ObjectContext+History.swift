@@ -25,3 +25,20 @@ extension ObjectContext {
         }
     }
 }
+
+extension ObjectContext {
+    /// The last token the store's log was pruned through, nil when it never was.
+    package func changeLogPrunedThrough() throws -> Int64? {
+        try lock.withLock {
+            let database = try database
+            return try database.transaction(.deferred) { try ChangeLogPruning.prunedThrough(in: database)?.token }
+        }
+    }
+
+    /// This store file's replica id, which its history tokens carry.
+    package func changeLogReplica() throws -> String? {
+        try lock.withLock {
+            try database.scalar(#"SELECT "value" FROM "_vein_meta" WHERE "key" = ?"#, [.text(ChangeLogSchema.replicaKey)])?.string
+        }
+    }
+}

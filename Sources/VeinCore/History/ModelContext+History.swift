@@ -20,6 +20,7 @@ extension ModelContext {
         }
         let logged: [LoggedTransaction]
         do { logged = try engine.changeLog() } catch ChangeLogError.notKept(let path) { throw HistoryError.notKept(path) }
+        if let predicate = descriptor.predicate { try requireUnexpired(HistoryTokens.named(in: predicate.expression)) }
         var transactions = logged.filter { $0.kind == .changes }.map(transaction)
         if let predicate = descriptor.predicate { transactions = try transactions.filter { try predicate.evaluate($0) } }
         if !descriptor.sortBy.isEmpty { transactions.sort(using: descriptor.sortBy) }
@@ -31,8 +32,7 @@ extension ModelContext {
     /// `descriptor` does not select. The log is kept whole from its first transaction on, so a transaction
     /// the descriptor selects after one it does not is kept, as are the ones after it; the usual
     /// descriptor, `#Predicate { $0.token < token }`, selects a run from the start and removes it all.
-    /// Unlike SwiftData, a later `fetchHistory` after a removed token cannot say the token expired (its
-    /// predicate is opaque): it returns what remains; `vein history --since` does say so.
+    /// A later `fetchHistory` whose predicate names a removed token throws `HistoryError.tokenExpired`.
     public func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws {
         guard let descriptor = descriptor as? HistoryDescriptor<DefaultHistoryTransaction> else {
             throw HistoryError.unsupportedTransactionType(String(describing: T.self))
@@ -46,6 +46,16 @@ extension ModelContext {
             through = entry.token
         }
         if let through { try engine.pruneChangeLog(through: through) }
+    }
+
+    /// SwiftData's "history token expired": a token the predicate names (the one an app kept, typically
+    /// `$0.token > token`) that the log was pruned past would select less than happened since it.
+    private func requireUnexpired(_ tokens: [DefaultHistoryToken]) throws {
+        guard !tokens.isEmpty, let pruned = try engine.changeLogPrunedThrough() else { return }
+        let replica = try engine.changeLogReplica()
+        if let oldest = tokens.filter({ $0.storeIdentifier == replica }).min(), oldest.value < pruned {
+            throw HistoryError.tokenExpired(oldest.value, prunedThrough: pruned)
+        }
     }
 
     private func transaction(_ logged: LoggedTransaction) -> DefaultHistoryTransaction {
@@ -138,6 +148,9 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
     case notKept(String)
     /// A transaction type other than `DefaultHistoryTransaction`.
     case unsupportedTransactionType(String)
+    /// The predicate names a token the log was pruned past (SwiftData's `historyTokenExpired`): read the
+    /// history again from its start.
+    case tokenExpired(Int64, prunedThrough: Int64)
 
     public var description: String {
         switch self {
@@ -145,6 +158,8 @@ public enum HistoryError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path) keeps no history: start it with 'vein history enable', or create the store with it (ModelConfiguration(keepsHistory: true))"
         case .unsupportedTransactionType(let type):
             return "fetchHistory serves DefaultHistoryTransaction, not \(type)"
+        case .tokenExpired(let token, let pruned):
+            return "history token \(token) expired: the history was removed through token \(pruned); read it again from its start"
         }
     }
 }
