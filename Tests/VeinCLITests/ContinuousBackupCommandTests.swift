@@ -56,6 +56,11 @@ import Testing
         #expect(restored.stderr.hasPrefix("restored now.vein from generation 1, last segment 1 at token 3 ("), "\(restored.stderr)")
         #expect(restored.stderr.hasSuffix("): 2 commits replayed, 3 rows, key in the key file k\n"), "\(restored.stderr)")
         #expect(try Self.export(r, "now.vein") == Self.export(r, "b.vein"))
+        // The restored store's log starts empty, and its rows are not taken for another program's writes.
+        try #require(try r.vein(["query", "now.vein", #"insert Post(title: "after", content: "c")"#] + Self.key).status == 0)
+        let history = try r.vein(["history", "now.vein"] + Self.key).stdout
+        #expect(history.split(separator: "\n").filter { !$0.hasPrefix("  ") }.count == 1, "\(history)")
+        #expect(!history.contains("another program"), "\(history)")
 
         let atToken = try r.vein(["restore", "dest", "t1.vein", "--at", "1", "--json"] + Self.key)
         #expect(atToken.status == 0, "\(atToken.stderr)")

@@ -69,18 +69,22 @@ public enum StoreCopier {
                 // What `_vein_meta` says of one file (its replica id, its log's pruning, its backups) stays the
                 // copy's own: a copy is another file, with a log and backups of its own.
                 let perFile = " WHERE \"key\" NOT IN (\(StoreMeta.perFileKeys.map { SQL.quoteString($0) }.joined(separator: ", "))) AND substr(\"key\", 1, \(StoreMeta.backupProgressPrefix.utf8.count)) <> \(SQL.quoteString(StoreMeta.backupProgressPrefix))"
-                for table in ["_vein_meta", StoreFormat.current.migrationsTable] + source.manifest.models.map(\.name) + linkTables {
-                    let name = SQL.quoteIdentifier(table)
-                    let filter = table == "_vein_meta" ? perFile : ""
-                    try db.execute("DELETE FROM main.\(name)" + filter)
-                    do {
-                        try db.execute("INSERT INTO main.\(name) SELECT * FROM \"vein_source\".\(name)" + filter)
-                    } catch let error as DatabaseError where error.code == SQLITE_TOOBIG {
-                        // Every value in the source was stored under the same length limit: one longer
-                        // than it is a damaged record header, not data.
-                        throw DatabaseError(extendedCode: SQLITE_CORRUPT, message: "database disk image is malformed (\(error.message))")
+                // Triggers off: a copy that keeps a change log would count every row it copies as a write made
+                // outside Vein (its counting triggers), and its first commit would say so.
+                try db.withTriggersOff {
+                    for table in ["_vein_meta", StoreFormat.current.migrationsTable] + source.manifest.models.map(\.name) + linkTables {
+                        let name = SQL.quoteIdentifier(table)
+                        let filter = table == "_vein_meta" ? perFile : ""
+                        try db.execute("DELETE FROM main.\(name)" + filter)
+                        do {
+                            try db.execute("INSERT INTO main.\(name) SELECT * FROM \"vein_source\".\(name)" + filter)
+                        } catch let error as DatabaseError where error.code == SQLITE_TOOBIG {
+                            // Every value in the source was stored under the same length limit: one longer
+                            // than it is a damaged record header, not data.
+                            throw DatabaseError(extendedCode: SQLITE_CORRUPT, message: "database disk image is malformed (\(error.message))")
+                        }
+                        if !table.hasPrefix("_vein_") { rows += db.changes }
                     }
-                    if !table.hasPrefix("_vein_") { rows += db.changes }
                 }
                 for (table, index) in indexes { try db.execute(index.sql(table: table)) }
                 for pragma in ["user_version", "application_id"] {
