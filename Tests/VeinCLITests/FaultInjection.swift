@@ -283,15 +283,26 @@ struct Workspace {
     /// A copy of every file in `source` (modes kept: key files stay 0600).
     func copy(_ source: String, to name: String) throws -> String {
         let target = try directory(name)
+        try Self.copyContents(of: source, into: target)
+        return target
+    }
+
+    /// Files keep their bytes and mode; folders (a backup's) are copied whole.
+    static func copyContents(of source: String, into target: String) throws {
         for file in try FileManager.default.contentsOfDirectory(atPath: source) {
             let from = source + "/" + file
             let attributes = try FileManager.default.attributesOfItem(atPath: from)
+            if attributes[.type] as? FileAttributeType == .typeDirectory {
+                try FileManager.default.createDirectory(atPath: target + "/" + file, withIntermediateDirectories: false,
+                                                        attributes: [.posixPermissions: attributes[.posixPermissions] ?? 0o755])
+                try copyContents(of: from, into: target + "/" + file)
+                continue
+            }
             let data = try Data(contentsOf: URL(fileURLWithPath: from))
             let made = FileManager.default.createFile(atPath: target + "/" + file, contents: data,
                                                       attributes: [.posixPermissions: attributes[.posixPermissions] ?? 0o644])
             try #require(made, "copy \(from)")
         }
-        return target
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: path) }
