@@ -5,6 +5,15 @@ import Testing
 /// the next run goes on, no file is written twice or skipped (the chain verifies, against the store's
 /// record too, and the restore holds every commit once), and a restore is whole or absent.
 @Suite struct BackupCrashTests {
+    /// How long a whole run of `vein` with `arguments` takes here, in microseconds: kills are spread over it,
+    /// so they land while it runs on a slow machine as on a fast one.
+    static func duration(_ r: VeinRunner, _ arguments: [String]) throws -> UInt64 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let result = try r.vein(arguments)
+        try #require(result.status == 0, "\(result.stderr)")
+        return max(1_000, (DispatchTime.now().uptimeNanoseconds - start) / 1_000)
+    }
+
     /// Starts `vein` with `arguments` and SIGKILLs it after `delay` microseconds; whether it was still
     /// running then.
     @discardableResult
@@ -35,8 +44,12 @@ import Testing
             return useconds_t((seed >> 33) % limit)
         }
         let blob = String(repeating: "long text of a post; ", count: 400)
-        var kills = 0
-        for round in 0..<20 {
+        let pass = ["backup", "b.vein", "dest", "--continuous"] + key
+        let passTime = try Self.duration(r, pass)
+        var kills = 0, round = 0
+        // Until enough runs were killed while they ran (a kill after a run ended tests nothing).
+        while kills < 8 && round < 40 {
+            defer { round += 1 }
             for i in 0..<3 {
                 let insert = try r.vein(["query", "b.vein", #"insert Post(title: "r\#(round)-\#(i)", content: "\#(blob)")"#] + key)
                 try #require(insert.status == 0, "\(insert.stderr)")
@@ -44,9 +57,9 @@ import Testing
             if round % 5 == 4 {
                 try #require(try r.vein(["query", "b.vein", #"update Post where title.hasPrefix("r\#(round - 1)") set views = views + 1"#] + key).status == 0)
             }
-            if try Self.killed(r, ["backup", "b.vein", "dest", "--continuous"] + key, after: delay(below: 45_000)) { kills += 1 }
+            if try Self.killed(r, pass, after: delay(below: passTime)) { kills += 1 }
         }
-        #expect(kills >= 5, "most runs were killed while they ran (\(kills) of 20)")
+        #expect(kills >= 8, "runs killed while they ran: \(kills) of \(round)")
         let last = try r.vein(["backup", "b.vein", "dest", "--continuous"] + key)
         #expect(last.status == 0, "the run after \(kills) killed ones goes on: \(last.stderr)")
         let verify = try r.vein(["backup", "verify", "dest", "--store", "b.vein"] + key)
@@ -55,9 +68,13 @@ import Testing
         #expect(leftovers.isEmpty, "the last run removed what killed runs left: \(leftovers)")
         let expected = try r.vein(["export", "b.vein"] + key).stdout
 
-        var restoresKilled = 0
-        for attempt in 0..<8 {
-            if try Self.killed(r, ["restore", "dest", "r.vein"] + key, after: delay(below: 150_000)) { restoresKilled += 1 }
+        let restore = ["restore", "dest", "r.vein"] + key
+        let restoreTime = try Self.duration(r, restore)
+        try FileManager.default.removeItem(atPath: r.path("r.vein"))
+        var restoresKilled = 0, attempt = 0
+        while restoresKilled < 4 && attempt < 30 {
+            defer { attempt += 1 }
+            if try Self.killed(r, restore, after: delay(below: restoreTime)) { restoresKilled += 1 }
             if r.exists("r.vein") {
                 // Whole, or not there at all.
                 #expect(try r.vein(["verify", "r.vein"] + key).status == 0, "attempt \(attempt)")
@@ -66,7 +83,7 @@ import Testing
                 for companion in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: r.path("r.vein" + companion)) }
             }
         }
-        #expect(restoresKilled >= 3, "restores killed while they ran: \(restoresKilled) of 8")
+        #expect(restoresKilled >= 4, "restores killed while they ran: \(restoresKilled) of \(attempt)")
         let restored = try r.vein(["restore", "dest", "r.vein"] + key)
         #expect(restored.status == 0, "\(restored.stderr)")
         #expect(try r.vein(["export", "r.vein"] + key).stdout == expected)
