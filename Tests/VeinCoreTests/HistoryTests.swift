@@ -135,6 +135,38 @@ private typealias Review = ShopSchema.Review
         #expect(try context.fetch(FetchDescriptor<Product>()).count == 3, "history goes, the data stays")
     }
 
+    /// A live query says which commit its results reflect; an app that keeps that token learns after a
+    /// restart what changed while it was away.
+    @Test func aLiveQueryTellsTheTokenItsResultsReflect() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        var container = try Self.container(folder)
+        let context = ModelContext(container)
+        context.insert(Product(sku: "A-1", name: "Lamp"))
+        try context.save()
+        let live = LiveQuery(FetchDescriptor<Product>(), in: context, pollInterval: nil)
+        let kept = try #require(live.historyToken)
+        #expect(kept == (try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())).last?.token)
+        let saved = try JSONEncoder().encode(kept)
+        try container.close()
+
+        // Meanwhile another program saves; then the app starts again with the token it kept.
+        container = try Self.container(folder)
+        let other = ModelContext(container)
+        other.insert(Product(sku: "A-2", name: "Desk"))
+        try other.save()
+        let token = try JSONDecoder().decode(DefaultHistoryToken.self, from: saved)
+        var since = HistoryDescriptor<DefaultHistoryTransaction>()
+        since.predicate = #Predicate { $0.token > token }
+        let missed = try ModelContext(container).fetchHistory(since)
+        #expect(missed.count == 1)
+        let again = LiveQuery(FetchDescriptor<Product>(), in: ModelContext(container), pollInterval: nil)
+        #expect(again.historyToken == missed.last?.token)
+        #expect(again.results.count == 2)
+
+        let plain = try Self.container(try ModelContainerTests.temporaryFolder(), keepsHistory: false)
+        #expect(LiveQuery(FetchDescriptor<Product>(), in: ModelContext(plain), pollInterval: nil).historyToken == nil)
+    }
+
     @Test func aStoreWithoutHistorySaysSo() throws {
         let folder = try ModelContainerTests.temporaryFolder()
         let container = try Self.container(folder, keepsHistory: false)

@@ -42,3 +42,19 @@ extension ObjectContext {
         }
     }
 }
+
+extension ObjectContext {
+    /// The newest commit the store's log holds (or was pruned through) and this file's replica id, read in
+    /// the caller's transaction when there is one; nil when the store keeps no log. What a live query's
+    /// results reflect, for an app to resume from after it restarts.
+    package func changeLogPosition() throws -> (replica: String, token: Int64)? {
+        try lock.withLock {
+            let database = try database
+            guard try ChangeLogSchema.isKept(in: database) else { return nil }
+            let newest = try database.scalar(#"SELECT max("token") FROM "\#(ChangeLogSchema.transactions)""#)?.int64
+            let token = try newest ?? ChangeLogPruning.prunedThrough(in: database)?.token ?? 0
+            let replica = try database.scalar(#"SELECT "value" FROM "_vein_meta" WHERE "key" = ?"#, [.text(ChangeLogSchema.replicaKey)])?.string ?? ""
+            return (replica, token)
+        }
+    }
+}

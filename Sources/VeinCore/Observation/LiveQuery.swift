@@ -70,6 +70,7 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
     @ObservationIgnored private let lock = NSLock()
     @ObservationIgnored private var _results: [T] = []
     @ObservationIgnored private var _error: (any Error)?
+    @ObservationIgnored private var _historyToken: DefaultHistoryToken?
     /// The rows `_results` came from (ids and held values): a re-fetch after another process's write
     /// publishes only when they differ.
     @ObservationIgnored private var snapshot: [RowSnapshot] = []
@@ -100,6 +101,13 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
     public var results: [T] {
         access(keyPath: \.results)
         return lock.withLock { _results }
+    }
+
+    /// The newest commit of the store's history that the last refresh saw (nil when the store keeps no
+    /// history): `results` reflect every commit up to it. An app that keeps it (it is Codable) learns
+    /// what changed while it was not running with `fetchHistory` after it, then makes a new live query.
+    public var historyToken: DefaultHistoryToken? {
+        lock.withLock { _historyToken }
     }
 
     /// Why the last refresh failed; nil after one that succeeded.
@@ -187,7 +195,7 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
         let values: [Value]
     }
 
-    typealias Fetched = (models: [T], rows: [RowSnapshot], version: Int64)
+    typealias Fetched = (models: [T], rows: [RowSnapshot], version: Int64, token: DefaultHistoryToken?)
 
     /// A fetch's result or failure, with its place in snapshot order.
     struct Outcome {
@@ -209,12 +217,13 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
                 if StorePoller.isReplaced(storeFile) { throw LiveQueryError.storeReplaced(engine.storePath) }
                 return try engine.transaction(.deferred) {
                     let version = try engine.dataVersion()
+                    let position = try engine.changeLogPosition()
                     let models = try context.fetch(descriptor)
                     let rows = models.map { model in
                         let object = model._$backing.object
                         return RowSnapshot(id: object?.id ?? "", values: object?.heldValues ?? [])
                     }
-                    return (models, rows, version)
+                    return (models, rows, version, position.map { DefaultHistoryToken(storeIdentifier: $0.replica, value: $0.token) })
                 }
             })
         }
@@ -230,6 +239,7 @@ public final class LiveQuery<T: PersistentModel>: @unchecked Sendable {  // muta
             switch outcome.result {
             case .success(let fetched):
                 version = fetched.version
+                _historyToken = fetched.token
                 return (always || snapshot != fetched.rows, _error != nil)
             case .failure:
                 return (false, always || _error == nil)
