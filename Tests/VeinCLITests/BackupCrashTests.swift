@@ -46,9 +46,10 @@ import Testing
         let blob = String(repeating: "long text of a post; ", count: 400)
         let pass = ["backup", "b.vein", "dest", "--continuous"] + key
         let passTime = try Self.duration(r, pass)
+        var passLimit = passTime
         var kills = 0, round = 0
         // Until enough runs were killed while they ran (a kill after a run ended tests nothing).
-        while kills < 8 && round < 40 {
+        while kills < 8 && round < 60 {
             defer { round += 1 }
             for i in 0..<3 {
                 let insert = try r.vein(["query", "b.vein", #"insert Post(title: "r\#(round)-\#(i)", content: "\#(blob)")"#] + key)
@@ -57,9 +58,16 @@ import Testing
             if round % 5 == 4 {
                 try #require(try r.vein(["query", "b.vein", #"update Post where title.hasPrefix("r\#(round - 1)") set views = views + 1"#] + key).status == 0)
             }
-            if try Self.killed(r, pass, after: delay(below: passTime)) { kills += 1 }
+            // The bound follows what happens: a run that ended before its kill shortens it (other tests
+            // may have made the measured run slow), one killed lengthens it again.
+            if try Self.killed(r, pass, after: delay(below: passLimit)) {
+                kills += 1
+                passLimit = min(4 * passTime, passLimit * 5 / 4)
+            } else {
+                passLimit = max(1_000, passLimit * 3 / 4)
+            }
         }
-        #expect(kills >= 8, "runs killed while they ran: \(kills) of \(round)")
+        #expect(kills >= 8, "runs killed while they ran: \(kills) of \(round) (a whole run took \(passTime) µs)")
         let last = try r.vein(["backup", "b.vein", "dest", "--continuous"] + key)
         #expect(last.status == 0, "the run after \(kills) killed ones goes on: \(last.stderr)")
         let verify = try r.vein(["backup", "verify", "dest", "--store", "b.vein"] + key)
@@ -70,11 +78,17 @@ import Testing
 
         let restore = ["restore", "dest", "r.vein"] + key
         let restoreTime = try Self.duration(r, restore)
+        var restoreLimit = restoreTime
         try FileManager.default.removeItem(atPath: r.path("r.vein"))
         var restoresKilled = 0, attempt = 0
-        while restoresKilled < 4 && attempt < 30 {
+        while restoresKilled < 4 && attempt < 40 {
             defer { attempt += 1 }
-            if try Self.killed(r, restore, after: delay(below: restoreTime)) { restoresKilled += 1 }
+            if try Self.killed(r, restore, after: delay(below: restoreLimit)) {
+                restoresKilled += 1
+                restoreLimit = min(4 * restoreTime, restoreLimit * 5 / 4)
+            } else {
+                restoreLimit = max(1_000, restoreLimit * 3 / 4)
+            }
             if r.exists("r.vein") {
                 // Whole, or not there at all.
                 #expect(try r.vein(["verify", "r.vein"] + key).status == 0, "attempt \(attempt)")

@@ -93,6 +93,8 @@ import Testing
          "dest/00000001/segment-00000004.vseal is damaged: it says it is segment 2 of generation 1, not segment 4 of generation 1"),
         ("a truncated segment", "truncate -s -5 dest/00000001/segment-00000003.vseal",
          "dest/00000001/segment-00000003.vseal is damaged: it is "),
+        ("a payload length past any file", "printf '\\377\\377\\377\\377\\377\\377\\377\\360' | dd of=dest/00000001/segment-00000002.vseal bs=1 seek=144 count=8 conv=notrunc 2>/dev/null",
+         "dest/00000001/segment-00000002.vseal is damaged: it is "),
         ("a replaced snapshot", "cp dest/00000001/segment-00000001.vseal dest/00000001/snapshot.vseal",
          "dest/00000001/snapshot.vseal is damaged: it says it is segment 1 of generation 1, not the snapshot of generation 1"),
     ])
@@ -207,6 +209,125 @@ import Testing
         #expect(pass.stderr.hasPrefix("dest: generation 2 begins with a snapshot (an object's history was purged (through token 1)), "), "\(pass.stderr)")
         #expect(try r.vein(["restore", "dest", "r.vein"] + Self.key).status == 0)
         #expect(try Self.export(r, "r.vein") == Self.export(r, "b.vein"))
+    }
+
+    /// A store file put back from an older copy of itself commits again under tokens its backup holds:
+    /// the pass sees the commit at its last token is another, and starts a new generation.
+    @Test func aStorePutBackFromAnOlderCopyStartsANewGeneration() throws {
+        let r = try Self.store()
+        defer { r.cleanUp() }
+        try Self.insert(r, "a1")
+        _ = try Self.backup(r)
+        try FileManager.default.copyItem(atPath: r.path("b.vein"), toPath: r.path("old.vein"))
+        try Self.insert(r, "a2")
+        _ = try Self.backup(r)
+        try FileManager.default.removeItem(atPath: r.path("b.vein"))
+        try FileManager.default.moveItem(atPath: r.path("old.vein"), toPath: r.path("b.vein"))
+        try Self.insert(r, "b2")
+        let pass = try Self.backup(r)
+        #expect(pass.stderr.hasPrefix("dest: generation 2 begins with a snapshot (the store's log is not the one backed up so far (its commit 2 differs)), "),
+                "\(pass.stderr)")
+        #expect(try r.vein(["restore", "dest", "r.vein"] + Self.key).status == 0)
+        #expect(try Self.export(r, "r.vein") == Self.export(r, "b.vein"))
+    }
+
+    /// A segment deleted from the middle of the newest generation: the next pass does not extend a chain
+    /// no restore can follow; it starts a new generation, and the newest state restores.
+    @Test func aGapInTheNewestGenerationStartsANewOne() throws {
+        let r = try Self.store()
+        defer { r.cleanUp() }
+        _ = try Self.backup(r)
+        for title in ["one", "two", "three"] {
+            try Self.insert(r, title)
+            _ = try Self.backup(r)
+        }
+        try FileManager.default.removeItem(atPath: r.path("dest/00000001/segment-00000002.vseal"))
+        try Self.insert(r, "four")
+        let pass = try Self.backup(r)
+        #expect(pass.stderr.hasPrefix("dest: generation 2 begins with a snapshot (generation 1 is not whole (its segment 2 is missing)), "), "\(pass.stderr)")
+        #expect(try r.vein(["restore", "dest", "r.vein"] + Self.key).status == 0)
+        #expect(try Self.export(r, "r.vein") == Self.export(r, "b.vein"))
+        // The old generation's damage is still reported: it is there, and does not restore.
+        let verify = try r.vein(["backup", "verify", "dest"] + Self.key)
+        #expect(verify.status == 65)
+        #expect(verify.stderr.hasPrefix("vein: error: dest/00000001/segment-00000002.vseal is damaged: it is missing: segment 3 follows segment 1"))
+    }
+
+    /// An older generation whose removal was interrupted (its snapshot gone) is passed over by readers and
+    /// named by verify.
+    @Test func anOlderGenerationWithoutItsSnapshotIsPassedOver() throws {
+        let r = try Self.store()
+        defer { r.cleanUp() }
+        _ = try Self.backup(r)
+        try Self.insert(r, "one")
+        _ = try Self.backup(r)
+        let plan = VeinRunner.packageRoot.appendingPathComponent("examples/migration/plan.json5").path
+        try #require(try r.vein(["migrate", "b.vein", "--plan", plan] + Self.key).status == 0)
+        _ = try Self.backup(r)
+        try FileManager.default.removeItem(atPath: r.path("dest/00000001/snapshot.vseal"))
+        #expect(try r.vein(["restore", "dest", "r.vein"] + Self.key).status == 0)
+        let verify = try r.vein(["backup", "verify", "dest"] + Self.key)
+        #expect(verify.status == 0, "\(verify.stderr)")
+        #expect(verify.stdout.hasPrefix("generation 1: not checked: dest/00000001/snapshot.vseal is missing (a removal was interrupted, or it was deleted)\n"),
+                "\(verify.stdout)")
+    }
+
+    /// DEST must be a folder; a pass refused for want of a key leaves nothing in DEST.
+    @Test func aDestinationThatIsNotAFolderIsRefusedAndNothingIsMadeWithoutAKey() throws {
+        let r = try Self.store(plaintext: true)
+        defer { r.cleanUp() }
+        try r.write("afile", "mine")
+        try FileManager.default.createSymbolicLink(atPath: r.path("link"), withDestinationPath: r.path("b.vein"))
+        for dest in ["afile", "link"] {
+            let result = try r.vein(["backup", "b.vein", dest, "--continuous", "--backup-key-file", "bk"])
+            #expect(result.status == 65, "\(dest)")
+            #expect(result.stderr.hasPrefix("vein: error: \(dest) is not a Vein backup: it is not a folder\n"), "\(result.stderr)")
+        }
+        #expect(try r.vein(["backup", "b.vein", "dest", "--continuous"]).status == 69)
+        #expect(!r.exists("dest"), "a refused pass makes no folder")
+    }
+
+    /// Restoring with a backup key file and no keyring: NEW's key has nowhere to go, said before the
+    /// segments are read.
+    @Test func aRestoreWithoutAKeyringForNewsKeySaysSoFirst() throws {
+        let r = try Self.store()
+        defer { r.cleanUp() }
+        try Self.insert(r, "one")
+        _ = try Self.backup(r, Self.key + ["--backup-key-file", "bk"])
+        let restore = try r.vein(["restore", "dest", "n.vein", "--backup-key-file", "bk"])
+        #expect(restore.status == 69)
+        #expect(restore.stderr.hasPrefix("vein: error: no keyring to keep n.vein's new key in ("), "\(restore.stderr)")
+        #expect(restore.stderr.contains("hint: give NEW a key with --key-file FILE (made when it does not exist), or restore it with --plaintext"))
+        #expect(try r.vein(["restore", "dest", "n.vein", "--backup-key-file", "bk", "--key-file", "nk"]).status == 0)
+        #expect(try Self.export(r, "n.vein", key: ["--key-file", "nk"]) == Self.export(r, "b.vein"))
+    }
+
+    /// `--watch` goes on through a migration: the store is opened again and a generation begins after it.
+    @Test func watchGoesOnThroughAMigration() throws {
+        let r = try Self.store()
+        defer { r.cleanUp() }
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: VeinRunner.binary)
+        watcher.arguments = ["backup", r.path("b.vein"), r.path("dest"), "--continuous", "--watch", "--quiet", "--key-file", r.path("k")]
+        watcher.environment = VeinRunner.isolatedEnvironment
+        try watcher.run()
+        defer { kill(watcher.processIdentifier, SIGKILL); watcher.waitUntilExit() }
+        func appears(_ name: String) -> Bool {
+            for _ in 0..<100 where !r.exists(name) { usleep(50_000) }
+            return r.exists(name)
+        }
+        #expect(appears("dest/00000001/snapshot.vseal"))
+        let plan = VeinRunner.packageRoot.appendingPathComponent("examples/migration/plan.json5").path
+        try #require(try r.vein(["migrate", "b.vein", "--plan", plan] + Self.key).status == 0)
+        func insert(_ headline: String) throws {
+            let result = try r.vein(["query", "b.vein", #"insert Post(headline: "\#(headline)", slug: "s", content: "c")"#] + Self.key)
+            try #require(result.status == 0, "\(result.stderr)")
+        }
+        try insert("after the migration")
+        #expect(appears("dest/00000002/snapshot.vseal"), "a generation after the migration")
+        #expect(watcher.isRunning)
+        try insert("and again")
+        #expect(appears("dest/00000002/segment-00000001.vseal"))
     }
 
     @Test func errorsSayWhatToDo() throws {

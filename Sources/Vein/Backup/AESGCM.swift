@@ -39,12 +39,21 @@ final class AESGCM {
         output.removeAll(keepingCapacity: true)
         guard input.count > 0 else { return }
         output = [UInt8](repeating: 0, count: input.count)
-        var written: Int32 = 0
-        let ok = output.withUnsafeMutableBufferPointer { out in
-            (sealing ? EVP_EncryptUpdate : EVP_DecryptUpdate)(context, out.baseAddress, &written,
-                                                             input.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(input.count)) == 1
+        // OpenSSL counts in Int32: a larger piece (one huge commit's segment) goes in slices.
+        let slice = 1 << 30
+        var ok = true
+        output.withUnsafeMutableBufferPointer { out in
+            var offset = 0
+            while ok, offset < input.count {
+                let n = min(slice, input.count - offset)
+                var written: Int32 = 0
+                ok = (sealing ? EVP_EncryptUpdate : EVP_DecryptUpdate)(context, out.baseAddress! + offset, &written,
+                                                                      input.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset, Int32(n)) == 1
+                    && Int(written) == n
+                offset += n
+            }
         }
-        guard ok, Int(written) == input.count else { throw .cryptoFailed("AES-256-GCM failed on a piece") }
+        guard ok else { throw .cryptoFailed("AES-256-GCM failed on a piece") }
     }
 
     /// Ends a sealed message: its tag.

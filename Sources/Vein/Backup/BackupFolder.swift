@@ -14,6 +14,8 @@ package struct BackupFolder: Sendable {
     /// A random id made with the folder: the keyring finds a backup's own key by it.
     package let backupID: String
     package let storeID: String
+    /// Checked but not yet made (its first pass makes it).
+    var isPlanned = false
 
     static let markerName = "vein-backup"
     static let markerFirstLine = "vein-backup 1"
@@ -30,25 +32,43 @@ package struct BackupFolder: Sendable {
         guard lines.count == 3, lines[0] == markerFirstLine, lines[1].hasPrefix("backup "), lines[2].hasPrefix("store ") else {
             throw BackupError.notABackup(path, reason: "its \(markerName) file is not one Vein wrote")
         }
-        return BackupFolder(path: path, backupID: String(lines[1].dropFirst(7)), storeID: String(lines[2].dropFirst(6)))
+        return BackupFolder(path: path, backupID: String(lines[1].dropFirst(7)), storeID: String(lines[2].dropFirst(6)), isPlanned: false)
     }
 
-    /// Makes a backup of the store `storeID` at `path`: a new folder, or an empty one.
-    static func create(_ path: String, storeID: String) throws -> BackupFolder {
+    /// The backup of the store `storeID` that a first pass makes at `path`: a new folder, or an empty one.
+    /// Checked now, made by `makeIfPlanned`.
+    static func planned(_ path: String, storeID: String) throws -> BackupFolder {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else { throw BackupError.notABackup(path, reason: "it is not a folder") }
+            let entries: [String]
+            do { entries = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
+                throw FileError.unreadable(path, reason: String(describing: error))
+            }
+            guard entries.allSatisfy({ $0.hasPrefix(".") }) else {
+                throw BackupError.notABackup(path, reason: "it holds other files (a continuous backup needs a new or empty folder)")
+            }
+        }
+        return BackupFolder(path: path, backupID: ULID.make().description, storeID: storeID, isPlanned: true)
+    }
+
+    /// Makes a planned folder: the folder (mode 0700) when it does not exist, and its marker, which appears
+    /// whole and never replaces another's.
+    func makeIfPlanned() throws {
+        guard isPlanned else { return }
+        if FileSystem.fileExists(path + "/" + Self.markerName) {
+            // Made by an earlier pass of this run (`--watch`), or by another process that began first.
+            guard try Self.open(path).backupID == backupID else { throw BackupError.busy(path) }
+            return
+        }
         if !FileSystem.fileExists(path) {
             guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw FileSystem.writeError(path, errno, creating: true) }
         }
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        guard entries.allSatisfy({ $0.hasPrefix(".") }) else {
-            throw BackupError.notABackup(path, reason: "it holds other files (a continuous backup needs a new or empty folder)")
-        }
-        let folder = BackupFolder(path: path, backupID: ULID.make().description, storeID: storeID)
-        let text = "\(markerFirstLine)\nbackup \(folder.backupID)\nstore \(storeID)\n"
-        let staged = try StagedFile(target: path + "/" + markerName, tag: StagedFile.Tag.writing.rawValue, mode: 0o644, placement: .create)
+        let text = "\(Self.markerFirstLine)\nbackup \(backupID)\nstore \(storeID)\n"
+        let staged = try StagedFile(target: path + "/" + Self.markerName, tag: StagedFile.Tag.writing.rawValue, mode: 0o644, placement: .create)
         defer { staged.discard() }
         try staged.write(Array(text.utf8))
         try staged.commit()
-        return folder
     }
 
     /// The generations in the folder, oldest first.
@@ -58,14 +78,10 @@ package struct BackupFolder: Sendable {
         }.sorted()
     }
 
-    /// The generations a reader uses: all but a newest one a killed pass left without its snapshot (and so
-    /// without segments), which the next pass removes.
+    /// The generations a reader uses: those with a snapshot. One without is being begun (the newest, a pass
+    /// killed before its snapshot) or was being removed (an older one), and the next pass finishes the work.
     func completeGenerations() throws -> [UInt32] {
-        var generations = try generations()
-        if let newest = generations.last, !FileSystem.fileExists(snapshotPath(newest)), try segments(of: newest).isEmpty {
-            generations.removeLast()
-        }
-        return generations
+        try generations().filter { FileSystem.fileExists(snapshotPath($0)) }
     }
 
     /// The digest of a generation's last file: what the next generation's snapshot names.
@@ -101,7 +117,11 @@ package struct BackupFolder: Sendable {
         for sequence in try segments(of: generation).reversed() { _ = unlink(segmentPath(generation, sequence)) }
         _ = unlink(snapshotPath(generation))
         StagedFile.removeLeftovers(in: generationPath(generation), tag: StagedFile.Tag.sealing.rawValue)
-        guard rmdir(generationPath(generation)) == 0 else { throw FileSystem.writeError(generationPath(generation), errno) }
+        // A folder that still holds files Vein did not write stays, with them: readers pass over a
+        // generation without its snapshot.
+        guard rmdir(generationPath(generation)) == 0 || errno == ENOTEMPTY || errno == EEXIST else {
+            throw FileSystem.writeError(generationPath(generation), errno)
+        }
     }
 
     /// Holds the folder's writer lock (a `flock` on its `.lock` file) until `unlock`: two backups never

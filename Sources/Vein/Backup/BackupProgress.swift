@@ -2,7 +2,7 @@ import Foundation
 
 /// What a store remembers of its continuous backups, in `_vein_meta` (docs/backup.md#in-the-store): the
 /// store's id, made by its first continuous backup, and per backup the last file it sent (generation,
-/// sequence, digest, last token). Deleting a backup's newest files cannot be seen from the folder alone;
+/// sequence, digest, last token, the file's nonce). Deleting a backup's newest files cannot be seen from the folder alone;
 /// compared with this record, it can.
 package struct BackupProgress: Equatable, Sendable {
     static let storeIDKey = StoreMeta.storeIDKey
@@ -13,21 +13,24 @@ package struct BackupProgress: Equatable, Sendable {
     package let sequence: UInt64
     package let digest: [UInt8]
     package let lastToken: Int64
+    /// The file's nonce: it tells this file from another sealed under the same number.
+    package let nonce: [UInt8]
 
-    var text: String { "\(generation) \(sequence) \(Hex.encode(Data(digest))) \(lastToken)" }
+    var text: String { "\(generation) \(sequence) \(Hex.encode(Data(digest))) \(lastToken) \(Hex.encode(Data(nonce)))" }
 
-    init(generation: UInt32, sequence: UInt64, digest: [UInt8], lastToken: Int64) {
+    init(generation: UInt32, sequence: UInt64, digest: [UInt8], lastToken: Int64, nonce: [UInt8]) {
         self.generation = generation
         self.sequence = sequence
         self.digest = digest
         self.lastToken = lastToken
+        self.nonce = nonce
     }
 
     init?(text: String) {
         let parts = text.split(separator: " ").map(String.init)
-        guard parts.count == 4, let generation = UInt32(parts[0]), let sequence = UInt64(parts[1]), let digest = Hex.decode(parts[2]),
-              digest.count == 32, let token = Int64(parts[3]) else { return nil }
-        self.init(generation: generation, sequence: sequence, digest: [UInt8](digest), lastToken: token)
+        guard parts.count == 5, let generation = UInt32(parts[0]), let sequence = UInt64(parts[1]), let digest = Hex.decode(parts[2]),
+              digest.count == 32, let token = Int64(parts[3]), let nonce = Hex.decode(parts[4]), nonce.count == AESGCM.nonceLength else { return nil }
+        self.init(generation: generation, sequence: sequence, digest: [UInt8](digest), lastToken: token, nonce: [UInt8](nonce))
     }
 
     /// The store's id, made (in a write transaction of its own) when it has none.

@@ -23,15 +23,18 @@ package enum BackupRestore {
 
     /// Restores the backup in `folder` to `destination`, as it was at `point` (its newest state when nil).
     /// `keys` gives the key of files sealed with a key id; `protection` the new store's, told whether the
-    /// backed-up store was encrypted.
+    /// backed-up store was encrypted: asked as soon as the snapshot says so, so a protection that cannot be
+    /// had (no keyring for a new key) fails before the segments are read.
     package static func restore(_ folder: BackupFolder, keys: BackupKeys, to destination: String,
-                                protection: (Bool) -> StoreCreator.Protection, at point: HistoryPoint?) throws -> Result {
+                                protection: (Bool) throws -> StoreCreator.Protection, at point: HistoryPoint?) throws -> Result {
         guard !FileSystem.fileExists(destination) else { throw StoreError.alreadyExists(destination) }
         // What a killed restore to the same name left.
         StagedFile.removeLeftovers(of: destination, tag: StagedFile.Tag.restoring.rawValue)
         let generation = try chooseGeneration(in: folder, at: point)
-        return try replay(folder, generation: generation, keys: keys, scratchBeside: destination, at: point) { scratch, sourceEncrypted in
-            try StoreCopier.copy(scratch, to: destination, protection: protection(sourceEncrypted), keepsChangeLog: true, readingSource: nil)
+        var chosen: StoreCreator.Protection?
+        return try replay(folder, generation: generation, keys: keys, scratchBeside: destination, at: point,
+                          prepare: { chosen = try protection($0) }) { scratch in
+            try StoreCopier.copy(scratch, to: destination, protection: chosen!, keepsChangeLog: true, readingSource: nil)
         }
     }
 
@@ -50,16 +53,21 @@ package enum BackupRestore {
         guard let newest = generations.last else { throw BackupError.empty(folder.path) }
         let scratch = FileManager.default.temporaryDirectory.path + "/vein-verify"
         var previousLast: [UInt8]?
-        return try generations.map { generation in
+        // Generations without a snapshot (a removal interrupted, or a file deleted) are named, not checked.
+        let lost = try folder.generations().filter { $0 < newest && !generations.contains($0) }.map { generation in
+            GenerationCheck(generation: generation, result: nil,
+                            notChecked: "\(folder.snapshotPath(generation)) is missing (a removal was interrupted, or it was deleted)")
+        }
+        let checks = try generations.map { generation in
             defer { previousLast = try? folder.lastFileDigest(of: generation) }
             // Generations chain too: a snapshot names the last file of the generation before it.
-            if let previousLast, generation > 1, try folder.generations().contains(generation - 1),
+            if let previousLast, generation > 1, generations.contains(generation - 1),
                try SealedFile.header(of: folder.snapshotPath(generation)).previousDigest != previousLast {
                 throw BackupError.damaged(file: folder.snapshotPath(generation),
                                           reason: "it does not follow generation \(generation - 1) (the chain's digest differs)")
             }
             do {
-                let result = try replay(folder, generation: generation, keys: keys, scratchBeside: scratch, at: nil) { _, _ in nil }
+                let result = try replay(folder, generation: generation, keys: keys, scratchBeside: scratch, at: nil, prepare: { _ in }) { _ in nil }
                 return GenerationCheck(generation: generation, result: result, notChecked: nil)
             } catch let error as BackupError where generation != newest {
                 switch error {
@@ -68,6 +76,7 @@ package enum BackupRestore {
                 }
             }
         }
+        return (lost + checks).sorted { $0.generation < $1.generation }
     }
 
     /// The newest generation whose snapshot is at or before `point` (the newest of all when nil).
@@ -89,20 +98,24 @@ package enum BackupRestore {
         throw BackupError.nothingBefore(folder.path, oldest: described)
     }
 
+    /// `prepare` hears whether the backed-up store was encrypted once the snapshot is unsealed; `finish`
+    /// makes what the restore yields from the verified scratch store.
     private static func replay(_ folder: BackupFolder, generation: UInt32, keys: BackupKeys, scratchBeside target: String,
-                               at point: HistoryPoint?, finish: (Store, Bool) throws -> StoreCopier.Result?) throws -> Result {
+                               at point: HistoryPoint?, prepare: (Bool) throws -> Void,
+                               finish: (Store) throws -> StoreCopier.Result?) throws -> Result {
         try withoutActuallyEscaping(keys) { keys in
             try replay(GenerationReader(folder: folder, generation: generation) { id in try keys(id, folder.snapshotPath(generation)) },
-                       scratchBeside: target, at: point, finish: finish)
+                       scratchBeside: target, at: point, prepare: prepare, finish: finish)
         }
     }
 
     private static func replay(_ reader: GenerationReader, scratchBeside target: String, at point: HistoryPoint?,
-                               finish: (Store, Bool) throws -> StoreCopier.Result?) throws -> Result {
+                               prepare: (Bool) throws -> Void, finish: (Store) throws -> StoreCopier.Result?) throws -> Result {
         let folder = reader.folder, generation = reader.generation
         let staged = try StagedFile(target: target, tag: StagedFile.Tag.restoring.rawValue, mode: 0o600, keepsMode: false, placement: .create)
         defer { staged.discard() }
         let snapshot = try reader.unsealSnapshot(into: staged.descriptor, path: staged.temporary)
+        try prepare(snapshot.sourceEncrypted)
         let scratch = try Store.open(staged.temporary, realPath: staged.temporary, key: snapshot.copyKey,
                                      encryption: .encrypted(kind: snapshot.copyKey.kindDescription, source: .none), mode: .readWrite)
         defer { try? scratch.close() }
@@ -137,7 +150,7 @@ package enum BackupRestore {
             let problems = report.checks.flatMap(\.problems).prefix(3).joined(separator: "; ")
             throw BackupError.damaged(file: folder.generationPath(generation), reason: "the store it restores fails verification: \(problems)")
         }
-        let copy = try finish(scratch, snapshot.sourceEncrypted)
+        let copy = try finish(scratch)
         return Result(generation: generation, lastSegment: last.segment, segmentsRead: read, transactionsApplied: applied,
                       lastToken: last.token, lastClock: last.clock, copy: copy)
     }

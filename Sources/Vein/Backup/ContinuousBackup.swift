@@ -28,8 +28,8 @@ package struct ContinuousBackup {
         case removedGeneration(UInt32)
     }
 
-    let store: Store
-    let folder: BackupFolder
+    package let store: Store
+    package let folder: BackupFolder
     let key: BackupKey
     let policy: Policy
 
@@ -39,14 +39,18 @@ package struct ContinuousBackup {
         var digest: [UInt8]
         var snapshotBytes: Int
         var segmentBytes: Int
+        /// Why the generation cannot be continued though its last file can be read (a segment missing
+        /// before it): nothing sent after a gap would restore.
+        var gap: String? = nil
     }
 
-    /// The backup of `store` in `destination`, made there when the folder is new or empty.
+    /// The backup of `store` in `destination`. A new or empty folder is checked here and made by the first
+    /// pass (`run`), so a pass refused before it (no key) leaves nothing behind.
     package static func folder(for store: Store, at destination: String) throws -> BackupFolder {
         guard try ChangeLogSchema.isKept(in: store.database) else { throw BackupError.noChangeLog(store.path) }
         let storeID = try BackupProgress.storeID(of: store)
         let folder = FileSystem.fileExists(destination + "/" + BackupFolder.markerName)
-            ? try BackupFolder.open(destination) : try BackupFolder.create(destination, storeID: storeID)
+            ? try BackupFolder.open(destination) : try BackupFolder.planned(destination, storeID: storeID)
         guard folder.storeID == storeID else { throw BackupError.anotherStore(destination, store: store.path) }
         return folder
     }
@@ -61,6 +65,7 @@ package struct ContinuousBackup {
     /// One pass: sends what was committed before it began, then removes generations the policy no longer
     /// keeps. Returns what it did, in order.
     package func run(now: Date = Date()) throws -> [Step] {
+        try folder.makeIfPlanned()
         let lock = try folder.lockForWriting()
         defer { lock.unlock() }
         removeLeftovers()
@@ -101,7 +106,17 @@ package struct ContinuousBackup {
             if let pruned, pruned.token > tail.header.lastToken {
                 return ("the change log was pruned past what the backup holds (token \(pruned.token))", SegmentPayload())
             }
+            if let gap = tail.gap { return (gap, SegmentPayload()) }
             if max(lastToken, pruned?.token ?? 0) < tail.header.lastToken { return ("the store's log is behind its backup", SegmentPayload()) }
+            // The same token must be the same commit: a store file put back from an older copy of itself
+            // makes new commits under tokens its backup already holds.
+            if tail.header.lastToken > 0 {
+                let clock = try db.scalar(#"SELECT "clock" FROM "\#(ChangeLogSchema.transactions)" WHERE "token" = ?"#,
+                                          [.integer(tail.header.lastToken)])?.int64 ?? (pruned?.token == tail.header.lastToken ? pruned?.clock : nil)
+                if let clock, clock != tail.header.lastClock {
+                    return ("the store's log is not the one backed up so far (its commit \(tail.header.lastToken) differs)", SegmentPayload())
+                }
+            }
             if let purged = try ChangeLogPurge.purgedThrough(in: db), purged > tail.header.lastToken {
                 return ("an object's history was purged (through token \(purged))", SegmentPayload())
             }
@@ -166,10 +181,18 @@ package struct ContinuousBackup {
     private func readTail() throws -> Tail? {
         guard let generation = try folder.generations().last else { return nil }
         let snapshot = folder.snapshotPath(generation)
-        // A generation folder without its snapshot: a pass was killed while it began it.
         guard FileSystem.fileExists(snapshot) else {
-            try folder.removeGeneration(generation)
-            return try readTail()
+            // Without segments: a pass was killed while it began the generation, and its folder goes. With
+            // segments, the snapshot was removed by something else: nothing is deleted, and the next
+            // generation begins after it.
+            let segments = try folder.segments(of: generation)
+            guard let last = segments.last else {
+                try folder.removeGeneration(generation)
+                return try readTail()
+            }
+            let path = folder.segmentPath(generation, last)
+            return Tail(header: try SealedFile.header(of: path), digest: try SealedFile.digest(of: path), snapshotBytes: 0, segmentBytes: 0,
+                        gap: "generation \(generation) has lost its snapshot")
         }
         let segments = try folder.segments(of: generation)
         let last = segments.last.map { folder.segmentPath(generation, $0) } ?? snapshot
@@ -178,20 +201,24 @@ package struct ContinuousBackup {
             throw BackupError.damaged(file: last, reason: "it belongs to another store (store id \(header.storeID), not \(folder.storeID))")
         }
         let segmentBytes = segments.reduce(0) { $0 + Int(FileSystem.fileSize(folder.segmentPath(generation, $1))) }
-        // The store recorded the digest of the last file it sent: when that is the folder's last file, it is
-        // not hashed again (a snapshot may be large). A file changed since is found by verify, whose chain
-        // then breaks at the next segment.
+        // A segment is small: hashed. A snapshot may be large: the store's record of sending it gives its
+        // digest, when the record names this very file (its nonce, new for every file; a folder copied and
+        // written to apart holds another file under the same number).
         let recorded = try store.transaction(.deferred) { try BackupProgress.read(backupID: folder.backupID, in: store.database) }
-        let digest = recorded.flatMap { $0.generation == generation && $0.sequence == header.sequence ? $0.digest : nil }
-        return Tail(header: header, digest: try digest ?? SealedFile.digest(of: last), snapshotBytes: Int(FileSystem.fileSize(snapshot)),
-                    segmentBytes: segmentBytes)
+        let digest = segments.isEmpty ? recorded.flatMap { $0.generation == generation && $0.sequence == 0 && $0.nonce == header.nonce ? $0.digest : nil } : nil
+        var tail = Tail(header: header, digest: try digest ?? SealedFile.digest(of: last), snapshotBytes: Int(FileSystem.fileSize(snapshot)),
+                        segmentBytes: segmentBytes)
+        if let index = segments.indices.first(where: { segments[$0] != UInt64($0 + 1) }) {
+            tail.gap = "generation \(generation) is not whole (its segment \(index + 1) is missing)"
+        }
+        return tail
     }
 
     /// The store's record of the last file sent.
     private func record(_ tail: Tail) throws {
         try store.transaction(.immediate) {
             try BackupProgress(generation: tail.header.generation, sequence: tail.header.sequence, digest: tail.digest,
-                               lastToken: tail.header.lastToken).write(backupID: folder.backupID, in: store.database)
+                               lastToken: tail.header.lastToken, nonce: tail.header.nonce).write(backupID: folder.backupID, in: store.database)
         }
     }
 
@@ -201,7 +228,7 @@ package struct ContinuousBackup {
         let generations = try folder.generations()
         let horizon = HybridClock.lowerBound(of: now.addingTimeInterval(-Double(policy.keepDays) * 86_400))
         var keepFrom: UInt32?
-        for generation in generations.reversed() {
+        for generation in generations.reversed() where FileSystem.fileExists(folder.snapshotPath(generation)) {
             let header = try SealedFile.header(of: folder.snapshotPath(generation))
             if header.lastClock > 0, header.lastClock < horizon { keepFrom = generation; break }
         }

@@ -62,8 +62,11 @@ enum SealedFile {
         try place(header)
         let key = try keyFor(header.keyID)
         guard header.keyID == key.id else { throw BackupError.wrongKey(file: path, source: "the key given") }
-        guard reader.size == SealedHeader.length + Int(header.payloadLength) + AESGCM.tagLength else {
-            throw BackupError.damaged(file: path, reason: "it is \(Phrase.count(reader.size, "byte")) long, not the \(SealedHeader.length + Int(header.payloadLength) + AESGCM.tagLength) its header says")
+        // The length is not yet authenticated: compared in UInt64, where no value of it can overflow.
+        let expected = UInt64(SealedHeader.length + AESGCM.tagLength).addingReportingOverflow(header.payloadLength)
+        guard !expected.overflow, UInt64(reader.size) == expected.partialValue else {
+            throw BackupError.damaged(file: path, reason: "it is \(Phrase.count(reader.size, "byte")) long, not the "
+                                      + "\(expected.overflow ? "more than 2^64" : String(expected.partialValue)) its header says")
         }
         let hasher = SHA256Hasher()
         let headerBytes = try reader.next(SealedHeader.length) ?? []

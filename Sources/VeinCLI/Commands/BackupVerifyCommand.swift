@@ -58,7 +58,8 @@ enum BackupExportKeyCommand {
         discussion: """
             Writes the key of DEST's newest generation to FILE, sealed (AES-256-GCM) under a key derived from a \
             passphrase (PBKDF2-HMAC-SHA256), asked twice on a terminal or read as one line from standard input. \
-            'vein restore DEST NEW --backup-key-file FILE' then restores on a machine that has nothing else. The \
+            'vein restore DEST NEW --backup-key-file FILE --key-file NEW.key' then restores on a machine that has \
+            nothing else (NEW's key goes to NEW.key). The \
             key is found as for 'vein restore'.
             """,
         arguments: [folder],

@@ -14,27 +14,40 @@ enum ContinuousBackupCLI {
             }
             policy.keepDays = days
         }
-        let store = try SharedOptions.openStore(invocation)
-        let folder = try ContinuousBackup.folder(for: store, at: invocation[BackupCommand.destination])
-        let key = try BackupKeyOptionsCLI.options(invocation, newKey: invocation[BackupCommand.newKey]).keyForWriting(store: store, folder: folder)
-        let backup = ContinuousBackup(store: store, folder: folder, key: key, policy: policy)
-        var steps = try backup.run()
-        report(steps, folder: folder, invocation: invocation)
+        var backup = try open(invocation, policy: policy)
+        // Read before the first pass: a commit made while it runs moves it, and the next look sends it.
+        var seen = try backup.store.database.scalar("PRAGMA data_version")
+        report(try backup.run(), folder: backup.folder, invocation: invocation)
         guard invocation[BackupCommand.watch] else { return }
-        var seen = try store.database.scalar("PRAGMA data_version")
         while true {
             usleep(pollInterval)
-            let version = try store.database.scalar("PRAGMA data_version")
+            let version = try backup.store.database.scalar("PRAGMA data_version")
             guard version != seen else { continue }
+            let steps: [ContinuousBackup.Step]
             do {
                 steps = try backup.run()
             } catch let error as DatabaseError where error.isBusy {
                 // Another process holds the store's write lock (a long save): the next look tries again.
                 continue
+            } catch StoreError.schemaChanged {
+                // Migrated under the watch: opened again under its new schema, and the next pass starts a
+                // generation after the migration.
+                try? backup.store.close()
+                backup = try open(invocation, policy: policy)
+                seen = nil
+                continue
             }
             seen = version
-            report(steps, folder: folder, invocation: invocation)
+            report(steps, folder: backup.folder, invocation: invocation)
         }
+    }
+
+    /// The store, its backup folder and the backup's key, as the invocation names them.
+    static func open(_ invocation: Invocation, policy: ContinuousBackup.Policy) throws -> ContinuousBackup {
+        let store = try SharedOptions.openStore(invocation)
+        let folder = try ContinuousBackup.folder(for: store, at: invocation[BackupCommand.destination])
+        let key = try BackupKeyOptionsCLI.options(invocation, newKey: invocation[BackupCommand.newKey]).keyForWriting(store: store, folder: folder)
+        return ContinuousBackup(store: store, folder: folder, key: key, policy: policy)
     }
 
     static func report(_ steps: [ContinuousBackup.Step], folder: BackupFolder, invocation: Invocation) {

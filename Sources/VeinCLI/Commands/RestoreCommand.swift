@@ -50,6 +50,15 @@ enum RestoreCommand {
         let result = try BackupRestore.restore(backup, keys: BackupKeyOptionsCLI.keys(invocation, folder: backup), to: invocation[newStore],
                                                protection: { sourceEncrypted in
             if invocation[plaintext] || (!sourceEncrypted && !explicitKey) { return .plaintext }
+            // A new key for NEW goes to the keyring: one that cannot be reached is said now, before the
+            // segments are read, not after.
+            if !explicitKey, let keyring = keys.keyring {
+                do { _ = try keyring.items(matching: [KeyringAttribute.kind: "none"]) } catch {
+                    throw CommandFailure("no keyring to keep \(invocation[newStore])'s new key in (\(String(describing: error)))",
+                                         hint: "give NEW a key with --key-file FILE (made when it does not exist), or restore it with --plaintext",
+                                         exitCode: .unavailable)
+                }
+            }
             return .encrypted(keys)
         }, at: point)
         if invocation.wantsJSON {
