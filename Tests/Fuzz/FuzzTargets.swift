@@ -138,13 +138,23 @@ func fuzzChangeBytes(_ bytes: [UInt8]) {
 func fuzzBackupFile(_ bytes: [UInt8]) {
     guard let kind = bytes.first else { return }
     let body = Array(bytes.dropFirst())
-    switch kind % 3 {
+    switch kind % 4 {
     case 0:
         guard let header = try? SealedHeader(decoding: body) else { return }
         guard header.encoded == Array(body.prefix(SealedHeader.length)) else { fatalError("a sealed header does not write back the same") }
     case 1:
         _ = try? SegmentPayload.transactions(in: body, file: "fuzz.vseal")
-    default:
+    case 2:
         _ = body.withUnsafeBytes { try? SnapshotPrefix(decoding: $0, file: "snapshot.vseal") }
+    default:
+        // A whole file as a folder may hold it: read, its length checked, decrypted under a key; never a trap.
+        // The header names the fuzz key (bytes 76 to 83), so the reads past the key check are reached.
+        var file = body
+        if file.count >= SealedHeader.length { file.replaceSubrange(76..<84, with: sealedFuzzKey.id) }
+        guard FileManager.default.createFile(atPath: sealedFuzzPath, contents: Data(file)) else { return }
+        _ = try? SealedFile.open(sealedFuzzPath, place: { _ in }, key: { _ in sealedFuzzKey }) { _ in }
     }
 }
+
+let sealedFuzzPath = FileManager.default.temporaryDirectory.path + "/vein-fuzz-\(getpid()).vseal"
+let sealedFuzzKey = BackupKey(secret: SecretBytes(count: AESGCM.keyLength) { $0.initializeMemory(as: UInt8.self, repeating: 7) })

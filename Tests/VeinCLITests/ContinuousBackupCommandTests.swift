@@ -27,6 +27,28 @@ import Testing
         return result
     }
 
+    /// `vein backup b.vein dest --continuous --watch`, running until `stop`.
+    static func watch(_ r: VeinRunner) throws -> Process {
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: VeinRunner.binary)
+        watcher.arguments = ["backup", r.path("b.vein"), r.path("dest"), "--continuous", "--watch", "--quiet", "--key-file", r.path("k")]
+        watcher.environment = VeinRunner.isolatedEnvironment
+        try watcher.run()
+        return watcher
+    }
+
+    /// SIGKILL: a child of the test runner can inherit a mask that blocks SIGTERM.
+    static func stop(_ watcher: Process) {
+        kill(watcher.processIdentifier, SIGKILL)
+        watcher.waitUntilExit()
+    }
+
+    /// Whether `name` exists within five seconds.
+    static func appears(_ r: VeinRunner, _ name: String) -> Bool {
+        for _ in 0..<100 where !r.exists(name) { usleep(50_000) }
+        return r.exists(name)
+    }
+
     static func export(_ r: VeinRunner, _ store: String, key: [String] = key) throws -> String {
         let result = try r.vein(["export", store] + key)
         try #require(result.status == 0, "\(result.stderr)")
@@ -231,6 +253,29 @@ import Testing
         #expect(try Self.export(r, "r.vein") == Self.export(r, "b.vein"))
     }
 
+    /// A folder copied and then written to apart (the same backup id in two places): each pass chains onto
+    /// the file it finds in its own folder, never onto the digest the store recorded for the other.
+    @Test func twoCopiesOfAFolderEachChainOntoTheirOwnFiles() throws {
+        let r = try Self.store()
+        defer { r.cleanUp() }
+        try Self.insert(r, "one")
+        _ = try Self.backup(r)
+        try Self.insert(r, "two")
+        _ = try Self.backup(r)
+        try #require(try r.run("/bin/cp", ["-a", r.path("dest"), r.path("copy")]).status == 0)
+        for (i, folder) in ["dest", "copy", "dest", "copy", "copy", "dest"].enumerated() {
+            try Self.insert(r, "round \(i)")
+            try #require(try r.vein(["backup", "b.vein", folder, "--continuous", "-q"] + Self.key).status == 0)
+        }
+        for folder in ["dest", "copy"] {
+            let verify = try r.vein(["backup", "verify", folder] + Self.key)
+            #expect(verify.status == 0, "\(folder): \(verify.stderr)")
+            #expect(try r.vein(["restore", folder, "\(folder).vein"] + Self.key).status == 0)
+        }
+        #expect(try Self.export(r, "dest.vein") == Self.export(r, "b.vein"))
+        #expect(try Self.export(r, "copy.vein") != Self.export(r, "b.vein"), "the copy missed the last round")
+    }
+
     /// A segment deleted from the middle of the newest generation: the next pass does not extend a chain
     /// no restore can follow; it starts a new generation, and the newest state restores.
     @Test func aGapInTheNewestGenerationStartsANewOne() throws {
@@ -306,16 +351,9 @@ import Testing
     @Test func watchGoesOnThroughAMigration() throws {
         let r = try Self.store()
         defer { r.cleanUp() }
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: VeinRunner.binary)
-        watcher.arguments = ["backup", r.path("b.vein"), r.path("dest"), "--continuous", "--watch", "--quiet", "--key-file", r.path("k")]
-        watcher.environment = VeinRunner.isolatedEnvironment
-        try watcher.run()
-        defer { kill(watcher.processIdentifier, SIGKILL); watcher.waitUntilExit() }
-        func appears(_ name: String) -> Bool {
-            for _ in 0..<100 where !r.exists(name) { usleep(50_000) }
-            return r.exists(name)
-        }
+        let watcher = try Self.watch(r)
+        defer { Self.stop(watcher) }
+        func appears(_ name: String) -> Bool { Self.appears(r, name) }
         #expect(appears("dest/00000001/snapshot.vseal"))
         let plan = VeinRunner.packageRoot.appendingPathComponent("examples/migration/plan.json5").path
         try #require(try r.vein(["migrate", "b.vein", "--plan", plan] + Self.key).status == 0)
@@ -403,17 +441,9 @@ import Testing
     @Test func watchSendsEachCommitSoon() throws {
         let r = try Self.store()
         defer { r.cleanUp() }
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: VeinRunner.binary)
-        watcher.arguments = ["backup", r.path("b.vein"), r.path("dest"), "--continuous", "--watch", "--quiet", "--key-file", r.path("k")]
-        watcher.environment = VeinRunner.isolatedEnvironment
-        try watcher.run()
-        // SIGKILL: a child of the test runner can inherit a mask that blocks SIGTERM.
-        defer { kill(watcher.processIdentifier, SIGKILL); watcher.waitUntilExit() }
-        func appears(_ name: String) -> Bool {
-            for _ in 0..<100 where !r.exists(name) { usleep(50_000) }
-            return r.exists(name)
-        }
+        let watcher = try Self.watch(r)
+        defer { Self.stop(watcher) }
+        func appears(_ name: String) -> Bool { Self.appears(r, name) }
         #expect(appears("dest/00000001/snapshot.vseal"))
         try Self.insert(r, "watched")
         #expect(appears("dest/00000001/segment-00000001.vseal"), "a segment within five seconds of the commit")
