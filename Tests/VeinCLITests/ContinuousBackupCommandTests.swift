@@ -96,6 +96,10 @@ import Testing
         let verify = try r.vein(["backup", "verify", "dest", "--store", "b.vein"] + Self.key)
         #expect(verify.status == 0, "\(verify.stderr)")
         #expect(verify.stdout.hasPrefix("generation 1: snapshot and 1 segment, through token 3 ("), "\(verify.stdout)")
+        // What a cron job checks: the store says what it last sent.
+        let marker = try String(contentsOfFile: r.path("dest/vein-backup"), encoding: .utf8).split(separator: "\n")
+        let backupID = String(marker[1].dropFirst("backup ".count))
+        #expect(try r.vein(["info", "b.vein"] + Self.key).stdout.contains("\nbackup      \(backupID): generation 1, segment 1, through token 3\n"))
 
         let early = try r.vein(["restore", "dest", "early.vein", "--at", "2020-01-01T00:00:00Z"] + Self.key)
         #expect(early.status == 65)

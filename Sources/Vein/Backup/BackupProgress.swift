@@ -54,6 +54,20 @@ package struct BackupProgress: Equatable, Sendable {
         return progress
     }
 
+    /// Every backup the store has sent to, by backup id, in id order (`vein info`).
+    package static func all(of store: Store) throws -> [(backupID: String, progress: BackupProgress)] {
+        try store.transaction(.deferred) {
+            try store.database.rows(#"SELECT "key", "value" FROM "_vein_meta" WHERE substr("key", 1, ?) = ? ORDER BY "key""#,
+                                    [.integer(Int64(keyPrefix.utf8.count)), .text(keyPrefix)]).compactMap { row in
+                guard let key = row[0].string, let text = row[1].string else { return nil }
+                guard let progress = BackupProgress(text: text) else {
+                    throw StoreError.notAVeinStore(store.path, reason: "_vein_meta holds a malformed backup record \"\(text)\"")
+                }
+                return (String(key.dropFirst(keyPrefix.count)), progress)
+            }
+        }
+    }
+
     func write(backupID: String, in database: Database) throws {
         try database.execute(#"INSERT OR REPLACE INTO "_vein_meta" ("key", "value") VALUES (?, ?)"#, [.text(Self.keyPrefix + backupID), .text(text)])
     }

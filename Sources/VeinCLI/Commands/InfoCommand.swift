@@ -5,7 +5,7 @@ enum InfoCommand {
     static let spec: CommandSpec = CommandSpec(
         name: "info",
         abstract: "Show a store's schema version, models and row counts, size and encryption",
-        discussion: "Opens STORE read-only in effect (nothing is written) and prints what it is: app and schema version, each model with its row count, the file size, the cipher settings and which key source opened it. The key itself is never printed.",
+        discussion: "Opens STORE read-only in effect (nothing is written) and prints what it is: app and schema version, each model with its row count, the file size, the cipher settings and which key source opened it, whether it keeps a change log, and each continuous backup it has sent to (the last generation, segment and token sent). The key itself is never printed.",
         arguments: [SharedOptions.store],
         options: SharedOptions.keyOptions + [SharedOptions.json],
         examples: [("vein info blog.vein", "Show the store."), ("vein info blog.vein --json | jq .models", "Row counts for a script.")],
@@ -14,6 +14,8 @@ enum InfoCommand {
     static func run(_ invocation: Invocation) throws {
         let store = try SharedOptions.openStore(invocation, mode: .readOnly)
         let info = try StoreInfo(store)
+        // The continuous backups it has sent to (docs/backup.md#in-the-store): what a cron job checks.
+        let backups = try BackupProgress.all(of: store)
         let console = invocation.console
         if invocation.wantsJSON {
             var object = JSONObject()
@@ -46,6 +48,10 @@ enum InfoCommand {
             } else {
                 object["history"] = .object(JSONObject([("kept", .bool(false))]))
             }
+            object["backups"] = .array(backups.map { backup in
+                .object(JSONObject([("backup", .string(backup.backupID)), ("generation", .int(Int64(backup.progress.generation))),
+                                    ("sequence", .int(Int64(backup.progress.sequence))), ("lastToken", .int(backup.progress.lastToken))]))
+            })
             object["journalMode"] = .string(info.journalMode)
             object["sqliteVersion"] = .string(info.sqliteVersion)
             object["createdAt"] = .string(info.meta.createdAt)
@@ -74,6 +80,11 @@ enum InfoCommand {
             rows.append(("history", text))
         } else {
             rows.append(("history", "not kept ('vein history enable' starts it)"))
+        }
+        for backup in backups {
+            let progress = backup.progress
+            rows.append(("backup", "\(backup.backupID): generation \(progress.generation), "
+                         + (progress.sequence == 0 ? "its snapshot" : "segment \(progress.sequence)") + ", through token \(progress.lastToken)"))
         }
         rows.append(("created", "\(info.meta.createdAt) by vein \(info.meta.toolVersion)"))
         let width = rows.map { $0.0.count }.max()! + 2
