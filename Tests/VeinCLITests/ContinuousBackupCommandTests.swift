@@ -280,6 +280,22 @@ import Testing
         #expect(try Self.export(r, "copy.vein") != Self.export(r, "b.vein"), "the copy missed the last round")
     }
 
+    /// A log pruned to nothing: the snapshot covers the pruned token, so the next pass has nothing to do
+    /// (it once found the log "pruned past" its snapshot every time and began a generation each pass).
+    @Test func aLogPrunedToNothingDoesNotMakeEveryPassAGeneration() throws {
+        let r = try Self.store()
+        defer { r.cleanUp() }
+        try Self.insert(r, "one")
+        try Self.insert(r, "two")
+        try #require(try r.vein(["history", "prune", "b.vein", "--keep", "0"] + Self.key).status == 0)
+        #expect(try Self.backup(r).stderr.hasPrefix("dest: generation 1 begins with a snapshot (the first snapshot), "))
+        #expect(try Self.backup(r).stderr == "", "nothing new: nothing sent")
+        try Self.insert(r, "three")
+        #expect(try Self.backup(r).stderr.hasPrefix("dest: generation 1, segment 1: 1 commit, "))
+        #expect(try r.vein(["restore", "dest", "r.vein"] + Self.key).status == 0)
+        #expect(try Self.export(r, "r.vein") == Self.export(r, "b.vein"))
+    }
+
     /// A segment deleted from the middle of the newest generation: the next pass does not extend a chain
     /// no restore can follow; it starts a new generation, and the newest state restores.
     @Test func aGapInTheNewestGenerationStartsANewOne() throws {

@@ -20,6 +20,8 @@ package enum BackupError: Error, Equatable, Sendable {
     case nothingBefore(String, oldest: String)
     /// The backup holds no snapshot yet.
     case empty(String)
+    /// A pass's new snapshot still left it wanting another: a fault in Vein, stopped rather than repeated.
+    case snapshotNotTaken(String, reason: String)
     /// OpenSSL refused an operation it should not refuse.
     case cryptoFailed(String)
     /// A wrapped key's passphrase does not open it.
@@ -38,6 +40,8 @@ package enum BackupError: Error, Equatable, Sendable {
         case .nothingBefore(let path, let oldest): return "\(path) holds nothing that early: its oldest snapshot is of \(oldest)"
         case .empty(let path): return "\(path) holds no snapshot yet"
         case .cryptoFailed(let what): return "OpenSSL failed: \(what)"
+        case .snapshotNotTaken(let path, let reason):
+            return "the backup \(path) stopped: right after a new snapshot it would take another (\(reason)); nothing more was written"
         case .wrongPassphrase(let path): return "the passphrase does not open the backup key in \(path)"
         }
     }

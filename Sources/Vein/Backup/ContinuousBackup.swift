@@ -73,13 +73,19 @@ package struct ContinuousBackup {
         let outside = try store.transaction(.immediate) { try ChangeLogSchema.recordOutsideWrites(in: store.database, manifest: store.manifest) }
         if outside > 0 { steps.append(.outsideWrites(rows: outside)) }
         var tail = try readTail()
+        var justSnapshotted = false
         while true {
             let (reason, payload) = try decide(after: tail)
             if let reason {
+                // A snapshot holds the store as it is: one that does not satisfy the next decision would be
+                // followed by another, without end.
+                guard !justSnapshotted else { throw BackupError.snapshotNotTaken(folder.path, reason: reason) }
+                justSnapshotted = true
                 let generation = (tail?.header.generation ?? 0) + 1
                 tail = try takeSnapshot(generation: generation, after: tail)
                 steps.append(.snapshot(generation: generation, reason: reason, bytes: tail!.snapshotBytes))
             } else if let tail0 = tail, !payload.entries.isEmpty {
+                justSnapshotted = false
                 tail = try writeSegment(payload, after: tail0)
                 steps.append(.segment(generation: tail!.header.generation, sequence: tail!.header.sequence,
                                       transactions: payload.entries.count, bytes: tail!.segmentBytes - tail0.segmentBytes))

@@ -336,7 +336,7 @@ enum ErrorReporting {
             return Report(messages: message, hint: nil, exitCode: .dataError)
         case .wrongPassphrase:
             return Report(messages: message, hint: nil, exitCode: .permission)
-        case .cryptoFailed:
+        case .cryptoFailed, .snapshotNotTaken:
             return Report(messages: message, hint: nil, exitCode: .failure)
         }
     }
