@@ -182,7 +182,11 @@ struct ChangeBytesReader {
             // More columns of the insert before it (a wide table) join that insert: readers see one.
             if kind == .insertContinued {
                 guard let last = result.last, last.kind == .insert, last.key == key else { throw Damaged() }
-                result[result.count - 1].values += values
+                // The continued columns are others than those before them: one insert writes a column once,
+                // so the joined insert reads back as it is written (the fuzzer found a repeated one).
+                let joined = last.values + values
+                guard joined.count <= columnCount, Set(joined.map(\.column)).count == joined.count else { throw Damaged() }
+                result[result.count - 1].values = joined
                 continue
             }
             result.append(LoggedChange(kind: kind, clockOffset: clock, key: key, values: values))

@@ -278,4 +278,22 @@ import Testing
         #expect(try f.log().map(\.token) == [5])
         #expect(try StoreVerifier.verify(store).isClean)
     }
+
+    /// An insert continued with a column it already gave is not something the writer writes: refused (a
+    /// fuzzer's finding: joined, it had more columns than the table and did not read back).
+    @Test func aContinuedInsertRepeatingAColumnIsRefused() throws {
+        var writer = ChangeBytesWriter()
+        writer.beginEntry(.insert)
+        writer.appendCell(DatabaseValue.text("01JAAAAAAAAAAAAAAAAAAAAAAA"))
+        writer.appendVarint(1)
+        writer.appendVarint(0)
+        writer.appendCell(DatabaseValue.integer(1))
+        writer.beginEntry(.insertContinued)
+        writer.appendCell(DatabaseValue.text("01JAAAAAAAAAAAAAAAAAAAAAAA"))
+        writer.appendVarint(1)
+        writer.appendVarint(0)
+        writer.appendCell(DatabaseValue.integer(2))
+        var reader = ChangeBytesReader(writer.bytes, keyCount: 1, columnCount: 2)
+        #expect(throws: ChangeBytesReader.Damaged.self) { try reader.readAll() }
+    }
 }
