@@ -104,7 +104,7 @@ package struct ContinuousBackup {
         try store.transaction(.deferred) {
             let db = store.database
             guard let tail else { return ("the first snapshot", SegmentPayload()) }
-            let replica = try db.scalar(#"SELECT "value" FROM "_vein_meta" WHERE "key" = ?"#, [.text(ChangeLogSchema.replicaKey)])?.string ?? ""
+            let replica = try ChangeLogSchema.replica(in: db) ?? ""
             let lastToken = try db.scalar(#"SELECT max("token") FROM "\#(ChangeLogSchema.transactions)""#)?.int64 ?? 0
             let pruned = try ChangeLogPruning.prunedThrough(in: db)
             if tail.header.keyID != key.id { return ("the backup key changed", SegmentPayload()) }
@@ -148,27 +148,21 @@ package struct ContinuousBackup {
         let copyKey = try CipherKey.random()
         var last: (token: Int64, clock: Int64) = (0, 0)
         var replica = ""
+        // Read in the copy's snapshot of the store. A log pruned to nothing counts its pruned token, or the
+        // next pass would find the log pruned past the snapshot again.
         _ = try StoreCopier.copy(store, to: copyPath, protection: .existingKey(copyKey, source: .none, keyring: nil, app: store.meta.app),
                                  readingSource: { db in
-            let row = try db.rows(#"SELECT "token", "clock" FROM "vein_source"."\#(ChangeLogSchema.transactions)" ORDER BY "token" DESC LIMIT 1"#).first
-            if let token = row?[0].int64, let clock = row?[1].int64 { last = (token, clock) }
-            // A log pruned to nothing: the snapshot covers what was pruned, or the next pass would find the
-            // log pruned past it again.
-            let prunedKey = [DatabaseValue.text(ChangeLogPruning.metaKey)]
-            if let text = try db.scalar(#"SELECT "value" FROM "vein_source"."_vein_meta" WHERE "key" = ?"#, prunedKey)?.string {
-                let parts = text.split(separator: " ").compactMap { Int64($0) }
-                if parts.count == 2, parts[0] > last.token { last = (parts[0], parts[1]) }
-            }
-            replica = try db.scalar(#"SELECT "value" FROM "vein_source"."_vein_meta" WHERE "key" = ?"#, [.text(ChangeLogSchema.replicaKey)])?.string ?? ""
+            last = try ChangeLogSchema.newestCommit(in: db, schema: "vein_source")
+            replica = try ChangeLogSchema.replica(in: db, schema: "vein_source") ?? ""
         })
         try folder.makeGeneration(generation)
         let path = folder.snapshotPath(generation)
         let header = SealedHeader(kind: .snapshot, generation: generation, sequence: 0, storeID: folder.storeID, replicaID: replica, keyID: key.id,
                                   previousDigest: tail?.digest ?? [UInt8](repeating: 0, count: 32), lastToken: last.token, lastClock: last.clock)
-        let digest = try SealedFile.write(to: path, header: header, key: key,
-                                          prefix: SnapshotPrefix.encode(copyKey: copyKey, sourceEncrypted: store.encryption.isEncrypted),
-                                          bodyPath: copyPath)
-        return Tail(header: try SealedFile.header(of: path), digest: digest, snapshotBytes: Int(FileSystem.fileSize(path)), segmentBytes: 0)
+        let written = try SealedFile.write(to: path, header: header, key: key,
+                                           prefix: SnapshotPrefix.encode(copyKey: copyKey, sourceEncrypted: store.encryption.isEncrypted),
+                                           bodyPath: copyPath)
+        return Tail(header: written.header, digest: written.digest, snapshotBytes: Int(FileSystem.fileSize(path)), segmentBytes: 0)
     }
 
     private func writeSegment(_ payload: SegmentPayload, after tail: Tail) throws -> Tail {
@@ -178,8 +172,8 @@ package struct ContinuousBackup {
         let header = SealedHeader(kind: .segment, generation: generation, sequence: sequence, storeID: folder.storeID,
                                   replicaID: tail.header.replicaID, keyID: key.id, previousDigest: tail.digest,
                                   lastToken: payload.entries.last!.token, lastClock: payload.entries.last!.clock)
-        let digest = try SealedFile.write(to: path, header: header, key: key, prefix: payload.bytes)
-        return Tail(header: try SealedFile.header(of: path), digest: digest, snapshotBytes: tail.snapshotBytes,
+        let written = try SealedFile.write(to: path, header: header, key: key, prefix: payload.bytes)
+        return Tail(header: written.header, digest: written.digest, snapshotBytes: tail.snapshotBytes,
                     segmentBytes: tail.segmentBytes + Int(FileSystem.fileSize(path)))
     }
 

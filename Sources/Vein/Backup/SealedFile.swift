@@ -9,8 +9,10 @@ enum SealedFile {
     static let pieceLength = 1 << 20
 
     /// Seals `prefix` followed by the bytes of the file at `bodyPath` (a snapshot's copy), or `prefix` alone,
-    /// into a new file at `path`. `header`'s nonce and length are filled here. Returns the file's digest.
-    static func write(to path: String, header: SealedHeader, key: BackupKey, prefix: [UInt8], bodyPath: String? = nil) throws -> [UInt8] {
+    /// into a new file at `path`. `header`'s nonce, key id and length are filled here. Returns the header
+    /// as written and the file's digest.
+    static func write(to path: String, header: SealedHeader, key: BackupKey, prefix: [UInt8],
+                      bodyPath: String? = nil) throws -> (header: SealedHeader, digest: [UInt8]) {
         var header = header
         header.nonce = [UInt8](try SecureRandom.bytes(AESGCM.nonceLength))
         header.keyID = key.id
@@ -37,7 +39,7 @@ enum SealedFile {
         }
         try emit(try cipher.finish())
         try staged.commit()
-        return hasher.finish()
+        return (header, hasher.finish())
     }
 
     /// The header of the file at `path`, unauthenticated (listing, and choosing a key).

@@ -37,9 +37,7 @@ extension ObjectContext {
 
     /// This store file's replica id, which its history tokens carry.
     package func changeLogReplica() throws -> String? {
-        try lock.withLock {
-            try database.scalar(#"SELECT "value" FROM "_vein_meta" WHERE "key" = ?"#, [.text(ChangeLogSchema.replicaKey)])?.string
-        }
+        try lock.withLock { try ChangeLogSchema.replica(in: try database) }
     }
 }
 
@@ -51,10 +49,7 @@ extension ObjectContext {
         try lock.withLock {
             let database = try database
             guard try ChangeLogSchema.isKept(in: database) else { return nil }
-            let newest = try database.scalar(#"SELECT max("token") FROM "\#(ChangeLogSchema.transactions)""#)?.int64
-            let token = try newest ?? ChangeLogPruning.prunedThrough(in: database)?.token ?? 0
-            let replica = try database.scalar(#"SELECT "value" FROM "_vein_meta" WHERE "key" = ?"#, [.text(ChangeLogSchema.replicaKey)])?.string ?? ""
-            return (replica, token)
+            return (try ChangeLogSchema.replica(in: database) ?? "", try ChangeLogSchema.newestCommit(in: database).token)
         }
     }
 }

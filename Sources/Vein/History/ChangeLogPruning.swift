@@ -4,9 +4,11 @@
 package enum ChangeLogPruning {
     static let metaKey = "historyPrunedThrough"
 
-    /// The last transaction pruned: its token and clock time; nil when nothing was.
-    package static func prunedThrough(in database: Database) throws -> (token: Int64, clock: Int64)? {
-        guard let text = try database.scalar(#"SELECT "value" FROM "_vein_meta" WHERE "key" = ?"#, [.text(metaKey)])?.string else { return nil }
+    /// The last transaction pruned: its token and clock time; nil when nothing was. `schema` names an
+    /// attached database (a copy reads its source's).
+    package static func prunedThrough(in database: Database, schema: String = "main") throws -> (token: Int64, clock: Int64)? {
+        guard let text = try database.scalar("SELECT \"value\" FROM \(SQL.quoteIdentifier(schema)).\"_vein_meta\" WHERE \"key\" = ?",
+                                             [.text(metaKey)])?.string else { return nil }
         let parts = text.split(separator: " ").compactMap { Int64($0) }
         guard parts.count == 2 else { throw ChangeLogError.damaged("_vein_meta.\(metaKey) is \"\(text)\"") }
         return (parts[0], parts[1])

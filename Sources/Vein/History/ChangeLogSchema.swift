@@ -48,6 +48,22 @@ package enum ChangeLogSchema {
         }
     }
 
+    /// This file's replica id, nil when the store keeps no log. `schema` names an attached database.
+    package static func replica(in database: Database, schema: String = "main") throws -> String? {
+        try database.scalar("SELECT \"value\" FROM \(SQL.quoteIdentifier(schema)).\"_vein_meta\" WHERE \"key\" = ?", [.text(replicaKey)])?.string
+    }
+
+    /// The newest commit the log holds, or the last it was pruned through when that is later (a log
+    /// pruned to nothing): its token and clock time; (0, 0) for a log that never committed. What a
+    /// snapshot or a live query's results reflect.
+    package static func newestCommit(in database: Database, schema: String = "main") throws -> (token: Int64, clock: Int64) {
+        let row = try database.rows("SELECT \"token\", \"clock\" FROM \(SQL.quoteIdentifier(schema)).\(SQL.quoteIdentifier(transactions)) "
+                                    + "ORDER BY \"token\" DESC LIMIT 1").first
+        var newest: (token: Int64, clock: Int64) = (row?[0].int64 ?? 0, row?[1].int64 ?? 0)
+        if let pruned = try ChangeLogPruning.prunedThrough(in: database, schema: schema), pruned.token > newest.token { newest = pruned }
+        return newest
+    }
+
     /// Makes a store's change log: tables, counter, counting triggers and a replica id. In the caller's
     /// transaction.
     package static func create(in database: Database, manifest: SchemaManifest) throws {
@@ -91,7 +107,7 @@ package enum ChangeLogSchema {
     package static func appendSchemaRecord(in database: Database, stage: String, checksum: String, manifest: SchemaManifest) throws {
         guard try isKept(in: database) else { return }
         try installCountingTriggers(in: database, manifest: manifest)
-        let replica = try database.scalar(#"SELECT "value" FROM "_vein_meta" WHERE "key" = ?"#, [.text(replicaKey)])?.string ?? ""
+        let replica = try self.replica(in: database) ?? ""
         _ = try appendRecord(in: database, kind: .schema, replica: replica, author: nil,
                              schemaVersion: manifest.version.description, detail: "\(stage) \(checksum)")
         try database.execute(#"UPDATE "\#(state)" SET "logged" = "writes""#)
@@ -107,7 +123,7 @@ package enum ChangeLogSchema {
             throw ChangeLogError.damaged("\(state) has no counter row")
         }
         guard writes != logged else { return 0 }
-        let replica = try database.scalar(#"SELECT "value" FROM "_vein_meta" WHERE "key" = ?"#, [.text(replicaKey)])?.string ?? ""
+        let replica = try self.replica(in: database) ?? ""
         _ = try appendRecord(in: database, kind: .outside, replica: replica, author: nil, schemaVersion: manifest.version.description,
                              detail: String(writes - logged))
         try database.execute(#"UPDATE "\#(state)" SET "logged" = "writes""#)

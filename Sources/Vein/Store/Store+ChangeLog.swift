@@ -3,7 +3,7 @@ extension Store {
     /// and the connection may write (docs/history.md): every commit through it is then recorded.
     func recordChanges(on database: Database) throws {
         guard connectionMode == .readWrite, !refusesWrites, format == .current, try ChangeLogSchema.isKept(in: database) else { return }
-        guard let replica = try database.scalar(#"SELECT "value" FROM "_vein_meta" WHERE "key" = ?"#, [.text(ChangeLogSchema.replicaKey)])?.string else {
+        guard let replica = try ChangeLogSchema.replica(in: database) else {
             throw ChangeLogError.damaged("_vein_meta has no \(ChangeLogSchema.replicaKey)")
         }
         try ChangeRecorder.install(on: database, manifest: manifest, replica: replica).author = changeAuthor
