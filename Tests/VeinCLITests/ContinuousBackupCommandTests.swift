@@ -49,6 +49,13 @@ import Testing
         return r.exists(name)
     }
 
+    /// `vein restore dest r.vein` gives the store as it is now.
+    static func expectRestoresToTheStore(_ r: VeinRunner, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let restored = try r.vein(["restore", "dest", "r.vein"] + key)
+        try #require(restored.status == 0, "\(restored.stderr)", sourceLocation: sourceLocation)
+        #expect(try export(r, "r.vein") == export(r, "b.vein"), sourceLocation: sourceLocation)
+    }
+
     static func export(_ r: VeinRunner, _ store: String, key: [String] = key) throws -> String {
         let result = try r.vein(["export", store] + key)
         try #require(result.status == 0, "\(result.stderr)")
@@ -233,8 +240,7 @@ import Testing
         try #require(try r.vein(["history", "purge", "b.vein", "--id", id] + Self.key).status == 0)
         let pass = try Self.backup(r)
         #expect(pass.stderr.hasPrefix("dest: generation 2 begins with a snapshot (an object's history was purged (through token 1)), "), "\(pass.stderr)")
-        #expect(try r.vein(["restore", "dest", "r.vein"] + Self.key).status == 0)
-        #expect(try Self.export(r, "r.vein") == Self.export(r, "b.vein"))
+        try Self.expectRestoresToTheStore(r)
     }
 
     /// A store file put back from an older copy of itself commits again under tokens its backup holds:
@@ -253,8 +259,7 @@ import Testing
         let pass = try Self.backup(r)
         #expect(pass.stderr.hasPrefix("dest: generation 2 begins with a snapshot (the store's log is not the one backed up so far (its commit 2 differs)), "),
                 "\(pass.stderr)")
-        #expect(try r.vein(["restore", "dest", "r.vein"] + Self.key).status == 0)
-        #expect(try Self.export(r, "r.vein") == Self.export(r, "b.vein"))
+        try Self.expectRestoresToTheStore(r)
     }
 
     /// A folder copied and then written to apart (the same backup id in two places): each pass chains onto
@@ -292,8 +297,7 @@ import Testing
         #expect(try Self.backup(r).stderr == "", "nothing new: nothing sent")
         try Self.insert(r, "three")
         #expect(try Self.backup(r).stderr.hasPrefix("dest: generation 1, segment 1: 1 commit, "))
-        #expect(try r.vein(["restore", "dest", "r.vein"] + Self.key).status == 0)
-        #expect(try Self.export(r, "r.vein") == Self.export(r, "b.vein"))
+        try Self.expectRestoresToTheStore(r)
     }
 
     /// A segment deleted from the middle of the newest generation: the next pass does not extend a chain
@@ -310,8 +314,7 @@ import Testing
         try Self.insert(r, "four")
         let pass = try Self.backup(r)
         #expect(pass.stderr.hasPrefix("dest: generation 2 begins with a snapshot (generation 1 is not whole (its segment 2 is missing)), "), "\(pass.stderr)")
-        #expect(try r.vein(["restore", "dest", "r.vein"] + Self.key).status == 0)
-        #expect(try Self.export(r, "r.vein") == Self.export(r, "b.vein"))
+        try Self.expectRestoresToTheStore(r)
         // The old generation's damage is still reported: it is there, and does not restore.
         let verify = try r.vein(["backup", "verify", "dest"] + Self.key)
         #expect(verify.status == 65)
@@ -426,6 +429,22 @@ import Testing
         #expect(wrongKey.status == 77)
         #expect(wrongKey.stderr.hasPrefix("vein: error: dest/00000001/snapshot.vseal was sealed with another key than the one from the backup key file other.key\n"))
         #expect(!r.exists("n.vein"))
+        // One pass at a time; a folder with no generation; a backup key that is not a raw key.
+        let busy = try r.run("/usr/bin/flock", [r.path("dest/.lock"), VeinRunner.binary, "backup", "b.vein", "dest", "--continuous", "--backup-key-file", "bk"])
+        #expect(busy.status == 75)
+        #expect(busy.stderr == """
+            vein: error: another process is writing to the backup dest
+            hint: one run at a time writes a backup; try again when it has finished
+
+            """)
+        try r.write("words.key", "a passphrase, not a key", mode: 0o600)
+        let words = try r.vein(["restore", "dest", "n.vein", "--backup-key-file", "words.key"])
+        #expect(words.status == 65)
+        #expect(words.stderr == "vein: error: a backup key is 64 hex digits (a raw 256-bit key)\n")
+        try FileManager.default.removeItem(atPath: r.path("dest/00000001"))
+        let empty = try r.vein(["restore", "dest", "n.vein", "--backup-key-file", "bk"])
+        #expect(empty.status == 65)
+        #expect(empty.stderr == "vein: error: dest holds no snapshot yet\n")
     }
 
     /// The backup key travels alone: export it under a passphrase, and restore where the keyring is new.
