@@ -6,13 +6,13 @@ _vein() {
         word="${COMP_WORDS[i]}"
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"history"|"history enable"|"history prune"|"history retention"|"history purge"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"backup verify"|"backup export-key"|"restore"|"completions"|"help") path="$candidate" ;;
+            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"history"|"history enable"|"history prune"|"history retention"|"history purge"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"backup verify"|"backup export-key"|"restore"|"sync"|"sync init"|"sync join"|"sync status"|"completions"|"help") path="$candidate" ;;
         esac
     done
     case "$path" in
         "")
             opts="--help --version"
-            subs="create info schema verify query repl migrate upgrade export import history key encrypt decrypt backup restore completions help"
+            subs="create info schema verify query repl migrate upgrade export import history key encrypt decrypt backup restore sync completions help"
             ;;
         "create")
             opts="--schema --plaintext --history --key-file --key-env --passphrase --weak-passphrase --json --quiet --help"
@@ -125,13 +125,30 @@ _vein() {
             opts="--at --backup-key-file --plaintext --key-file --key-env --passphrase --weak-passphrase --json --quiet --help"
             positional="file"
             ;;
+        "sync")
+            opts="--watch --json --quiet --key-file --key-env --passphrase --help"
+            subs="init join status"
+            positional="file"
+            ;;
+        "sync init")
+            opts="--relay --sync-key-file --json --quiet --key-file --key-env --passphrase --help"
+            positional="file"
+            ;;
+        "sync join")
+            opts="--relay --sync-key-file --plaintext --key-file --key-env --passphrase --weak-passphrase --json --quiet --help"
+            positional="file"
+            ;;
+        "sync status")
+            opts="--json --key-file --key-env --passphrase --help"
+            positional="file"
+            ;;
         "completions")
             opts="--help"
             positional="bash zsh fish"
             ;;
         "help")
             opts="--help"
-            positional="create info schema verify query repl migrate upgrade export import history key encrypt decrypt backup restore completions help"
+            positional="create info schema verify query repl migrate upgrade export import history key encrypt decrypt backup restore sync completions help"
             ;;
     esac
     case "$path:$prev" in
@@ -218,6 +235,18 @@ _vein() {
         "restore:--backup-key-file") _vein_complete "file"; return ;;
         "restore:--key-file") _vein_complete "file"; return ;;
         "restore:--key-env") _vein_complete "none"; return ;;
+        "sync:--key-file") _vein_complete "file"; return ;;
+        "sync:--key-env") _vein_complete "none"; return ;;
+        "sync init:--relay") _vein_complete "file"; return ;;
+        "sync init:--sync-key-file") _vein_complete "file"; return ;;
+        "sync init:--key-file") _vein_complete "file"; return ;;
+        "sync init:--key-env") _vein_complete "none"; return ;;
+        "sync join:--relay") _vein_complete "file"; return ;;
+        "sync join:--sync-key-file") _vein_complete "file"; return ;;
+        "sync join:--key-file") _vein_complete "file"; return ;;
+        "sync join:--key-env") _vein_complete "none"; return ;;
+        "sync status:--key-file") _vein_complete "file"; return ;;
+        "sync status:--key-env") _vein_complete "none"; return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))

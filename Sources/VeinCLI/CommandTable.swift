@@ -31,6 +31,7 @@ package enum CommandTable {
             DecryptCommand.spec,
             BackupCommand.spec,
             RestoreCommand.spec,
+            SyncCommand.spec,
             CompletionsCommand.spec,
             HelpCommand.spec,
         ]

@@ -142,26 +142,12 @@ package struct ContinuousBackup {
     }
 
     private func takeSnapshot(generation: UInt32, after tail: Tail?) throws -> Tail {
-        let copyPath = folder.path + "/.snapshot.vein"
-        FileSystem.removeDatabaseFiles(copyPath)
-        defer { FileSystem.removeDatabaseFiles(copyPath) }
-        let copyKey = try CipherKey.random()
-        var last: (token: Int64, clock: Int64) = (0, 0)
-        var replica = ""
-        // Read in the copy's snapshot of the store. A log pruned to nothing counts its pruned token, or the
-        // next pass would find the log pruned past the snapshot again.
-        _ = try StoreCopier.copy(store, to: copyPath, protection: .existingKey(copyKey, source: .none, keyring: nil, app: store.meta.app),
-                                 readingSource: { db in
-            last = try ChangeLogSchema.newestCommit(in: db, schema: "vein_source")
-            replica = try ChangeLogSchema.replica(in: db, schema: "vein_source") ?? ""
-        })
-        try folder.makeGeneration(generation)
         let path = folder.snapshotPath(generation)
-        let header = SealedHeader(kind: .snapshot, generation: generation, sequence: 0, storeID: folder.storeID, replicaID: replica, keyID: key.id,
-                                  previousDigest: tail?.digest ?? [UInt8](repeating: 0, count: 32), lastToken: last.token, lastClock: last.clock)
-        let written = try SealedFile.write(to: path, header: header, key: key,
-                                           prefix: SnapshotPrefix.encode(copyKey: copyKey, sourceEncrypted: store.encryption.isEncrypted),
-                                           bodyPath: copyPath)
+        let written = try SnapshotSealing.seal(store, scratch: folder.path + "/.snapshot.vein", to: path, key: key) { last, replica in
+            try folder.makeGeneration(generation)
+            return SealedHeader(kind: .snapshot, generation: generation, sequence: 0, storeID: folder.storeID, replicaID: replica, keyID: key.id,
+                         previousDigest: tail?.digest ?? [UInt8](repeating: 0, count: 32), lastToken: last.token, lastClock: last.clock)
+        }
         return Tail(header: written.header, digest: written.digest, snapshotBytes: Int(FileSystem.fileSize(path)), segmentBytes: 0)
     }
 

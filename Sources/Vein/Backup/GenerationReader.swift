@@ -17,30 +17,38 @@ struct GenerationReader {
         let digest: [UInt8]
         let copyKey: CipherKey
         let sourceEncrypted: Bool
+
+        /// Unseals the sealed snapshot `file` (a backup's or a sync relay's) into the file open on
+        /// `descriptor` (`path` names it in errors); `place` checks its header first.
+        static func unseal(_ file: String, place: (SealedHeader) throws -> Void, keys: ([UInt8]) throws -> BackupKey,
+                           into descriptor: Int32, path: String) throws -> Snapshot {
+            guard FileSystem.fileExists(file) else { throw BackupError.damaged(file: file, reason: "it is missing") }
+            // The prefix is believed only once the tag has been checked: until then a malformed one is only noted.
+            var prefix: SnapshotPrefix?, prefixProblem: Error?
+            let (header, digest) = try SealedFile.open(file, place: place, key: keys) { piece in
+                var body = piece
+                if prefix == nil, prefixProblem == nil {
+                    do {
+                        let parsed = try SnapshotPrefix(decoding: piece, file: file)
+                        prefix = parsed
+                        body = UnsafeRawBufferPointer(rebasing: piece[parsed.length...])
+                    } catch {
+                        prefixProblem = error
+                    }
+                }
+                if prefix != nil { try FileSystem.writeAll(descriptor, body, path: path) }
+            }
+            if let prefixProblem { throw prefixProblem }
+            guard let prefix else { throw BackupError.damaged(file: file, reason: "it holds no store") }
+            return Snapshot(header: header, digest: digest, copyKey: prefix.copyKey, sourceEncrypted: prefix.sourceEncrypted)
+        }
     }
 
     /// Unseals the snapshot into the file open on `descriptor` (`path` names it in errors).
     func unsealSnapshot(into descriptor: Int32, path: String) throws -> Snapshot {
         let file = folder.snapshotPath(generation)
-        guard FileSystem.fileExists(file) else { throw BackupError.damaged(file: file, reason: "it is missing") }
-        // The prefix is believed only once the tag has been checked: until then a malformed one is only noted.
-        var prefix: SnapshotPrefix?, prefixProblem: Error?
-        let (header, digest) = try SealedFile.open(file, place: { try check($0, file: file, kind: .snapshot, sequence: 0) }, key: keys) { piece in
-            var body = piece
-            if prefix == nil, prefixProblem == nil {
-                do {
-                    let parsed = try SnapshotPrefix(decoding: piece, file: file)
-                    prefix = parsed
-                    body = UnsafeRawBufferPointer(rebasing: piece[parsed.length...])
-                } catch {
-                    prefixProblem = error
-                }
-            }
-            if prefix != nil { try FileSystem.writeAll(descriptor, body, path: path) }
-        }
-        if let prefixProblem { throw prefixProblem }
-        guard let prefix else { throw BackupError.damaged(file: file, reason: "it holds no store") }
-        return Snapshot(header: header, digest: digest, copyKey: prefix.copyKey, sourceEncrypted: prefix.sourceEncrypted)
+        return try Snapshot.unseal(file, place: { try check($0, file: file, kind: .snapshot, sequence: 0) }, keys: keys,
+                                   into: descriptor, path: path)
     }
 
     /// Reads the segments after the snapshot in order, handing each one's transactions to `body`, until

@@ -21,13 +21,15 @@ struct SegmentPayload {
 
     /// The transactions after `token` in the log of `database`, up to `limit` of them, read in the caller's
     /// read transaction.
-    static func read(from database: Database, after token: Int64, limit: Int) throws -> SegmentPayload {
+    /// `replica`: only that replica's transactions of kind `changes` (what a sync sends: docs/sync.md).
+    static func read(from database: Database, after token: Int64, limit: Int, replica: String? = nil) throws -> SegmentPayload {
         var writer = ChangeBytesWriter()
         var entries: [Entry] = []
         var body = ChangeBytesWriter()
-        let records = try database.makeStatement(#"SELECT "token", "kind", "replica", "clock", "author", "schemaVersion", "detail" FROM "\#(ChangeLogSchema.transactions)" WHERE "token" > ? ORDER BY "token" LIMIT ?"#)
+        let records = try database.makeStatement(#"SELECT "token", "kind", "replica", "clock", "author", "schemaVersion", "detail" FROM "\#(ChangeLogSchema.transactions)" WHERE "token" > ?"#
+                                                 + (replica == nil ? "" : #" AND "replica" = ? AND "kind" = 'changes'"#) + #" ORDER BY "token" LIMIT ?"#)
         defer { records.reset() }
-        try records.bind([.integer(token), .integer(Int64(limit))])
+        try records.bind([.integer(token)] + (replica.map { [.text($0)] } ?? []) + [.integer(Int64(limit))])
         let parts = try database.cachedStatement(#"SELECT "part", "tableName", "columns", "changes" FROM "\#(ChangeLogSchema.changes)" WHERE "token" = ? ORDER BY "part""#)
         while try records.step() {
             let token = records.int64(0)

@@ -199,7 +199,7 @@ struct ChangeBytesReader {
 /// or is not a valid value.
 struct CellCursor {
     private let bytes: [UInt8]
-    private var offset = 0
+    private(set) var offset = 0
 
     struct Damaged: Error {}
 

@@ -3,6 +3,9 @@
 /// that asks for what came after a pruned token is told it expired, never given less in silence.
 package enum ChangeLogPruning {
     static let metaKey = "historyPrunedThrough"
+    /// The last token a sync has sent (docs/sync.md#the-local-log): the log keeps every transaction after
+    /// it, whatever the retention or a prune asks, so nothing is lost before it is sent.
+    package static let heldAfterKey = "historyHeldAfter"
 
     /// The last transaction pruned: its token and clock time; nil when nothing was. `schema` names an
     /// attached database (a copy reads its source's).
@@ -19,6 +22,10 @@ package enum ChangeLogPruning {
     @discardableResult
     package static func prune(in database: Database, through token: Int64) throws -> Int {
         guard try ChangeLogSchema.isKept(in: database) else { throw ChangeLogError.notKept(database.path) }
+        var token = token
+        if let held = try database.scalar(#"SELECT "value" FROM "_vein_meta" WHERE "key" = ?"#, [.text(heldAfterKey)])?.string.flatMap({ Int64($0) }) {
+            token = min(token, held)
+        }
         let last = try database.rows(#"SELECT "token", "clock" FROM "\#(ChangeLogSchema.transactions)" WHERE "token" <= ? ORDER BY "token" DESC LIMIT 1"#,
                                      [.integer(token)]).first
         guard let last, let lastToken = last[0].int64, let lastClock = last[1].int64 else { return 0 }

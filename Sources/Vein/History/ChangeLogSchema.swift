@@ -92,11 +92,14 @@ package enum ChangeLogSchema {
     }
 
     /// Appends a transaction record and returns its token. `clock` is after the last record's.
+    /// `after`: a clock time the record's must pass (a merged commit's, so what this store commits next
+    /// orders after everything it has seen: docs/sync.md#clocks).
     static func appendRecord(in database: Database, kind: TransactionKind, replica: String, author: String?,
-                             schemaVersion: String, detail: String?) throws -> Int64 {
+                             schemaVersion: String, detail: String?, after seen: Int64? = nil) throws -> Int64 {
         let last = try database.scalar(#"SELECT "clock" FROM "\#(transactions)" ORDER BY "token" DESC LIMIT 1"#)?.int64
+        let newest = [last, seen].compactMap { $0 }.max()
         try database.execute(#"INSERT INTO "\#(transactions)" ("kind", "replica", "clock", "author", "schemaVersion", "detail") VALUES (?, ?, ?, ?, ?, ?)"#,
-                             [.text(kind.rawValue), .text(replica), .integer(HybridClock.next(after: last)),
+                             [.text(kind.rawValue), .text(replica), .integer(HybridClock.next(after: newest)),
                               author.map(DatabaseValue.text) ?? .null, .text(schemaVersion), detail.map(DatabaseValue.text) ?? .null])
         return database.lastInsertRowID
     }

@@ -36,6 +36,9 @@ package final class ChangeRecorder: TransactionObserver {
     /// (`ObjectContext.author`) when it has one, else the store's (`Store.changeAuthor`: the command).
     package var author: String?
     package var contextAuthor: String?
+    /// Set while a sync applies another replica's commits (docs/sync.md#the-local-log): the next commit is
+    /// recorded as that replica's, so it is never sent back, at a clock after the newest it carried.
+    package var merging: (replica: String, clock: Int64)?
 
     /// Columns per call of `vein_record`: SQLite allows a function at most 127 arguments, and an update
     /// passes each column twice.
@@ -289,8 +292,9 @@ package final class ChangeRecorder: TransactionObserver {
         defer { isWriting = false }
         func append(_ kind: TransactionKind, detail: String?) throws -> Int64 {
             // Another program's writes have no author Vein knows.
-            try ChangeLogSchema.appendRecord(in: database, kind: kind, replica: replica, author: kind == .outside ? nil : contextAuthor ?? author,
-                                             schemaVersion: schemaVersion, detail: detail)
+            try ChangeLogSchema.appendRecord(in: database, kind: kind, replica: kind == .outside ? replica : merging?.replica ?? replica,
+                                             author: kind == .outside ? nil : contextAuthor ?? author,
+                                             schemaVersion: schemaVersion, detail: detail, after: merging?.clock)
         }
         if token == nil {
             let state = try database.rows(#"SELECT "writes", "logged" FROM "\#(ChangeLogSchema.state)""#)

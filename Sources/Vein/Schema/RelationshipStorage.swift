@@ -111,9 +111,9 @@ package struct RelationshipStorage: Hashable, Sendable {
         case .column:
             return "SELECT \"_r\".\(q(name)) AS \"_m\" FROM \(ownerTable) AS \"_r\" WHERE \"_r\".\(StoreFormat.key) = \(owner) AND \"_r\".\(q(name)) IS NOT NULL"
         case .reverseColumn:
-            return "SELECT \"_r\".\(StoreFormat.key) AS \"_m\" FROM \(targetTable) AS \"_r\" WHERE \"_r\".\(q(inverseColumn!)) = \(owner) ORDER BY \"_r\".\(q(positionColumn!))"
+            return "SELECT \"_r\".\(StoreFormat.key) AS \"_m\" FROM \(targetTable) AS \"_r\" WHERE \"_r\".\(q(inverseColumn!)) = \(owner) ORDER BY \"_r\".\(q(positionColumn!)), \"_r\".\(StoreFormat.key)"
         case .linkTable:
-            let order = isCanonical ? "\"position\"" : "\"owner\""
+            let order = isCanonical ? "\"position\", \"target\"" : "\"owner\""
             return "SELECT \"_r\".\(q(memberColumn)) AS \"_m\" FROM \(q(linkTable!)) AS \"_r\" WHERE \"_r\".\(q(ownerColumn)) = \(owner) ORDER BY \"_r\".\(order)"
         }
     }
@@ -131,9 +131,9 @@ package struct RelationshipStorage: Hashable, Sendable {
             return "SELECT \(StoreFormat.key), \(q(name)) FROM \(ownerTable) WHERE \(q(name)) IS NOT NULL ORDER BY \(StoreFormat.key)"
         case .reverseColumn:
             return "SELECT \(q(inverseColumn!)), \(StoreFormat.key) FROM \(targetTable) WHERE \(q(inverseColumn!)) IS NOT NULL "
-                + "ORDER BY \(q(inverseColumn!)), \(q(positionColumn!))"
+                + "ORDER BY \(q(inverseColumn!)), \(q(positionColumn!)), \(StoreFormat.key)"
         case .linkTable:
-            let order = isCanonical ? "\"owner\", \"position\"" : "\"target\", \"owner\""
+            let order = isCanonical ? "\"owner\", \"position\", \"target\"" : "\"target\", \"owner\""
             return "SELECT \(q(ownerColumn)), \(q(memberColumn)) FROM \(q(linkTable!)) ORDER BY \(order)"
         }
     }

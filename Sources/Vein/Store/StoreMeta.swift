@@ -22,7 +22,13 @@ public struct StoreMeta: Equatable, Sendable {
     /// Keys that describe one file rather than the store's data (its change log's replica id, pruning and purges,
     /// its backups), which a copy does not take (`StoreCopier`); with every key starting
     /// `backupProgressPrefix`.
-    static let perFileKeys = [ChangeLogSchema.replicaKey, ChangeLogPruning.metaKey, ChangeLogPurge.metaKey, ChangeLogRetention.bytesKey, storeIDKey]
+    static let perFileKeys = [ChangeLogSchema.replicaKey, ChangeLogPruning.metaKey, ChangeLogPurge.metaKey, ChangeLogRetention.bytesKey, storeIDKey,
+                              ChangeLogPruning.heldAfterKey, syncKey]
+    /// The store's sync identity and progress (docs/sync.md#in-the-store): one replica's, never a copy's.
+    static let syncKey = "sync"
+    /// The tables a synced store keeps of its sync (`SyncState`), named here so the verifier knows them.
+    static let syncReplicasTable = "_vein_sync_replicas"
+    static let syncStampsTable = "_vein_sync_stamps"
 
     static let createTableSQL = "CREATE TABLE \"_vein_meta\" (\"key\" TEXT PRIMARY KEY NOT NULL, \"value\" TEXT NOT NULL)"
 

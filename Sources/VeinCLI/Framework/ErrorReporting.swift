@@ -103,6 +103,8 @@ enum ErrorReporting {
             }
         case let e as BackupError:
             return backup(e)
+        case let e as SyncError:
+            return sync(e)
         case let e as SwiftDeclarationError:
             return Report(messages: [e.description], hint: "'vein schema STORE --json' prints the manifest itself", exitCode: .dataError)
         case let e as FileError:
@@ -338,6 +340,48 @@ enum ErrorReporting {
             return Report(messages: message, hint: nil, exitCode: .permission)
         case .cryptoFailed, .snapshotNotTaken:
             return Report(messages: message, hint: nil, exitCode: .failure)
+        }
+    }
+
+    /// Sync: what the relay holds or the store records is data (65); another run is busy (75).
+    static func sync(_ e: SyncError) -> Report {
+        let message = [e.message]
+        switch e {
+        case .notSynced:
+            return Report(messages: message, hint: "make it a replica with 'vein sync init STORE --relay RELAY --sync-key-file FILE' "
+                          + "(the first) or 'vein sync join NEW …' (the others)", exitCode: .dataError)
+        case .alreadySynced:
+            return Report(messages: message, hint: "'vein sync STORE' syncs it; 'vein sync status STORE' shows the sync", exitCode: .dataError)
+        case .relayInUse:
+            return Report(messages: message, hint: "join that sync with 'vein sync join NEW --relay RELAY --sync-key-file FILE', or name a new "
+                          + "or empty folder", exitCode: .dataError)
+        case .notARelay, .otherRelay:
+            return Report(messages: message, hint: "a relay is the folder 'vein sync init' made; name a new or empty one to begin a sync",
+                          exitCode: .dataError)
+        case .noChangeLog:
+            return Report(messages: message, hint: "start one with 'vein history enable STORE'", exitCode: .dataError)
+        case .unsendable:
+            return Report(messages: message, hint: "make a new replica from the relay with 'vein sync join' and carry the change over by hand",
+                          exitCode: .dataError)
+        case .schemaDiffers:
+            return Report(messages: message, hint: "sync across a migration is not built yet: every replica must be at one schema version",
+                          exitCode: .dataError)
+        case .relayWentBack:
+            return Report(messages: message, hint: "the relay was restored from an older copy of itself, or its files were removed: nothing was "
+                          + "merged; put the relay's newer files back", exitCode: .dataError)
+        case .cannotMerge:
+            return Report(messages: message, hint: "nothing of that segment was merged; a value claimed as unique on two replicas is not "
+                          + "resolved yet: change one of them on its replica and sync again", exitCode: .dataError)
+        case .busy:
+            return Report(messages: message, hint: "one run at a time pushes a replica; try again when it has finished", exitCode: .busy)
+        case .notASyncKey:
+            return Report(messages: message, hint: nil, exitCode: .dataError)
+        case .damaged:
+            return Report(messages: message, hint: "nothing past it was merged; the replica that wrote it can make a new replica "
+                          + "('vein sync join') if it was altered", exitCode: .dataError)
+        case .wrongKey:
+            return Report(messages: message, hint: "give the sync key every replica of this sync shares (--sync-key-file at init or join)",
+                          exitCode: .permission)
         }
     }
 }

@@ -1,0 +1,52 @@
+/// What can go wrong syncing a store through a relay (docs/sync.md). Every case that concerns a file of
+/// the relay names it.
+package enum SyncError: Error, Equatable, Sendable {
+    /// The folder is not a relay Vein made.
+    case notARelay(String, reason: String)
+    /// `init` on a relay that already carries a sync.
+    case relayInUse(String, sync: String)
+    /// The store is not synced (no sync identity), or synced through another relay.
+    case notSynced(String)
+    case otherRelay(String, relay: String, sync: String)
+    /// The store is synced already (`init` twice).
+    case alreadySynced(String, relay: String)
+    /// Sync sends the change log; this store keeps none.
+    case noChangeLog(String)
+    /// A write made outside Vein, or a migration, is in the log since the last push: it cannot be sent.
+    case unsendable(String, reason: String)
+    /// A replica's commits were made under another schema version.
+    case schemaDiffers(replica: String, version: String, local: String)
+    /// The relay holds less than this store already received from a replica: it was rolled back.
+    case relayWentBack(String, replica: String, sequence: UInt64)
+    /// A change another replica made cannot be merged (a unique value both claim).
+    case cannotMerge(replica: String, reason: String)
+    /// Another process is pushing this replica's segments.
+    case busy(String)
+    /// A file of the relay is not what was sealed, or not where its chain says: nothing past it is applied.
+    case damaged(file: String, reason: String)
+    /// A relay's file was sealed with another key than the sync key file's.
+    case wrongKey(file: String, keyFile: String)
+    /// A sync key file that does not hold a 256-bit raw key.
+    case notASyncKey(String)
+
+    package var message: String {
+        switch self {
+        case .notARelay(let path, let reason): return "\(path) is not a Vein sync relay: \(reason)"
+        case .relayInUse(let path, let sync): return "\(path) already carries the sync \(sync)"
+        case .notSynced(let path): return "\(path) is not synced"
+        case .otherRelay(let path, let relay, let sync): return "\(relay) carries the sync \(sync), not the one \(path) belongs to"
+        case .alreadySynced(let path, let relay): return "\(path) is synced already, through \(relay)"
+        case .noChangeLog(let path): return "\(path) keeps no change log, which sync sends"
+        case .unsendable(let path, let reason): return "\(path) cannot be synced: \(reason)"
+        case .schemaDiffers(let replica, let version, let local):
+            return "replica \(replica) made its changes under schema version \(version), and this store is at \(local)"
+        case .relayWentBack(let path, let replica, let sequence):
+            return "\(path) went back: replica \(replica)'s segment \(sequence), already received, is missing or different"
+        case .cannotMerge(let replica, let reason): return "a change from replica \(replica) cannot be merged: \(reason)"
+        case .busy(let path): return "another process is syncing this replica through \(path)"
+        case .damaged(let file, let reason): return "\(file) is damaged: \(reason)"
+        case .wrongKey(let file, let keyFile): return "\(file) was sealed with another key than the sync key in \(keyFile)"
+        case .notASyncKey(let path): return "\(path) is not a sync key: a sync key is 64 hex digits (a raw 256-bit key)"
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import CSQLCipher
+
+/// Merges the committed changes of other replicas into this store, and stamps this store's own
+/// (docs/sync.md#merging). Every rule is a function of the changes and their stamps, never of the order
+/// they arrive in (beyond each replica's own order, and what a replica had seen when it wrote):
+///
+/// 1. A field takes the value of the write with the greatest stamp (clock time, then replica id).
+/// 2. A row is inserted once; a row deleted on any replica stays deleted, and changes that reach it after
+///    are dropped (a delete wins over a concurrent update: what its rules removed with it is gone too).
+/// 3. A link (a to-many member) is present when its newest add is newer than its newest removal; its
+///    position is a field. Members of equal position are ordered by id.
+/// 4. A merged delete removes the rows its replica deleted (its cascades included); what else still
+///    points at them (a member another replica added meanwhile) is detached, never deleted (`repair`).
+struct SyncMerger {
+    let database: Database
+    let manifest: SchemaManifest
+    private var stamps: SyncStamps { SyncStamps(database: database) }
+    private let q = SQL.quoteIdentifier
+
+    init(database: Database, manifest: SchemaManifest) {
+        self.database = database
+        self.manifest = manifest
+    }
+
+    // MARK: This store's own changes
+
+    /// Stamps the writes of one of this store's own transactions: what it inserted, changed, deleted and
+    /// linked now holds its clock time, which a merged change must pass.
+    func stamp(_ transaction: LoggedTransaction) throws {
+        for part in transaction.parts {
+            let values = Array(part.valueColumns)
+            for change in part.changes {
+                let stamp = SyncStamp(clock: transaction.clock + Int64(change.clockOffset), replica: transaction.replica)
+                let key = SyncStamps.key(change.key)
+                switch change.kind {
+                case .insert, .delete: try stamps.set(stamp, table: part.tableName, key: key, column: "")
+                case .insertContinued: break
+                case .update:
+                    for (column, _) in change.values { try stamps.set(stamp, table: part.tableName, key: key, column: values[column]) }
+                }
+            }
+        }
+    }
+
+    // MARK: Another replica's changes
+
+    /// Merges one transaction of another replica; returns whether something it did may have left a
+    /// reference to a deleted row (a delete, or a write naming a row that is gone), for `repair`.
+    func merge(_ transaction: LoggedTransaction) throws -> Bool {
+        var needsRepair = false
+        for part in transaction.parts {
+            for change in Self.joined(part.changes) {
+                let stamp = SyncStamp(clock: transaction.clock + Int64(change.clockOffset), replica: transaction.replica)
+                if part.isLinkTable {
+                    needsRepair = try mergeLink(change, of: part, stamp: stamp) || needsRepair
+                } else {
+                    needsRepair = try mergeRow(change, of: part, stamp: stamp) || needsRepair
+                }
+            }
+        }
+        return needsRepair
+    }
+
+    /// An insert and the columns that continue it, as one change.
+    static func joined(_ changes: [LoggedChange]) -> [LoggedChange] {
+        var result: [LoggedChange] = []
+        for change in changes {
+            if change.kind == .insertContinued, let last = result.last, last.kind == .insert, last.key == change.key {
+                result[result.count - 1].values += change.values
+            } else {
+                result.append(change)
+            }
+        }
+        return result
+    }
+
+    private func exists(_ table: String, id: DatabaseValue) throws -> Bool {
+        try database.scalar("SELECT 1 FROM \(q(table)) WHERE \(StoreFormat.key) = ?", [id]) != nil
+    }
+
+    private func mergeRow(_ change: LoggedChange, of part: LoggedPart, stamp: SyncStamp) throws -> Bool {
+        guard let id = change.key.first else { return false }
+        let key = SyncStamps.key(change.key), table = part.tableName
+        let columns = Array(part.valueColumns)
+        let current = try stamps.stamps(table: table, key: key)
+        let present = try exists(table, id: id)
+        switch change.kind {
+        case .insert, .insertContinued:
+            if !present {
+                // A row whose stamp outlived it was deleted: it is not brought back.
+                guard current[""] == nil else { return false }
+                let names = [StoreFormat.current.keyColumn] + change.values.map { columns[$0.column] }
+                try write("INSERT INTO \(q(table)) (\(names.map(q).joined(separator: ", "))) VALUES (\(SQL.placeholders(names.count)))",
+                          [id] + change.values.map(\.value), replica: stamp.replica)
+                try stamps.set(stamp, table: table, key: key, column: "")
+                return try namesMissingRow(change, columns: columns, model: table)
+            }
+            return try mergeFields(change, columns: columns, table: table, key: key, current: current, stamp: stamp)
+        case .update:
+            guard present else { return false }
+            return try mergeFields(change, columns: columns, table: table, key: key, current: current, stamp: stamp)
+        case .delete:
+            if present { try database.execute("DELETE FROM \(q(table)) WHERE \(StoreFormat.key) = ?", [id]) }
+            try stamps.set(max(stamp, current[""] ?? .none), table: table, key: key, column: "")
+            return true
+        }
+    }
+
+    /// The fields of `change` whose stamps it passes; returns whether one of them names a row that is gone.
+    private func mergeFields(_ change: LoggedChange, columns: [String], table: String, key: String,
+                             current: [String: SyncStamp], stamp: SyncStamp) throws -> Bool {
+        let winning = change.values.filter { stamp >= SyncStamps.field(columns[$0.column], in: current) }
+        guard !winning.isEmpty else { return false }
+        let sets = winning.map { "\(q(columns[$0.column])) = ?" }.joined(separator: ", ")
+        try write("UPDATE \(q(table)) SET \(sets) WHERE \(StoreFormat.key) = ?", winning.map(\.value) + [change.key[0]], replica: stamp.replica)
+        for (column, _) in winning { try stamps.set(stamp, table: table, key: key, column: columns[column]) }
+        return try namesMissingRow(LoggedChange(kind: change.kind, clockOffset: 0, key: change.key, values: winning), columns: columns, model: table)
+    }
+
+    /// Whether a written to-one names a row that is not there (deleted on another replica meanwhile).
+    private func namesMissingRow(_ change: LoggedChange, columns: [String], model: String) throws -> Bool {
+        guard let schema = manifest.model(named: model) else { return false }
+        for (column, value) in change.values where value != .null {
+            if let rel = schema.relationship(named: columns[column]), !rel.isToMany, try !exists(rel.target, id: value) { return true }
+        }
+        return false
+    }
+
+    private func mergeLink(_ change: LoggedChange, of part: LoggedPart, stamp: SyncStamp) throws -> Bool {
+        guard change.key.count == 2, let storage = linkStorage(part.tableName) else { return false }
+        let key = SyncStamps.key(change.key), table = part.tableName
+        let current = try stamps.stamps(table: table, key: key)
+        let keyMatch = #""owner" = ? AND "target" = ?"#
+        switch change.kind {
+        case .insert, .insertContinued:
+            guard stamp >= current[""] ?? .none else { return false }
+            try stamps.set(stamp, table: table, key: key, column: "")
+            let position = change.values.first { part.valueColumns[part.keyCount + $0.column] == "position" }?.value ?? .integer(0)
+            try write("INSERT OR REPLACE INTO \(q(table)) (\"owner\", \"target\", \"position\") VALUES (?, ?, ?)", change.key + [position],
+                      replica: stamp.replica)
+            // A link to a row that is gone is made, then `repair` takes it away as the gone row's delete rule
+            // says (a cascade takes the other end too), as it would have had the link come first.
+            return try !exists(storage.model, id: change.key[0]) || !exists(storage.target, id: change.key[1])
+        case .delete:
+            guard stamp >= current[""] ?? .none else { return false }
+            try stamps.set(stamp, table: table, key: key, column: "")
+            try database.execute("DELETE FROM \(q(table)) WHERE \(keyMatch)", change.key)
+        case .update:
+            let winning = change.values.filter { stamp >= SyncStamps.field("position", in: current) && part.valueColumns[part.keyCount + $0.column] == "position" }
+            guard let position = winning.first?.value else { return false }
+            try database.execute("UPDATE \(q(table)) SET \"position\" = ? WHERE \(keyMatch)", [position] + change.key)
+            try stamps.set(stamp, table: table, key: key, column: "position")
+        }
+        return false
+    }
+
+    private func linkStorage(_ table: String) -> RelationshipStorage? {
+        RelationshipStorage.all(in: manifest).first { $0.linkTable == table && $0.isCanonical }
+    }
+
+    /// Runs a merged write; a unique value another row holds stops the merge with a message that says so.
+    private func write(_ sql: String, _ arguments: [DatabaseValue], replica: String) throws {
+        do { try database.execute(sql, arguments) } catch let error as DatabaseError where error.code == SQLITE_CONSTRAINT {
+            throw SyncError.cannotMerge(replica: replica, reason: error.message)
+        }
+    }
+
+    // MARK: What merged deletes leave behind
+
+    /// Clears what merged deletes left pointing at nothing: a to-one naming a row that is gone is set to
+    /// NULL, a link with an end that is gone is removed. Never more (`noAction` leaves the reference, as a
+    /// local delete does): a row is deleted only by a replica that deleted it, so a member another replica
+    /// added to a list while the list's owner was deleted is kept, detached, rather than deleted by a
+    /// delete its replica never saw (docs/sync.md#deletes). Every delete is final, so what this clears
+    /// stays cleared, whatever arrives after.
+    func repair() throws {
+        for storage in RelationshipStorage.all(in: manifest) {
+            switch storage.kind {
+            case .column:
+                guard Self.referenceRule(storage, in: manifest) != .noAction else { continue }
+                try database.execute("UPDATE \(q(storage.model)) SET \(q(storage.name)) = NULL WHERE \(q(storage.name)) IS NOT NULL "
+                    + "AND NOT EXISTS (SELECT 1 FROM \(q(storage.target)) AS \"_t\" WHERE \"_t\".\(StoreFormat.key) = \(q(storage.model)).\(q(storage.name)))")
+            case .linkTable:
+                guard storage.isCanonical, let link = storage.linkTable else { continue }
+                try database.execute("DELETE FROM \(q(link)) WHERE NOT EXISTS (SELECT 1 FROM \(q(storage.model)) AS \"_m\" WHERE \"_m\".\(StoreFormat.key) = \(q(link)).\"owner\") "
+                    + "OR NOT EXISTS (SELECT 1 FROM \(q(storage.target)) AS \"_m\" WHERE \"_m\".\(StoreFormat.key) = \(q(link)).\"target\")")
+            case .reverseColumn:
+                continue  // its inverse's column
+            }
+        }
+    }
+
+    /// The delete rule that governs a reference held by `storage`: its inverse's (the deleted side's), or
+    /// `nullify` for a one-way relationship.
+    static func referenceRule(_ storage: RelationshipStorage, in manifest: SchemaManifest) -> DeleteRule {
+        storage.relationship.inverse.flatMap { manifest.model(named: storage.target)?.relationship(named: $0)?.deleteRule } ?? .nullify
+    }
+}

@@ -1,0 +1,335 @@
+import Foundation
+
+/// One replica's side of a sync (docs/sync.md): sending this store's own commits to the relay as sealed
+/// segments (`push`), and merging the segments of the other replicas (`pull`). Every step is a write
+/// transaction of the store that records what it sent or applied with the rows it wrote, so a sync killed
+/// at any point resumes without sending or applying anything twice (ARCHITECTURE.md I22).
+package final class SyncSession {
+    package let store: Store
+    package let relay: SyncRelay
+    /// This store file's replica id (its change log's).
+    package let replica: String
+    let key: BackupKey
+    private var database: Database { store.database }
+
+    /// Own transactions per segment: a segment is read and sealed in memory.
+    static let transactionsPerSegment = 2_000
+    static let zeroDigest = [UInt8](repeating: 0, count: 32)
+
+    /// The sync of `store`, through the relay and with the key its sync record names.
+    package init(store: Store) throws {
+        guard let state = try SyncState.read(from: store.database) else { throw SyncError.notSynced(store.path) }
+        let relay = try SyncRelay.open(state.relay)
+        guard relay.syncID == state.syncID else { throw SyncError.otherRelay(store.path, relay: state.relay, sync: relay.syncID) }
+        self.store = store
+        self.relay = relay
+        self.replica = try ChangeLogSchema.replica(in: store.database) ?? ""
+        self.key = try Self.readKey(state.keyFile)
+    }
+
+    // MARK: Beginning and joining
+
+    /// Gives `store` a sync identity (`vein sync init`): makes the relay at `relayPath` (a new or empty
+    /// folder) with a snapshot of the store, and the sync key in `keyFile` (made when it does not exist).
+    @discardableResult
+    package static func begin(_ store: Store, relay relayPath: String, keyFile: String) throws -> SyncRelay {
+        guard try ChangeLogSchema.isKept(in: store.database) else { throw SyncError.noChangeLog(store.path) }
+        if let state = try SyncState.read(from: store.database) { throw SyncError.alreadySynced(store.path, relay: state.relay) }
+        let key: BackupKey
+        if FileSystem.fileExists(keyFile) {
+            key = try readKey(keyFile)
+        } else {
+            key = try BackupKey.random()
+            try KeyFile.create(keyFile, key: key.cipherKey)
+        }
+        let relay = try SyncRelay.make(at: relayPath)
+        var sent: Int64 = 0
+        _ = try SnapshotSealing.seal(store, scratch: relay.path + "/.snapshot-\(ULID.make()).vein", to: relay.snapshotPath, key: key) { last, replica in
+            sent = last.token
+            return SealedHeader(kind: .snapshot, generation: SyncRelay.epoch, sequence: 0, storeID: relay.syncID, replicaID: replica, keyID: key.id,
+                                previousDigest: zeroDigest, lastToken: last.token, lastClock: last.clock)
+        }
+        try adopt(store, relay: relay, keyFile: keyFile, sentThrough: sent)
+        return relay
+    }
+
+    /// Makes a new replica at `destination` (`vein sync join`): the relay's snapshot, copied into a new
+    /// store (complete or absent) with a change log and replica id of its own, encrypted as `protection`
+    /// says (told whether the synced store is encrypted). The caller opens it and pulls.
+    package static func join(relay relayPath: String, keyFile: String, to destination: String,
+                             protection: (Bool) throws -> StoreCreator.Protection) throws -> StoreCopier.Result {
+        let relay = try SyncRelay.open(relayPath)
+        let key = try readKey(keyFile)
+        guard !FileSystem.fileExists(destination) else { throw StoreError.alreadyExists(destination) }
+        StagedFile.removeLeftovers(of: destination, tag: StagedFile.Tag.restoring.rawValue)
+        let staged = try StagedFile(target: destination, tag: StagedFile.Tag.restoring.rawValue, mode: 0o600, keepsMode: false, placement: .create)
+        defer { staged.discard() }
+        let file = relay.snapshotPath
+        let snapshot = try naming { try GenerationReader.Snapshot.unseal(file, place: { header in
+            try relay.check(header, file: file, kind: .snapshot, replica: header.replicaID, sequence: 0)
+        }, keys: { id in try checked(key, id: id, file: file, keyFile: keyFile) }, into: staged.descriptor, path: staged.temporary) }
+        let chosen = try protection(snapshot.sourceEncrypted)
+        let scratch = try Store.open(staged.temporary, realPath: staged.temporary, key: snapshot.copyKey,
+                                     encryption: .encrypted(kind: snapshot.copyKey.kindDescription, source: .none), mode: .readWrite)
+        defer { try? scratch.close() }
+        return try StoreCopier.copy(scratch, to: destination, protection: chosen, keepsChangeLog: true, readingSource: nil)
+    }
+
+    /// Records in `store` that it syncs through `relay` from its commit `sentThrough` on.
+    package static func adopt(_ store: Store, relay: SyncRelay, keyFile: String, sentThrough: Int64? = nil) throws {
+        let replica = try ChangeLogSchema.replica(in: store.database) ?? ""
+        try store.transaction(.immediate) {
+            if let state = try SyncState.read(from: store.database) { throw SyncError.alreadySynced(store.path, relay: state.relay) }
+            for sql in SyncState.createTables { try store.database.execute(sql) }
+            let through = try sentThrough ?? ChangeLogSchema.newestCommit(in: store.database).token
+            try SyncState(syncID: relay.syncID, relay: try FileSystem.realPath(relay.path), keyFile: try FileSystem.realPath(keyFile),
+                          sentThrough: through, stampedThrough: through).write(to: store.database)
+            try SyncState.recordProgress(of: replica, sequence: 0, digest: zeroDigest, in: store.database)
+        }
+    }
+
+    // MARK: Sending
+
+    /// What one `push` or `pull` did.
+    package struct Report: Equatable, Sendable {
+        package var segments = 0
+        package var transactions = 0
+        /// Replicas whose next segment waits for a segment not yet on the relay, with what it waits for.
+        package var waiting: [String: String] = [:]
+    }
+
+    /// Sends this store's commits made since the last push, as numbered segments in this replica's folder.
+    @discardableResult
+    package func push() throws -> Report {
+        let lock = try relay.lockReplica(replica)
+        defer { lock.unlock() }
+        // What a push killed while sealing left (under the lock, no other push is sealing now).
+        StagedFile.removeLeftovers(in: relay.replicaPath(replica), tag: StagedFile.Tag.sealing.rawValue)
+        var report = Report()
+        try Self.naming { while try pushOne(&report) {} }
+        return report
+    }
+
+    /// Sends one segment, or finds the one a killed push sealed; false when nothing is left to send.
+    private func pushOne(_ report: inout Report) throws -> Bool {
+        try store.transaction(.immediate) {
+            var state = try self.state()
+            try stampOwn(&state)
+            try refuseUnsendable(after: state.sentThrough)
+            let progress = try SyncState.progress(in: database)
+            let own = progress[replica] ?? (0, Self.zeroDigest)
+            let sequence = own.sequence + 1
+            let path = relay.segmentPath(replica, sequence)
+            let payload = try SegmentPayload.read(from: database, after: state.sentThrough, limit: Self.transactionsPerSegment, replica: replica)
+            let header: SealedHeader, digest: [UInt8]
+            if FileSystem.fileExists(path) {
+                // A push killed after sealing the segment and before recording it: the file is what it sent, if
+                // it holds this store's next commits (another copy of this file pushing as this replica would not).
+                let (found, foundDigest, segment) = try openSegment(of: replica, sequence, after: own.digest)
+                let unsent = try SegmentPayload.transactions(in: Array(payload.bytes), file: path)
+                guard !segment.transactions.isEmpty, unsent.starts(with: segment.transactions) else {
+                    throw SyncError.damaged(file: path, reason: "it holds other commits than this store's next ones "
+                                              + "(another copy of this store file syncs as the same replica)")
+                }
+                (header, digest) = (found, foundDigest)
+                report.transactions += segment.transactions.count
+            } else {
+                guard let last = payload.entries.last else { return false }
+                let received = progress.filter { $0.key != replica }.mapValues(\.sequence)
+                let planned = SealedHeader(kind: .segment, generation: SyncRelay.epoch, sequence: sequence, storeID: relay.syncID, replicaID: replica,
+                                           keyID: key.id, previousDigest: own.digest, lastToken: last.token, lastClock: last.clock)
+                (header, digest) = try SealedFile.write(to: path, header: planned, key: key,
+                                                        prefix: SyncSegment.encode(received: received, payload: payload))
+                report.transactions += payload.entries.count
+            }
+            report.segments += 1
+            try SyncState.recordProgress(of: replica, sequence: sequence, digest: digest, in: database)
+            state.sentThrough = header.lastToken
+            try state.write(to: database)
+            return true
+        }
+    }
+
+    /// A write made outside Vein or a migration cannot be sent as changes: said, and nothing is sent.
+    private func refuseUnsendable(after token: Int64) throws {
+        let row = try database.rows(#"SELECT "token", "kind" FROM "\#(ChangeLogSchema.transactions)" WHERE "token" > ? AND "replica" = ? AND "kind" <> 'changes' ORDER BY "token" LIMIT 1"#,
+                                    [.integer(token), .text(replica)]).first
+        guard let row, let kind = row[1].string else { return }
+        throw SyncError.unsendable(store.path, reason: kind == TransactionKind.outside.rawValue
+            ? "another program wrote to it (commit \(row[0].int64 ?? 0) records writes made outside Vein), and those writes are not in its change log"
+            : "it was migrated since its last sync (commit \(row[0].int64 ?? 0)), and sync across a migration is not built yet")
+    }
+
+    // MARK: Receiving
+
+    /// Merges every segment of the other replicas not yet applied, each in its own transaction, in an
+    /// order that keeps each replica's own order and what each had received when it wrote.
+    @discardableResult
+    package func pull() throws -> Report {
+        try refuseRelayGoneBack()
+        var report = Report()
+        var progressed = true
+        try Self.naming {
+            while progressed {
+                progressed = false
+                report.waiting = [:]
+                for other in try relay.replicas() where other != replica {
+                    if try pullOne(from: other, &report) { progressed = true }
+                }
+            }
+        }
+        return report
+    }
+
+    /// Applies `other`'s next segment when it is on the relay and everything it depends on is here.
+    private func pullOne(from other: String, _ report: inout Report) throws -> Bool {
+        let progress = try SyncState.progress(in: database)
+        let before = progress[other] ?? (0, Self.zeroDigest)
+        let sequence = before.sequence + 1
+        guard FileSystem.fileExists(relay.segmentPath(other, sequence)) else { return false }
+        let (_, digest, segment) = try openSegment(of: other, sequence, after: before.digest)
+        for (needed, through) in segment.received.sorted(by: { $0.key < $1.key }) where needed != replica && (progress[needed]?.sequence ?? 0) < through {
+            report.waiting[other] = "its segment \(sequence) waits for replica \(needed)'s segment \(through)"
+            return false
+        }
+        let version = store.manifest.version.description
+        if let differing = segment.transactions.first(where: { $0.schemaVersion != version }) {
+            throw SyncError.schemaDiffers(replica: other, version: differing.schemaVersion, local: version)
+        }
+        let recorder = database.transactionObserver as? ChangeRecorder
+        recorder?.merging = (other, segment.transactions.map(\.clock).max() ?? 0)
+        defer { recorder?.merging = nil }
+        let merger = SyncMerger(database: database, manifest: store.manifest)
+        let applied: Bool = try store.transaction(.immediate) {
+            // Another process may have applied it meanwhile.
+            guard try SyncState.progress(in: database)[other]?.sequence ?? 0 == before.sequence else { return false }
+            var state = try self.state()
+            try stampOwn(&state)
+            try state.write(to: database)
+            var needsRepair = false
+            for transaction in segment.transactions { needsRepair = try merger.merge(transaction) || needsRepair }
+            if needsRepair { try merger.repair() }
+            try SyncState.recordProgress(of: other, sequence: sequence, digest: digest, in: database)
+            return true
+        }
+        if applied {
+            report.segments += 1
+            report.transactions += segment.transactions.count
+        }
+        return applied
+    }
+
+    /// Each replica's last segment this store received must still be on the relay as it was: a relay
+    /// restored from an older copy of itself would otherwise hand out different segments under those numbers.
+    private func refuseRelayGoneBack() throws {
+        for (other, last) in try SyncState.progress(in: database) where last.sequence > 0 {
+            let path = relay.segmentPath(other, last.sequence)
+            guard FileSystem.fileExists(path), try SealedFile.digest(of: path) == last.digest else {
+                throw SyncError.relayWentBack(relay.path, replica: other, sequence: last.sequence)
+            }
+        }
+    }
+
+    // MARK: Shared steps
+
+    private func state() throws -> SyncState {
+        guard let state = try SyncState.read(from: database) else { throw SyncError.notSynced(store.path) }
+        return state
+    }
+
+    /// Stamps this store's own commits since the last stamped, in the caller's transaction, so a merged
+    /// change must pass them (`SyncMerger.stamp`).
+    private func stampOwn(_ state: inout SyncState) throws {
+        var reader = ChangeLogReader()
+        reader.afterToken = state.stampedThrough
+        let merger = SyncMerger(database: database, manifest: store.manifest)
+        let transactions = try reader.transactions(in: database)
+        for transaction in transactions where transaction.replica == replica && transaction.kind == .changes {
+            try merger.stamp(transaction)
+        }
+        if let last = transactions.last { state.stampedThrough = last.token }
+    }
+
+    /// Opens `owner`'s segment `sequence`: where it belongs, sealed under the sync key, following the
+    /// segment before it (`previous`'s digest), whole.
+    private func openSegment(of owner: String, _ sequence: UInt64, after previous: [UInt8]) throws -> (SealedHeader, [UInt8], SyncSegment) {
+        let file = relay.segmentPath(owner, sequence)
+        var payload: [UInt8] = []
+        let state = try self.state()
+        let (header, digest) = try SealedFile.open(file, place: { try relay.check($0, file: file, kind: .segment, replica: owner, sequence: sequence) },
+                                                   key: { id in try Self.checked(key, id: id, file: file, keyFile: state.keyFile) }) {
+            payload.append(contentsOf: $0)
+        }
+        guard header.previousDigest == previous else {
+            throw BackupError.damaged(file: file, reason: sequence == 1 ? "it is not the first segment of its replica (the chain's digest differs)"
+                                      : "it does not follow segment \(sequence - 1) (the chain's digest differs)")
+        }
+        let segment = try SyncSegment(decoding: payload, file: file)
+        guard segment.transactions.last?.token == header.lastToken,
+              segment.transactions.allSatisfy({ $0.replica == owner && $0.kind == .changes }) else {
+            throw BackupError.damaged(file: file, reason: "its header and its commits disagree")
+        }
+        return (header, digest, segment)
+    }
+
+    /// Runs `body`, naming a damaged file of the relay as sync's (the sealed files' reader speaks of backups).
+    static func naming<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch BackupError.damaged(let file, let reason) {
+            throw SyncError.damaged(file: file, reason: reason)
+        }
+    }
+
+    static func readKey(_ keyFile: String) throws -> BackupKey {
+        let key = try KeyFile.read(keyFile)
+        guard key.kind == .raw, key.secret.count == AESGCM.keyLength else { throw SyncError.notASyncKey(keyFile) }
+        return try BackupKey(key)
+    }
+
+    static func checked(_ key: BackupKey, id: [UInt8], file: String, keyFile: String) throws -> BackupKey {
+        guard key.id == id else { throw SyncError.wrongKey(file: file, keyFile: keyFile) }
+        return key
+    }
+}
+
+extension SyncRelay {
+    /// A sealed file's header against its place in the relay: this sync, the replica whose folder holds
+    /// it, the kind and number its name says.
+    func check(_ header: SealedHeader, file: String, kind: SealedHeader.Kind, replica: String, sequence: UInt64) throws {
+        guard header.storeID == syncID else {
+            throw BackupError.damaged(file: file, reason: "it belongs to another sync (sync id \(header.storeID), not \(syncID))")
+        }
+        guard header.kind == kind, header.generation == Self.epoch, header.replicaID == replica, header.sequence == sequence else {
+            let said = header.kind == .snapshot ? "the snapshot" : "replica \(header.replicaID)'s segment \(header.sequence)"
+            let expected = kind == .snapshot ? "the snapshot" : "replica \(replica)'s segment \(sequence)"
+            throw BackupError.damaged(file: file, reason: "it says it is \(said), not \(expected)")
+        }
+    }
+}
+
+extension SyncSession {
+    /// What `vein sync status` shows: read from the store and the relay's listing, decrypting nothing.
+    package struct Status: Sendable {
+        package struct Replica: Sendable {
+            package let replica: String
+            package let onRelay: Int
+            package let merged: Int
+        }
+        package let syncID: String
+        package let relay: String
+        package let replica: String
+        /// This replica's commits not yet sent.
+        package let unsent: Int
+        package let replicas: [Replica]
+    }
+
+    package func status() throws -> Status {
+        let state = try state()
+        let progress = try SyncState.progress(in: store.database)
+        let unsent = try store.database.scalar(#"SELECT count(*) FROM "\#(ChangeLogSchema.transactions)" WHERE "token" > ? AND "replica" = ?"#,
+                                               [.integer(state.sentThrough), .text(replica)])?.int64 ?? 0
+        let replicas = try Set(relay.replicas() + progress.keys).sorted().map { id in
+            Status.Replica(replica: id, onRelay: try relay.segmentCount(of: id), merged: Int(progress[id]?.sequence ?? 0))
+        }
+        return Status(syncID: state.syncID, relay: relay.path, replica: replica, unsent: Int(unsent), replicas: replicas)
+    }
+}

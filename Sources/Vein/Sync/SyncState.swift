@@ -1,0 +1,66 @@
+import Foundation
+
+/// What a synced store keeps of its sync (docs/sync.md#in-the-store), all of it about this one file, so a
+/// copy of the store takes none of it (`StoreMeta.perFileKeys`, and tables the copier does not know):
+///
+/// - `_vein_meta.sync`: the sync's id, the relay, where the sync key is, and this replica's progress (the
+///   last token sent, and the last it stamped);
+/// - `_vein_meta.historyHeldAfter`: the last token sent, below which the log may be pruned;
+/// - `_vein_sync_replicas`: per replica, the last segment applied (this one's: sent) and its digest, so a
+///   relay that goes back is noticed;
+/// - `_vein_sync_stamps`: per row, link and field, the clock time and replica of the write that holds it,
+///   which a merged change must pass to replace it.
+struct SyncState: Equatable {
+    var syncID: String
+    var relay: String
+    var keyFile: String
+    /// The last of this store's own transactions sent to the relay.
+    var sentThrough: Int64
+    /// The last of this store's own transactions whose writes are stamped.
+    var stampedThrough: Int64
+
+    static let replicas = StoreMeta.syncReplicasTable
+    static let stamps = StoreMeta.syncStampsTable
+
+    static let createTables = [
+        #"CREATE TABLE IF NOT EXISTS "\#(replicas)" ("replica" TEXT PRIMARY KEY NOT NULL, "sequence" INTEGER NOT NULL, "digest" BLOB NOT NULL)"#,
+        #"CREATE TABLE IF NOT EXISTS "\#(stamps)" ("tableName" TEXT NOT NULL, "key" TEXT NOT NULL, "column" TEXT NOT NULL, "#
+            + #""clock" INTEGER NOT NULL, "replica" TEXT NOT NULL, PRIMARY KEY ("tableName", "key", "column")) WITHOUT ROWID"#,
+    ]
+
+    /// The state of the store open on `database`; nil when it is not synced.
+    static func read(from database: Database) throws -> SyncState? {
+        guard let text = try database.scalar(#"SELECT "value" FROM "_vein_meta" WHERE "key" = ?"#, [.text(StoreMeta.syncKey)])?.string else {
+            return nil
+        }
+        guard case .object(let o)? = try? JSONParser.parse(text), let sync = o["sync"]?.stringValue, let relay = o["relay"]?.stringValue,
+              let keyFile = o["keyFile"]?.stringValue, let sent = o["sentThrough"]?.intValue, let stamped = o["stampedThrough"]?.intValue else {
+            throw ChangeLogError.damaged("_vein_meta.\(StoreMeta.syncKey) is not a sync record Vein wrote")
+        }
+        return SyncState(syncID: sync, relay: relay, keyFile: keyFile, sentThrough: sent, stampedThrough: stamped)
+    }
+
+    /// Writes the state, and the log's hold, in the caller's write transaction.
+    func write(to database: Database) throws {
+        let object = JSONObject([("sync", .string(syncID)), ("relay", .string(relay)), ("keyFile", .string(keyFile)),
+                                 ("sentThrough", .int(sentThrough)), ("stampedThrough", .int(stampedThrough))])
+        try database.execute(#"INSERT OR REPLACE INTO "_vein_meta" ("key", "value") VALUES (?, ?), (?, ?)"#,
+                             [.text(StoreMeta.syncKey), .text(JSONWriter.string(.object(object))),
+                              .text(ChangeLogPruning.heldAfterKey), .text(String(min(sentThrough, stampedThrough)))])
+    }
+
+    /// The last segment applied from each replica (this one's own: the last sent), with its digest.
+    static func progress(in database: Database) throws -> [String: (sequence: UInt64, digest: [UInt8])] {
+        var result: [String: (UInt64, [UInt8])] = [:]
+        for row in try database.rows(#"SELECT "replica", "sequence", "digest" FROM "\#(replicas)""#) {
+            guard let replica = row[0].string, let sequence = row[1].int64, case .blob(let digest) = row[2] else { continue }
+            result[replica] = (UInt64(sequence), [UInt8](digest))
+        }
+        return result
+    }
+
+    static func recordProgress(of replica: String, sequence: UInt64, digest: [UInt8], in database: Database) throws {
+        try database.execute(#"INSERT OR REPLACE INTO "\#(replicas)" ("replica", "sequence", "digest") VALUES (?, ?, ?)"#,
+                             [.text(replica), .integer(Int64(sequence)), .blob(Data(digest))])
+    }
+}

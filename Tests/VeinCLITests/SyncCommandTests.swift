@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+
+/// `vein sync` through the built binary (docs/sync.md): replicas made with `init` and `join` converge, the
+/// relay holds nothing readable, every kind of tampering is refused by name with nothing merged past it,
+/// a relay that goes back is noticed, a killed sync loses and repeats nothing, and the errors' words.
+@Suite struct SyncCommandTests {
+    /// a.vein (the example blog, a change log, key in ka) made the first replica of a sync through `relay`
+    /// with the key in `sync.key`, and b.vein joined from it (its own key, in kb).
+    static func replicas() throws -> VeinRunner {
+        let r = try VeinRunner()
+        try expectOK(r, ["create", "a.vein", "--schema", VeinRunner.exampleManifest, "--history", "--key-file", "ka"])
+        try insert(r, "a", "before the sync")
+        try expectOK(r, ["sync", "init", "a.vein", "--relay", "relay", "--sync-key-file", "sync.key", "--key-file", "ka"])
+        try expectOK(r, ["sync", "join", "b.vein", "--relay", "relay", "--sync-key-file", "sync.key", "--key-file", "kb"])
+        return r
+    }
+
+    @discardableResult
+    static func expectOK(_ r: VeinRunner, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> VeinRunner.Result {
+        let result = try r.vein(arguments)
+        try #require(result.status == 0, "\(arguments.joined(separator: " ")): \(result.stderr)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    static func key(_ replica: String) -> [String] { ["--key-file", "k" + replica] }
+
+    static func insert(_ r: VeinRunner, _ replica: String, _ title: String) throws {
+        try expectOK(r, ["query", "\(replica).vein", #"insert Post(title: "\#(title)", content: "written on \#(replica)")"#] + key(replica))
+    }
+
+    static func sync(_ r: VeinRunner, _ replica: String) throws -> VeinRunner.Result {
+        try r.vein(["sync", "\(replica).vein"] + key(replica))
+    }
+
+    static func export(_ r: VeinRunner, _ replica: String) throws -> String {
+        try expectOK(r, ["export", "\(replica).vein", "-q"] + key(replica)).stdout
+    }
+
+    /// The segment files of the relay, by replica folder.
+    static func segments(_ r: VeinRunner) throws -> [String] {
+        try FileManager.default.subpathsOfDirectory(atPath: r.path("relay")).filter { $0.hasSuffix(".vseal") && $0.contains("/") }.sorted()
+    }
+
+    @Test func twoReplicasConvergeAndTheRelaySeesNothing() throws {
+        let r = try Self.replicas()
+        defer { r.cleanUp() }
+        #expect(try Self.export(r, "b").contains("before the sync"), "the joined replica starts from the relay's snapshot")
+        try Self.insert(r, "a", "secret title on a")
+        try Self.insert(r, "b", "secret title on b")
+        // One field written on both; the later write wins on both.
+        try Self.expectOK(r, ["query", "a.vein", #"update Post where title == "before the sync" set views = 5"#] + Self.key("a"))
+        try Self.expectOK(r, ["query", "b.vein", #"update Post where title == "before the sync" set views = 7"#] + Self.key("b"))
+        let first = try Self.sync(r, "a")
+        #expect(first.status == 0)
+        #expect(first.stderr == "sent 2 commits in 1 segment, received 0 commits in 0 segments\n")
+        #expect(try Self.sync(r, "b").stderr == "sent 2 commits in 1 segment, received 2 commits in 1 segment\n")
+        #expect(try Self.sync(r, "a").stderr == "sent 0 commits in 0 segments, received 2 commits in 1 segment\n")
+        let a = try Self.export(r, "a"), b = try Self.export(r, "b")
+        #expect(a == b)
+        #expect(a.contains("secret title on a") && a.contains("secret title on b"))
+        #expect(a.contains(#""views":7"#), "b's write is the later one: \(a)")
+        for replica in ["a", "b"] { try Self.expectOK(r, ["verify", "\(replica).vein"] + Self.key(replica)) }
+        let status = try Self.expectOK(r, ["sync", "status", "a.vein", "--json"] + Self.key("a")).stdout
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any], "\(status)")
+        #expect(parsed["unsent"] as? Int == 0, "\(status)")
+        let others = (parsed["replicas"] as? [[String: Any]] ?? []).filter { $0["self"] as? Bool == false }
+        #expect(others.count == 1 && others.first?["merged"] as? Int == 1 && others.first?["onRelay"] as? Int == 1, "\(status)")
+        // The merged commits are in b's history as a's.
+        let history = try Self.expectOK(r, ["history", "b.vein", "--json"] + Self.key("b")).stdout
+        #expect(history.contains("secret title on a"))
+
+        // Blind: no title, content, model or field name in any byte of the relay.
+        let secrets = ["secret title", "written on", "before the sync", "Post", "Attachment", "title", "content", "views"]
+        for file in try FileManager.default.subpathsOfDirectory(atPath: r.path("relay")) {
+            guard let data = FileManager.default.contents(atPath: r.path("relay/" + file)) else { continue }
+            for secret in secrets {
+                #expect(data.range(of: Data(secret.utf8)) == nil, "\(file) holds \"\(secret)\"")
+            }
+        }
+    }
+
+    @Test func aDeleteWinsOverAConcurrentUpdateAndAMemberAddedMeanwhileIsKept() throws {
+        let r = try Self.replicas()
+        defer { r.cleanUp() }
+        try #require(try Self.sync(r, "a").status == 0)
+        try Self.expectOK(r, ["query", "a.vein", #"delete Post where title == "before the sync""#] + Self.key("a"))
+        try Self.expectOK(r, ["query", "b.vein", #"update Post where title == "before the sync" set views = 99"#] + Self.key("b"))
+        let exported = try Self.export(r, "b")
+        let line = try #require(exported.split(separator: "\n").first { $0.contains("before the sync") }, "\(exported)")
+        let id = try #require(line.split(separator: "\"").first { $0.count == 26 }.map(String.init), "\(line)")
+        try Self.expectOK(r, ["query", "b.vein", #"insert Attachment(name: "added on b", fileType: .png, sizeMiB: 1, post: "\#(id)")"#] + Self.key("b"))
+        for replica in ["a", "b", "a"] { try #require(try Self.sync(r, replica).status == 0) }
+        let a = try Self.export(r, "a")
+        #expect(a == (try Self.export(r, "b")))
+        #expect(!a.contains("before the sync"), "the delete wins")
+        #expect(a.contains(#""name":"added on b""#) && a.contains(#""post":null"#), "the attachment b added meanwhile is kept, detached: \(a)")
+        for replica in ["a", "b"] { try Self.expectOK(r, ["verify", "\(replica).vein"] + Self.key(replica)) }
+    }
+
+    @Test func tamperedSegmentsAreRefusedByNameAndNothingPastThemIsMerged() throws {
+        let r = try Self.replicas()
+        defer { r.cleanUp() }
+        try Self.insert(r, "a", "one")
+        try #require(try Self.sync(r, "a").status == 0)
+        try Self.insert(r, "a", "two")
+        try #require(try Self.sync(r, "a").status == 0)
+        let files = try Self.segments(r)
+        try #require(files.count == 2, "\(files)")
+        let first = r.path("relay/" + files[0]), second = r.path("relay/" + files[1])
+        let original = try Data(contentsOf: URL(fileURLWithPath: first))
+
+        func expectRefused(_ words: String, status: Int32 = 65, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let result = try Self.sync(r, "b")
+            #expect(result.status == status, "\(result.stderr)", sourceLocation: sourceLocation)
+            #expect(result.stderr.contains(words), "\(result.stderr)", sourceLocation: sourceLocation)
+            #expect(!(try Self.export(r, "b")).contains(#""title":"one""#), "nothing merged", sourceLocation: sourceLocation)
+        }
+        // A flipped byte in the payload.
+        var flipped = original
+        flipped[flipped.count - 20] ^= 1
+        try flipped.write(to: URL(fileURLWithPath: first))
+        try expectRefused("\(first) is damaged: it is not what was sealed (its authentication tag does not match)")
+        // Cut short.
+        try original.prefix(original.count - 5).write(to: URL(fileURLWithPath: first))
+        try expectRefused("\(first) is damaged: it is \(original.count - 5) bytes long")
+        // Segments swapped: each says where it belongs.
+        let secondBytes = try Data(contentsOf: URL(fileURLWithPath: second))
+        try secondBytes.write(to: URL(fileURLWithPath: first))
+        try expectRefused("\(first) is damaged: it says it is replica")
+        // From another sync.
+        try Self.expectOK(r, ["create", "c.vein", "--schema", VeinRunner.exampleManifest, "--history", "--key-file", "kc"])
+        try Self.expectOK(r, ["sync", "init", "c.vein", "--relay", "other", "--sync-key-file", "sync.key", "--key-file", "kc"])
+        try Self.insert(r, "c", "elsewhere")
+        try #require(try Self.sync(r, "c").status == 0)
+        let foreign = try FileManager.default.subpathsOfDirectory(atPath: r.path("other")).first { $0.hasSuffix("segment-00000001.vseal") }!
+        try Data(contentsOf: URL(fileURLWithPath: r.path("other/" + foreign))).write(to: URL(fileURLWithPath: first))
+        try expectRefused("it belongs to another sync")
+        // Sealed with another key.
+        try original.write(to: URL(fileURLWithPath: first))
+        try r.write("other.key", String(repeating: "ab", count: 32) + "\n", mode: 0o600)
+        let wrong = try r.vein(["sync", "join", "w.vein", "--relay", "relay", "--sync-key-file", "other.key", "--plaintext"])
+        #expect(wrong.status == 77, "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("snapshot.vseal was sealed with another key than the sync key in"), "\(wrong.stderr)")
+        #expect(!r.exists("w.vein"))
+        // Whole again: merged.
+        let merged = try Self.sync(r, "b")
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try Self.export(r, "b").contains(#""title":"two""#))
+
+        // A relay restored from an older copy of itself: a segment b merged is gone.
+        try FileManager.default.removeItem(atPath: second)
+        let back = try Self.sync(r, "b")
+        #expect(back.status == 65)
+        #expect(back.stderr.contains("went back: replica") && back.stderr.contains("segment 2, already received, is missing or different"), "\(back.stderr)")
+    }
+
+    @Test func errorsSayWhatToDo() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        try Self.expectOK(r, ["create", "n.vein", "--schema", VeinRunner.exampleManifest, "--key-file", "kn"])
+        let noLog = try r.vein(["sync", "init", "n.vein", "--relay", "relay", "--sync-key-file", "s.key", "--key-file", "kn"])
+        #expect(noLog.status == 65)
+        #expect(noLog.stderr == "vein: error: n.vein keeps no change log, which sync sends\nhint: start one with 'vein history enable STORE'\n")
+        let notSynced = try r.vein(["sync", "n.vein", "--key-file", "kn"])
+        #expect(notSynced.status == 65)
+        #expect(notSynced.stderr.hasPrefix("vein: error: n.vein is not synced\nhint: make it a replica with 'vein sync init"), "\(notSynced.stderr)")
+        let postgres = try r.vein(["sync", "init", "n.vein", "--relay", "postgres://relay.example/vein", "--sync-key-file", "s.key", "--key-file", "kn"])
+        #expect(postgres.status == 69)
+        #expect(postgres.stderr.contains("only a folder relay is built yet"), "\(postgres.stderr)")
+        try Self.expectOK(r, ["history", "enable", "n.vein", "--key-file", "kn"])
+        try FileManager.default.createDirectory(atPath: r.path("relay"), withIntermediateDirectories: true)
+        try r.write("relay/notes.txt", "mine")
+        let busyFolder = try r.vein(["sync", "init", "n.vein", "--relay", "relay", "--sync-key-file", "s.key", "--key-file", "kn"])
+        #expect(busyFolder.status == 65)
+        #expect(busyFolder.stderr.hasPrefix("vein: error: relay is not a Vein sync relay: it holds other files (a relay needs a new or empty folder)\n"), "\(busyFolder.stderr)")
+        try Self.expectOK(r, ["sync", "init", "n.vein", "--relay", "relay2", "--sync-key-file", "s.key", "--key-file", "kn"])
+        let twice = try r.vein(["sync", "init", "n.vein", "--relay", "relay3", "--sync-key-file", "s.key", "--key-file", "kn"])
+        #expect(twice.status == 65)
+        #expect(twice.stderr.contains("n.vein is synced already, through "), "\(twice.stderr)")
+        try Self.expectOK(r, ["create", "m.vein", "--schema", VeinRunner.exampleManifest, "--history", "--plaintext"])
+        let inUse = try r.vein(["sync", "init", "m.vein", "--relay", "relay2", "--sync-key-file", "s.key"])
+        #expect(inUse.status == 65)
+        #expect(inUse.stderr.contains("relay2 already carries the sync "), "\(inUse.stderr)")
+        try Self.expectOK(r, ["sync", "join", "j.vein", "--relay", "relay2", "--sync-key-file", "s.key", "--plaintext"])
+        let exists = try r.vein(["sync", "join", "j.vein", "--relay", "relay2", "--sync-key-file", "s.key", "--plaintext"])
+        #expect(exists.status == 73, "\(exists.stderr)")
+        let notRelay = try r.vein(["sync", "join", "x.vein", "--relay", "relay", "--sync-key-file", "s.key", "--plaintext"])
+        #expect(notRelay.stderr.hasPrefix("vein: error: relay is not a Vein sync relay: it has no vein-sync file\n"), "\(notRelay.stderr)")
+        // Writes another program made cannot be sent.
+        try Self.expectOK(r, ["query", "j.vein", #"insert Post(title: "t", content: "c")"#])
+        let shell = try r.run("/usr/bin/sqlcipher", ["j.vein", #"UPDATE "Post" SET "views" = 3;"#])
+        try #require(shell.status == 0, "\(shell.stderr)")
+        try Self.expectOK(r, ["query", "j.vein", #"insert Post(title: "u", content: "c")"#])
+        let outside = try r.vein(["sync", "j.vein"])
+        #expect(outside.status == 65)
+        #expect(outside.stderr.contains("j.vein cannot be synced: another program wrote to it"), "\(outside.stderr)")
+    }
+
+    /// kill -9 at random moments of `vein sync` on both replicas: the runs after go on, and the replicas
+    /// end equal, with every commit once.
+    @Test func aKilledSyncLosesAndRepeatsNothing() throws {
+        let r = try Self.replicas()
+        defer { r.cleanUp() }
+        var seed: UInt64 = 20261207
+        func delay(below limit: UInt64) -> useconds_t {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return useconds_t((seed >> 33) % limit)
+        }
+        let blob = String(repeating: "long text of a post; ", count: 300)
+        var limits: [String: UInt64] = [:]
+        for replica in ["a", "b"] { limits[replica] = try BackupCrashTests.duration(r, ["sync", "\(replica).vein"] + Self.key(replica)) }
+        var kills = 0, round = 0, inserted = 1
+        while kills < 24 && round < 80 {
+            defer { round += 1 }
+            for replica in ["a", "b"] {
+                try Self.expectOK(r, ["query", "\(replica).vein", #"insert Post(title: "\#(replica)\#(round)", content: "\#(blob)")"#] + Self.key(replica))
+                inserted += 1
+                let limit = limits[replica]!
+                if try BackupCrashTests.killed(r, ["sync", "\(replica).vein"] + Self.key(replica), after: delay(below: limit)) {
+                    kills += 1
+                    limits[replica] = limit * 5 / 4
+                } else {
+                    limits[replica] = max(1_000, limit * 3 / 4)
+                }
+            }
+        }
+        #expect(kills >= 24, "syncs killed while they ran: \(kills) of \(2 * round)")
+        print("sync crash test: \(kills) syncs killed while they ran, of \(2 * round)")
+        for replica in ["a", "b", "a"] {
+            let result = try Self.sync(r, replica)
+            #expect(result.status == 0, "the run after killed ones goes on: \(result.stderr)")
+        }
+        let a = try Self.export(r, "a")
+        #expect(a == (try Self.export(r, "b")))
+        #expect(a.components(separatedBy: #""title":"#).count - 1 == inserted, "every commit once")
+        for replica in ["a", "b"] { try Self.expectOK(r, ["verify", "\(replica).vein"] + Self.key(replica)) }
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: r.path("relay")).filter { $0.contains("sealing") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+}
