@@ -3,7 +3,7 @@ import Foundation
 // libFuzzer entry points for the parsers that read what users and other programs give Vein: schema
 // manifests, migration plans, expressions (parsed, type-checked, compiled and run on a small store),
 // JSON (whole documents and the streaming reader), the change log's bytes (a damaged record) and what a
-// backup folder holds (sealed headers, segment payloads, snapshot prefixes: an untrusted folder's files). `scripts/fuzz` compiles this file together with the
+// backup folder or a sync relay holds (sealed headers, segment payloads, snapshot prefixes: an untrusted folder's files). `scripts/fuzz` compiles this file together with the
 // engine's sources (`swiftc -sanitize=fuzzer,address`), so this is one module with the engine and can reach
 // its internals. The target is chosen by VEIN_FUZZ_TARGET; a crash, a sanitizer report or a hang is a
 // finding, a thrown error is the expected answer to bad input.
@@ -138,7 +138,10 @@ func fuzzChangeBytes(_ bytes: [UInt8]) {
 func fuzzBackupFile(_ bytes: [UInt8]) {
     guard let kind = bytes.first else { return }
     let body = Array(bytes.dropFirst())
-    switch kind % 4 {
+    switch kind % 5 {
+    case 4:
+        // A sync segment's payload: what its writer had merged, then its commits (docs/sync.md#segments).
+        _ = try? SyncSegment(decoding: body, file: "segment.vseal")
     case 0:
         guard let header = try? SealedHeader(decoding: body) else { return }
         guard header.encoded == Array(body.prefix(SealedHeader.length)) else { fatalError("a sealed header does not write back the same") }

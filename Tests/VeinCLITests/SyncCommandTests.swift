@@ -197,6 +197,33 @@ import Testing
         #expect(outside.stderr.contains("j.vein cannot be synced: another program wrote to it"), "\(outside.stderr)")
     }
 
+    /// `vein sync --watch` sends a commit soon after it is made, and merges the others' when they appear.
+    @Test func aWatchingSyncSendsAndReceives() throws {
+        let r = try Self.replicas()
+        defer { r.cleanUp() }
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: VeinRunner.binary)
+        watcher.arguments = ["sync", r.path("b.vein"), "--watch", "--quiet", "--key-file", r.path("kb")]
+        watcher.environment = VeinRunner.isolatedEnvironment
+        try watcher.run()
+        defer { ContinuousBackupCommandTests.stop(watcher) }
+        /// Whether `condition` holds within ten seconds (looked at every 50 ms).
+        func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
+            for _ in 0..<200 {
+                if try condition() { return true }
+                usleep(50_000)
+            }
+            return try condition()
+        }
+        try Self.insert(r, "a", "sent by a")
+        try #require(try Self.sync(r, "a").status == 0)
+        #expect(try eventually { try Self.export(r, "b").contains("sent by a") }, "the watcher merges a's segment")
+        try Self.insert(r, "b", "made on b")
+        #expect(try eventually { try Self.segments(r).count == 2 }, "the watcher sends b's commit")
+        try #require(try Self.sync(r, "a").status == 0)
+        #expect(try Self.export(r, "a").contains("made on b"))
+    }
+
     /// kill -9 at random moments of `vein sync` on both replicas: the runs after go on, and the replicas
     /// end equal, with every commit once.
     @Test func aKilledSyncLosesAndRepeatsNothing() throws {

@@ -127,14 +127,8 @@ package struct BackupFolder: Sendable {
     /// Holds the folder's writer lock (a `flock` on its `.lock` file) until `unlock`: two backups never
     /// write one chain.
     func lockForWriting() throws -> FileSystem.DirectoryLock {
-        let lockPath = path + "/.lock"
-        let fd = Foundation.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystem.writeError(lockPath, errno, creating: true) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
-            throw BackupError.busy(path)
-        }
-        return FileSystem.DirectoryLock(fd: fd)
+        guard let lock = try FileSystem.tryLock(path + "/.lock") else { throw BackupError.busy(path) }
+        return lock
     }
 
     static func number(_ value: UInt64) -> String {

@@ -93,6 +93,18 @@ package enum FileSystem {
         return DirectoryLock(fd: fd)
     }
 
+    /// Takes the writer lock of a folder: a `flock` on the file `lockPath` (made when missing), without
+    /// waiting. Nil when another process holds it.
+    static func tryLock(_ lockPath: String) throws -> DirectoryLock? {
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw writeError(lockPath, errno, creating: true) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            return nil
+        }
+        return DirectoryLock(fd: fd)
+    }
+
     package static func fileExists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0

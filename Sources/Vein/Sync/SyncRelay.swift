@@ -83,14 +83,8 @@ package struct SyncRelay: Sendable {
     func lockReplica(_ replica: String) throws -> FileSystem.DirectoryLock {
         let directory = replicaPath(replica)
         guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw FileSystem.writeError(directory, errno, creating: true) }
-        let lockPath = directory + "/.lock"
-        let fd = Foundation.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystem.writeError(lockPath, errno, creating: true) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
-            throw SyncError.busy(path)
-        }
-        return FileSystem.DirectoryLock(fd: fd)
+        guard let lock = try FileSystem.tryLock(directory + "/.lock") else { throw SyncError.busy(path) }
+        return lock
     }
 }
 
