@@ -19,6 +19,8 @@
 @_exported import enum Vein.KeyError
 @_exported import enum Vein.MigrationError
 @_exported import struct Vein.MigrationReport
+// What `ModelContainer.sync` reports.
+@_exported import enum Vein.SyncError
 import Vein
 
 /// A schema version (`ModelVersion(0, 0, 1)`), as the announcement writes it.

@@ -25,6 +25,8 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
     let models: [any PersistentModel.Type]
     private let plan: (any SchemaMigrationPlan.Type)?
     private let keys: KeyOptions
+    /// The key options that opened the store, for connections of its own (`sync`).
+    var keyOptions: KeyOptions { keys }
     /// The folder of an in-memory store, removed with the container.
     private let temporaryFolder: String?
     /// Every engine context the container made, held weakly, for `close()`.

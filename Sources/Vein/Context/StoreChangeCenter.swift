@@ -68,8 +68,8 @@ package final class StoreChangeCenter: @unchecked Sendable {  // `handlers` behi
     }
 
     /// Tells every observer of the file; the handlers are called outside this center's lock, so one may
-    /// cancel its own observation.
-    func post(_ change: StoreChange, storeAt realPath: String) {
+    /// cancel its own observation. (Also what an app's sync posts after merging other replicas' commits.)
+    package func post(_ change: StoreChange, storeAt realPath: String) {
         post(change, to: .saves(storeAt: realPath))
     }
 

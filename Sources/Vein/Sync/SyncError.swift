@@ -1,6 +1,6 @@
 /// What can go wrong syncing a store through a relay (docs/sync.md). Every case that concerns a file of
 /// the relay names it.
-package enum SyncError: Error, Equatable, Sendable {
+public enum SyncError: Error, Equatable, Sendable {
     /// The folder is not a relay Vein made.
     case notARelay(String, reason: String)
     /// `init` on a relay that already carries a sync.
@@ -29,7 +29,7 @@ package enum SyncError: Error, Equatable, Sendable {
     /// A sync key file that does not hold a 256-bit raw key.
     case notASyncKey(String)
 
-    package var message: String {
+    public var message: String {
         switch self {
         case .notARelay(let path, let reason): return "\(path) is not a Vein sync relay: \(reason)"
         case .relayInUse(let path, let sync): return "\(path) already carries the sync \(sync)"
@@ -49,4 +49,8 @@ package enum SyncError: Error, Equatable, Sendable {
         case .notASyncKey(let path): return "\(path) is not a sync key: a sync key is 64 hex digits (a raw 256-bit key)"
         }
     }
+}
+
+extension SyncError: CustomStringConvertible {
+    public var description: String { message }
 }

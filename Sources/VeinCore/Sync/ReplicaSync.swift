@@ -1,0 +1,110 @@
+import Dispatch
+import Foundation
+import Vein
+
+/// Keeps a container's store in sync with its other replicas while the app runs (docs/sync.md#from-an-app):
+/// it sends soon after each save of this process, and sends and receives every `interval` (another
+/// process's saves, the other replicas' segments). Live queries refresh on what it merges, as on any
+/// other connection's commit. Every failure reaches `onError` and `lastError`, and the next round tries
+/// again: a relay that is gone, full or refusing never stops the sync silently.
+///
+/// The store must be a replica already (`vein sync init` or `vein sync join`). The sync works on a
+/// connection of its own, on a queue of its own.
+public final class ReplicaSync: @unchecked Sendable {  // mutable state behind `lock`; `session` used on `queue` only
+    /// What one round did.
+    public struct Round: Sendable, Equatable {
+        /// Commits of this store sent, and commits of other replicas merged.
+        public let sent: Int
+        public let received: Int
+    }
+
+    private let queue = DispatchQueue(label: "vein.sync")
+    /// Set on `queue`, so `stop` run there (the last reference let go during a round) does not wait on it.
+    private static let onQueue = DispatchSpecificKey<Bool>()
+    private let session: SyncSession
+    private let lock = NSLock()
+    private var _lastError: (any Error)?
+    private var stopped = false
+    private var observation: StoreObservation?
+    private var timer: DispatchSourceTimer?
+    private let onError: @Sendable (any Error) -> Void
+
+    init(store: Store, keys: KeyOptions, every interval: Duration, onError: @escaping @Sendable (any Error) -> Void) throws {
+        queue.setSpecific(key: Self.onQueue, value: true)
+        let own = try Store.open(store.path, keys: keys)
+        own.changeAuthor = "sync"
+        session = try SyncSession(store: own)
+        self.onError = onError
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let nanoseconds = max(1, Int(interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000))
+        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
+        timer.setEventHandler { [weak self] in self?.round() }
+        // A save of this process: sent at once, on the sync's queue.
+        let observation = StoreChangeCenter.shared.observe(storeAt: store.realPath) { [weak self] _ in
+            self?.queue.async { [weak self] in self?.round() }
+        }
+        lock.withLock {
+            self.timer = timer
+            self.observation = observation
+        }
+        timer.resume()
+    }
+
+    /// The last round's failure; nil once a round succeeds.
+    public var lastError: (any Error)? { lock.withLock { _lastError } }
+
+    /// Sends and receives now, waiting for the round to end.
+    @discardableResult
+    public func syncNow() throws -> Round {
+        try queue.sync {
+            guard !lock.withLock({ stopped }) else { throw StoreError.closed(session.store.path) }
+            return try pushAndPull()
+        }
+    }
+
+    /// Stops the sync: no round starts after it returns. Its connection closes.
+    public func stop() {
+        let (timer, observation) = lock.withLock { () -> (DispatchSourceTimer?, StoreObservation?) in
+            stopped = true
+            defer { self.timer = nil; self.observation = nil }
+            return (self.timer, self.observation)
+        }
+        observation?.cancel()
+        timer?.cancel()
+        if DispatchQueue.getSpecific(key: Self.onQueue) == true {
+            try? session.store.close()
+        } else {
+            queue.sync { try? session.store.close() }
+        }
+    }
+
+    deinit { stop() }
+
+    private func pushAndPull() throws -> Round {
+        let sent = try session.push(), received = try session.pull()
+        lock.withLock { _lastError = nil }
+        if received.segments > 0 {
+            // This process's contexts and live queries follow merged commits as they follow its saves.
+            StoreChangeCenter.shared.post(StoreChange(models: Set(session.store.manifest.models.map(\.name))), storeAt: session.store.realPath)
+        }
+        return Round(sent: sent.transactions, received: received.transactions)
+    }
+
+    /// One round on the queue; a failure is reported, and the next round tries again.
+    private func round() {
+        guard !lock.withLock({ stopped }) else { return }
+        do { _ = try pushAndPull() } catch {
+            lock.withLock { _lastError = error }
+            onError(error)
+        }
+    }
+}
+
+extension ModelContainer {
+    /// Syncs this container's store with its other replicas until the returned sync is stopped
+    /// (docs/sync.md#from-an-app): after each save here, and every `interval`. `onError` hears every
+    /// failure (on the sync's own queue).
+    public func sync(every interval: Duration = .seconds(5), onError: @escaping @Sendable (any Error) -> Void = { _ in }) throws -> ReplicaSync {
+        try ReplicaSync(store: store, keys: keyOptions, every: interval, onError: onError)
+    }
+}
