@@ -6,7 +6,7 @@ _vein() {
         word="${COMP_WORDS[i]}"
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"history"|"history enable"|"history prune"|"history retention"|"history purge"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"backup verify"|"backup export-key"|"restore"|"sync"|"sync init"|"sync join"|"sync status"|"completions"|"help") path="$candidate" ;;
+            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"history"|"history enable"|"history prune"|"history retention"|"history purge"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"backup verify"|"backup export-key"|"restore"|"sync"|"sync init"|"sync join"|"sync status"|"sync export-key"|"completions"|"help") path="$candidate" ;;
         esac
     done
     case "$path" in
@@ -127,7 +127,7 @@ _vein() {
             ;;
         "sync")
             opts="--watch --json --quiet --key-file --key-env --passphrase --help"
-            subs="init join status"
+            subs="init join status export-key"
             positional="file"
             ;;
         "sync init")
@@ -140,6 +140,10 @@ _vein() {
             ;;
         "sync status")
             opts="--json --key-file --key-env --passphrase --help"
+            positional="file"
+            ;;
+        "sync export-key")
+            opts="--to --key-file --key-env --passphrase --weak-passphrase --help"
             positional="file"
             ;;
         "completions")
@@ -247,6 +251,9 @@ _vein() {
         "sync join:--key-env") _vein_complete "none"; return ;;
         "sync status:--key-file") _vein_complete "file"; return ;;
         "sync status:--key-env") _vein_complete "none"; return ;;
+        "sync export-key:--to") _vein_complete "file"; return ;;
+        "sync export-key:--key-file") _vein_complete "file"; return ;;
+        "sync export-key:--key-env") _vein_complete "none"; return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -251,9 +251,10 @@ complete -c vein -n '__fish_seen_subcommand_from restore' -l json -d 'Print the 
 complete -c vein -n '__fish_seen_subcommand_from restore' -s q -l quiet -d 'Print nothing but errors (and the result).'
 complete -c vein -n '__fish_seen_subcommand_from restore' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from restore' -F
-complete -c vein -n '__fish_seen_subcommand_from sync; and not __fish_seen_subcommand_from init join status' -a init -d 'Make a store the first replica of a new sync'
-complete -c vein -n '__fish_seen_subcommand_from sync; and not __fish_seen_subcommand_from init join status' -a join -d 'Make a new replica of a synced store from its relay'
-complete -c vein -n '__fish_seen_subcommand_from sync; and not __fish_seen_subcommand_from init join status' -a status -d 'Show a replica\'s sync: the relay, the other replicas, what is waiting to go either way'
+complete -c vein -n '__fish_seen_subcommand_from sync; and not __fish_seen_subcommand_from init join status export-key' -a init -d 'Make a store the first replica of a new sync'
+complete -c vein -n '__fish_seen_subcommand_from sync; and not __fish_seen_subcommand_from init join status export-key' -a join -d 'Make a new replica of a synced store from its relay'
+complete -c vein -n '__fish_seen_subcommand_from sync; and not __fish_seen_subcommand_from init join status export-key' -a status -d 'Show a replica\'s sync: the relay, the other replicas, what is waiting to go either way'
+complete -c vein -n '__fish_seen_subcommand_from sync; and not __fish_seen_subcommand_from init join status export-key' -a export-key -d 'Write a sync\'s key, wrapped under a passphrase'
 complete -c vein -n '__fish_seen_subcommand_from sync' -l watch -d 'Keep running: sync after each commit to STORE, and every few seconds for the others\'.'
 complete -c vein -n '__fish_seen_subcommand_from sync' -l json -d 'Print the result as JSON.'
 complete -c vein -n '__fish_seen_subcommand_from sync' -s q -l quiet -d 'Print nothing but errors (and the result).'
@@ -287,6 +288,13 @@ complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcomman
 complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from status' -l passphrase -d 'Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.'
 complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from status' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from status' -F
+complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from export-key' -l to -r -F -d 'The file to write (mode 0600); it must not exist.'
+complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from export-key' -l key-file -r -F -d 'Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase; surrounding whitespace is ignored). FILE must be mode 0600 or stricter.'
+complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from export-key' -l key-env -r -d 'Read the key from the environment variable VAR.'
+complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from export-key' -l passphrase -d 'Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.'
+complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from export-key' -l weak-passphrase -d 'Accept a new passphrase shorter than 12 characters.'
+complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from export-key' -s h -l help -d 'Show help for this command.'
+complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from export-key' -F
 complete -c vein -n '__fish_seen_subcommand_from completions' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from completions' -a 'bash zsh fish'
 complete -c vein -n '__fish_seen_subcommand_from help' -s h -l help -d 'Show help for this command.'

@@ -197,6 +197,27 @@ import Testing
         #expect(outside.stderr.contains("j.vein cannot be synced: another program wrote to it"), "\(outside.stderr)")
     }
 
+    /// A machine with nothing else joins with the sync key wrapped under a passphrase, and syncs after.
+    @Test func aWrappedSyncKeyJoinsAndIsKeptUnwrapped() throws {
+        let r = try Self.replicas()
+        defer { r.cleanUp() }
+        let exported = try r.vein(["sync", "export-key", "a.vein", "--to", "carried.key"] + Self.key("a"), stdin: "correct horse battery\n")
+        try #require(exported.status == 0, "\(exported.stderr)")
+        #expect(try String(contentsOfFile: r.path("carried.key"), encoding: .utf8).hasPrefix("vein-backup-key 1\n"))
+        let wrong = try r.vein(["sync", "join", "c.vein", "--relay", "relay", "--sync-key-file", "carried.key", "--plaintext"], stdin: "wrong horse battery\n")
+        #expect(wrong.status == 77)
+        #expect(wrong.stderr == "vein: error: the passphrase does not open the sync key in carried.key\n", "\(wrong.stderr)")
+        #expect(!r.exists("c.vein") && !r.exists("c.vein.sync-key"))
+        let joined = try r.vein(["sync", "join", "c.vein", "--relay", "relay", "--sync-key-file", "carried.key", "--plaintext"], stdin: "correct horse battery\n")
+        try #require(joined.status == 0, "\(joined.stderr)")
+        #expect(joined.stderr.contains("; the sync key is kept in c.vein.sync-key"), "\(joined.stderr)")
+        try Self.insert(r, "a", "after c joined")
+        try #require(try Self.sync(r, "a").status == 0)
+        let synced = try r.vein(["sync", "c.vein"])
+        #expect(synced.status == 0, "syncs without asking: \(synced.stderr)")
+        #expect(try r.vein(["export", "c.vein"]).stdout.contains("after c joined"))
+    }
+
     /// `vein sync --watch` sends a commit soon after it is made, and merges the others' when they appear.
     @Test func aWatchingSyncSendsAndReceives() throws {
         let r = try Self.replicas()

@@ -26,8 +26,10 @@ public enum SyncError: Error, Equatable, Sendable {
     case damaged(file: String, reason: String)
     /// A relay's file was sealed with another key than the sync key file's.
     case wrongKey(file: String, keyFile: String)
-    /// A sync key file that does not hold a 256-bit raw key.
+    /// A sync key file that does not hold a 256-bit raw key, or one wrapped under a passphrase.
     case notASyncKey(String)
+    /// The passphrase does not open a wrapped sync key.
+    case wrongPassphrase(String)
 
     public var message: String {
         switch self {
@@ -46,7 +48,8 @@ public enum SyncError: Error, Equatable, Sendable {
         case .busy(let path): return "another process is syncing this replica through \(path)"
         case .damaged(let file, let reason): return "\(file) is damaged: \(reason)"
         case .wrongKey(let file, let keyFile): return "\(file) was sealed with another key than the sync key in \(keyFile)"
-        case .notASyncKey(let path): return "\(path) is not a sync key: a sync key is 64 hex digits (a raw 256-bit key)"
+        case .notASyncKey(let path): return "\(path) is not a sync key: a sync key is 64 hex digits (a raw 256-bit key), or one wrapped under a passphrase"
+        case .wrongPassphrase(let path): return "the passphrase does not open the sync key in \(path)"
         }
     }
 }

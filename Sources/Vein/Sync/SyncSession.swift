@@ -58,8 +58,13 @@ package final class SyncSession {
     /// says (told whether the synced store is encrypted). The caller opens it and pulls.
     package static func join(relay relayPath: String, keyFile: String, to destination: String,
                              protection: (Bool) throws -> StoreCreator.Protection) throws -> StoreCopier.Result {
+        try join(relay: relayPath, key: readKey(keyFile), keyFile: keyFile, to: destination, protection: protection)
+    }
+
+    /// `join` with the sync key in hand (opened from a wrapped file: `SyncKey.read`).
+    package static func join(relay relayPath: String, key: BackupKey, keyFile: String, to destination: String,
+                             protection: (Bool) throws -> StoreCreator.Protection) throws -> StoreCopier.Result {
         let relay = try SyncRelay.open(relayPath)
-        let key = try readKey(keyFile)
         guard !FileSystem.fileExists(destination) else { throw StoreError.alreadyExists(destination) }
         StagedFile.removeLeftovers(of: destination, tag: StagedFile.Tag.restoring.rawValue)
         let staged = try StagedFile(target: destination, tag: StagedFile.Tag.restoring.rawValue, mode: 0o600, keepsMode: false, placement: .create)
@@ -280,9 +285,9 @@ package final class SyncSession {
     }
 
     static func readKey(_ keyFile: String) throws -> BackupKey {
-        let key = try KeyFile.read(keyFile)
-        guard key.kind == .raw, key.secret.count == AESGCM.keyLength else { throw SyncError.notASyncKey(keyFile) }
-        return try BackupKey(key)
+        let (key, wrapped) = try SyncKey.read(keyFile)
+        assert(!wrapped)
+        return key
     }
 
     static func checked(_ key: BackupKey, id: [UInt8], file: String, keyFile: String) throws -> BackupKey {

@@ -23,7 +23,7 @@ enum SyncCommand {
             """,
         arguments: [SharedOptions.store],
         options: [watch, SharedOptions.json, SharedOptions.quiet] + SharedOptions.keyOptions,
-        subcommands: [SyncInitCommand.spec, SyncJoinCommand.spec, SyncStatusCommand.spec],
+        subcommands: [SyncInitCommand.spec, SyncJoinCommand.spec, SyncStatusCommand.spec, SyncExportKeyCommand.spec],
         examples: [
             ("vein sync blog.vein", "Send and receive what changed (from cron, every minute)."),
             ("vein sync blog.vein --watch", "Keep the replica in sync while it runs."),
@@ -142,7 +142,9 @@ enum SyncJoinCommand {
             own, then merges every replica's segments as 'vein sync' does. NEW is encrypted with the key options \
             given (an existing key file, or a new one), by default with a new random key kept in the keyring: \
             each replica keeps its own store key, and only the sync key is shared. A sync of a plaintext store \
-            joins in plaintext unless a key option is given.
+            joins in plaintext unless a key option is given. FILE may be the sync key wrapped under a passphrase \
+            ('vein sync export-key'): the passphrase is asked, and the key is kept unwrapped in NEW.sync-key \
+            (mode 0600), which NEW syncs with from then on.
             """,
         arguments: [newStore],
         options: [SyncCommand.relay, SyncCommand.syncKeyFile, plaintext] + SharedOptions.keyOptions
@@ -159,12 +161,22 @@ enum SyncJoinCommand {
         if invocation[plaintext], explicitKey {
             throw UsageError(message: "--plaintext cannot be combined with a key option", command: "sync join")
         }
-        let copy = try SyncSession.join(relay: relay, keyFile: keyFile, to: invocation[newStore]) { sourceEncrypted in
+        let (key, wrapped) = try SyncKey.read(keyFile, readPassphrase: { try PassphrasePrompt.read(confirm: false) })
+        // A wrapped key ('vein sync export-key') is kept raw beside NEW, so the replica syncs without asking.
+        let keptKey = wrapped ? invocation[newStore] + ".sync-key" : keyFile
+        if wrapped, FileManager.default.fileExists(atPath: keptKey) {
+            throw CommandFailure("\(keptKey) already exists", hint: "move it away: 'vein sync join' keeps the unwrapped sync key there", exitCode: .cannotCreate)
+        }
+        let copy = try SyncSession.join(relay: relay, key: key, keyFile: keyFile, to: invocation[newStore]) { sourceEncrypted in
             invocation[plaintext] || (!sourceEncrypted && !explicitKey) ? .plaintext : .encrypted(keys)
         }
         let store = try Store.open(invocation[newStore], keys: keys)
         store.changeAuthor = "vein sync join"
-        try SyncSession.adopt(store, relay: try SyncRelay.open(relay), keyFile: keyFile)
+        if wrapped {
+            try SharedOptions.writeGuard(invocation, store).check(keptKey)
+            try SyncKey.keep(key, at: keptKey)
+        }
+        try SyncSession.adopt(store, relay: try SyncRelay.open(relay), keyFile: keptKey)
         let session = try SyncSession(store: store)
         let pulled = try session.pull()
         if invocation.wantsJSON {
@@ -173,7 +185,8 @@ enum SyncJoinCommand {
         } else if !invocation.quiet {
             invocation.console.note("\(copy.creation.path) is replica \(session.replica) of sync \(session.relay.syncID): snapshot and "
                                     + "\(Phrase.count(pulled.transactions, "commit")) in \(Phrase.count(pulled.segments, "segment")) merged"
-                                    + (copy.creation.encryption.isEncrypted ? ", key in the \(copy.creation.encryption.keySource)" : ""))
+                                    + (copy.creation.encryption.isEncrypted ? ", key in the \(copy.creation.encryption.keySource)" : "")
+                                    + (wrapped ? "; the sync key is kept in \(keptKey)" : ""))
         }
     }
 }
@@ -212,5 +225,37 @@ enum SyncStatusCommand {
         for r in status.replicas where r.replica != status.replica {
             invocation.console.out("replica \(r.replica): \(Phrase.count(r.onRelay, "segment")) on the relay, \(r.merged) merged")
         }
+    }
+}
+
+/// `vein sync export-key STORE --to FILE`: the sync key wrapped under a passphrase.
+enum SyncExportKeyCommand {
+    static let output: OptionKey<String> = .required("to", value: "FILE", help: "The file to write (mode 0600); it must not exist.", completion: .file)
+
+    static let spec: CommandSpec = CommandSpec(
+        name: "export-key",
+        abstract: "Write a sync's key, wrapped under a passphrase",
+        discussion: """
+            Writes STORE's sync key to FILE, sealed (AES-256-GCM) under a key derived from a passphrase \
+            (PBKDF2-HMAC-SHA256), asked twice on a terminal or read as one line from standard input. Carry FILE to \
+            a machine that has nothing else and give it to 'vein sync join NEW --sync-key-file FILE', which asks \
+            the passphrase. Never put it in the relay.
+            """,
+        arguments: [SharedOptions.store],
+        options: [output] + SharedOptions.keyOptions + [SharedOptions.weakPassphrase],
+        examples: [("vein sync export-key blog.vein --to blog-sync.key", "For the laptop; keep the passphrase apart from the file.")],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws {
+        let store = try SharedOptions.openStore(invocation, mode: .readOnly)
+        let path = invocation[output]
+        try SharedOptions.writeGuard(invocation, store).check(path)
+        let passphrase = try PassphrasePrompt.read(confirm: true)
+        if passphrase.count < CipherKey.minimumPassphraseLength, !invocation[SharedOptions.weakPassphrase] {
+            throw CommandFailure("the passphrase is shorter than \(CipherKey.minimumPassphraseLength) characters",
+                                 hint: "choose a longer one, or accept it with --weak-passphrase", exitCode: .usage)
+        }
+        try SyncKey.export(store, to: path, passphrase: passphrase)
+        if !invocation.quiet { invocation.console.note("wrote the sync key of \(store.path) to \(path), sealed under the passphrase") }
     }
 }

@@ -382,6 +382,8 @@ enum ErrorReporting {
         case .wrongKey:
             return Report(messages: message, hint: "give the sync key every replica of this sync shares (--sync-key-file at init or join)",
                           exitCode: .permission)
+        case .wrongPassphrase:
+            return Report(messages: message, hint: nil, exitCode: .permission)
         }
     }
 }

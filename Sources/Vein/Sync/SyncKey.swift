@@ -1,0 +1,42 @@
+import Foundation
+
+/// The sync key in a file (docs/sync.md#the-sync-key): raw (64 hex digits, what `init` makes and `sync`
+/// reads), or wrapped under a passphrase (what `export-key` writes, for a machine that joins with nothing
+/// else), in the wrapped format of backup keys, whose id line names the sync.
+package enum SyncKey {
+    /// The key in `path`: a wrapped one is opened with the passphrase `readPassphrase` gives, and said so.
+    package static func read(_ path: String, readPassphrase: (() throws -> String)? = nil) throws -> (key: BackupKey, wrapped: Bool) {
+        let key = try KeyFile.read(path)
+        if key.kind == .raw {
+            guard key.secret.count == AESGCM.keyLength else { throw SyncError.notASyncKey(path) }
+            return (try BackupKey(key), false)
+        }
+        let text = key.text
+        guard WrappedBackupKey.isWrapped(text + "\n") || WrappedBackupKey.isWrapped(text) else { throw SyncError.notASyncKey(path) }
+        guard let readPassphrase else { throw KeyError.passphraseUnavailable("no way to ask for the passphrase of \(path)") }
+        do {
+            return (try WrappedBackupKey.unwrap(text, path: path, passphrase: try readPassphrase()).key, true)
+        } catch BackupError.wrongPassphrase {
+            throw SyncError.wrongPassphrase(path)
+        } catch BackupError.notABackupKey {
+            throw SyncError.notASyncKey(path)
+        }
+    }
+
+    /// Writes the sync key of `store`'s sync to a new file at `path` (mode 0600), wrapped under `passphrase`.
+    package static func export(_ store: Store, to path: String, passphrase: String) throws {
+        guard let state = try SyncState.read(from: store.database) else { throw SyncError.notSynced(store.path) }
+        let (key, _) = try read(state.keyFile)
+        let text = try WrappedBackupKey.wrap(key, backupID: state.syncID, passphrase: passphrase)
+        let staged = try StagedFile(target: path, tag: StagedFile.Tag.writing.rawValue, mode: 0o600, keepsMode: false, placement: .create)
+        defer { staged.discard() }
+        try staged.write(Array(text.utf8))
+        try staged.commit()
+    }
+
+    /// Keeps `key` raw in a new file at `path` (mode 0600): a replica that joined with a wrapped key syncs
+    /// from then on without asking.
+    package static func keep(_ key: BackupKey, at path: String) throws {
+        try KeyFile.create(path, key: key.cipherKey)
+    }
+}
