@@ -171,4 +171,31 @@ struct SmallDisk {
         let redirected = try r.run("/bin/sh", ["-c", "\"$0\" export s.vein --key-file k > \(disk.relative("o.json"))", VeinRunner.binary])
         expectFailure(redirected, ["vein: error: cannot write standard output: No space left on device\n"])
     }
+
+    /// A relay that fills up: `vein sync` fails with one line and exit 74, leaves no part of a segment
+    /// and records nothing as sent; once there is room, the next run sends it and the other replica merges.
+    @Test func aSyncToAFullRelaySendsNothingAndTheNextRunGoesOn() throws {
+        let r = try VeinRunner()
+        let disk = try SmallDisk(r, size: "4m")
+        defer { disk.unmount(); r.cleanUp() }
+        for arguments in [["create", "a.vein", "--schema", VeinRunner.exampleManifest, "--history", "--plaintext"],
+                          ["sync", "init", "a.vein", "--relay", disk.relative("relay"), "--sync-key-file", "sync.key"],
+                          ["sync", "join", "b.vein", "--relay", disk.relative("relay"), "--sync-key-file", "sync.key", "--plaintext"],
+                          ["query", "a.vein", #"insert Post(title: "large", content: "\#(String(repeating: "z", count: 100_000))")"#]] {
+            let result = try r.vein(arguments)
+            try #require(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        try disk.fill(leavingKiB: 16)
+        let full = try r.vein(["sync", "a.vein"])
+        #expect(full.status == 74, "\(full.stderr)")
+        #expect(full.stderr.split(separator: "\n").first?.contains("No space left on device") == true, "\(full.stderr)")
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: disk.path("relay")).filter { $0.contains("vseal") && !$0.hasSuffix("snapshot.vseal") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+        let status = try r.vein(["sync", "status", "a.vein"]).stdout
+        #expect(status.contains(", 1 commit not yet sent\n"), "\(status)")
+        try FileManager.default.removeItem(atPath: disk.path("filler"))
+        #expect(try r.vein(["sync", "a.vein"]).status == 0)
+        #expect(try r.vein(["sync", "b.vein"]).status == 0)
+        #expect(try r.vein(["export", "b.vein"]).stdout.contains(#""title":"large""#))
+    }
 }
