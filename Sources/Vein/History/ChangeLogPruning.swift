@@ -3,7 +3,7 @@
 /// that asks for what came after a pruned token is told it expired, never given less in silence.
 package enum ChangeLogPruning {
     static let metaKey = "historyPrunedThrough"
-    /// The last token a sync has sent (docs/sync.md#the-local-log): the log keeps every transaction after
+    /// The last token a sync has sent (docs/sync.md#in-the-store): the log keeps every transaction after
     /// it, whatever the retention or a prune asks, so nothing is lost before it is sent.
     package static let heldAfterKey = "historyHeldAfter"
 

@@ -7,6 +7,8 @@ package struct ChangeLogReader {
     /// Only transactions whose clock time is at or after this one.
     package var sinceClock: Int64?
     package var author: String?
+    /// Only transactions this replica made (a sync stamps its own, never the ones it merged).
+    package var replica: String?
     /// Only changes of these tables (a model's: `tables(of:in:)`).
     package var tables: Set<String>?
     /// Only changes of this row, and links naming it.
@@ -30,6 +32,7 @@ package struct ChangeLogReader {
         if let afterToken { conditions.append(#""token" > ?"#); arguments.append(.integer(afterToken)) }
         if let sinceClock { conditions.append(#""clock" >= ?"#); arguments.append(.integer(sinceClock)) }
         if let author { conditions.append(#""author" = ?"#); arguments.append(.text(author)) }
+        if let replica { conditions.append(#""replica" = ?"#); arguments.append(.text(replica)) }
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         var result: [LoggedTransaction] = []
         let records = try database.makeStatement(#"SELECT "token", "kind", "replica", "clock", "author", "schemaVersion", "detail" FROM "\#(ChangeLogSchema.transactions)""#

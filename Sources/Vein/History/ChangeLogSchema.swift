@@ -93,7 +93,7 @@ package enum ChangeLogSchema {
 
     /// Appends a transaction record and returns its token. `clock` is after the last record's.
     /// `after`: a clock time the record's must pass (a merged commit's, so what this store commits next
-    /// orders after everything it has seen: docs/sync.md#clocks).
+    /// orders after everything it has seen: docs/sync.md#merging).
     static func appendRecord(in database: Database, kind: TransactionKind, replica: String, author: String?,
                              schemaVersion: String, detail: String?, after seen: Int64? = nil) throws -> Int64 {
         let last = try database.scalar(#"SELECT "clock" FROM "\#(transactions)" ORDER BY "token" DESC LIMIT 1"#)?.int64

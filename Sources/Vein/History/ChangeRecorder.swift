@@ -36,7 +36,7 @@ package final class ChangeRecorder: TransactionObserver {
     /// (`ObjectContext.author`) when it has one, else the store's (`Store.changeAuthor`: the command).
     package var author: String?
     package var contextAuthor: String?
-    /// Set while a sync applies another replica's commits (docs/sync.md#the-local-log): the next commit is
+    /// Set while a sync applies another replica's commits (docs/sync.md#in-the-store): the next commit is
     /// recorded as that replica's, so it is never sent back, at a clock after the newest it carried.
     package var merging: (replica: String, clock: Int64)?
 

@@ -291,7 +291,7 @@ public enum StoreVerifier {
                 // position (two replicas appending at once, ordered by id) and a position left on a row in
                 // no list (a sync detaches a member without touching its position): docs/store-format.md.
                 let member = q(storage.inverseColumn!), position = q(storage.positionColumn!)
-                                try add(storage.model, storage.name, """
+                try add(storage.model, storage.name, """
                     SELECT DISTINCT "_m".\(member) FROM \(target) AS "_m" WHERE "_m".\(member) IS NOT NULL \
                     AND ("_m".\(position) IS NULL OR typeof("_m".\(position)) <> 'integer' OR "_m".\(position) < 1) \
                     AND EXISTS (SELECT 1 FROM \(owner) AS "_o" WHERE "_o".\(StoreFormat.key) = "_m".\(member)) ORDER BY 1

@@ -16,10 +16,15 @@ struct SyncMerger {
     let manifest: SchemaManifest
     private var stamps: SyncStamps { SyncStamps(database: database) }
     private let q = SQL.quoteIdentifier
+    /// Each link table's canonical relationship, by table name.
+    private let linkStorages: [String: RelationshipStorage]
 
     init(database: Database, manifest: SchemaManifest) {
         self.database = database
         self.manifest = manifest
+        linkStorages = Dictionary(RelationshipStorage.all(in: manifest).compactMap { s in
+            s.isCanonical ? s.linkTable.map { ($0, s) } : nil
+        }, uniquingKeysWith: { a, _ in a })
     }
 
     // MARK: This store's own changes
@@ -127,7 +132,7 @@ struct SyncMerger {
     }
 
     private func mergeLink(_ change: LoggedChange, of part: LoggedPart, stamp: SyncStamp) throws -> Bool {
-        guard change.key.count == 2, let storage = linkStorage(part.tableName) else { return false }
+        guard change.key.count == 2, let storage = linkStorages[part.tableName] else { return false }
         let key = SyncStamps.key(change.key), table = part.tableName
         let current = try stamps.stamps(table: table, key: key)
         let keyMatch = #""owner" = ? AND "target" = ?"#
@@ -152,10 +157,6 @@ struct SyncMerger {
             try stamps.set(stamp, table: table, key: key, column: "position")
         }
         return false
-    }
-
-    private func linkStorage(_ table: String) -> RelationshipStorage? {
-        RelationshipStorage.all(in: manifest).first { $0.linkTable == table && $0.isCanonical }
     }
 
     /// Runs a merged write; a unique value another row holds stops the merge with a message that says so.

@@ -10,6 +10,8 @@ package final class SyncSession {
     /// This store file's replica id (its change log's).
     package let replica: String
     let key: BackupKey
+    /// Where the sync key was read from, for messages.
+    private let keyFile: String
     private var database: Database { store.database }
 
     /// Own transactions per segment: a segment is read and sealed in memory.
@@ -24,6 +26,7 @@ package final class SyncSession {
         self.store = store
         self.relay = relay
         self.replica = try ChangeLogSchema.replica(in: store.database) ?? ""
+        self.keyFile = state.keyFile
         self.key = try Self.readKey(state.keyFile)
     }
 
@@ -139,7 +142,10 @@ package final class SyncSession {
                 (header, digest) = (found, foundDigest)
                 report.transactions += segment.transactions.count
             } else {
-                guard let last = payload.entries.last else { return false }
+                guard let last = payload.entries.last else {
+                    try state.write(to: database)  // what stampOwn did
+                    return false
+                }
                 let received = progress.filter { $0.key != replica }.mapValues(\.sequence)
                 let planned = SealedHeader(kind: .segment, generation: SyncRelay.epoch, sequence: sequence, storeID: relay.syncID, replicaID: replica,
                                            keyID: key.id, previousDigest: own.digest, lastToken: last.token, lastClock: last.clock)
@@ -247,12 +253,13 @@ package final class SyncSession {
     private func stampOwn(_ state: inout SyncState) throws {
         var reader = ChangeLogReader()
         reader.afterToken = state.stampedThrough
+        reader.replica = replica
         let merger = SyncMerger(database: database, manifest: store.manifest)
-        let transactions = try reader.transactions(in: database)
-        for transaction in transactions where transaction.replica == replica && transaction.kind == .changes {
+        for transaction in try reader.transactions(in: database) where transaction.kind == .changes {
             try merger.stamp(transaction)
         }
-        if let last = transactions.last { state.stampedThrough = last.token }
+        // Past the merged commits too: they are read again by no one.
+        state.stampedThrough = max(state.stampedThrough, try ChangeLogSchema.newestCommit(in: database).token)
     }
 
     /// Opens `owner`'s segment `sequence`: where it belongs, sealed under the sync key, following the
@@ -260,9 +267,8 @@ package final class SyncSession {
     private func openSegment(of owner: String, _ sequence: UInt64, after previous: [UInt8]) throws -> (SealedHeader, [UInt8], SyncSegment) {
         let file = relay.segmentPath(owner, sequence)
         var payload: [UInt8] = []
-        let state = try self.state()
         let (header, digest) = try SealedFile.open(file, place: { try relay.check($0, file: file, kind: .segment, replica: owner, sequence: sequence) },
-                                                   key: { id in try Self.checked(key, id: id, file: file, keyFile: state.keyFile) }) {
+                                                   key: { id in try Self.checked(key, id: id, file: file, keyFile: keyFile) }) {
             payload.append(contentsOf: $0)
         }
         guard header.previousDigest == previous else {
@@ -284,11 +290,8 @@ package final class SyncSession {
         }
     }
 
-    static func readKey(_ keyFile: String) throws -> BackupKey {
-        let (key, wrapped) = try SyncKey.read(keyFile)
-        assert(!wrapped)
-        return key
-    }
+    /// A raw key file's key (a wrapped one needs its passphrase: `SyncKey.read`).
+    static func readKey(_ keyFile: String) throws -> BackupKey { try SyncKey.read(keyFile).key }
 
     static func checked(_ key: BackupKey, id: [UInt8], file: String, keyFile: String) throws -> BackupKey {
         guard key.id == id else { throw SyncError.wrongKey(file: file, keyFile: keyFile) }
