@@ -5,15 +5,33 @@ import Testing
 /// relay holds nothing readable, every kind of tampering is refused by name with nothing merged past it,
 /// a relay that goes back is noticed, a killed sync loses and repeats nothing, and the errors' words.
 @Suite struct SyncCommandTests {
-    /// a.vein (the example blog, a change log, key in ka) made the first replica of a sync through `relay`
-    /// with the key in `sync.key`, and b.vein joined from it (its own key, in kb).
-    static func replicas() throws -> VeinRunner {
+    /// The two relay backends every test of the suite runs over (docs/sync.md#the-relay).
+    enum Relay: String, CaseIterable, Sendable {
+        case folder, postgres
+
+        /// A new relay: the folder `relay` in `r`'s directory, or a new database on the tests' server.
+        func make(_ r: VeinRunner) throws -> String {
+            switch self {
+            case .folder: return "relay"
+            case .postgres: return try PostgresServer.shared.get().database()
+            }
+        }
+    }
+
+    /// Both backends when a PostgreSQL server can be made here, the folder alone otherwise (the PostgreSQL
+    /// tests then report "skipped": `PostgresRelayTests`).
+    static let relays: [Relay] = PostgresServer.available ? Relay.allCases : [.folder]
+
+    /// a.vein (the example blog, a change log, key in ka) made the first replica of a sync through a new
+    /// `relay` with the key in `sync.key`, and b.vein joined from it (its own key, in kb).
+    static func replicas(_ relay: Relay = .folder) throws -> (VeinRunner, String) {
         let r = try VeinRunner()
+        let location = try relay.make(r)
         try expectOK(r, ["create", "a.vein", "--schema", VeinRunner.exampleManifest, "--history", "--key-file", "ka"])
         try insert(r, "a", "before the sync")
-        try expectOK(r, ["sync", "init", "a.vein", "--relay", "relay", "--sync-key-file", "sync.key", "--key-file", "ka"])
-        try expectOK(r, ["sync", "join", "b.vein", "--relay", "relay", "--sync-key-file", "sync.key", "--key-file", "kb"])
-        return r
+        try expectOK(r, ["sync", "init", "a.vein", "--relay", location, "--sync-key-file", "sync.key", "--key-file", "ka"])
+        try expectOK(r, ["sync", "join", "b.vein", "--relay", location, "--sync-key-file", "sync.key", "--key-file", "kb"])
+        return (r, location)
     }
 
     @discardableResult
@@ -42,8 +60,34 @@ import Testing
         try FileManager.default.subpathsOfDirectory(atPath: r.path("relay")).filter { $0.hasSuffix(".vseal") && $0.contains("/") }.sorted()
     }
 
-    @Test func twoReplicasConvergeAndTheRelaySeesNothing() throws {
-        let r = try Self.replicas()
+    /// How many segments the relay at `location` holds.
+    static func segmentCount(_ r: VeinRunner, _ location: String) throws -> Int {
+        guard location.hasPrefix("postgres:") else { return try segments(r).count }
+        return Int(try PostgresServer.shared.get().psql(database(location), "SELECT count(*) FROM vein_segments")
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    /// The database a relay URL names.
+    static func database(_ url: String) -> String {
+        String(url.dropFirst("postgres:///".count).prefix { $0 != "?" })
+    }
+
+    /// Every byte the relay's host can read: the folder's files, or the database's `pg_dump`.
+    static func relayContents(_ r: VeinRunner, _ location: String) throws -> [(String, Data)] {
+        guard location.hasPrefix("postgres:") else {
+            return try FileManager.default.subpathsOfDirectory(atPath: r.path(location)).compactMap { file in
+                FileManager.default.contents(atPath: r.path(location + "/" + file)).map { (file, $0) }
+            }
+        }
+        // pg_dump's own comments ("PostgreSQL database dump") and session settings ("SET xmloption = content")
+        // are PostgreSQL's words, not the relay's: left out. The tables, rows and sequences stay.
+        let dump = try PostgresServer.shared.get().dump(database(location)).split(separator: "\n")
+            .filter { !$0.hasPrefix("--") && !$0.hasPrefix("SET ") && !$0.hasPrefix("SELECT pg_catalog.set_config") }
+        return [("pg_dump", Data(dump.joined(separator: "\n").utf8))]
+    }
+
+    @Test(arguments: relays) func twoReplicasConvergeAndTheRelaySeesNothing(_ relay: Relay) throws {
+        let (r, location) = try Self.replicas(relay)
         defer { r.cleanUp() }
         #expect(try Self.export(r, "b").contains("before the sync"), "the joined replica starts from the relay's snapshot")
         try Self.insert(r, "a", "secret title on a")
@@ -70,18 +114,21 @@ import Testing
         let history = try Self.expectOK(r, ["history", "b.vein", "--json"] + Self.key("b")).stdout
         #expect(history.contains("secret title on a"))
 
-        // Blind: no title, content, model or field name in any byte of the relay.
+        // Blind: no title, content, model or field name in any byte of the relay, nor in hex (pg_dump's bytea).
         let secrets = ["secret title", "written on", "before the sync", "Post", "Attachment", "title", "content", "views"]
-        for file in try FileManager.default.subpathsOfDirectory(atPath: r.path("relay")) {
-            guard let data = FileManager.default.contents(atPath: r.path("relay/" + file)) else { continue }
+        let contents = try Self.relayContents(r, location)
+        #expect(contents.count >= (relay == .folder ? 4 : 1) && contents.reduce(0) { $0 + $1.1.count } > 10_000, "\(contents.map(\.0))")
+        for (file, data) in contents {
             for secret in secrets {
                 #expect(data.range(of: Data(secret.utf8)) == nil, "\(file) holds \"\(secret)\"")
+                let hex = secret.utf8.map { String(format: "%02x", $0) }.joined()
+                #expect(data.range(of: Data(hex.utf8)) == nil, "\(file) holds \"\(secret)\" in hex")
             }
         }
     }
 
-    @Test func aDeleteWinsOverAConcurrentUpdateAndAMemberAddedMeanwhileIsKept() throws {
-        let r = try Self.replicas()
+    @Test(arguments: relays) func aDeleteWinsOverAConcurrentUpdateAndAMemberAddedMeanwhileIsKept(_ relay: Relay) throws {
+        let (r, _) = try Self.replicas(relay)
         defer { r.cleanUp() }
         try #require(try Self.sync(r, "a").status == 0)
         try Self.expectOK(r, ["query", "a.vein", #"delete Post where title == "before the sync""#] + Self.key("a"))
@@ -99,7 +146,7 @@ import Testing
     }
 
     @Test func tamperedSegmentsAreRefusedByNameAndNothingPastThemIsMerged() throws {
-        let r = try Self.replicas()
+        let (r, _) = try Self.replicas()
         defer { r.cleanUp() }
         try Self.insert(r, "a", "one")
         try #require(try Self.sync(r, "a").status == 0)
@@ -165,10 +212,10 @@ import Testing
         let notSynced = try r.vein(["sync", "n.vein", "--key-file", "kn"])
         #expect(notSynced.status == 65)
         #expect(notSynced.stderr.hasPrefix("vein: error: n.vein is not synced\nhint: make it a replica with 'vein sync init"), "\(notSynced.stderr)")
-        let postgres = try r.vein(["sync", "init", "n.vein", "--relay", "postgres://relay.example/vein", "--sync-key-file", "s.key", "--key-file", "kn"])
-        #expect(postgres.status == 69)
-        #expect(postgres.stderr.contains("only a folder relay is built yet"), "\(postgres.stderr)")
         try Self.expectOK(r, ["history", "enable", "n.vein", "--key-file", "kn"])
+        let scheme = try r.vein(["sync", "init", "n.vein", "--relay", "https://relay.example/vein", "--sync-key-file", "s.key", "--key-file", "kn"])
+        #expect(scheme.status == 65)
+        #expect(scheme.stderr.hasPrefix("vein: error: https://relay.example/vein is not a Vein sync relay: a relay is a folder (a path or a file:// URL) or a postgres:// URL\n"), "\(scheme.stderr)")
         try FileManager.default.createDirectory(atPath: r.path("relay"), withIntermediateDirectories: true)
         try r.write("relay/notes.txt", "mine")
         let busyFolder = try r.vein(["sync", "init", "n.vein", "--relay", "relay", "--sync-key-file", "s.key", "--key-file", "kn"])
@@ -198,17 +245,17 @@ import Testing
     }
 
     /// A machine with nothing else joins with the sync key wrapped under a passphrase, and syncs after.
-    @Test func aWrappedSyncKeyJoinsAndIsKeptUnwrapped() throws {
-        let r = try Self.replicas()
+    @Test(arguments: relays) func aWrappedSyncKeyJoinsAndIsKeptUnwrapped(_ relay: Relay) throws {
+        let (r, location) = try Self.replicas(relay)
         defer { r.cleanUp() }
         let exported = try r.vein(["sync", "export-key", "a.vein", "--to", "carried.key"] + Self.key("a"), stdin: "correct horse battery\n")
         try #require(exported.status == 0, "\(exported.stderr)")
         #expect(try String(contentsOfFile: r.path("carried.key"), encoding: .utf8).hasPrefix("vein-backup-key 1\n"))
-        let wrong = try r.vein(["sync", "join", "c.vein", "--relay", "relay", "--sync-key-file", "carried.key", "--plaintext"], stdin: "wrong horse battery\n")
+        let wrong = try r.vein(["sync", "join", "c.vein", "--relay", location, "--sync-key-file", "carried.key", "--plaintext"], stdin: "wrong horse battery\n")
         #expect(wrong.status == 77)
         #expect(wrong.stderr == "vein: error: the passphrase does not open the sync key in carried.key\n", "\(wrong.stderr)")
         #expect(!r.exists("c.vein") && !r.exists("c.vein.sync-key"))
-        let joined = try r.vein(["sync", "join", "c.vein", "--relay", "relay", "--sync-key-file", "carried.key", "--plaintext"], stdin: "correct horse battery\n")
+        let joined = try r.vein(["sync", "join", "c.vein", "--relay", location, "--sync-key-file", "carried.key", "--plaintext"], stdin: "correct horse battery\n")
         try #require(joined.status == 0, "\(joined.stderr)")
         #expect(joined.stderr.contains("; the sync key is kept in c.vein.sync-key"), "\(joined.stderr)")
         try Self.insert(r, "a", "after c joined")
@@ -219,8 +266,8 @@ import Testing
     }
 
     /// `vein sync --watch` sends a commit soon after it is made, and merges the others' when they appear.
-    @Test func aWatchingSyncSendsAndReceives() throws {
-        let r = try Self.replicas()
+    @Test(arguments: relays) func aWatchingSyncSendsAndReceives(_ relay: Relay) throws {
+        let (r, location) = try Self.replicas(relay)
         defer { r.cleanUp() }
         let watcher = Process()
         watcher.executableURL = URL(fileURLWithPath: VeinRunner.binary)
@@ -240,15 +287,15 @@ import Testing
         try #require(try Self.sync(r, "a").status == 0)
         #expect(try eventually { try Self.export(r, "b").contains("sent by a") }, "the watcher merges a's segment")
         try Self.insert(r, "b", "made on b")
-        #expect(try eventually { try Self.segments(r).count == 2 }, "the watcher sends b's commit")
+        #expect(try eventually { try Self.segmentCount(r, location) == 2 }, "the watcher sends b's commit")
         try #require(try Self.sync(r, "a").status == 0)
         #expect(try Self.export(r, "a").contains("made on b"))
     }
 
     /// kill -9 at random moments of `vein sync` on both replicas: the runs after go on, and the replicas
     /// end equal, with every commit once.
-    @Test func aKilledSyncLosesAndRepeatsNothing() throws {
-        let r = try Self.replicas()
+    @Test(arguments: relays) func aKilledSyncLosesAndRepeatsNothing(_ relay: Relay) throws {
+        let (r, location) = try Self.replicas(relay)
         defer { r.cleanUp() }
         var seed: UInt64 = 20261207
         func delay(below limit: UInt64) -> useconds_t {
@@ -283,7 +330,7 @@ import Testing
         #expect(a == (try Self.export(r, "b")))
         #expect(a.components(separatedBy: #""title":"#).count - 1 == inserted, "every commit once")
         for replica in ["a", "b"] { try Self.expectOK(r, ["verify", "\(replica).vein"] + Self.key(replica)) }
-        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: r.path("relay")).filter { $0.contains("sealing") }
+        let leftovers = try Self.relayContents(r, location).map(\.0).filter { $0.contains("sealing") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 }

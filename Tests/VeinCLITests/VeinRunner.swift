@@ -75,21 +75,9 @@ struct VeinRunner {
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         for fd in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t(), defaults = sigset_t()
-        sigemptyset(&emptyMask)
-        sigfillset(&defaults)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         var pid: pid_t = 0
-        let cArgv = argv.map { strdup($0) } + [nil]
-        let cEnv = env.map { strdup($0) } + [nil]
-        defer { (cArgv + cEnv).forEach { free($0) } }
-        let rc = posix_spawn(&pid, argv[0], &actions, &attributes, cArgv, cEnv)
+        let rc = Self.spawn(&pid, argv, env, &actions)
         close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
         VeinRunner.spawnLock.unlock()
         spawnLocked = false
@@ -118,6 +106,42 @@ struct VeinRunner {
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return Result(status: exitStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errBox.data, as: UTF8.self))
+    }
+
+    /// Starts `program` in the runner's directory with the isolated environment, its input and output
+    /// /dev/null, and returns its pid: the caller reaps it (`waitpid`).
+    func start(_ program: String, _ arguments: [String]) throws -> pid_t {
+        let argv = ["/usr/bin/env", "-C", directory.path, program] + arguments
+        let env = VeinRunner.isolatedEnvironment.map { "\($0.key)=\($0.value)" }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        VeinRunner.spawnLock.lock()
+        let rc = Self.spawn(&pid, argv, env, &actions)
+        VeinRunner.spawnLock.unlock()
+        guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EINVAL) }
+        return pid
+    }
+
+    /// posix_spawn with an empty signal mask and every handler at its default (see `run`).
+    private static func spawn(_ pid: inout pid_t, _ argv: [String], _ env: [String], _ actions: inout posix_spawn_file_actions_t) -> Int32 {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t(), defaults = sigset_t()
+        sigemptyset(&emptyMask)
+        sigfillset(&defaults)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let cArgv = argv.map { strdup($0) } + [nil]
+        let cEnv = env.map { strdup($0) } + [nil]
+        defer { (cArgv + cEnv).forEach { free($0) } }
+        return posix_spawn(&pid, argv[0], &actions, &attributes, cArgv, cEnv)
     }
 
     func write(_ name: String, _ text: String, mode: Int = 0o644) throws {

@@ -20,6 +20,11 @@ public enum SyncError: Error, Equatable, Sendable {
     case relayWentBack(String, replica: String, sequence: UInt64)
     /// A change another replica made cannot be merged (a unique value both claim).
     case cannotMerge(replica: String, reason: String)
+    /// The relay cannot be reached: its server refuses connections or went away, or its client library
+    /// is missing.
+    case relayUnavailable(String, reason: String)
+    /// The relay's server refused a statement: a full disk (`full`), a role without rights, a lost table.
+    case relayRefused(String, reason: String, full: Bool)
     /// Another process is pushing this replica's segments.
     case busy(String)
     /// A file of the relay is not what was sealed, or not where its chain says: nothing past it is applied.
@@ -45,6 +50,9 @@ public enum SyncError: Error, Equatable, Sendable {
         case .relayWentBack(let path, let replica, let sequence):
             return "\(path) went back: replica \(replica)'s segment \(sequence), already received, is missing or different"
         case .cannotMerge(let replica, let reason): return "a change from replica \(replica) cannot be merged: \(reason)"
+        case .relayUnavailable(let relay, let reason): return "the relay \(relay) cannot be reached: \(reason)"
+        case .relayRefused(let relay, let reason, let full):
+            return full ? "the relay \(relay) is full: \(reason)" : "the relay \(relay) refused a write or read: \(reason)"
         case .busy(let path): return "another process is syncing this replica through \(path)"
         case .damaged(let file, let reason): return "\(file) is damaged: \(reason)"
         case .wrongKey(let file, let keyFile): return "\(file) was sealed with another key than the sync key in \(keyFile)"

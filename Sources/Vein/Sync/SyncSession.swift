@@ -45,12 +45,13 @@ package final class SyncSession {
             key = try BackupKey.random()
             try KeyFile.create(keyFile, key: key.cipherKey)
         }
-        let relay = try SyncRelay.make(at: relayPath)
         var sent: Int64 = 0
-        _ = try SnapshotSealing.seal(store, scratch: relay.path + "/.snapshot-\(ULID.make()).vein", to: relay.snapshotPath, key: key) { last, replica in
-            sent = last.token
-            return SealedHeader(kind: .snapshot, generation: SyncRelay.epoch, sequence: 0, storeID: relay.syncID, replicaID: replica, keyID: key.id,
-                                previousDigest: zeroDigest, lastToken: last.token, lastClock: last.clock)
+        let relay = try SyncRelay.make(at: relayPath) { syncID, path, scratch in
+            _ = try SnapshotSealing.seal(store, scratch: scratch, to: path, key: key) { last, replica in
+                sent = last.token
+                return SealedHeader(kind: .snapshot, generation: SyncRelay.epoch, sequence: 0, storeID: syncID, replicaID: replica, keyID: key.id,
+                                    previousDigest: zeroDigest, lastToken: last.token, lastClock: last.clock)
+            }
         }
         try adopt(store, relay: relay, keyFile: keyFile, sentThrough: sent)
         return relay
@@ -72,10 +73,12 @@ package final class SyncSession {
         StagedFile.removeLeftovers(of: destination, tag: StagedFile.Tag.restoring.rawValue)
         let staged = try StagedFile(target: destination, tag: StagedFile.Tag.restoring.rawValue, mode: 0o600, keepsMode: false, placement: .create)
         defer { staged.discard() }
-        let file = relay.snapshotPath
-        let snapshot = try naming { try GenerationReader.Snapshot.unseal(file, place: { header in
-            try relay.check(header, file: file, kind: .snapshot, replica: header.replicaID, sequence: 0)
-        }, keys: { id in try checked(key, id: id, file: file, keyFile: keyFile) }, into: staged.descriptor, path: staged.temporary) }
+        let name = relay.backend.snapshotName
+        let snapshot = try naming { try relay.backend.reading(snapshot: { file in
+            try GenerationReader.Snapshot.unseal(file, place: { header in
+                try relay.check(header, file: name, kind: .snapshot, replica: header.replicaID, sequence: 0)
+            }, keys: { id in try checked(key, id: id, file: name, keyFile: keyFile) }, into: staged.descriptor, path: staged.temporary)
+        }) }
         let chosen = try protection(snapshot.sourceEncrypted)
         let scratch = try Store.open(staged.temporary, realPath: staged.temporary, key: snapshot.copyKey,
                                      encryption: .encrypted(kind: snapshot.copyKey.kindDescription, source: .none), mode: .readWrite)
@@ -90,7 +93,7 @@ package final class SyncSession {
             if let state = try SyncState.read(from: store.database) { throw SyncError.alreadySynced(store.path, relay: state.relay) }
             for sql in SyncState.createTables { try store.database.execute(sql) }
             let through = try sentThrough ?? ChangeLogSchema.newestCommit(in: store.database).token
-            try SyncState(syncID: relay.syncID, relay: try FileSystem.realPath(relay.path), keyFile: try FileSystem.realPath(keyFile),
+            try SyncState(syncID: relay.syncID, relay: relay.backend.recordedLocation, keyFile: try FileSystem.realPath(keyFile),
                           sentThrough: through, stampedThrough: through).write(to: store.database)
             try SyncState.recordProgress(of: replica, sequence: 0, digest: zeroDigest, in: store.database)
         }
@@ -109,10 +112,8 @@ package final class SyncSession {
     /// Sends this store's commits made since the last push, as numbered segments in this replica's folder.
     @discardableResult
     package func push() throws -> Report {
-        let lock = try relay.lockReplica(replica)
-        defer { lock.unlock() }
-        // What a push killed while sealing left (under the lock, no other push is sealing now).
-        StagedFile.removeLeftovers(in: relay.replicaPath(replica), tag: StagedFile.Tag.sealing.rawValue)
+        let unlock = try relay.backend.lock(replica: replica)
+        defer { unlock() }
         var report = Report()
         try Self.naming { while try pushOne(&report) {} }
         return report
@@ -127,16 +128,16 @@ package final class SyncSession {
             let progress = try SyncState.progress(in: database)
             let own = progress[replica] ?? (0, Self.zeroDigest)
             let sequence = own.sequence + 1
-            let path = relay.segmentPath(replica, sequence)
+            let name = relay.backend.segmentName(of: replica, sequence)
             let payload = try SegmentPayload.read(from: database, after: state.sentThrough, limit: Self.transactionsPerSegment, replica: replica)
             let header: SealedHeader, digest: [UInt8]
-            if FileSystem.fileExists(path) {
+            if try relay.backend.hasSegment(of: replica, sequence) {
                 // A push killed after sealing the segment and before recording it: the file is what it sent, if
                 // it holds this store's next commits (another copy of this file pushing as this replica would not).
                 let (found, foundDigest, segment) = try openSegment(of: replica, sequence, after: own.digest)
-                let unsent = try SegmentPayload.transactions(in: Array(payload.bytes), file: path)
+                let unsent = try SegmentPayload.transactions(in: Array(payload.bytes), file: name)
                 guard !segment.transactions.isEmpty, unsent.starts(with: segment.transactions) else {
-                    throw SyncError.damaged(file: path, reason: "it holds other commits than this store's next ones "
+                    throw SyncError.damaged(file: name, reason: "it holds other commits than this store's next ones "
                                               + "(another copy of this store file syncs as the same replica)")
                 }
                 (header, digest) = (found, foundDigest)
@@ -149,8 +150,9 @@ package final class SyncSession {
                 let received = progress.filter { $0.key != replica }.mapValues(\.sequence)
                 let planned = SealedHeader(kind: .segment, generation: SyncRelay.epoch, sequence: sequence, storeID: relay.syncID, replicaID: replica,
                                            keyID: key.id, previousDigest: own.digest, lastToken: last.token, lastClock: last.clock)
-                (header, digest) = try SealedFile.write(to: path, header: planned, key: key,
-                                                        prefix: SyncSegment.encode(received: received, payload: payload))
+                (header, digest) = try relay.backend.writing(segment: replica, sequence) { path in
+                    try SealedFile.write(to: path, header: planned, key: key, prefix: SyncSegment.encode(received: received, payload: payload))
+                }
                 report.transactions += payload.entries.count
             }
             report.segments += 1
@@ -184,7 +186,7 @@ package final class SyncSession {
             while progressed {
                 progressed = false
                 report.waiting = [:]
-                for other in try relay.replicas() where other != replica {
+                for other in try relay.backend.replicas() where other != replica {
                     if try pullOne(from: other, &report) { progressed = true }
                 }
             }
@@ -197,7 +199,7 @@ package final class SyncSession {
         let progress = try SyncState.progress(in: database)
         let before = progress[other] ?? (0, Self.zeroDigest)
         let sequence = before.sequence + 1
-        guard FileSystem.fileExists(relay.segmentPath(other, sequence)) else { return false }
+        guard try relay.backend.hasSegment(of: other, sequence) else { return false }
         let (_, digest, segment) = try openSegment(of: other, sequence, after: before.digest)
         for (needed, through) in segment.received.sorted(by: { $0.key < $1.key }) where needed != replica && (progress[needed]?.sequence ?? 0) < through {
             report.waiting[other] = "its segment \(sequence) waits for replica \(needed)'s segment \(through)"
@@ -234,11 +236,23 @@ package final class SyncSession {
     /// restored from an older copy of itself would otherwise hand out different segments under those numbers.
     private func refuseRelayGoneBack() throws {
         for (other, last) in try SyncState.progress(in: database) where last.sequence > 0 {
-            let path = relay.segmentPath(other, last.sequence)
-            guard FileSystem.fileExists(path), try SealedFile.digest(of: path) == last.digest else {
-                throw SyncError.relayWentBack(relay.path, replica: other, sequence: last.sequence)
+            guard try relay.backend.digest(of: other, last.sequence) == last.digest else {
+                throw SyncError.relayWentBack(relay.location, replica: other, sequence: last.sequence)
             }
         }
+    }
+
+    /// Waits up to `seconds` for the relay to tell of a new segment (a PostgreSQL relay's notification);
+    /// false after `seconds` or at once for a folder, which tells nothing.
+    package func waitForNews(seconds: Double) throws -> Bool {
+        try relay.backend.waitForNews(seconds: seconds)
+    }
+
+    /// The relay opened again on a connection of its own, for a sync that waits for news while its session
+    /// works; nil when the relay tells of nothing (a folder).
+    package func listener() throws -> SyncRelay? {
+        guard relay.backend.tellsOfNews else { return nil }
+        return try SyncRelay.open(relay.recordedLocation)
     }
 
     // MARK: Shared steps
@@ -265,11 +279,13 @@ package final class SyncSession {
     /// Opens `owner`'s segment `sequence`: where it belongs, sealed under the sync key, following the
     /// segment before it (`previous`'s digest), whole.
     private func openSegment(of owner: String, _ sequence: UInt64, after previous: [UInt8]) throws -> (SealedHeader, [UInt8], SyncSegment) {
-        let file = relay.segmentPath(owner, sequence)
+        let file = relay.backend.segmentName(of: owner, sequence)
         var payload: [UInt8] = []
-        let (header, digest) = try SealedFile.open(file, place: { try relay.check($0, file: file, kind: .segment, replica: owner, sequence: sequence) },
-                                                   key: { id in try Self.checked(key, id: id, file: file, keyFile: keyFile) }) {
-            payload.append(contentsOf: $0)
+        let (header, digest) = try relay.backend.reading(segment: owner, sequence) { path in
+            try SealedFile.open(path, place: { try relay.check($0, file: file, kind: .segment, replica: owner, sequence: sequence) },
+                                key: { id in try Self.checked(key, id: id, file: file, keyFile: keyFile) }) {
+                payload.append(contentsOf: $0)
+            }
         }
         guard header.previousDigest == previous else {
             throw BackupError.damaged(file: file, reason: sequence == 1 ? "it is not the first segment of its replica (the chain's digest differs)"
@@ -299,21 +315,6 @@ package final class SyncSession {
     }
 }
 
-extension SyncRelay {
-    /// A sealed file's header against its place in the relay: this sync, the replica whose folder holds
-    /// it, the kind and number its name says.
-    func check(_ header: SealedHeader, file: String, kind: SealedHeader.Kind, replica: String, sequence: UInt64) throws {
-        guard header.storeID == syncID else {
-            throw BackupError.damaged(file: file, reason: "it belongs to another sync (sync id \(header.storeID), not \(syncID))")
-        }
-        guard header.kind == kind, header.generation == Self.epoch, header.replicaID == replica, header.sequence == sequence else {
-            let said = header.kind == .snapshot ? "the snapshot" : "replica \(header.replicaID)'s segment \(header.sequence)"
-            let expected = kind == .snapshot ? "the snapshot" : "replica \(replica)'s segment \(sequence)"
-            throw BackupError.damaged(file: file, reason: "it says it is \(said), not \(expected)")
-        }
-    }
-}
-
 extension SyncSession {
     /// What `vein sync status` shows: read from the store and the relay's listing, decrypting nothing.
     package struct Status: Sendable {
@@ -335,9 +336,10 @@ extension SyncSession {
         let progress = try SyncState.progress(in: store.database)
         let unsent = try store.database.scalar(#"SELECT count(*) FROM "\#(ChangeLogSchema.transactions)" WHERE "token" > ? AND "replica" = ?"#,
                                                [.integer(state.sentThrough), .text(replica)])?.int64 ?? 0
-        let replicas = try Set(relay.replicas() + progress.keys).sorted().map { id in
-            Status.Replica(replica: id, onRelay: try relay.segmentCount(of: id), merged: Int(progress[id]?.sequence ?? 0))
+        let counts = try relay.backend.segmentCounts()
+        let replicas = Set(counts.keys).union(progress.keys).sorted().map { id in
+            Status.Replica(replica: id, onRelay: counts[id] ?? 0, merged: Int(progress[id]?.sequence ?? 0))
         }
-        return Status(syncID: state.syncID, relay: relay.path, replica: replica, unsent: Int(unsent), replicas: replicas)
+        return Status(syncID: state.syncID, relay: relay.location, replica: replica, unsent: Int(unsent), replicas: replicas)
     }
 }

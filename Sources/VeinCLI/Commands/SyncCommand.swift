@@ -31,7 +31,7 @@ enum SyncCommand {
         run: run)
 
     /// How often `--watch` looks for new commits and new segments.
-    static let pollInterval: useconds_t = 200_000
+    static let pollInterval = 0.2
     static let pullEvery = 10
 
     static func run(_ invocation: Invocation) throws {
@@ -42,10 +42,10 @@ enum SyncCommand {
         guard invocation[watch] else { return }
         var looks = 0
         while true {
-            usleep(pollInterval)
+            let told = try session.waitForNews(seconds: pollInterval)
             looks += 1
             let version = try store.database.scalar("PRAGMA data_version")
-            guard version != seen || looks % pullEvery == 0 else { continue }
+            guard version != seen || told || looks % pullEvery == 0 else { continue }
             do {
                 let pushed = try session.push(), pulled = try session.pull()
                 seen = try store.database.scalar("PRAGMA data_version")
@@ -59,7 +59,7 @@ enum SyncCommand {
     static func report(_ pushed: SyncSession.Report, _ pulled: SyncSession.Report, session: SyncSession, invocation: Invocation) {
         if invocation.wantsJSON {
             invocation.console.outJSON(.object(JSONObject([
-                ("replica", .string(session.replica)), ("relay", .string(session.relay.path)),
+                ("replica", .string(session.replica)), ("relay", .string(session.relay.location)),
                 ("sent", .object(JSONObject([("segments", .int(Int64(pushed.segments))), ("commits", .int(Int64(pushed.transactions)))]))),
                 ("received", .object(JSONObject([("segments", .int(Int64(pulled.segments))), ("commits", .int(Int64(pulled.transactions)))]))),
                 ("waiting", .object(JSONObject(pulled.waiting.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))),
@@ -74,23 +74,9 @@ enum SyncCommand {
         }
     }
 
-    /// RELAY as the user may give it: a path or a `file://` URL. PostgreSQL is not built yet.
-    static func relayPath(_ text: String, command: String) throws -> String {
-        if text.hasPrefix("file://") {
-            guard let url = URL(string: text), url.isFileURL, !url.path.isEmpty else {
-                throw UsageError(message: "--relay takes a folder's path or a file:// URL, not \"\(text)\"", command: command)
-            }
-            return url.path
-        }
-        if text.contains("://") {
-            throw CommandFailure("\(text): only a folder relay is built yet (a path or a file:// URL); a PostgreSQL relay is not",
-                                 hint: "name a folder both machines reach (NFS, Syncthing, Dropbox, an SFTP mount)", exitCode: .unavailable)
-        }
-        return text
-    }
-
     static let relay: OptionKey<String> = .required("relay", value: "RELAY",
-        help: "The relay: a folder (a path or a file:// URL) every replica can reach.", completion: .file)
+        help: "The relay every replica can reach: a folder (a path or a file:// URL) or a PostgreSQL database (a postgres:// URL).",
+        completion: .file)
     static let syncKeyFile: OptionKey<String> = .required("sync-key-file", value: "FILE",
         help: "The sync key: 64 hex digits, mode 0600. Made when it does not exist (init); give every replica a copy, never through the relay.",
         completion: .file)
@@ -115,16 +101,16 @@ enum SyncInitCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let relay = try SyncCommand.relayPath(invocation[SyncCommand.relay], command: "sync init")
+        let relay = invocation[SyncCommand.relay]
         let keyFile = invocation[SyncCommand.syncKeyFile]
         let store = try SharedOptions.openStore(invocation)
         if !FileManager.default.fileExists(atPath: keyFile) { try SharedOptions.writeGuard(invocation, store).check(keyFile) }
         let made = try SyncSession.begin(store, relay: relay, keyFile: keyFile)
         let replica = try SyncSession(store: store).replica
         if invocation.wantsJSON {
-            invocation.console.outJSON(.object(JSONObject([("sync", .string(made.syncID)), ("relay", .string(made.path)), ("replica", .string(replica))])))
+            invocation.console.outJSON(.object(JSONObject([("sync", .string(made.syncID)), ("relay", .string(made.location)), ("replica", .string(replica))])))
         } else if !invocation.quiet {
-            invocation.console.note("\(store.path) is replica \(replica) of sync \(made.syncID), through \(made.path)")
+            invocation.console.note("\(store.path) is replica \(replica) of sync \(made.syncID), through \(made.location)")
         }
     }
 }
@@ -154,7 +140,7 @@ enum SyncJoinCommand {
         run: run)
 
     static func run(_ invocation: Invocation) throws {
-        let relay = try SyncCommand.relayPath(invocation[SyncCommand.relay], command: "sync join")
+        let relay = invocation[SyncCommand.relay]
         let keyFile = invocation[SyncCommand.syncKeyFile]
         let keys = SharedOptions.keyOptions(invocation)
         let explicitKey = keys.keyFile != nil || keys.keyEnv != nil || keys.passphrase

@@ -354,10 +354,16 @@ enum ErrorReporting {
             return Report(messages: message, hint: "'vein sync STORE' syncs it; 'vein sync status STORE' shows the sync", exitCode: .dataError)
         case .relayInUse:
             return Report(messages: message, hint: "join that sync with 'vein sync join NEW --relay RELAY --sync-key-file FILE', or name a new "
-                          + "or empty folder", exitCode: .dataError)
+                          + "or empty folder (or another database)", exitCode: .dataError)
         case .notARelay, .otherRelay:
-            return Report(messages: message, hint: "a relay is the folder 'vein sync init' made; name a new or empty one to begin a sync",
-                          exitCode: .dataError)
+            return Report(messages: message, hint: "a relay is the folder or PostgreSQL database 'vein sync init' made; name a new or empty "
+                          + "one to begin a sync", exitCode: .dataError)
+        case .relayUnavailable:
+            return Report(messages: message, hint: "nothing was sent or merged past what this run reports; run it again when the relay is "
+                          + "back (or the PostgreSQL client library, Debian's libpq5, is installed)", exitCode: .unavailable)
+        case .relayRefused(_, _, let full):
+            return Report(messages: message, hint: full ? "nothing more was sent; free space on the relay's server and sync again"
+                          : "check that the relay's role may read and write its vein_ tables", exitCode: .ioError)
         case .noChangeLog:
             return Report(messages: message, hint: "start one with 'vein history enable STORE'", exitCode: .dataError)
         case .unsendable:

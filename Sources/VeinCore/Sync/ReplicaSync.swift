@@ -4,7 +4,7 @@ import Vein
 
 /// Keeps a container's store in sync with its other replicas while the app runs (docs/sync.md#from-an-app):
 /// it sends soon after each save of this process, and sends and receives every `interval` (another
-/// process's saves, the other replicas' segments). Live queries refresh on what it merges, as on any
+/// process's saves, the other replicas' segments), and at once when a PostgreSQL relay tells of a segment. Live queries refresh on what it merges, as on any
 /// other connection's commit. Every failure reaches `onError` and `lastError`, and the next round tries
 /// again: a relay that is gone, full or refusing never stops the sync silently.
 ///
@@ -48,6 +48,29 @@ public final class ReplicaSync: @unchecked Sendable {  // mutable state behind `
             self.observation = observation
         }
         timer.resume()
+        if let listener = try session.listener() { listen(to: listener) }
+    }
+
+    /// A thread of its own waits on the relay's notifications (its own connection), and starts a round on
+    /// each; it ends with the sync. A lost connection is opened again; the timer's rounds, which go on
+    /// meanwhile, report the relay's failures.
+    private func listen(to relay: SyncRelay) {
+        Thread.detachNewThread { [weak self] in
+            var listener: SyncRelay? = relay
+            while true {
+                var news = false
+                do {
+                    let current = try listener ?? SyncRelay.open(relay.recordedLocation)
+                    listener = current
+                    news = try current.waitForNews(seconds: 1)
+                } catch {
+                    listener = nil
+                    sleep(1)
+                }
+                guard let self, !self.lock.withLock({ self.stopped }) else { return }
+                if news { self.queue.async { [weak self] in self?.round() } }
+            }
+        }
     }
 
     /// The last round's failure; nil once a round succeeds.

@@ -42,7 +42,7 @@ import Testing
         try p.insert(p.a, "two")
         let report = try SyncSession(store: p.a).push()
         #expect(report.segments == 2, "the sealed segment recorded, then one more")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: SyncSession(store: p.a).relay.replicaPath(try ChangeLogSchema.replica(in: p.a.database)!))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: SyncSession(store: p.a).folder.replicaPath(try ChangeLogSchema.replica(in: p.a.database)!))
             .filter { $0.hasSuffix(".vseal") }.count == 2)
         try SyncSession(store: p.b).pull()
         #expect(try p.titles(p.b) == ["one", "two"])
@@ -92,7 +92,7 @@ import Testing
         _ = try SyncSession.join(relay: p.dir.path("relay"), keyFile: p.dir.path("sync.key"), to: p.dir.path("c.vein"), protection: { _ in .plaintext })
         let c = try Store.open(p.dir.path("c.vein"), keys: KeyOptions(keyring: nil))
         try SyncSession.adopt(c, relay: try SyncRelay.open(p.dir.path("relay")), keyFile: p.dir.path("sync.key"))
-        let aFolder = try SyncSession(store: p.a).relay.replicaPath(try ChangeLogSchema.replica(in: p.a.database)!)
+        let aFolder = try SyncSession(store: p.a).folder.replicaPath(try ChangeLogSchema.replica(in: p.a.database)!)
         try FileManager.default.moveItem(atPath: aFolder + "/segment-00000001.vseal", toPath: p.dir.path("held"))
         let waiting = try SyncSession(store: c).pull()
         #expect(waiting.segments == 0)
@@ -102,4 +102,9 @@ import Testing
         #expect(pulled.segments == 2)
         #expect(try c.database.scalar(#"SELECT "views" FROM "Post""#)?.int64 == 9)
     }
+}
+
+extension SyncSession {
+    /// The relay's folder, in tests of a folder relay.
+    var folder: FolderRelay { relay.backend as! FolderRelay }
 }

@@ -1,0 +1,241 @@
+import Foundation
+
+/// A PostgreSQL relay (docs/sync.md#a-postgresql-relay): three tables of one database, which one role
+/// owns, holding what a folder relay holds as files.
+///
+///     vein_relay     (one row: format 1, the sync's id)
+///     vein_snapshot  (part, data)                 the snapshot's sealed bytes, in parts
+///     vein_segments  (replica, sequence, data)    each replica's numbered sealed segments
+///
+/// A segment is one row, inserted once (the primary key refuses a second), so two writers never
+/// overwrite each other; a replica's writer lock is a session advisory lock, which the server releases
+/// when a killed process's connection drops. A push notifies the channel `vein_sync`, so a watching
+/// replica hears of it at once. Every column but the ids and numbers is ciphertext.
+final class PostgresRelay: RelayBackend, @unchecked Sendable {
+    let url: String
+    let location: String
+    private let connection: PostgresConnection
+    /// Serializes the connection: a relay may be shared by a sync's timer and its saves.
+    private let lock = NSLock()
+    /// Where sealed bytes are staged on their way in and out (ciphertext only), removed with the relay.
+    private let staging: String
+    private var listening = false
+
+    static let format: Int64 = 1
+    static let channel = "vein_sync"
+    /// The snapshot's bytes per row: a snapshot of any size goes through in constant memory.
+    static let partLength = 4 << 20
+
+    static let createTables = [
+        """
+        CREATE TABLE IF NOT EXISTS vein_relay (one boolean PRIMARY KEY DEFAULT true CHECK (one), format bigint NOT NULL, \
+        sync_id text NOT NULL)
+        """,
+        "CREATE TABLE IF NOT EXISTS vein_snapshot (part integer PRIMARY KEY, data bytea NOT NULL)",
+        """
+        CREATE TABLE IF NOT EXISTS vein_segments (replica text NOT NULL, sequence bigint NOT NULL, data bytea NOT NULL, \
+        PRIMARY KEY (replica, sequence))
+        """,
+    ]
+
+    init(url: String) throws {
+        self.url = url
+        let location = Self.withoutPassword(url)
+        self.location = location
+        do { connection = try PostgresConnection(url) } catch {
+            throw SyncError.relayUnavailable(location, reason: error.message)
+        }
+        var template = Array((NSTemporaryDirectory() + "/vein-relay-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw FileSystem.writeError(NSTemporaryDirectory(), errno, creating: true) }
+        staging = String(cString: made)
+    }
+
+    deinit {
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: staging) {
+            for name in names { unlink(staging + "/" + name) }
+        }
+        rmdir(staging)
+    }
+
+    var recordedLocation: String { url }
+
+    func syncID() throws -> String {
+        let rows: PostgresConnection.Rows
+        do { rows = try run(#"SELECT format, sync_id FROM vein_relay"#) } catch let failure as PostgresConnection.Failure where failure.sqlState == "42P01" {
+            throw SyncError.notARelay(location, reason: "its database holds no Vein sync relay (no vein_relay table)")
+        }
+        guard rows.count == 1, let format = rows.int64(0, 0), let id = rows.text(0, 1) else {
+            throw SyncError.notARelay(location, reason: "its vein_relay table names no sync")
+        }
+        guard format == Self.format, id.count == SealedHeader.idLength else {
+            throw SyncError.notARelay(location, reason: "its vein_relay table is not one this Vein wrote (format \(format))")
+        }
+        return id
+    }
+
+    /// One transaction: the tables, the claim and the snapshot appear together or not at all.
+    func create<T>(syncID: String, snapshot seal: (String, String) throws -> T) throws -> T {
+        let snapshot = staging + "/snapshot.vseal", scratch = staging + "/snapshot-scratch.vein"
+        defer { unlink(snapshot) }
+        try run("BEGIN")
+        do {
+            for sql in Self.createTables { try run(sql) }
+            try run("LOCK TABLE vein_relay IN EXCLUSIVE MODE")
+            if let other = try run("SELECT sync_id FROM vein_relay").text(0, 0) {
+                throw SyncError.relayInUse(location, sync: other)
+            }
+            let held = try run("SELECT (SELECT count(*) FROM vein_snapshot) + (SELECT count(*) FROM vein_segments)").int64(0, 0) ?? 0
+            guard held == 0 else { throw SyncError.notARelay(location, reason: "its vein_snapshot and vein_segments tables hold rows of no sync") }
+            let result = try seal(snapshot, scratch)
+            let reader = try FileReader(path: snapshot)
+            var part: Int32 = 0
+            while let bytes = try reader.next(Self.partLength) {
+                try run("INSERT INTO vein_snapshot (part, data) VALUES ($1, $2)", [Self.int4(part), bytes])
+                part += 1
+            }
+            try run("INSERT INTO vein_relay (format, sync_id) VALUES ($1, $2)", [Self.int8(Self.format), Array(syncID.utf8)])
+            try run("COMMIT")
+            return result
+        } catch {
+            _ = try? run("ROLLBACK")
+            throw error
+        }
+    }
+
+    func replicas() throws -> [String] {
+        let rows = try run("SELECT DISTINCT replica FROM vein_segments ORDER BY replica")
+        return (0..<rows.count).compactMap { rows.text($0, 0) }
+    }
+
+    func segmentCounts() throws -> [String: Int] {
+        let rows = try run("SELECT replica, count(*) FROM vein_segments GROUP BY replica")
+        var counts: [String: Int] = [:]
+        for row in 0..<rows.count { if let replica = rows.text(row, 0) { counts[replica] = Int(rows.int64(row, 1) ?? 0) } }
+        return counts
+    }
+
+    func hasSegment(of replica: String, _ sequence: UInt64) throws -> Bool {
+        try run("SELECT 1 FROM vein_segments WHERE replica = $1 AND sequence = $2", [Array(replica.utf8), Self.int8(Int64(sequence))]).count == 1
+    }
+
+    func digest(of replica: String, _ sequence: UInt64) throws -> [UInt8]? {
+        let rows = try run("SELECT sha256(data) FROM vein_segments WHERE replica = $1 AND sequence = $2",
+                                  [Array(replica.utf8), Self.int8(Int64(sequence))])
+        return rows.count == 1 ? rows.bytes(0, 0) : nil
+    }
+
+    func reading<T>(segment replica: String, _ sequence: UInt64, _ body: (String) throws -> T) throws -> T {
+        let rows = try run("SELECT data FROM vein_segments WHERE replica = $1 AND sequence = $2",
+                                  [Array(replica.utf8), Self.int8(Int64(sequence))])
+        let name = segmentName(of: replica, sequence)
+        guard rows.count == 1, let bytes = rows.bytes(0, 0) else { throw FileError.notFound(name) }
+        let path = staging + "/segment-\(replica)-\(sequence).vseal"
+        defer { unlink(path) }
+        let descriptor = try Self.createStaged(path)
+        defer { close(descriptor) }
+        try FileSystem.writeAll(descriptor, bytes, path: path)
+        return try Self.naming(path, as: name) { try body(path) }
+    }
+
+    func writing<T>(segment replica: String, _ sequence: UInt64, _ seal: (String) throws -> T) throws -> T {
+        let path = staging + "/segment-\(replica)-\(sequence).vseal"
+        unlink(path)
+        defer { unlink(path) }
+        let result = try seal(path)
+        let reader = try FileReader(path: path)
+        let bytes = try reader.next(max(reader.size, 1)) ?? []
+        do {
+            try run("INSERT INTO vein_segments (replica, sequence, data) VALUES ($1, $2, $3)",
+                           [Array(replica.utf8), Self.int8(Int64(sequence)), bytes])
+        } catch let failure as PostgresConnection.Failure where failure.isUniqueViolation {
+            throw SyncError.busy(location)
+        }
+        try run("SELECT pg_notify($1, '')", [Array(Self.channel.utf8)])
+        return result
+    }
+
+    func segmentName(of replica: String, _ sequence: UInt64) -> String {
+        "\(location): replica \(replica)'s segment \(sequence)"
+    }
+
+    var snapshotName: String { "\(location): the snapshot" }
+
+    func reading<T>(snapshot body: (String) throws -> T) throws -> T {
+        let path = staging + "/snapshot.vseal"
+        unlink(path)
+        defer { unlink(path) }
+        let parts = try run("SELECT count(*) FROM vein_snapshot").int64(0, 0) ?? 0
+        guard parts > 0 else { throw FileError.notFound(snapshotName) }
+        let descriptor = try Self.createStaged(path)
+        defer { close(descriptor) }
+        for part in 0..<Int32(parts) {
+            let rows = try run("SELECT data FROM vein_snapshot WHERE part = $1", [Self.int4(part)])
+            guard rows.count == 1, let bytes = rows.bytes(0, 0) else {
+                throw SyncError.damaged(file: snapshotName, reason: "its part \(part) of \(parts) is missing")
+            }
+            try FileSystem.writeAll(descriptor, bytes, path: path)
+        }
+        return try Self.naming(path, as: snapshotName) { try body(path) }
+    }
+
+    func lock(replica: String) throws -> () -> Void {
+        let key = [UInt8]("vein-sync replica \(replica)".utf8)
+        let taken = try run("SELECT pg_try_advisory_lock(hashtext($1))", [key]).bytes(0, 0)
+        guard taken == [1] else { throw SyncError.busy(location) }
+        return { [self] in _ = try? run("SELECT pg_advisory_unlock(hashtext($1))", [key]) }
+    }
+
+    var tellsOfNews: Bool { true }
+
+    /// Waits on the channel a push notifies.
+    func waitForNews(seconds: Double) throws -> Bool {
+        if !listening {
+            try run("LISTEN \(Self.channel)")
+            listening = true
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        do { return try connection.waitForNotification(seconds: seconds) } catch { throw Self.sync(error, location) }
+    }
+
+    // MARK: Helpers
+
+    /// Runs a statement, its failure told as sync's.
+    @discardableResult
+    private func run(_ sql: String, _ parameters: [[UInt8]] = []) throws -> PostgresConnection.Rows {
+        lock.lock()
+        defer { lock.unlock() }
+        do { return try connection.execute(sql, parameters) } catch let failure where failure.sqlState == "42P01" {
+            throw failure  // an undefined table: the caller says what it means
+        } catch { throw Self.sync(error, location) }
+    }
+
+    private static func sync(_ failure: PostgresConnection.Failure, _ location: String) -> SyncError {
+        if failure.connectionLost { return .relayUnavailable(location, reason: failure.message) }
+        return .relayRefused(location, reason: failure.message, full: failure.isOutOfResources)
+    }
+
+    /// A damaged staging file named as the relay's row it came from.
+    private static func naming<T>(_ path: String, as name: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch BackupError.damaged(let file, let reason) where file == path {
+            throw BackupError.damaged(file: name, reason: reason)
+        }
+    }
+
+    private static func createStaged(_ path: String) throws -> Int32 {
+        unlink(path)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw FileSystem.writeError(path, errno, creating: true) }
+        return descriptor
+    }
+
+    static func int8(_ value: Int64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) } }
+    static func int4(_ value: Int32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+
+    /// `url` as messages show it: a password in it is left out.
+    static func withoutPassword(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = nil
+        return components.string ?? url
+    }
+}

@@ -1,0 +1,49 @@
+/// Where a sync's sealed files lie (docs/sync.md#the-relay): a folder (`FolderRelay`) or a PostgreSQL
+/// database (`PostgresRelay`). A backend stores and hands back sealed bytes under a replica id and a
+/// sequence number; it never decrypts, checks or orders them (`SyncSession` does), so both backends
+/// are equally blind and a relay's owner learns only sizes, counts and ids.
+///
+/// Sealed files are read and written through local paths: a folder's are the files themselves; a
+/// database's go through a private staging folder of ciphertext, so `SealedFile` is the one reader and
+/// writer of the format.
+protocol RelayBackend: AnyObject, Sendable {
+    /// The relay as messages name it (a folder's path; a URL without its password).
+    var location: String { get }
+    /// What a replica records to find the relay again.
+    var recordedLocation: String { get }
+
+    /// The sync this relay carries; `SyncError.notARelay` when it carries none.
+    func syncID() throws -> String
+    /// Claims the relay for a new sync `syncID` with the snapshot `seal` writes to its first path (the
+    /// second is a scratch path beside it): all of it, or nothing on the relay. `SyncError.relayInUse`
+    /// when another sync has it, `notARelay` when it holds anything else.
+    func create<T>(syncID: String, snapshot seal: (_ path: String, _ scratch: String) throws -> T) throws -> T
+
+    /// The replicas that wrote segments, in id order.
+    func replicas() throws -> [String]
+    /// How many segments each replica has on the relay.
+    func segmentCounts() throws -> [String: Int]
+    func hasSegment(of replica: String, _ sequence: UInt64) throws -> Bool
+    /// SHA-256 of the segment's bytes, nil when it is not on the relay.
+    func digest(of replica: String, _ sequence: UInt64) throws -> [UInt8]?
+    /// Runs `body` with a local path holding the segment's sealed bytes. A damaged file is named as
+    /// `segmentName` says, never by its staging path.
+    func reading<T>(segment replica: String, _ sequence: UInt64, _ body: (String) throws -> T) throws -> T
+    /// Places the segment `seal` writes to the path it is given; it never replaces one on the relay.
+    func writing<T>(segment replica: String, _ sequence: UInt64, _ seal: (String) throws -> T) throws -> T
+    /// How messages name a segment (a folder's file path).
+    func segmentName(of replica: String, _ sequence: UInt64) -> String
+
+    /// How messages name the snapshot.
+    var snapshotName: String { get }
+    func reading<T>(snapshot body: (String) throws -> T) throws -> T
+
+    /// Holds `replica`'s writer lock until the returned closure runs: two processes never push one
+    /// replica's chain at once. `SyncError.busy` when another holds it.
+    func lock(replica: String) throws -> () -> Void
+    /// Whether `waitForNews` hears of segments (a folder cannot tell; it only waits).
+    var tellsOfNews: Bool { get }
+    /// Waits up to `seconds`, returning true as soon as the relay tells of a new segment; false when it
+    /// cannot tell (a folder) or nothing came.
+    func waitForNews(seconds: Double) throws -> Bool
+}

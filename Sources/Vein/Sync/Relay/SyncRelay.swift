@@ -1,0 +1,65 @@
+import Foundation
+
+/// A sync's relay (docs/sync.md#the-relay), opened: its backend, a folder or a PostgreSQL database, and
+/// the id of the sync it carries, which every sealed file of it names.
+package struct SyncRelay: Sendable {
+    let backend: any RelayBackend
+    /// A random id made with the sync: the `storeID` every sealed file of it names.
+    package let syncID: String
+
+    /// The sealed files' generation: one sync key era (key rotation is not built yet, docs/sync.md).
+    static let epoch: UInt32 = 1
+
+    /// The relay as messages name it.
+    package var location: String { backend.location }
+
+    /// Where the relay is, as a replica records it (a URL's password included).
+    package var recordedLocation: String { backend.recordedLocation }
+
+    /// Waits up to `seconds` for news of a segment: true as soon as the relay tells of one.
+    package func waitForNews(seconds: Double) throws -> Bool { try backend.waitForNews(seconds: seconds) }
+
+    /// The relay at `location`: a folder's path, a `file://` URL, or a `postgres://` (`postgresql://`) URL.
+    package static func open(_ location: String) throws -> SyncRelay {
+        let backend = try backend(location)
+        return SyncRelay(backend: backend, syncID: try backend.syncID())
+    }
+
+    /// Makes a new relay at `location` (a new or empty folder, a database without a relay) carrying a new
+    /// sync, with the snapshot `seal` writes (given the sync id, the snapshot's path and a scratch path).
+    static func make(at location: String, snapshot seal: (_ syncID: String, _ path: String, _ scratch: String) throws -> Void) throws -> SyncRelay {
+        let backend = try backend(location)
+        let syncID = ULID.make().description
+        try backend.create(syncID: syncID) { path, scratch in try seal(syncID, path, scratch) }
+        return SyncRelay(backend: backend, syncID: syncID)
+    }
+
+    static func backend(_ location: String) throws -> any RelayBackend {
+        if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") { return try PostgresRelay(url: location) }
+        if location.hasPrefix("file://") {
+            guard let url = URL(string: location), url.isFileURL, !url.path.isEmpty else {
+                throw SyncError.notARelay(location, reason: "a relay is a folder (a path or a file:// URL) or a postgres:// URL")
+            }
+            return FolderRelay(path: url.path)
+        }
+        guard !location.contains("://") else {
+            throw SyncError.notARelay(location, reason: "a relay is a folder (a path or a file:// URL) or a postgres:// URL")
+        }
+        return FolderRelay(path: location)
+    }
+}
+
+extension SyncRelay {
+    /// A sealed file's header against its place in the relay: this sync, the replica whose folder holds
+    /// it, the kind and number its name says.
+    func check(_ header: SealedHeader, file: String, kind: SealedHeader.Kind, replica: String, sequence: UInt64) throws {
+        guard header.storeID == syncID else {
+            throw BackupError.damaged(file: file, reason: "it belongs to another sync (sync id \(header.storeID), not \(syncID))")
+        }
+        guard header.kind == kind, header.generation == Self.epoch, header.replicaID == replica, header.sequence == sequence else {
+            let said = header.kind == .snapshot ? "the snapshot" : "replica \(header.replicaID)'s segment \(header.sequence)"
+            let expected = kind == .snapshot ? "the snapshot" : "replica \(replica)'s segment \(sequence)"
+            throw BackupError.damaged(file: file, reason: "it says it is \(said), not \(expected)")
+        }
+    }
+}
