@@ -263,7 +263,7 @@ complete -c vein -n '__fish_seen_subcommand_from sync' -l key-env -r -d 'Read th
 complete -c vein -n '__fish_seen_subcommand_from sync' -l passphrase -d 'Use a passphrase: asked without echo on a terminal, otherwise read as one line from standard input.'
 complete -c vein -n '__fish_seen_subcommand_from sync' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from init' -l relay -r -F -d 'The relay every replica can reach: a folder (a path or a file:// URL) or a PostgreSQL database (a postgres:// URL).'
-complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from init' -l sync-key-file -r -F -d 'The sync key: 64 hex digits, mode 0600. Made when it does not exist (init); give every replica a copy, never through the relay.'
+complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from init' -l sync-key-file -r -F -d 'The sync key: 64 hex digits, mode 0600, made when it does not exist (init); give every replica a copy, never through the relay. Without it the key is in this user\'s keyring: init keeps a new one there, join finds it.'
 complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from init' -l json -d 'Print the result as JSON.'
 complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from init' -s q -l quiet -d 'Print nothing but errors (and the result).'
 complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from init' -l key-file -r -F -d 'Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase; surrounding whitespace is ignored). FILE must be mode 0600 or stricter.'
@@ -272,7 +272,7 @@ complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcomman
 complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from init' -s h -l help -d 'Show help for this command.'
 complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from init' -F
 complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from join' -l relay -r -F -d 'The relay every replica can reach: a folder (a path or a file:// URL) or a PostgreSQL database (a postgres:// URL).'
-complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from join' -l sync-key-file -r -F -d 'The sync key: 64 hex digits, mode 0600. Made when it does not exist (init); give every replica a copy, never through the relay.'
+complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from join' -l sync-key-file -r -F -d 'The sync key: 64 hex digits, mode 0600, made when it does not exist (init); give every replica a copy, never through the relay. Without it the key is in this user\'s keyring: init keeps a new one there, join finds it.'
 complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from join' -l plaintext -d 'Do not encrypt NEW.'
 complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from join' -l key-file -r -F -d 'Read the key from FILE (64 hex digits for a raw key, anything else is a passphrase; surrounding whitespace is ignored). FILE must be mode 0600 or stricter.'
 complete -c vein -n '__fish_seen_subcommand_from sync; and __fish_seen_subcommand_from join' -l key-env -r -d 'Read the key from the environment variable VAR.'

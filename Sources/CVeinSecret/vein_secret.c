@@ -69,6 +69,8 @@ static const SecretSchema *vein_schema(void) {
             { "key-id", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
             // A backup key made for the backup ("own") or derived from its store's key ("derived").
             { "origin", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
+            // A sync key's sync id (kind "sync").
+            { "sync", VEIN_SECRET_SCHEMA_ATTRIBUTE_STRING },
             { NULL, 0 },
         }
     };

@@ -265,6 +265,46 @@ import Testing
         #expect(try r.vein(["export", "c.vein"]).stdout.contains("after c joined"))
     }
 
+    /// Without --sync-key-file the sync key lives in this user's keyring (kind "sync", found by the sync's
+    /// id): a replica joined on the same machine needs nothing, and its export joins a machine whose
+    /// keyring is new. Without a keyring, init says so and makes nothing.
+    @Test func aSyncKeyInTheKeyringJoinsWithNothingGiven() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        let vein = VeinRunner.binary
+        let first = try r.run(VeinRunner.withSecretService, ["bash", "-c", """
+            set -e
+            '\(vein)' create a.vein --schema '\(VeinRunner.exampleManifest)' --history --plaintext --quiet
+            '\(vein)' sync init a.vein --relay relay --quiet
+            '\(vein)' sync join b.vein --relay relay --plaintext --quiet
+            '\(vein)' query a.vein 'insert Post(title: "through the keyring", content: "c")' >/dev/null
+            '\(vein)' sync a.vein --quiet
+            '\(vein)' sync b.vein --quiet
+            '\(vein)' export b.vein | grep -c '"through the keyring"'
+            secret-tool search --all kind sync 2>&1 | grep -c '^attribute.sync = '
+            printf 'a long enough passphrase\\na long enough passphrase\\n' | '\(vein)' sync export-key a.vein --to carried.key 2>/dev/null
+            """], environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout == "1\n1\n", "b merged a's commit with the key from the keyring, which holds one sync item: \(first.stdout)")
+        #expect(!r.exists("a.vein.sync-key") && !r.exists("b.vein.sync-key"))
+        let fresh = try r.run(VeinRunner.withSecretService, ["bash", "-c", """
+            '\(vein)' sync join c.vein --relay relay --plaintext; echo "exit $?"
+            printf 'a long enough passphrase\\n' | '\(vein)' sync join c.vein --relay relay --sync-key-file carried.key --plaintext --quiet || exit 1
+            '\(vein)' export c.vein | grep -c '"through the keyring"'
+            """], environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
+        #expect(fresh.status == 0, "\(fresh.stderr)")
+        #expect(fresh.stdout == "exit 69\n1\n", "\(fresh.stdout)")
+        #expect(fresh.stderr.contains("vein: error: no sync key was given, and this user's keyring holds none of the sync "), "\(fresh.stderr)")
+        #expect(fresh.stderr.contains("hint: give it with --sync-key-file"), "\(fresh.stderr)")
+        // No keyring at all.
+        try Self.expectOK(r, ["create", "n.vein", "--schema", VeinRunner.exampleManifest, "--history", "--plaintext"])
+        let none = try r.vein(["sync", "init", "n.vein", "--relay", "relay2"])
+        #expect(none.status == 69)
+        #expect(none.stderr.hasPrefix("vein: error: no sync key file was given, and the keyring cannot be reached: "), "\(none.stderr)")
+        #expect(none.stderr.contains("hint: give the sync key with --sync-key-file FILE"), "\(none.stderr)")
+        #expect(!r.exists("relay2"), "nothing made")
+    }
+
     /// `vein sync --watch` sends a commit soon after it is made, and merges the others' when they appear.
     @Test(arguments: relays) func aWatchingSyncSendsAndReceives(_ relay: Relay) throws {
         let (r, location) = try Self.replicas(relay)

@@ -75,6 +75,8 @@ public enum KeyringAttribute {
     public static let kind = "kind"
     public static let keyID = "key-id"
     public static let origin = "origin"
+    /// A sync key's sync (kind `sync`): the id every replica of the sync shares.
+    public static let sync = "sync"
 }
 
 /// One keyring item: its attributes, and its secret read as a key when it holds one (a backup record holds

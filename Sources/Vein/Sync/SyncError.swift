@@ -30,7 +30,12 @@ public enum SyncError: Error, Equatable, Sendable {
     /// A file of the relay is not what was sealed, or not where its chain says: nothing past it is applied.
     case damaged(file: String, reason: String)
     /// A relay's file was sealed with another key than the sync key file's.
-    case wrongKey(file: String, keyFile: String)
+    /// `keySource`: the key file, or the keyring.
+    case wrongKey(file: String, keySource: String)
+    /// No sync key was given, and this user's keyring holds none for the sync.
+    case noSyncKey(sync: String)
+    /// No sync key file was given, and the keyring that would hold the key cannot be reached.
+    case keyringUnreachable(reason: String)
     /// A sync key file that does not hold a 256-bit raw key, or one wrapped under a passphrase.
     case notASyncKey(String)
     /// The passphrase does not open a wrapped sync key.
@@ -55,7 +60,9 @@ public enum SyncError: Error, Equatable, Sendable {
             return full ? "the relay \(relay) is full: \(reason)" : "the relay \(relay) refused a write or read: \(reason)"
         case .busy(let path): return "another process is syncing this replica through \(path)"
         case .damaged(let file, let reason): return "\(file) is damaged: \(reason)"
-        case .wrongKey(let file, let keyFile): return "\(file) was sealed with another key than the sync key in \(keyFile)"
+        case .wrongKey(let file, let keySource): return "\(file) was sealed with another key than the sync key in \(keySource)"
+        case .keyringUnreachable(let reason): return "no sync key file was given, and the keyring cannot be reached: \(reason)"
+        case .noSyncKey(let sync): return "no sync key was given, and this user's keyring holds none of the sync \(sync)"
         case .notASyncKey(let path): return "\(path) is not a sync key: a sync key is 64 hex digits (a raw 256-bit key), or one wrapped under a passphrase"
         case .wrongPassphrase(let path): return "the passphrase does not open the sync key in \(path)"
         }

@@ -24,14 +24,26 @@ package enum SyncKey {
     }
 
     /// Writes the sync key of `store`'s sync to a new file at `path` (mode 0600), wrapped under `passphrase`.
-    package static func export(_ store: Store, to path: String, passphrase: String) throws {
+    package static func export(_ store: Store, to path: String, passphrase: String, keyring: (any Keyring)? = SecretServiceKeyring()) throws {
         guard let state = try SyncState.read(from: store.database) else { throw SyncError.notSynced(store.path) }
-        let (key, _) = try read(state.keyFile)
+        let key = try SyncKey.key(of: state, keyring: keyring)
         let text = try WrappedBackupKey.wrap(key, backupID: state.syncID, passphrase: passphrase)
         let staged = try StagedFile(target: path, tag: StagedFile.Tag.writing.rawValue, mode: 0o600, keepsMode: false, placement: .create)
         defer { staged.discard() }
         try staged.write(Array(text.utf8))
         try staged.commit()
+    }
+
+    /// The key a replica syncs with: from its key file, or from the keyring when it has none.
+    static func key(of state: SyncState, keyring: (any Keyring)?) throws -> BackupKey {
+        if let keyFile = state.keyFile { return try read(keyFile).key }
+        return try SyncKeyring(keyring).key(of: state.syncID)
+    }
+
+    /// The key of the sync `relay` carries, from this user's keyring (a replica joined on a machine that
+    /// has the key: `vein sync init` without a key file kept it there).
+    package static func fromKeyring(relay: String, keyring: (any Keyring)? = SecretServiceKeyring()) throws -> BackupKey {
+        try SyncKeyring(keyring).key(of: SyncRelay.open(relay).syncID)
     }
 
     /// Keeps `key` raw in a new file at `path` (mode 0600): a replica that joined with a wrapped key syncs

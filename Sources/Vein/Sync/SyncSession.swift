@@ -10,8 +10,8 @@ package final class SyncSession {
     /// This store file's replica id (its change log's).
     package let replica: String
     let key: BackupKey
-    /// Where the sync key was read from, for messages.
-    private let keyFile: String
+    /// Where the sync key was read from, for messages: its file, or the keyring.
+    private let keySource: String
     private var database: Database { store.database }
 
     /// Own transactions per segment: a segment is read and sealed in memory.
@@ -19,42 +19,58 @@ package final class SyncSession {
     static let zeroDigest = [UInt8](repeating: 0, count: 32)
 
     /// The sync of `store`, through the relay and with the key its sync record names.
-    package init(store: Store) throws {
+    package init(store: Store, keyring: (any Keyring)? = SecretServiceKeyring()) throws {
         guard let state = try SyncState.read(from: store.database) else { throw SyncError.notSynced(store.path) }
         let relay = try SyncRelay.open(state.relay)
         guard relay.syncID == state.syncID else { throw SyncError.otherRelay(store.path, relay: state.relay, sync: relay.syncID) }
         self.store = store
         self.relay = relay
         self.replica = try ChangeLogSchema.replica(in: store.database) ?? ""
-        self.keyFile = state.keyFile
-        self.key = try Self.readKey(state.keyFile)
+        self.keySource = state.keyFile ?? SyncKeyring.source
+        self.key = try SyncKey.key(of: state, keyring: keyring)
     }
 
     // MARK: Beginning and joining
 
     /// Gives `store` a sync identity (`vein sync init`): makes the relay at `relayPath` (a new or empty
-    /// folder) with a snapshot of the store, and the sync key in `keyFile` (made when it does not exist).
+    /// folder, a database without a relay) with a snapshot of the store, and the sync key: in `keyFile`
+    /// (made when it does not exist), or without one a new key kept in `keyring`, and forgotten again if
+    /// the relay cannot be made.
     @discardableResult
-    package static func begin(_ store: Store, relay relayPath: String, keyFile: String) throws -> SyncRelay {
+    package static func begin(_ store: Store, relay relayPath: String, keyFile: String?,
+                              keyring: (any Keyring)? = SecretServiceKeyring()) throws -> SyncRelay {
         guard try ChangeLogSchema.isKept(in: store.database) else { throw SyncError.noChangeLog(store.path) }
         if let state = try SyncState.read(from: store.database) { throw SyncError.alreadySynced(store.path, relay: state.relay) }
+        let syncID = ULID.make().description
         let key: BackupKey
-        if FileSystem.fileExists(keyFile) {
+        if let keyFile, FileSystem.fileExists(keyFile) {
             key = try readKey(keyFile)
         } else {
             key = try BackupKey.random()
-            try KeyFile.create(keyFile, key: key.cipherKey)
+            if let keyFile { try KeyFile.create(keyFile, key: key.cipherKey) } else {
+                try SyncKeyring(keyring).keep(key, of: syncID, relay: relayPath, app: store.meta.app)
+            }
         }
         var sent: Int64 = 0
-        let relay = try SyncRelay.make(at: relayPath) { syncID, path, scratch in
+        let made: SyncRelay
+        do {
+            made = try make(store, relay: relayPath, syncID: syncID, key: key, sent: &sent)
+        } catch {
+            if keyFile == nil { try? SyncKeyring(keyring).forget(syncID) }
+            throw error
+        }
+        try adopt(store, relay: made, keyFile: keyFile, sentThrough: sent)
+        return made
+    }
+
+    private static func make(_ store: Store, relay relayPath: String, syncID: String, key: BackupKey, sent: inout Int64) throws -> SyncRelay {
+        try SyncRelay.make(at: relayPath, syncID: syncID) { syncID, path, scratch in
             _ = try SnapshotSealing.seal(store, scratch: scratch, to: path, key: key) { last, replica in
                 sent = last.token
                 return SealedHeader(kind: .snapshot, generation: SyncRelay.epoch, sequence: 0, storeID: syncID, replicaID: replica, keyID: key.id,
                                     previousDigest: zeroDigest, lastToken: last.token, lastClock: last.clock)
             }
         }
-        try adopt(store, relay: relay, keyFile: keyFile, sentThrough: sent)
-        return relay
     }
 
     /// Makes a new replica at `destination` (`vein sync join`): the relay's snapshot, copied into a new
@@ -66,7 +82,7 @@ package final class SyncSession {
     }
 
     /// `join` with the sync key in hand (opened from a wrapped file: `SyncKey.read`).
-    package static func join(relay relayPath: String, key: BackupKey, keyFile: String, to destination: String,
+    package static func join(relay relayPath: String, key: BackupKey, keyFile: String?, to destination: String,
                              protection: (Bool) throws -> StoreCreator.Protection) throws -> StoreCopier.Result {
         let relay = try SyncRelay.open(relayPath)
         guard !FileSystem.fileExists(destination) else { throw StoreError.alreadyExists(destination) }
@@ -77,7 +93,7 @@ package final class SyncSession {
         let snapshot = try naming { try relay.backend.reading(snapshot: { file in
             try GenerationReader.Snapshot.unseal(file, place: { header in
                 try relay.check(header, file: name, kind: .snapshot, replica: header.replicaID, sequence: 0)
-            }, keys: { id in try checked(key, id: id, file: name, keyFile: keyFile) }, into: staged.descriptor, path: staged.temporary)
+            }, keys: { id in try checked(key, id: id, file: name, keySource: keyFile ?? SyncKeyring.source) }, into: staged.descriptor, path: staged.temporary)
         }) }
         let chosen = try protection(snapshot.sourceEncrypted)
         let scratch = try Store.open(staged.temporary, realPath: staged.temporary, key: snapshot.copyKey,
@@ -87,13 +103,13 @@ package final class SyncSession {
     }
 
     /// Records in `store` that it syncs through `relay` from its commit `sentThrough` on.
-    package static func adopt(_ store: Store, relay: SyncRelay, keyFile: String, sentThrough: Int64? = nil) throws {
+    package static func adopt(_ store: Store, relay: SyncRelay, keyFile: String?, sentThrough: Int64? = nil) throws {
         let replica = try ChangeLogSchema.replica(in: store.database) ?? ""
         try store.transaction(.immediate) {
             if let state = try SyncState.read(from: store.database) { throw SyncError.alreadySynced(store.path, relay: state.relay) }
             for sql in SyncState.createTables { try store.database.execute(sql) }
             let through = try sentThrough ?? ChangeLogSchema.newestCommit(in: store.database).token
-            try SyncState(syncID: relay.syncID, relay: relay.backend.recordedLocation, keyFile: try FileSystem.realPath(keyFile),
+            try SyncState(syncID: relay.syncID, relay: relay.backend.recordedLocation, keyFile: try keyFile.map(FileSystem.realPath),
                           sentThrough: through, stampedThrough: through).write(to: store.database)
             try SyncState.recordProgress(of: replica, sequence: 0, digest: zeroDigest, in: store.database)
         }
@@ -283,7 +299,7 @@ package final class SyncSession {
         var payload: [UInt8] = []
         let (header, digest) = try relay.backend.reading(segment: owner, sequence) { path in
             try SealedFile.open(path, place: { try relay.check($0, file: file, kind: .segment, replica: owner, sequence: sequence) },
-                                key: { id in try Self.checked(key, id: id, file: file, keyFile: keyFile) }) {
+                                key: { id in try Self.checked(key, id: id, file: file, keySource: keySource) }) {
                 payload.append(contentsOf: $0)
             }
         }
@@ -309,8 +325,8 @@ package final class SyncSession {
     /// A raw key file's key (a wrapped one needs its passphrase: `SyncKey.read`).
     static func readKey(_ keyFile: String) throws -> BackupKey { try SyncKey.read(keyFile).key }
 
-    static func checked(_ key: BackupKey, id: [UInt8], file: String, keyFile: String) throws -> BackupKey {
-        guard key.id == id else { throw SyncError.wrongKey(file: file, keyFile: keyFile) }
+    static func checked(_ key: BackupKey, id: [UInt8], file: String, keySource: String) throws -> BackupKey {
+        guard key.id == id else { throw SyncError.wrongKey(file: file, keySource: keySource) }
         return key
     }
 }

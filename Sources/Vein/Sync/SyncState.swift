@@ -3,7 +3,7 @@ import Foundation
 /// What a synced store keeps of its sync (docs/sync.md#in-the-store), all of it about this one file, so a
 /// copy of the store takes none of it (`StoreMeta.perFileKeys`, and tables the copier does not know):
 ///
-/// - `_vein_meta.sync`: the sync's id, the relay, where the sync key is, and this replica's progress (the
+/// - `_vein_meta.sync`: the sync's id, the relay, where the sync key is (a file, or `"keyring": true`), and this replica's progress (the
 ///   last token sent, and the last it stamped);
 /// - `_vein_meta.historyHeldAfter`: the last token sent, below which the log may be pruned;
 /// - `_vein_sync_replicas`: per replica, the last segment applied (this one's: sent) and its digest, so a
@@ -13,7 +13,8 @@ import Foundation
 struct SyncState: Equatable {
     var syncID: String
     var relay: String
-    var keyFile: String
+    /// The sync key's file; nil when the key is in this user's keyring (`SyncKeyring`).
+    var keyFile: String?
     /// The last of this store's own transactions sent to the relay.
     var sentThrough: Int64
     /// The last of this store's own transactions whose writes are stamped.
@@ -34,15 +35,15 @@ struct SyncState: Equatable {
             return nil
         }
         guard case .object(let o)? = try? JSONParser.parse(text), let sync = o["sync"]?.stringValue, let relay = o["relay"]?.stringValue,
-              let keyFile = o["keyFile"]?.stringValue, let sent = o["sentThrough"]?.intValue, let stamped = o["stampedThrough"]?.intValue else {
+              o["keyFile"]?.stringValue != nil || o["keyring"] == .bool(true), let sent = o["sentThrough"]?.intValue, let stamped = o["stampedThrough"]?.intValue else {
             throw ChangeLogError.damaged("_vein_meta.\(StoreMeta.syncKey) is not a sync record Vein wrote")
         }
-        return SyncState(syncID: sync, relay: relay, keyFile: keyFile, sentThrough: sent, stampedThrough: stamped)
+        return SyncState(syncID: sync, relay: relay, keyFile: o["keyFile"]?.stringValue, sentThrough: sent, stampedThrough: stamped)
     }
 
     /// Writes the state, and the log's hold, in the caller's write transaction.
     func write(to database: Database) throws {
-        let object = JSONObject([("sync", .string(syncID)), ("relay", .string(relay)), ("keyFile", .string(keyFile)),
+        let object = JSONObject([("sync", .string(syncID)), ("relay", .string(relay)), keyFile.map { ("keyFile", .string($0)) } ?? ("keyring", .bool(true)),
                                  ("sentThrough", .int(sentThrough)), ("stampedThrough", .int(stampedThrough))])
         try database.execute(#"INSERT OR REPLACE INTO "_vein_meta" ("key", "value") VALUES (?, ?), (?, ?)"#,
                              [.text(StoreMeta.syncKey), .text(JSONWriter.string(.object(object))),

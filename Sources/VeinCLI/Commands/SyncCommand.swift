@@ -77,8 +77,9 @@ enum SyncCommand {
     static let relay: OptionKey<String> = .required("relay", value: "RELAY",
         help: "The relay every replica can reach: a folder (a path or a file:// URL) or a PostgreSQL database (a postgres:// URL).",
         completion: .file)
-    static let syncKeyFile: OptionKey<String> = .required("sync-key-file", value: "FILE",
-        help: "The sync key: 64 hex digits, mode 0600. Made when it does not exist (init); give every replica a copy, never through the relay.",
+    static let syncKeyFile: OptionKey<String?> = .value("sync-key-file", value: "FILE",
+        help: "The sync key: 64 hex digits, mode 0600, made when it does not exist (init); give every replica a copy, never through the relay. "
+            + "Without it the key is in this user's keyring: init keeps a new one there, join finds it.",
         completion: .file)
 }
 
@@ -88,10 +89,12 @@ enum SyncInitCommand {
         name: "init",
         abstract: "Make a store the first replica of a new sync",
         discussion: """
-            Makes RELAY (a new or empty folder) the relay of a new sync, writes a sealed snapshot of STORE \
-            there for new replicas to start from, and records the sync in STORE. The sync key comes from \
-            --sync-key-file, made with a new random key when FILE does not exist; copy it to each machine \
-            that joins, by any way but the relay. STORE must keep a change log ('vein history enable'): sync \
+            Makes RELAY (a new or empty folder, or a PostgreSQL database named by a postgres:// URL) the \
+            relay of a new sync, writes a sealed snapshot of STORE there for new replicas to start from, and \
+            records the sync in STORE. The sync key comes from --sync-key-file, made with a new random key \
+            when FILE does not exist; copy it to each machine that joins, by any way but the relay. Without \
+            --sync-key-file a new key is kept in this user's keyring (kind sync), where a replica joined on \
+            this machine finds it; 'vein sync export-key' carries it elsewhere. STORE must keep a change log ('vein history enable'): sync \
             sends its commits.
             """,
         arguments: [SharedOptions.store],
@@ -104,7 +107,7 @@ enum SyncInitCommand {
         let relay = invocation[SyncCommand.relay]
         let keyFile = invocation[SyncCommand.syncKeyFile]
         let store = try SharedOptions.openStore(invocation)
-        if !FileManager.default.fileExists(atPath: keyFile) { try SharedOptions.writeGuard(invocation, store).check(keyFile) }
+        if let keyFile, !FileManager.default.fileExists(atPath: keyFile) { try SharedOptions.writeGuard(invocation, store).check(keyFile) }
         let made = try SyncSession.begin(store, relay: relay, keyFile: keyFile)
         let replica = try SyncSession(store: store).replica
         if invocation.wantsJSON {
@@ -128,7 +131,8 @@ enum SyncJoinCommand {
             own, then merges every replica's segments as 'vein sync' does. NEW is encrypted with the key options \
             given (an existing key file, or a new one), by default with a new random key kept in the keyring: \
             each replica keeps its own store key, and only the sync key is shared. A sync of a plaintext store \
-            joins in plaintext unless a key option is given. FILE may be the sync key wrapped under a passphrase \
+            joins in plaintext unless a key option is given. Without --sync-key-file the sync key is looked up \
+            in this user's keyring. FILE may be the sync key wrapped under a passphrase \
             ('vein sync export-key'): the passphrase is asked, and the key is kept unwrapped in NEW.sync-key \
             (mode 0600), which NEW syncs with from then on.
             """,
@@ -147,10 +151,11 @@ enum SyncJoinCommand {
         if invocation[plaintext], explicitKey {
             throw UsageError(message: "--plaintext cannot be combined with a key option", command: "sync join")
         }
-        let (key, wrapped) = try SyncKey.read(keyFile, readPassphrase: { try PassphrasePrompt.read(confirm: false) })
+        let (key, wrapped) = try keyFile.map { try SyncKey.read($0, readPassphrase: { try PassphrasePrompt.read(confirm: false) }) }
+            ?? (SyncKey.fromKeyring(relay: relay), false)
         // A wrapped key ('vein sync export-key') is kept raw beside NEW, so the replica syncs without asking.
         let keptKey = wrapped ? invocation[newStore] + ".sync-key" : keyFile
-        if wrapped, FileManager.default.fileExists(atPath: keptKey) {
+        if wrapped, let keptKey, FileManager.default.fileExists(atPath: keptKey) {
             throw CommandFailure("\(keptKey) already exists", hint: "move it away: 'vein sync join' keeps the unwrapped sync key there", exitCode: .cannotCreate)
         }
         let copy = try SyncSession.join(relay: relay, key: key, keyFile: keyFile, to: invocation[newStore]) { sourceEncrypted in
@@ -158,7 +163,7 @@ enum SyncJoinCommand {
         }
         let store = try Store.open(invocation[newStore], keys: keys)
         store.changeAuthor = "vein sync join"
-        if wrapped {
+        if wrapped, let keptKey {
             try SharedOptions.writeGuard(invocation, store).check(keptKey)
             try SyncKey.keep(key, at: keptKey)
         }
@@ -172,7 +177,7 @@ enum SyncJoinCommand {
             invocation.console.note("\(copy.creation.path) is replica \(session.replica) of sync \(session.relay.syncID): snapshot and "
                                     + "\(Phrase.count(pulled.transactions, "commit")) in \(Phrase.count(pulled.segments, "segment")) merged"
                                     + (copy.creation.encryption.isEncrypted ? ", key in the \(copy.creation.encryption.keySource)" : "")
-                                    + (wrapped ? "; the sync key is kept in \(keptKey)" : ""))
+                                    + (wrapped ? "; the sync key is kept in \(keptKey ?? "")" : ""))
         }
     }
 }

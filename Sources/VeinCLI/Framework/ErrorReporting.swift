@@ -380,6 +380,12 @@ enum ErrorReporting {
                           + "resolved yet: change one of them on its replica and sync again", exitCode: .dataError)
         case .busy:
             return Report(messages: message, hint: "one run at a time pushes a replica; try again when it has finished", exitCode: .busy)
+        case .keyringUnreachable:
+            return Report(messages: message, hint: "give the sync key with --sync-key-file FILE (init makes FILE when it does not exist)",
+                          exitCode: .unavailable)
+        case .noSyncKey:
+            return Report(messages: message, hint: "give it with --sync-key-file: a copy of the key file the sync began with, or what "
+                          + "'vein sync export-key' wrote on one of its replicas", exitCode: .unavailable)
         case .notASyncKey:
             return Report(messages: message, hint: nil, exitCode: .dataError)
         case .damaged:

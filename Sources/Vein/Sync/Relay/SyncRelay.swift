@@ -26,10 +26,10 @@ package struct SyncRelay: Sendable {
     }
 
     /// Makes a new relay at `location` (a new or empty folder, a database without a relay) carrying a new
-    /// sync, with the snapshot `seal` writes (given the sync id, the snapshot's path and a scratch path).
-    static func make(at location: String, snapshot seal: (_ syncID: String, _ path: String, _ scratch: String) throws -> Void) throws -> SyncRelay {
+    /// sync `syncID` (a new ULID), with the snapshot `seal` writes (given the sync id, the snapshot's path
+    /// and a scratch path).
+    static func make(at location: String, syncID: String, snapshot seal: (_ syncID: String, _ path: String, _ scratch: String) throws -> Void) throws -> SyncRelay {
         let backend = try backend(location)
-        let syncID = ULID.make().description
         try backend.create(syncID: syncID) { path, scratch in try seal(syncID, path, scratch) }
         return SyncRelay(backend: backend, syncID: syncID)
     }
