@@ -19,12 +19,27 @@ struct SyncMerger {
     /// Each link table's canonical relationship, by table name.
     private let linkStorages: [String: RelationshipStorage]
 
-    init(database: Database, manifest: SchemaManifest) {
+    /// The rows a merge found gone (deleted by it, or named by a merged write and not here), by model:
+    /// what `repair` looks for references to, so its cost follows the merged changes, not the store's size.
+    static let goneTable = "temp.\"_vein_sync_gone\""
+    static let createGoneTable = #"CREATE TEMP TABLE IF NOT EXISTS "_vein_sync_gone" ("model" TEXT NOT NULL, "id" TEXT NOT NULL, "#
+        + #"PRIMARY KEY ("model", "id")) WITHOUT ROWID"#
+
+    init(database: Database, manifest: SchemaManifest) throws {
         self.database = database
         self.manifest = manifest
         linkStorages = Dictionary(RelationshipStorage.all(in: manifest).compactMap { s in
             s.isCanonical ? s.linkTable.map { ($0, s) } : nil
         }, uniquingKeysWith: { a, _ in a })
+        try database.execute(Self.createGoneTable)
+    }
+
+    /// Notes that `model`'s row `id` is gone, for `repair`.
+    private func gone(_ model: String, _ id: DatabaseValue) throws {
+        let statement = try database.cachedStatement(#"INSERT OR IGNORE INTO \#(Self.goneTable) ("model", "id") VALUES (?, ?)"#)
+        defer { statement.reset() }
+        try statement.bind([.text(model), id])
+        try statement.step()
     }
 
     // MARK: This store's own changes
@@ -50,7 +65,8 @@ struct SyncMerger {
     // MARK: Another replica's changes
 
     /// Merges one transaction of another replica; returns whether something it did may have left a
-    /// reference to a deleted row (a delete, or a write naming a row that is gone), for `repair`.
+    /// reference to a deleted row (a delete, or a write naming a row that is gone), for `repair`, and
+    /// notes those rows.
     func merge(_ transaction: LoggedTransaction) throws -> Bool {
         var needsRepair = false
         for part in transaction.parts {
@@ -107,6 +123,7 @@ struct SyncMerger {
         case .delete:
             if present { try database.execute("DELETE FROM \(q(table)) WHERE \(StoreFormat.key) = ?", [id]) }
             try stamps.set(max(stamp, current[""] ?? .none), table: table, key: key, column: "")
+            try gone(table, id)
             return true
         }
     }
@@ -122,13 +139,18 @@ struct SyncMerger {
         return try namesMissingRow(LoggedChange(kind: change.kind, clockOffset: 0, key: change.key, values: winning), columns: columns, model: table)
     }
 
-    /// Whether a written to-one names a row that is not there (deleted on another replica meanwhile).
+    /// Whether a written to-one names a row that is not there (deleted on another replica meanwhile),
+    /// noted as gone.
     private func namesMissingRow(_ change: LoggedChange, columns: [String], model: String) throws -> Bool {
         guard let schema = manifest.model(named: model) else { return false }
+        var missing = false
         for (column, value) in change.values where value != .null {
-            if let rel = schema.relationship(named: columns[column]), !rel.isToMany, try !exists(rel.target, id: value) { return true }
+            if let rel = schema.relationship(named: columns[column]), !rel.isToMany, try !exists(rel.target, id: value) {
+                try gone(rel.target, value)
+                missing = true
+            }
         }
-        return false
+        return missing
     }
 
     private func mergeLink(_ change: LoggedChange, of part: LoggedPart, stamp: SyncStamp) throws -> Bool {
@@ -143,9 +165,12 @@ struct SyncMerger {
             let position = change.values.first { part.valueColumns[part.keyCount + $0.column] == "position" }?.value ?? .integer(0)
             try write("INSERT OR REPLACE INTO \(q(table)) (\"owner\", \"target\", \"position\") VALUES (?, ?, ?)", change.key + [position],
                       replica: stamp.replica)
-            // A link to a row that is gone is made, then `repair` takes it away as the gone row's delete rule
-            // says (a cascade takes the other end too), as it would have had the link come first.
-            return try !exists(storage.model, id: change.key[0]) || !exists(storage.target, id: change.key[1])
+            // A link to a row that is gone is made, then `repair` takes it away, as it would have had the link
+            // come first.
+            var missing = false
+            if try !exists(storage.model, id: change.key[0]) { try gone(storage.model, change.key[0]); missing = true }
+            if try !exists(storage.target, id: change.key[1]) { try gone(storage.target, change.key[1]); missing = true }
+            return missing
         case .delete:
             guard stamp >= current[""] ?? .none else { return false }
             try stamps.set(stamp, table: table, key: key, column: "")
@@ -174,19 +199,36 @@ struct SyncMerger {
     /// added to a list while the list's owner was deleted is kept, detached, rather than deleted by a
     /// delete its replica never saw (docs/sync.md#deletes). Every delete is final, so what this clears
     /// stays cleared, whatever arrives after.
+    ///
+    /// Only references to the rows the merge noted as gone are looked at, each through the referencing
+    /// column's index or the link table's key and index: its cost follows the merged changes, never the
+    /// store's size (`SyncMergerTests` checks the plans).
     func repair() throws {
-        for storage in RelationshipStorage.all(in: manifest) {
+        for statement in repairStatements { try database.execute(statement) }
+        try database.execute("DELETE FROM \(Self.goneTable)")
+    }
+
+    /// What `repair` runs: per relationship, its references to gone rows cleared (a row of the model
+    /// may still be there: a reference to it stays).
+    var repairStatements: [String] {
+        func goneIDs(_ model: String) -> String { "(SELECT \"id\" FROM \(Self.goneTable) WHERE \"model\" = \(SQL.quoteString(model)))" }
+        func missing(_ model: String, _ reference: String) -> String {
+            "NOT EXISTS (SELECT 1 FROM \(q(model)) AS \"_t\" WHERE \"_t\".\(StoreFormat.key) = \(reference))"
+        }
+        return RelationshipStorage.all(in: manifest).flatMap { storage -> [String] in
             switch storage.kind {
             case .column:
-                guard Self.referenceRule(storage, in: manifest) != .noAction else { continue }
-                try database.execute("UPDATE \(q(storage.model)) SET \(q(storage.name)) = NULL WHERE \(q(storage.name)) IS NOT NULL "
-                    + "AND NOT EXISTS (SELECT 1 FROM \(q(storage.target)) AS \"_t\" WHERE \"_t\".\(StoreFormat.key) = \(q(storage.model)).\(q(storage.name)))")
+                guard Self.referenceRule(storage, in: manifest) != .noAction else { return [] }
+                let column = "\(q(storage.model)).\(q(storage.name))"
+                return ["UPDATE \(q(storage.model)) SET \(q(storage.name)) = NULL WHERE \(column) IN \(goneIDs(storage.target)) "
+                        + "AND \(missing(storage.target, column))"]
             case .linkTable:
-                guard storage.isCanonical, let link = storage.linkTable else { continue }
-                try database.execute("DELETE FROM \(q(link)) WHERE NOT EXISTS (SELECT 1 FROM \(q(storage.model)) AS \"_m\" WHERE \"_m\".\(StoreFormat.key) = \(q(link)).\"owner\") "
-                    + "OR NOT EXISTS (SELECT 1 FROM \(q(storage.target)) AS \"_m\" WHERE \"_m\".\(StoreFormat.key) = \(q(link)).\"target\")")
+                guard storage.isCanonical, let link = storage.linkTable else { return [] }
+                return [("owner", storage.model), ("target", storage.target)].map { end, model in
+                    "DELETE FROM \(q(link)) WHERE \(q(link)).\"\(end)\" IN \(goneIDs(model)) AND \(missing(model, "\(q(link)).\"\(end)\""))"
+                }
             case .reverseColumn:
-                continue  // its inverse's column
+                return []  // its inverse's column
             }
         }
     }

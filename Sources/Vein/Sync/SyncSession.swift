@@ -228,7 +228,7 @@ package final class SyncSession {
         let recorder = database.transactionObserver as? ChangeRecorder
         recorder?.merging = (other, segment.transactions.map(\.clock).max() ?? 0)
         defer { recorder?.merging = nil }
-        let merger = SyncMerger(database: database, manifest: store.manifest)
+        let merger = try SyncMerger(database: database, manifest: store.manifest)
         let applied: Bool = try store.transaction(.immediate) {
             // Another process may have applied it meanwhile.
             guard try SyncState.progress(in: database)[other]?.sequence ?? 0 == before.sequence else { return false }
@@ -284,7 +284,7 @@ package final class SyncSession {
         var reader = ChangeLogReader()
         reader.afterToken = state.stampedThrough
         reader.replica = replica
-        let merger = SyncMerger(database: database, manifest: store.manifest)
+        let merger = try SyncMerger(database: database, manifest: store.manifest)
         for transaction in try reader.transactions(in: database) where transaction.kind == .changes {
             try merger.stamp(transaction)
         }

@@ -31,6 +31,26 @@ import Testing
         }
     }
 
+    /// What a merged delete leaves is found from the gone rows, through indexes: no statement of `repair`
+    /// reads a whole model or link table, so a pull's cost follows its changes, not the store's size.
+    @Test func repairReachesReferencesThroughIndexes() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let manifest = try ManifestParser.parse(SyncConvergenceTests.manifestText, file: "sync.json5")
+        _ = try StoreCreator.create(at: dir.path("s.vein"), manifest: manifest, protection: .plaintext, keepsChangeLog: true)
+        let store = try Store.open(dir.path("s.vein"), keys: KeyOptions(keyring: nil))
+        defer { try? store.close() }
+        let merger = try SyncMerger(database: store.database, manifest: manifest)
+        let statements = merger.repairStatements
+        #expect(statements.contains { $0.hasPrefix("UPDATE") } && statements.contains { $0.hasPrefix("DELETE") }, "\(statements)")
+        for sql in statements {
+            let plan = try store.database.rows("EXPLAIN QUERY PLAN " + sql).compactMap { $0[3].string }
+            // Every read of a table of the store is one key's seek (`(owner=?)`), never a scan or a range.
+            let reads = plan.filter { ($0.hasPrefix("SCAN TABLE") || $0.hasPrefix("SEARCH TABLE")) && !$0.contains("_vein_sync_gone") }
+            #expect(!reads.isEmpty && reads.allSatisfy { $0.hasPrefix("SEARCH TABLE") && $0.hasSuffix("=?)") }, "\(plan)\n\(sql)")
+        }
+    }
+
     @Test func aPushKilledAfterSealingIsFinishedNotRepeated() throws {
         let p = try Pair()
         try p.insert(p.a, "one")
