@@ -244,6 +244,52 @@ import Testing
         #expect(outside.stderr.contains("j.vein cannot be synced: another program wrote to it"), "\(outside.stderr)")
     }
 
+    /// The errors a sync meets after it began: a key file that is no key, another run holding the
+    /// replica, a relay replaced by another sync's, and a unique value claimed on both replicas (which
+    /// stops the merge until conflicts are kept: docs/sync.md, "Not built yet").
+    @Test func laterErrorsSayWhatIsWrong() throws {
+        let (r, _) = try Self.replicas()
+        defer { r.cleanUp() }
+        try r.write("junk.key", "not a key\n", mode: 0o600)
+        try Self.expectOK(r, ["create", "n.vein", "--schema", VeinRunner.exampleManifest, "--history", "--plaintext"])
+        let junk = try r.vein(["sync", "init", "n.vein", "--relay", "relay-n", "--sync-key-file", "junk.key"])
+        #expect(junk.status == 65)
+        #expect(junk.stderr == "vein: error: junk.key is not a sync key: a sync key is 64 hex digits (a raw 256-bit key), or one "
+                + "wrapped under a passphrase\n", "\(junk.stderr)")
+        #expect(!r.exists("relay-n"))
+        try Self.expectOK(r, ["sync", "init", "n.vein", "--relay", "relay-n", "--sync-key-file", "n.key"])
+
+        // Another run pushing this replica: its lock is held (flock(1) on the replica's .lock).
+        try Self.insert(r, "a", "waits for the lock")
+        try #require(try Self.sync(r, "a").status == 0)
+        let replica = try #require(try FileManager.default.contentsOfDirectory(atPath: r.path("relay")).first { $0.count == 26 })
+        let held = try r.run("/usr/bin/flock", ["relay/\(replica)/.lock", VeinRunner.binary, "sync", "a.vein", "--key-file", "ka"])
+        #expect(held.status == 75, "\(held.stderr)")
+        #expect(held.stderr.hasPrefix("vein: error: another process is syncing this replica through /") && held.stderr.hasSuffix("/relay\n"
+                + "hint: one run at a time pushes a replica; try again when it has finished\n"), "\(held.stderr)")
+
+        // The relay replaced by another sync's.
+        try FileManager.default.moveItem(atPath: r.path("relay"), toPath: r.path("relay-a"))
+        try FileManager.default.moveItem(atPath: r.path("relay-n"), toPath: r.path("relay"))
+        let other = try Self.sync(r, "a")
+        #expect(other.status == 65)
+        #expect(other.stderr.contains("carries the sync ") && other.stderr.contains(", not the one a.vein belongs to\n"), "\(other.stderr)")
+        try FileManager.default.moveItem(atPath: r.path("relay"), toPath: r.path("relay-n"))
+        try FileManager.default.moveItem(atPath: r.path("relay-a"), toPath: r.path("relay"))
+
+        // One unique value inserted on both replicas.
+        try r.write("tags.json5", #"{ vein: 1, app: "t", version: "1.0.0", models: { Tag: { fields: { name: "string unique" } } } }"#)
+        try Self.expectOK(r, ["create", "t1.vein", "--schema", "tags.json5", "--history", "--plaintext"])
+        try Self.expectOK(r, ["sync", "init", "t1.vein", "--relay", "relay-t", "--sync-key-file", "sync.key"])
+        try Self.expectOK(r, ["sync", "join", "t2.vein", "--relay", "relay-t", "--sync-key-file", "sync.key", "--plaintext"])
+        for store in ["t1", "t2"] { try Self.expectOK(r, ["query", "\(store).vein", #"insert Tag(name: "shared")"#]) }
+        try Self.expectOK(r, ["sync", "t1.vein"])
+        let claimed = try r.vein(["sync", "t2.vein"])
+        #expect(claimed.status == 65)
+        #expect(claimed.stderr.contains(" cannot be merged: ") && claimed.stderr.contains("UNIQUE constraint failed: Tag.name"), "\(claimed.stderr)")
+        #expect(claimed.stderr.contains("hint: nothing of that segment was merged"), "\(claimed.stderr)")
+    }
+
     /// A machine with nothing else joins with the sync key wrapped under a passphrase, and syncs after.
     @Test(arguments: relays) func aWrappedSyncKeyJoinsAndIsKeptUnwrapped(_ relay: Relay) throws {
         let (r, location) = try Self.replicas(relay)
