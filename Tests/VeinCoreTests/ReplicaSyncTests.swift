@@ -47,6 +47,60 @@ import VeinCore
     }
 }
 
+/// Through a PostgreSQL relay (a server of the test's own, `scripts/postgres-cluster`), a replica whose
+/// interval never comes merges another's commit at once: it heard the relay's notification.
+@Suite(.enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/postgresql") || ProcessInfo.processInfo.environment["VEIN_POSTGRES_BIN"] != nil,
+                "Debian's postgresql package is not installed"))
+struct ReplicaSyncPostgresTests {
+    @Test func aNotificationBringsTheOtherReplicasCommitAtOnce() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        var template = Array("/tmp/vein-pg-XXXXXX".utf8CString)
+        let server = String(cString: try #require(mkdtemp(&template)))
+        let cluster = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/postgres-cluster").path
+        /// Spawned and reaped here: Foundation's Process.waitUntilExit was seen never to return once the
+        /// script had started the server.
+        func run(_ arguments: [String]) throws -> String {
+            let output = "\(folder)/cluster-output"
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            let argv = [cluster] + arguments
+            let cArgv = argv.map { strdup($0) } + [nil]
+            defer { cArgv.forEach { free($0) } }
+            var pid: pid_t = 0
+            try #require(posix_spawn(&pid, cluster, &actions, nil, cArgv, environ) == 0)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            try #require(status == 0, "postgres-cluster \(arguments): status \(status)")
+            return try String(contentsOfFile: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let relay = try run(["start", server])
+        defer { _ = try? run(["stop", server]); try? FileManager.default.removeItem(atPath: server) }
+
+        let a = try ReplicaSyncTests.container(folder, "a")
+        try SyncSession.begin(a.store, relay: relay, keyFile: "\(folder)/sync.key")
+        _ = try SyncSession.join(relay: relay, keyFile: "\(folder)/sync.key", to: "\(folder)/b.vein",
+                                 protection: { _ in .encrypted(KeyOptions(keyFile: "\(folder)/b.key", environment: [:], keyring: nil)) })
+        let b = try ReplicaSyncTests.container(folder, "b")
+        try SyncSession.adopt(b.store, relay: try SyncRelay.open(relay), keyFile: "\(folder)/sync.key")
+        let errors = ErrorsHeard()
+        // b's interval never comes in this test: only the notification can start its round.
+        let syncB = try b.sync(every: .seconds(3600)) { errors.add($0) }
+        defer { syncB.stop() }
+        usleep(300_000)  // b's listener is on the channel
+        try F.insert(["heard of at once"], into: a.context)
+        try #require(try SyncSession(store: a.store).push().segments == 1)
+        let open = LiveQuery(filter: #Predicate<Chore> { !$0.done }, sort: [SortDescriptor(\.title)], in: b.context, pollInterval: nil)
+        #expect(F.eventually { open.results.map(\.title) == ["heard of at once"] }, "b merged a's segment on its notification")
+        #expect(errors.first == nil, "\(String(describing: errors.first))")
+    }
+
+    typealias F = LiveQueryFixture
+}
+
 /// Errors `onError` heard, from the sync's queue.
 final class ErrorsHeard: @unchecked Sendable {  // `errors` behind `lock`
     private let lock = NSLock()
