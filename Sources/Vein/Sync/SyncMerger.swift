@@ -202,7 +202,7 @@ struct SyncMerger {
     ///
     /// Only references to the rows the merge noted as gone are looked at, each through the referencing
     /// column's index or the link table's key and index: its cost follows the merged changes, never the
-    /// store's size (`SyncMergerTests` checks the plans).
+    /// store's size (`SyncSessionTests.repairReachesReferencesThroughIndexes` checks the plans).
     func repair() throws {
         for statement in repairStatements { try database.execute(statement) }
         try database.execute("DELETE FROM \(Self.goneTable)")

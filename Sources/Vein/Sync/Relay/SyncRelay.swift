@@ -36,16 +36,11 @@ package struct SyncRelay: Sendable {
 
     static func backend(_ location: String) throws -> any RelayBackend {
         if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") { return try PostgresRelay(url: location) }
-        if location.hasPrefix("file://") {
-            guard let url = URL(string: location), url.isFileURL, !url.path.isEmpty else {
-                throw SyncError.notARelay(location, reason: "a relay is a folder (a path or a file:// URL) or a postgres:// URL")
-            }
-            return FolderRelay(path: url.path)
-        }
-        guard !location.contains("://") else {
+        if !location.contains("://") { return FolderRelay(path: location) }
+        guard location.hasPrefix("file://"), let url = URL(string: location), url.isFileURL, !url.path.isEmpty else {
             throw SyncError.notARelay(location, reason: "a relay is a folder (a path or a file:// URL) or a postgres:// URL")
         }
-        return FolderRelay(path: location)
+        return FolderRelay(path: url.path)
     }
 }
 
