@@ -6,7 +6,7 @@ _vein() {
         word="${COMP_WORDS[i]}"
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"history"|"history enable"|"history prune"|"history retention"|"history purge"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"backup verify"|"backup export-key"|"restore"|"sync"|"sync init"|"sync join"|"sync status"|"sync export-key"|"completions"|"help") path="$candidate" ;;
+            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"history"|"history enable"|"history prune"|"history retention"|"history purge"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"backup verify"|"backup export-key"|"restore"|"sync"|"sync init"|"sync join"|"sync status"|"sync conflicts"|"sync export-key"|"completions"|"help") path="$candidate" ;;
         esac
     done
     case "$path" in
@@ -127,7 +127,7 @@ _vein() {
             ;;
         "sync")
             opts="--watch --json --quiet --key-file --key-env --passphrase --help"
-            subs="init join status export-key"
+            subs="init join status conflicts export-key"
             positional="file"
             ;;
         "sync init")
@@ -140,6 +140,10 @@ _vein() {
             ;;
         "sync status")
             opts="--json --key-file --key-env --passphrase --help"
+            positional="file"
+            ;;
+        "sync conflicts")
+            opts="--keep --id --json --quiet --key-file --key-env --passphrase --help"
             positional="file"
             ;;
         "sync export-key")
@@ -251,6 +255,10 @@ _vein() {
         "sync join:--key-env") _vein_complete "none"; return ;;
         "sync status:--key-file") _vein_complete "file"; return ;;
         "sync status:--key-env") _vein_complete "none"; return ;;
+        "sync conflicts:--keep") _vein_complete "mine theirs"; return ;;
+        "sync conflicts:--id") _vein_complete "none"; return ;;
+        "sync conflicts:--key-file") _vein_complete "file"; return ;;
+        "sync conflicts:--key-env") _vein_complete "none"; return ;;
         "sync export-key:--to") _vein_complete "file"; return ;;
         "sync export-key:--key-file") _vein_complete "file"; return ;;
         "sync export-key:--key-env") _vein_complete "none"; return ;;

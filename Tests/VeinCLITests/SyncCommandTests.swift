@@ -245,8 +245,7 @@ import Testing
     }
 
     /// The errors a sync meets after it began: a key file that is no key, another run holding the
-    /// replica, a relay replaced by another sync's, and a unique value claimed on both replicas (which
-    /// stops the merge until conflicts are kept: docs/sync.md, "Not built yet").
+    /// replica, a relay replaced by another sync's.
     @Test func laterErrorsSayWhatIsWrong() throws {
         let (r, _) = try Self.replicas()
         defer { r.cleanUp() }
@@ -276,18 +275,54 @@ import Testing
         #expect(other.stderr.contains("carries the sync ") && other.stderr.contains(", not the one a.vein belongs to\n"), "\(other.stderr)")
         try FileManager.default.moveItem(atPath: r.path("relay"), toPath: r.path("relay-n"))
         try FileManager.default.moveItem(atPath: r.path("relay-a"), toPath: r.path("relay"))
+    }
 
-        // One unique value inserted on both replicas.
-        try r.write("tags.json5", #"{ vein: 1, app: "t", version: "1.0.0", models: { Tag: { fields: { name: "string unique" } } } }"#)
+    /// One unique value claimed on two replicas: the earlier claim stays, the other row is set aside and
+    /// listed, and `--keep` resolves it on every replica (docs/sync.md#unique-values).
+    @Test func aUniqueValueClaimedTwiceIsSetAsideAndResolved() throws {
+        let r = try VeinRunner()
+        defer { r.cleanUp() }
+        try r.write("tags.json5", #"{ vein: 1, app: "t", version: "1.0.0", models: { Tag: { fields: { name: "string unique", color: "string?" } } } }"#)
         try Self.expectOK(r, ["create", "t1.vein", "--schema", "tags.json5", "--history", "--plaintext"])
         try Self.expectOK(r, ["sync", "init", "t1.vein", "--relay", "relay-t", "--sync-key-file", "sync.key"])
         try Self.expectOK(r, ["sync", "join", "t2.vein", "--relay", "relay-t", "--sync-key-file", "sync.key", "--plaintext"])
-        for store in ["t1", "t2"] { try Self.expectOK(r, ["query", "\(store).vein", #"insert Tag(name: "shared")"#]) }
-        try Self.expectOK(r, ["sync", "t1.vein"])
-        let claimed = try r.vein(["sync", "t2.vein"])
-        #expect(claimed.status == 65)
-        #expect(claimed.stderr.contains(" cannot be merged: ") && claimed.stderr.contains("UNIQUE constraint failed: Tag.name"), "\(claimed.stderr)")
-        #expect(claimed.stderr.contains("hint: nothing of that segment was merged"), "\(claimed.stderr)")
+        try Self.expectOK(r, ["query", "t1.vein", #"insert Tag(name: "shared", color: "red")"#])
+        try Self.expectOK(r, ["query", "t2.vein", #"insert Tag(name: "shared", color: "blue")"#])
+        for store in ["t1", "t2", "t1"] { try Self.expectOK(r, ["sync", "\(store).vein"]) }
+        for store in ["t1", "t2"] {
+            let tags = try r.vein(["query", "\(store).vein", "Tag", "--format", "csv"])
+            #expect(tags.stdout.contains("shared,red") && !tags.stdout.contains(",blue"), "\(store): \(tags.stdout)")
+        }
+        let listed = try r.vein(["sync", "conflicts", "t1.vein", "--json"])
+        try #require(listed.status == 0, "\(listed.stderr)")
+        let conflicts = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed.stdout)")
+        let conflict = try #require(conflicts.first)
+        let setAside = try #require(conflict["id"] as? String)
+        #expect(conflicts.count == 1 && conflict["model"] as? String == "Tag")
+        #expect(conflict["contested"] as? [String: String] == ["name": "shared"])
+        #expect(conflict["fields"] as? [String: String] == ["name": "shared", "color": "blue"])
+        #expect((conflict["heldBy"] as? [String])?.count == 1)
+        let text = try r.vein(["sync", "conflicts", "t2.vein"])
+        #expect(text.stdout == "Tag \(setAside) is set aside: its name \"shared\" is held by \((conflict["heldBy"] as? [String])?.first ?? "")\n"
+                + "  name \"shared\", color \"blue\"\n", "\(text.stdout)")
+
+        let unknown = try r.vein(["sync", "conflicts", "t1.vein", "--keep", "mine", "--id", "nothing"])
+        #expect(unknown.status == 66)
+        #expect(unknown.stderr == "vein: error: t1.vein has no conflict of a row nothing\nhint: 'vein sync conflicts STORE' lists the rows set aside\n",
+                "\(unknown.stderr)")
+        let alone = try r.vein(["sync", "conflicts", "t1.vein", "--keep", "mine"])
+        #expect(alone.status == 64)
+        #expect(alone.stderr.hasPrefix("vein: error: --keep and --id go together"), "\(alone.stderr)")
+
+        // Resolved on t1 for the set-aside row; the next syncs carry it to t2.
+        try Self.expectOK(r, ["sync", "conflicts", "t1.vein", "--keep", "theirs", "--id", setAside])
+        for store in ["t1", "t2", "t1"] { try Self.expectOK(r, ["sync", "\(store).vein"]) }
+        for store in ["t1", "t2"] {
+            let tags = try r.vein(["query", "\(store).vein", "Tag", "--format", "csv"])
+            #expect(tags.stdout.contains("shared,blue") && !tags.stdout.contains(",red"), "\(store): \(tags.stdout)")
+            let none = try r.vein(["sync", "conflicts", "\(store).vein"])
+            #expect(none.status == 0 && none.stderr == "no conflicts\n", "\(none.stderr)")
+        }
     }
 
     /// A machine with nothing else joins with the sync key wrapped under a passphrase, and syncs after.

@@ -43,8 +43,72 @@ import VeinCore
         #expect(F.eventually { open.results.map(\.title) == ["after the outage", "buy milk", "water plants"] })
         #expect(syncB.lastError == nil)
         let round = try syncB.syncNow()
-        #expect(round.sent == 0 && round.received == 0)
+        #expect(round.sent == 0 && round.received == 0 && round.conflicts == 0)
     }
+
+    /// A unique value saved on two replicas: both apps hear of the set-aside row once, neither fetches it,
+    /// and resolving it on one replica reaches the other (docs/sync.md#unique-values).
+    @Test func anAppHearsOfAUniqueValueConflictAndResolvesIt() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        func container(_ name: String) throws -> ModelContainer {
+            try ModelContainer(for: Badge.self, configurations: ModelConfiguration(url: URL(fileURLWithPath: "\(folder)/\(name).vein"), appID: "com.example.badges",
+                                                                                   keyProvider: .keyFile("\(folder)/\(name).key"), keepsHistory: true))
+        }
+        let a = try container("a")
+        try SyncSession.begin(a.store, relay: "\(folder)/relay", keyFile: "\(folder)/sync.key")
+        _ = try SyncSession.join(relay: "\(folder)/relay", keyFile: "\(folder)/sync.key", to: "\(folder)/b.vein",
+                                 protection: { _ in .encrypted(KeyOptions(keyFile: "\(folder)/b.key", environment: [:], keyring: nil)) })
+        let b = try container("b")
+        try SyncSession.adopt(b.store, relay: try SyncRelay.open("\(folder)/relay"), keyFile: "\(folder)/sync.key")
+        let heardA = ConflictsHeard(), heardB = ConflictsHeard()
+        let syncA = try a.sync(every: .seconds(3600), onConflict: { heardA.add($0) })
+        let syncB = try b.sync(every: .seconds(3600), onConflict: { heardB.add($0) })
+        defer { syncA.stop(); syncB.stop() }
+
+        a.context.insert(Badge(name: "gold", color: "yellow"))
+        try a.context.save()
+        b.context.insert(Badge(name: "gold", color: "orange"))
+        try b.context.save()
+        try syncA.syncNow(); try syncB.syncNow()
+        let round = try syncA.syncNow()
+        #expect(round.conflicts == 1)
+        let setAside = try #require(try syncA.conflicts().first)
+        #expect(setAside.fields == ["name"] && setAside.heldBy.count == 1)
+        #expect(heardA.all == [setAside] && heardB.all == [setAside], "each app hears of it once")
+        for context in [a.context, b.context] {
+            #expect(try context.fetch(FetchDescriptor<Badge>()).map(\.color) == ["yellow"])
+        }
+        try syncB.resolve(setAside, keeping: .setAside)
+        #expect(try b.context.fetch(FetchDescriptor<Badge>()).map(\.color) == ["orange"])
+        try syncB.syncNow(); try syncA.syncNow()
+        #expect(try a.context.fetch(FetchDescriptor<Badge>()).map(\.color) == ["orange"])
+        #expect(try syncA.conflicts().isEmpty && syncB.conflicts().isEmpty)
+    }
+}
+
+enum BadgeSchema: VersionedSchema {
+    static let version = ModelVersion(1, 0, 0)
+    static let models: [any PersistentModel.Type] = [Badge.self]
+
+    @Model
+    final class Badge {
+        @Attribute(.unique) var name: String
+        var color: String
+
+        init(name: String, color: String) {
+            self.name = name
+            self.color = color
+        }
+    }
+}
+
+typealias Badge = BadgeSchema.Badge
+
+final class ConflictsHeard: @unchecked Sendable {
+    private let lock = NSLock()
+    private var conflicts: [ReplicaSync.Conflict] = []
+    func add(_ new: [ReplicaSync.Conflict]) { lock.withLock { conflicts += new } }
+    var all: [ReplicaSync.Conflict] { lock.withLock { conflicts } }
 }
 
 /// Through a PostgreSQL relay (a server of the test's own, `scripts/postgres-cluster`), a replica whose

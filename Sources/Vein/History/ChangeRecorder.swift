@@ -189,6 +189,12 @@ package final class ChangeRecorder: TransactionObserver {
         buffers[index].appendCell(value)
     }
 
+    package func append(table index: Int, column: Int, _ value: DatabaseValue) {
+        guard !isPaused else { return }
+        buffers[index].appendVarint(UInt64(column))
+        buffers[index].appendCell(value)
+    }
+
     package func append(table index: Int, column: Int, _ value: Int64?) {
         guard !isPaused else { return }
         buffers[index].appendVarint(UInt64(column))

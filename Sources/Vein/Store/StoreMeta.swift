@@ -29,6 +29,7 @@ public struct StoreMeta: Equatable, Sendable {
     /// The tables a synced store keeps of its sync (`SyncState`), named here so the verifier knows them.
     static let syncReplicasTable = "_vein_sync_replicas"
     static let syncStampsTable = "_vein_sync_stamps"
+    static let syncShadowTable = "_vein_sync_shadow"
 
     static let createTableSQL = "CREATE TABLE \"_vein_meta\" (\"key\" TEXT PRIMARY KEY NOT NULL, \"value\" TEXT NOT NULL)"
 

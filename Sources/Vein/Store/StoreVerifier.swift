@@ -183,7 +183,7 @@ public enum StoreVerifier {
         let changeLog = try ChangeLogSchema.problems(in: db, manifest: manifest)
         check.problems += changeLog
         let known = Set(manifest.models.map(\.name) + linkTables + ["_vein_meta", format.migrationsTable] + ChangeLogSchema.tableNames
-                        + [StoreMeta.syncReplicasTable, StoreMeta.syncStampsTable])
+                        + [StoreMeta.syncReplicasTable, StoreMeta.syncStampsTable, StoreMeta.syncShadowTable])
         for table in tables.sorted() where !known.contains(table) && !table.hasPrefix("sqlite_") {
             check.problems.append("table \(table) is not part of the schema")
         }

@@ -18,8 +18,11 @@ public enum SyncError: Error, Equatable, Sendable {
     case schemaDiffers(replica: String, version: String, local: String)
     /// The relay holds less than this store already received from a replica: it was rolled back.
     case relayWentBack(String, replica: String, sequence: UInt64)
-    /// A change another replica made cannot be merged (a unique value both claim).
+    /// A change another replica made is refused by the store in a way the merge rules do not resolve (a
+    /// constraint other than a unique value, which the rules settle: docs/sync.md#unique-values).
     case cannotMerge(replica: String, reason: String)
+    /// No row of the store is set aside under this id (`SyncConflicts`).
+    case noConflict(String, id: String)
     /// The relay cannot be reached: its server refuses connections or went away, or its client library
     /// is missing.
     case relayUnavailable(String, reason: String)
@@ -55,6 +58,7 @@ public enum SyncError: Error, Equatable, Sendable {
         case .relayWentBack(let path, let replica, let sequence):
             return "\(path) went back: replica \(replica)'s segment \(sequence), already received, is missing or different"
         case .cannotMerge(let replica, let reason): return "a change from replica \(replica) cannot be merged: \(reason)"
+        case .noConflict(let path, let id): return "\(path) has no conflict of a row \(id)"
         case .relayUnavailable(let relay, let reason): return "the relay \(relay) cannot be reached: \(reason)"
         case .relayRefused(let relay, let reason, let full):
             return full ? "the relay \(relay) is full: \(reason)" : "the relay \(relay) refused a write or read: \(reason)"

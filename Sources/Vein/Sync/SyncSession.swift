@@ -139,7 +139,7 @@ package final class SyncSession {
     private func pushOne(_ report: inout Report) throws -> Bool {
         try store.transaction(.immediate) {
             var state = try self.state()
-            try stampOwn(&state)
+            try SyncMerger(database: database, manifest: store.manifest).stampOwn(&state)
             try refuseUnsendable(after: state.sentThrough)
             let progress = try SyncState.progress(in: database)
             let own = progress[replica] ?? (0, Self.zeroDigest)
@@ -206,6 +206,8 @@ package final class SyncSession {
                     if try pullOne(from: other, &report) { progressed = true }
                 }
             }
+            // What this replica's own commits freed or took of a set-aside row's values.
+            try SyncConflicts(store: store).settle()
         }
         return report
     }
@@ -233,11 +235,11 @@ package final class SyncSession {
             // Another process may have applied it meanwhile.
             guard try SyncState.progress(in: database)[other]?.sequence ?? 0 == before.sequence else { return false }
             var state = try self.state()
-            try stampOwn(&state)
+            try SyncMerger(database: database, manifest: store.manifest).stampOwn(&state)
             try state.write(to: database)
-            var needsRepair = false
-            for transaction in segment.transactions { needsRepair = try merger.merge(transaction) || needsRepair }
-            if needsRepair { try merger.repair() }
+            for transaction in segment.transactions { _ = try merger.merge(transaction) }
+            try merger.settle()
+            try merger.repair()
             try SyncState.recordProgress(of: other, sequence: sequence, digest: digest, in: database)
             return true
         }
@@ -276,20 +278,6 @@ package final class SyncSession {
     private func state() throws -> SyncState {
         guard let state = try SyncState.read(from: database) else { throw SyncError.notSynced(store.path) }
         return state
-    }
-
-    /// Stamps this store's own commits since the last stamped, in the caller's transaction, so a merged
-    /// change must pass them (`SyncMerger.stamp`).
-    private func stampOwn(_ state: inout SyncState) throws {
-        var reader = ChangeLogReader()
-        reader.afterToken = state.stampedThrough
-        reader.replica = replica
-        let merger = try SyncMerger(database: database, manifest: store.manifest)
-        for transaction in try reader.transactions(in: database) where transaction.kind == .changes {
-            try merger.stamp(transaction)
-        }
-        // Past the merged commits too: they are read again by no one.
-        state.stampedThrough = max(state.stampedThrough, try ChangeLogSchema.newestCommit(in: database).token)
     }
 
     /// Opens `owner`'s segment `sequence`: where it belongs, sealed under the sync key, following the
@@ -345,6 +333,8 @@ extension SyncSession {
         /// This replica's commits not yet sent.
         package let unsent: Int
         package let replicas: [Replica]
+        /// Rows set aside for a unique value (`SyncConflicts`).
+        package let conflicts: Int
     }
 
     package func status() throws -> Status {
@@ -356,6 +346,7 @@ extension SyncSession {
         let replicas = Set(counts.keys).union(progress.keys).sorted().map { id in
             Status.Replica(replica: id, onRelay: counts[id] ?? 0, merged: Int(progress[id]?.sequence ?? 0))
         }
-        return Status(syncID: state.syncID, relay: relay.location, replica: replica, unsent: Int(unsent), replicas: replicas)
+        return Status(syncID: state.syncID, relay: relay.location, replica: replica, unsent: Int(unsent), replicas: replicas,
+                      conflicts: try SyncConflicts(store: store).list().count)
     }
 }

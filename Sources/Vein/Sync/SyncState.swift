@@ -9,7 +9,8 @@ import Foundation
 /// - `_vein_sync_replicas`: per replica, the last segment applied (this one's: sent) and its digest, so a
 ///   relay that goes back is noticed;
 /// - `_vein_sync_stamps`: per row, link and field, the clock time and replica of the write that holds it,
-///   which a merged change must pass to replace it.
+///   which a merged change must pass to replace it;
+/// - `_vein_sync_shadow`: what a unique-value conflict keeps out of the store's tables (`SyncShadow`).
 struct SyncState: Equatable {
     var syncID: String
     var relay: String
@@ -27,6 +28,7 @@ struct SyncState: Equatable {
         #"CREATE TABLE IF NOT EXISTS "\#(replicas)" ("replica" TEXT PRIMARY KEY NOT NULL, "sequence" INTEGER NOT NULL, "digest" BLOB NOT NULL)"#,
         #"CREATE TABLE IF NOT EXISTS "\#(stamps)" ("tableName" TEXT NOT NULL, "key" TEXT NOT NULL, "column" TEXT NOT NULL, "#
             + #""clock" INTEGER NOT NULL, "replica" TEXT NOT NULL, PRIMARY KEY ("tableName", "key", "column")) WITHOUT ROWID"#,
+        SyncShadow.createTable,
     ]
 
     /// The state of the store open on `database`; nil when it is not synced.

@@ -14,8 +14,9 @@ enum SyncCommand {
             (AES-256-GCM under the sync key; the relay sees sizes and counts, never models, fields, ids or \
             values), then merges every other replica's segments it has not yet applied, each in one \
             transaction: per field the newest write wins (hybrid clock time, then replica id), a delete wins \
-            over a concurrent update, a list's members merge one by one. Every replica that has received the \
-            same segments holds the same store. STORE must have been made a replica with 'vein sync init' or \
+            over a concurrent update, a list's members merge one by one, and of two rows given one unique \
+            value the first claim stays while the other is set aside whole ('vein sync conflicts'). Every \
+            replica that has received the same segments holds the same store. STORE must have been made a replica with 'vein sync init' or \
             'vein sync join'; the relay and the sync key file are the ones named then. A run does everything \
             there is to do and exits, so cron can call it; --watch keeps it running. Exit 65 naming the file \
             when a segment is damaged, out of place or from another sync (nothing past it is applied), 75 \
@@ -23,7 +24,7 @@ enum SyncCommand {
             """,
         arguments: [SharedOptions.store],
         options: [watch, SharedOptions.json, SharedOptions.quiet] + SharedOptions.keyOptions,
-        subcommands: [SyncInitCommand.spec, SyncJoinCommand.spec, SyncStatusCommand.spec, SyncExportKeyCommand.spec],
+        subcommands: [SyncInitCommand.spec, SyncJoinCommand.spec, SyncStatusCommand.spec, SyncConflictsCommand.spec, SyncExportKeyCommand.spec],
         examples: [
             ("vein sync blog.vein", "Send and receive what changed (from cron, every minute)."),
             ("vein sync blog.vein --watch", "Keep the replica in sync while it runs."),
@@ -38,7 +39,7 @@ enum SyncCommand {
         let store = try SharedOptions.openStore(invocation)
         let session = try SyncSession(store: store)
         var seen = try store.database.scalar("PRAGMA data_version")
-        report(try session.push(), try session.pull(), session: session, invocation: invocation)
+        try report(try session.push(), try session.pull(), session: session, invocation: invocation)
         guard invocation[watch] else { return }
         var looks = 0
         while true {
@@ -49,20 +50,22 @@ enum SyncCommand {
             do {
                 let pushed = try session.push(), pulled = try session.pull()
                 seen = try store.database.scalar("PRAGMA data_version")
-                if pushed.segments + pulled.segments > 0 { report(pushed, pulled, session: session, invocation: invocation) }
+                if pushed.segments + pulled.segments > 0 { try report(pushed, pulled, session: session, invocation: invocation) }
             } catch let error as DatabaseError where error.isBusy {
                 continue  // another process holds the store's write lock: the next look tries again
             }
         }
     }
 
-    static func report(_ pushed: SyncSession.Report, _ pulled: SyncSession.Report, session: SyncSession, invocation: Invocation) {
+    static func report(_ pushed: SyncSession.Report, _ pulled: SyncSession.Report, session: SyncSession, invocation: Invocation) throws {
+        let conflicts = try SyncConflicts(store: session.store).list().count
         if invocation.wantsJSON {
             invocation.console.outJSON(.object(JSONObject([
                 ("replica", .string(session.replica)), ("relay", .string(session.relay.location)),
                 ("sent", .object(JSONObject([("segments", .int(Int64(pushed.segments))), ("commits", .int(Int64(pushed.transactions)))]))),
                 ("received", .object(JSONObject([("segments", .int(Int64(pulled.segments))), ("commits", .int(Int64(pulled.transactions)))]))),
                 ("waiting", .object(JSONObject(pulled.waiting.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))),
+                ("conflicts", .int(Int64(conflicts))),
             ])))
             return
         }
@@ -71,6 +74,10 @@ enum SyncCommand {
                                 + "received \(Phrase.count(pulled.transactions, "commit")) in \(Phrase.count(pulled.segments, "segment"))")
         for (replica, reason) in pulled.waiting.sorted(by: { $0.key < $1.key }) {
             invocation.console.note("replica \(replica): \(reason), not on the relay yet")
+        }
+        if conflicts > 0 {
+            invocation.console.note("\(Phrase.count(conflicts, "row")) set aside for a unique value another row holds: "
+                                    + "'vein sync conflicts \(ArgumentOrder.shellWord(session.store.path))' lists them")
         }
     }
 
@@ -189,8 +196,8 @@ enum SyncStatusCommand {
         abstract: "Show a replica's sync: the relay, the other replicas, what is waiting to go either way",
         discussion: """
             Reads STORE's sync record and the relay's listing (decrypting nothing): this replica's id, the \
-            commits not yet sent, and for each replica on the relay its segments there and how many of them \
-            STORE has merged. Writes nothing.
+            commits not yet sent, for each replica on the relay its segments there and how many of them \
+            STORE has merged, and the rows set aside for a unique value ('vein sync conflicts'). Writes nothing.
             """,
         arguments: [SharedOptions.store],
         options: [SharedOptions.json] + SharedOptions.keyOptions,
@@ -203,7 +210,7 @@ enum SyncStatusCommand {
         if invocation.wantsJSON {
             invocation.console.outJSON(.object(JSONObject([
                 ("sync", .string(status.syncID)), ("relay", .string(status.relay)), ("replica", .string(status.replica)),
-                ("unsent", .int(Int64(status.unsent))),
+                ("unsent", .int(Int64(status.unsent))), ("conflicts", .int(Int64(status.conflicts))),
                 ("replicas", .array(status.replicas.map { r in
                     .object(JSONObject([("replica", .string(r.replica)), ("onRelay", .int(Int64(r.onRelay))), ("merged", .int(Int64(r.merged))),
                                         ("self", .bool(r.replica == status.replica))]))
@@ -215,6 +222,10 @@ enum SyncStatusCommand {
         invocation.console.out("this replica: \(status.replica), \(Phrase.count(status.unsent, "commit")) not yet sent")
         for r in status.replicas where r.replica != status.replica {
             invocation.console.out("replica \(r.replica): \(Phrase.count(r.onRelay, "segment")) on the relay, \(r.merged) merged")
+        }
+        if status.conflicts > 0 {
+            invocation.console.out("\(Phrase.count(status.conflicts, "row")) set aside for a unique value another row holds: "
+                                   + "'vein sync conflicts \(ArgumentOrder.shellWord(invocation[SharedOptions.store]))' lists them")
         }
     }
 }

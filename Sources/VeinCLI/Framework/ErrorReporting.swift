@@ -376,8 +376,9 @@ enum ErrorReporting {
             return Report(messages: message, hint: "the relay was restored from an older copy of itself, or its files were removed: nothing was "
                           + "merged; put the relay's newer files back", exitCode: .dataError)
         case .cannotMerge:
-            return Report(messages: message, hint: "nothing of that segment was merged; a value claimed as unique on two replicas is not "
-                          + "resolved yet: change one of them on its replica and sync again", exitCode: .dataError)
+            return Report(messages: message, hint: "nothing of that segment was merged", exitCode: .dataError)
+        case .noConflict:
+            return Report(messages: message, hint: "'vein sync conflicts STORE' lists the rows set aside", exitCode: .noInput)
         case .busy:
             return Report(messages: message, hint: "one run at a time pushes a replica; try again when it has finished", exitCode: .busy)
         case .keyringUnreachable:

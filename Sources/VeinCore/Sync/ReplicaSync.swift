@@ -16,25 +16,32 @@ public final class ReplicaSync: @unchecked Sendable {  // mutable state behind `
         /// Commits of this store sent, and commits of other replicas merged.
         public let sent: Int
         public let received: Int
+        /// Rows set aside for a unique value after the round (`conflicts()`).
+        public let conflicts: Int
     }
 
     private let queue = DispatchQueue(label: "vein.sync")
     /// Set on `queue`, so `stop` run there (the last reference let go during a round) does not wait on it.
     private static let onQueue = DispatchSpecificKey<Bool>()
-    private let session: SyncSession
+    let session: SyncSession
     private let lock = NSLock()
     private var _lastError: (any Error)?
     private var stopped = false
     private var observation: StoreObservation?
     private var timer: DispatchSourceTimer?
     private let onError: @Sendable (any Error) -> Void
+    private let onConflict: @Sendable ([Conflict]) -> Void
+    /// The set-aside rows the app has heard of (used on `queue`).
+    private var conflictsHeard: Set<PersistentIdentifier> = []
 
-    init(store: Store, keys: KeyOptions, every interval: Duration, onError: @escaping @Sendable (any Error) -> Void) throws {
+    init(store: Store, keys: KeyOptions, every interval: Duration, onError: @escaping @Sendable (any Error) -> Void,
+         onConflict: @escaping @Sendable ([Conflict]) -> Void) throws {
         queue.setSpecific(key: Self.onQueue, value: true)
         let own = try Store.open(store.path, keys: keys)
         own.changeAuthor = "sync"
         session = try SyncSession(store: own)
         self.onError = onError
+        self.onConflict = onConflict
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let nanoseconds = max(1, Int(interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000))
         timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
@@ -79,9 +86,14 @@ public final class ReplicaSync: @unchecked Sendable {  // mutable state behind `
     /// Sends and receives now, waiting for the round to end.
     @discardableResult
     public func syncNow() throws -> Round {
+        try onQueue { try pushAndPull() }
+    }
+
+    /// Runs `body` on the sync's queue, unless the sync is stopped.
+    func onQueue<T>(_ body: () throws -> T) throws -> T {
         try queue.sync {
             guard !lock.withLock({ stopped }) else { throw StoreError.closed(session.store.path) }
-            return try pushAndPull()
+            return try body()
         }
     }
 
@@ -106,11 +118,17 @@ public final class ReplicaSync: @unchecked Sendable {  // mutable state behind `
     private func pushAndPull() throws -> Round {
         let sent = try session.push(), received = try session.pull()
         lock.withLock { _lastError = nil }
-        if received.segments > 0 {
-            // This process's contexts and live queries follow merged commits as they follow its saves.
-            StoreChangeCenter.shared.post(StoreChange(models: Set(session.store.manifest.models.map(\.name))), storeAt: session.store.realPath)
-        }
-        return Round(sent: sent.transactions, received: received.transactions)
+        if received.segments > 0 { announceMerged() }
+        let conflicts = try listConflicts()
+        let new = conflicts.filter { !conflictsHeard.contains($0.row) }
+        conflictsHeard = Set(conflicts.map(\.row))
+        if !new.isEmpty { onConflict(new) }
+        return Round(sent: sent.transactions, received: received.transactions, conflicts: conflicts.count)
+    }
+
+    /// This process's contexts and live queries follow merged commits as they follow its saves.
+    func announceMerged() {
+        StoreChangeCenter.shared.post(StoreChange(models: Set(session.store.manifest.models.map(\.name))), storeAt: session.store.realPath)
     }
 
     /// One round on the queue; a failure is reported, and the next round tries again.
@@ -127,7 +145,10 @@ extension ModelContainer {
     /// Syncs this container's store with its other replicas until the returned sync is stopped
     /// (docs/sync.md#from-an-app): after each save here, and every `interval`. `onError` hears every
     /// failure (on the sync's own queue).
-    public func sync(every interval: Duration = .seconds(5), onError: @escaping @Sendable (any Error) -> Void = { _ in }) throws -> ReplicaSync {
-        try ReplicaSync(store: store, keys: keyOptions, every: interval, onError: onError)
+    /// `onConflict` hears of each row a merge sets aside for a unique value another row claimed first,
+    /// once, in the round that set it aside (`ReplicaSync.conflicts()`).
+    public func sync(every interval: Duration = .seconds(5), onError: @escaping @Sendable (any Error) -> Void = { _ in },
+                     onConflict: @escaping @Sendable ([ReplicaSync.Conflict]) -> Void = { _ in }) throws -> ReplicaSync {
+        try ReplicaSync(store: store, keys: keyOptions, every: interval, onError: onError, onConflict: onConflict)
     }
 }

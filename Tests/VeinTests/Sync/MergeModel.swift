@@ -5,7 +5,9 @@ import Foundation
 /// merger: it takes every replica's own commits at once, in any order, and computes the store they must
 /// all end at. Each cell holds the value of the write with the greatest stamp (clock time, replica, then
 /// place in its commit); a row deleted anywhere is gone; a link is present when its newest add or
-/// removal is an add; then what points at a row that is gone is detached.
+/// removal is an add; of rows sharing a unique value, only the earliest claim stays (the others are set
+/// aside: their links go, and what names them reads NULL); then what points at a row that is gone is
+/// detached.
 struct MergeModel {
     struct Stamp: Comparable {
         let clock: Int64, replica: String, order: Int
@@ -62,6 +64,7 @@ struct MergeModel {
                 result[table.name, default: [:]][k] = keys[table.name]![k]! + table.valueColumns.map { row[$0]?.value ?? .null }
             }
         }
+        setAside(&result)
         // What still points at a row that is gone is detached: a to-one cleared (unless its rule is
         // noAction), a link removed. Deletes are final, so one pass over the final rows is all it takes.
         func exists(_ model: String, _ id: DatabaseValue) -> Bool { result[model]?[SyncStamps.key([id])] != nil }
@@ -83,6 +86,59 @@ struct MergeModel {
             }
         }
         return result.mapValues { $0.sorted { $0.key < $1.key }.map(\.value) }
+    }
+
+    /// Takes out the rows a unique-value conflict sets aside (docs/sync.md#unique-values): in claim order
+    /// (the newest stamp among a row's unique columns, then its id), a row stays when no row that stayed
+    /// before it shares one of its unique values. Their links go, and to-ones naming them read NULL.
+    private func setAside(_ result: inout [String: [String: [DatabaseValue]]]) {
+        var aside: [String: Set<String>] = [:]
+        for model in manifest.models {
+            let sets = model.fields.filter(\.isUnique).map { [$0.name] } + model.uniquenessConstraints
+            guard !sets.isEmpty, let table = tables.first(where: { $0.name == model.name }), let rows = result[model.name] else { continue }
+            func claim(_ k: String) -> ClaimKey {
+                let row = cells[model.name]?[k] ?? [:]
+                let stamp = sets.joined().flatMap { [row[$0]?.stamp, row[""]?.stamp].compactMap { $0 } }.max()
+                return ClaimKey(clock: stamp?.clock ?? .min, replica: stamp?.replica ?? "", id: k)
+            }
+            var kept: [[DatabaseValue]] = []
+            for k in rows.keys.sorted(by: { claim($0) < claim($1) }) {
+                let row = rows[k]!
+                func values(_ columns: [String]) -> [DatabaseValue]? {
+                    let cells = columns.map { row[table.valueColumns.firstIndex(of: $0)! + 1] }
+                    return cells.contains(.null) ? nil : cells
+                }
+                let collides = sets.contains { columns in
+                    guard let mine = values(columns) else { return false }
+                    return kept.contains { other in columns.map { other[table.valueColumns.firstIndex(of: $0)! + 1] } == mine }
+                }
+                if collides { aside[model.name, default: []].insert(k) } else { kept.append(row) }
+            }
+            for k in aside[model.name] ?? [] { result[model.name]![k] = nil }
+        }
+        guard !aside.isEmpty else { return }
+        func isAside(_ model: String, _ id: DatabaseValue) -> Bool { aside[model]?.contains(SyncStamps.key([id])) == true }
+        for storage in RelationshipStorage.all(in: manifest) {
+            switch storage.kind {
+            case .column:
+                guard let column = tables.first(where: { $0.name == storage.model })?.valueColumns.firstIndex(of: storage.name).map({ $0 + 1 }) else { continue }
+                for (k, row) in result[storage.model] ?? [:] where row[column] != .null && isAside(storage.target, row[column]) {
+                    result[storage.model]![k]![column] = .null
+                }
+            case .linkTable:
+                guard storage.isCanonical, let link = storage.linkTable else { continue }
+                for (k, row) in result[link] ?? [:] where isAside(storage.model, row[0]) || isAside(storage.target, row[1]) {
+                    result[link]![k] = nil
+                }
+            case .reverseColumn:
+                continue
+            }
+        }
+    }
+
+    struct ClaimKey: Comparable {
+        let clock: Int64, replica: String, id: String
+        static func < (a: ClaimKey, b: ClaimKey) -> Bool { (a.clock, a.replica, a.id) < (b.clock, b.replica, b.id) }
     }
 
     /// The same tables as `store` holds them.

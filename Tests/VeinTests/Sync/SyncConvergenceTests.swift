@@ -94,13 +94,14 @@ import Testing
         func export(_ i: Int) throws -> String { try RandomWrites.export(stores[i], in: dir) }
 
         /// A write on the oldest rows, which every replica holds: what replicas contend over (one field
-        /// written on two replicas, two appends to one list, a delete against an update or a new link).
+        /// written on two replicas, two appends to one list, a delete against an update or a new link, a
+        /// unique value claimed on two replicas by a new row or a changed one).
         func contend(_ i: Int) throws -> String? {
             let context = writes[i].context
             let posts = try context.fetch(ObjectFetch(model: "Post")).sorted { $0.id < $1.id }.prefix(3)
             guard let post = posts.randomElement(using: &rng) else { return nil }
             let word = "r\(i)-\(Int.random(in: 0..<1000, using: &rng))"
-            switch Int.random(in: 0..<6, using: &rng) {
+            switch Int.random(in: 0..<9, using: &rng) {
             case 0:
                 try post.set("title", .string(word))
                 if Bool.random(using: &rng) { try post.set("views", .int(Int64.random(in: 0..<100, using: &rng))) }
@@ -115,10 +116,31 @@ import Testing
             case 4:
                 guard let other = try context.fetch(ObjectFetch(model: "Post")).randomElement(using: &rng), other.id != post.id else { return nil }
                 try post.set("related", .array(try post.related("related").map { .string($0.id) }.filter { $0 != .string(other.id) } + [.string(other.id)]))
+            case 6:
+                // A value another replica may claim too; here, maybe held already (the save is refused).
+                try post.set("slug", .string("shared-\(Int.random(in: 0..<2, using: &rng))"))
+            case 8:
+                // Frees a value a set-aside row may be waiting for.
+                guard let holder = try context.fetch(ObjectFetch(model: "Post")).first(where: { try $0["slug"] != .null }) else { return nil }
+                try holder.set("slug", .null)
+            case 7:
+                let slug = "shared-\(Int.random(in: 0..<2, using: &rng))"
+                let tags = try context.fetch(ObjectFetch(model: "Tag")).prefix(1).map { Value.string($0.id) }
+                let new = try context.insert("Post", ["title": .string(word), "views": .int(1), "slug": .string(slug), "tags": .array(tags),
+                                                      "related": .array([.string(post.id)])])
+                _ = try context.insert("Attachment", ["name": .string(word), "sizeMiB": .double(3), "post": .string(new.id)])
+                do { try context.save() } catch ContextError.uniqueValueHeld, ContextError.constraintViolation {
+                    context.rollback()
+                    return "contend: \(slug) is held here already"
+                }
+                return "contend: a new post \(new.id) claims \(slug)"
             default:
                 _ = try context.insert("Attachment", ["name": .string(word), "sizeMiB": .double(2), "post": .string(post.id)])
             }
-            try context.save()
+            do { try context.save() } catch ContextError.uniqueValueHeld, ContextError.constraintViolation {
+                context.rollback()
+                return "contend on \(post.id): its value is held here already"
+            }
             return "contend on \(post.id)"
         }
     }
@@ -181,6 +203,15 @@ import Testing
             #expect(report.isClean, "seed \(seed): \(report.checks.flatMap(\.problems))")
         }
         #expect(try StoreVerifier.verify(replicas.stores[0]).isClean)
+        if ProcessInfo.processInfo.environment["VEIN_SYNC_DEBUG"] != nil {
+            // How much of the unique-value rules a schedule reached: rows and links set aside at the end, and
+            // commits that settled what a replica's own commits freed.
+            let aside = try replicas.stores[0].database.scalar(#"SELECT count(*) FROM "_vein_sync_shadow" WHERE "column" = ''"#)?.int64 ?? 0
+            let settled = try replicas.stores.map {
+                try $0.database.scalar(#"SELECT count(*) FROM "_vein_transactions" WHERE "replica" = 'sync'"#)?.int64 ?? 0
+            }.reduce(0, +)
+            print("seed \(seed): \(aside) set aside, \(settled) settling commits")
+        }
 
         // And the store they agree on is the one the rules give, computed from every replica's own commits at once.
         var model = MergeModel(manifest: replicas.manifest)
