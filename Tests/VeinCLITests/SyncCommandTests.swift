@@ -279,13 +279,14 @@ import Testing
 
     /// One unique value claimed on two replicas: the earlier claim stays, the other row is set aside and
     /// listed, and `--keep` resolves it on every replica (docs/sync.md#unique-values).
-    @Test func aUniqueValueClaimedTwiceIsSetAsideAndResolved() throws {
+    @Test(arguments: relays) func aUniqueValueClaimedTwiceIsSetAsideAndResolved(_ relay: Relay) throws {
         let r = try VeinRunner()
         defer { r.cleanUp() }
+        let location = try relay.make(r)
         try r.write("tags.json5", #"{ vein: 1, app: "t", version: "1.0.0", models: { Tag: { fields: { name: "string unique", color: "string?" } } } }"#)
         try Self.expectOK(r, ["create", "t1.vein", "--schema", "tags.json5", "--history", "--plaintext"])
-        try Self.expectOK(r, ["sync", "init", "t1.vein", "--relay", "relay-t", "--sync-key-file", "sync.key"])
-        try Self.expectOK(r, ["sync", "join", "t2.vein", "--relay", "relay-t", "--sync-key-file", "sync.key", "--plaintext"])
+        try Self.expectOK(r, ["sync", "init", "t1.vein", "--relay", location, "--sync-key-file", "sync.key"])
+        try Self.expectOK(r, ["sync", "join", "t2.vein", "--relay", location, "--sync-key-file", "sync.key", "--plaintext"])
         try Self.expectOK(r, ["query", "t1.vein", #"insert Tag(name: "shared", color: "red")"#])
         try Self.expectOK(r, ["query", "t2.vein", #"insert Tag(name: "shared", color: "blue")"#])
         for store in ["t1", "t2", "t1"] { try Self.expectOK(r, ["sync", "\(store).vein"]) }

@@ -146,7 +146,7 @@ import Testing
     }
 
     /// Seeds run in `make test`; `VEIN_SYNC_SCHEDULES=N` runs N (the long run).
-    static let seeds: [UInt64] = Array(1...UInt64(ProcessInfo.processInfo.environment["VEIN_SYNC_SCHEDULES"].flatMap { UInt64($0) } ?? 6))
+    static let seeds: [UInt64] = Array(1...UInt64(ProcessInfo.processInfo.environment["VEIN_SYNC_SCHEDULES"].flatMap { UInt64($0) } ?? 60))
 
     @Test(arguments: seeds)
     func replicasConvergeWhateverTheSchedule(seed: UInt64) throws {
