@@ -326,6 +326,34 @@ import Testing
         }
     }
 
+    /// A rotated sync key: the replica not yet given it is refused with a message that says what to do,
+    /// takes it with the same command, and then reads both epochs (docs/sync.md#rotating-the-sync-key).
+    @Test(arguments: relays) func aRotatedKeyIsTakenByTheOtherReplicas(_ relay: Relay) throws {
+        let (r, _) = try Self.replicas(relay)
+        defer { r.cleanUp() }
+        try Self.insert(r, "a", "sealed under the first key")
+        try #require(try Self.sync(r, "a").status == 0)
+        let rotated = try r.vein(["sync", "rotate-key", "a.vein", "--sync-key-file", "sync-2.key"] + Self.key("a"))
+        try #require(rotated.status == 0, "\(rotated.stderr)")
+        #expect(rotated.stderr == "a.vein started sync key epoch 2; the new key is in sync-2.key: give it to every replica kept\n")
+        #expect(try FileManager.default.attributesOfItem(atPath: r.path("sync-2.key"))[.posixPermissions] as? Int == 0o600)
+        try Self.insert(r, "a", "sealed under the second key")
+        try #require(try Self.sync(r, "a").status == 0)
+
+        let behind = try Self.sync(r, "b")
+        #expect(behind.status == 77)
+        #expect(behind.stderr.hasPrefix("vein: error: the sync key was rotated: ")
+                && behind.stderr.contains(" holds files of key epoch 2, and this replica holds the key of epoch 1\nhint: nothing sealed under "),
+                "\(behind.stderr)")
+        let taken = try r.vein(["sync", "rotate-key", "b.vein", "--sync-key-file", "sync-2.key", "--json"] + Self.key("b"))
+        try #require(taken.status == 0, "\(taken.stderr)")
+        #expect(taken.stdout.contains(#""adopted": true"#) && taken.stdout.contains(#""epoch": 2"#), "\(taken.stdout)")
+        try #require(try Self.sync(r, "b").status == 0)
+        #expect(try Self.export(r, "b") == Self.export(r, "a"))
+        let status = try r.vein(["sync", "status", "b.vein", "--json"] + Self.key("b"))
+        #expect(status.stdout.contains(#""keyEpoch": 2"#), "\(status.stdout)")
+    }
+
     /// A machine with nothing else joins with the sync key wrapped under a passphrase, and syncs after.
     @Test(arguments: relays) func aWrappedSyncKeyJoinsAndIsKeptUnwrapped(_ relay: Relay) throws {
         let (r, location) = try Self.replicas(relay)

@@ -160,6 +160,10 @@ struct ReplicaSyncPostgresTests {
         let open = LiveQuery(filter: #Predicate<Chore> { !$0.done }, sort: [SortDescriptor(\.title)], in: b.context, pollInterval: nil)
         #expect(F.eventually { open.results.map(\.title) == ["heard of at once"] }, "b merged a's segment on its notification")
         #expect(errors.first == nil, "\(String(describing: errors.first))")
+
+        // Integers of every width read back (a key epoch once went unread as a 4-byte integer).
+        let rows = try PostgresConnection(relay).execute("SELECT (-2)::int2, 70000::int4, (-3)::int8, 2147483647::int4")
+        #expect((0..<4).map { rows.int64(0, $0) } == [-2, 70000, -3, 2147483647])
     }
 
     typealias F = LiveQueryFixture

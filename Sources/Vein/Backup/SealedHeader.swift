@@ -16,6 +16,8 @@ struct SealedHeader: Equatable {
     enum Kind: UInt8 {
         case snapshot = 1
         case segment = 2
+        /// A sync key's predecessor, sealed under the key (docs/sync.md#rotating-the-sync-key).
+        case key = 3
     }
 
     static let magic = Array("VEINSEAL".utf8)

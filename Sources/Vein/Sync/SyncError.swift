@@ -35,6 +35,13 @@ public enum SyncError: Error, Equatable, Sendable {
     /// A relay's file was sealed with another key than the sync key file's.
     /// `keySource`: the key file, or the keyring.
     case wrongKey(file: String, keySource: String)
+    /// The relay's files of key epoch `epoch` are sealed under a newer key than this replica holds (epoch
+    /// `held`): the sync key was rotated.
+    case keyRotated(String, epoch: UInt32, held: UInt32)
+    /// Another replica rotated the sync key to `epoch` first.
+    case rotatedElsewhere(String, epoch: UInt32)
+    /// A key given to adopt or rotate to is no key of this sync's next epoch.
+    case notTheNewKey(String, reason: String)
     /// No sync key was given, and this user's keyring holds none for the sync.
     case noSyncKey(sync: String)
     /// No sync key file was given, and the keyring that would hold the key cannot be reached.
@@ -65,6 +72,10 @@ public enum SyncError: Error, Equatable, Sendable {
         case .busy(let path): return "another process is syncing this replica through \(path)"
         case .damaged(let file, let reason): return "\(file) is damaged: \(reason)"
         case .wrongKey(let file, let keySource): return "\(file) was sealed with another key than the sync key in \(keySource)"
+        case .keyRotated(let relay, let epoch, let held):
+            return "the sync key was rotated: \(relay) holds files of key epoch \(epoch), and this replica holds the key of epoch \(held)"
+        case .rotatedElsewhere(let relay, let epoch): return "another replica rotated the sync key of \(relay) to epoch \(epoch) first"
+        case .notTheNewKey(let path, let reason): return "\(path) is not the new sync key: \(reason)"
         case .keyringUnreachable(let reason): return "no sync key file was given, and the keyring cannot be reached: \(reason)"
         case .noSyncKey(let sync): return "no sync key was given, and this user's keyring holds none of the sync \(sync)"
         case .notASyncKey(let path): return "\(path) is not a sync key: a sync key is 64 hex digits (a raw 256-bit key), or one wrapped under a passphrase"

@@ -37,13 +37,19 @@ package enum SyncKey {
     /// The key a replica syncs with: from its key file, or from the keyring when it has none.
     static func key(of state: SyncState, keyring: (any Keyring)?) throws -> BackupKey {
         if let keyFile = state.keyFile { return try read(keyFile).key }
-        return try SyncKeyring(keyring).key(of: state.syncID)
+        return try SyncKeyring(keyring).key(of: state.syncID, id: state.keyID.flatMap { Hex.decode($0) }.map(Array.init))
     }
 
-    /// The key of the sync `relay` carries, from this user's keyring (a replica joined on a machine that
-    /// has the key: `vein sync init` without a key file kept it there).
-    package static func fromKeyring(relay: String, keyring: (any Keyring)? = SecretServiceKeyring()) throws -> BackupKey {
-        try SyncKeyring(keyring).key(of: SyncRelay.open(relay).syncID)
+    /// The newest key of the sync `relay` carries in this user's keyring (a replica joined on a machine
+    /// that has the key: `vein sync init` without a key file kept it there, and a rotation the new one).
+    package static func fromKeyring(relay location: String, keyring: (any Keyring)? = SecretServiceKeyring()) throws -> BackupKey {
+        let relay = try SyncRelay.open(location)
+        let keys = try SyncKeyring(keyring).keys(of: relay.syncID)
+        for epoch in ([SyncRelay.firstEpoch] + (try relay.backend.keyEpochs())).reversed() {
+            let id = try SyncKeyChain.keyID(ofEpoch: epoch, relay: relay)
+            if let key = keys.first(where: { $0.id == id }) { return key }
+        }
+        throw SyncError.noSyncKey(sync: relay.syncID)
     }
 
     /// Keeps `key` raw in a new file at `path` (mode 0600): a replica that joined with a wrapped key syncs

@@ -22,11 +22,17 @@ struct SyncKeyring {
         do { return try body() } catch KeyError.keyringUnavailable(let reason) { throw SyncError.keyringUnreachable(reason: reason) }
     }
 
-    /// The key of the sync `syncID`; `SyncError.noSyncKey` when the keyring holds none.
-    func key(of syncID: String) throws -> BackupKey {
-        let items = try reaching { try keyring.items(matching: [KeyringAttribute.kind: Self.kind, KeyringAttribute.sync: syncID]) }
-        guard let key = try items.lazy.compactMap({ try $0.key.map { try BackupKey($0) } }).first else { throw SyncError.noSyncKey(sync: syncID) }
+    /// The key of the sync `syncID` whose id is `id` (any of its keys when `id` is nil: a sync never
+    /// rotated has one); `SyncError.noSyncKey` when the keyring holds none.
+    func key(of syncID: String, id: [UInt8]? = nil) throws -> BackupKey {
+        guard let key = try keys(of: syncID).first(where: { id == nil || $0.id == id }) else { throw SyncError.noSyncKey(sync: syncID) }
         return key
+    }
+
+    /// Every key the keyring holds of the sync `syncID` (one per key epoch it was given).
+    func keys(of syncID: String) throws -> [BackupKey] {
+        let items = try reaching { try keyring.items(matching: [KeyringAttribute.kind: Self.kind, KeyringAttribute.sync: syncID]) }
+        return try items.compactMap { try $0.key.map { try BackupKey($0) } }
     }
 
     func keep(_ key: BackupKey, of syncID: String, relay: String, app: String) throws {

@@ -9,9 +9,9 @@ package final class SyncSession {
     package let relay: SyncRelay
     /// This store file's replica id (its change log's).
     package let replica: String
-    let key: BackupKey
-    /// Where the sync key was read from, for messages: its file, or the keyring.
-    private let keySource: String
+    /// The sync key this replica holds, and the older epochs' read through it.
+    var keys: SyncKeyChain
+    let keyring: (any Keyring)?
     private var database: Database { store.database }
 
     /// Own transactions per segment: a segment is read and sealed in memory.
@@ -26,8 +26,9 @@ package final class SyncSession {
         self.store = store
         self.relay = relay
         self.replica = try ChangeLogSchema.replica(in: store.database) ?? ""
-        self.keySource = state.keyFile ?? SyncKeyring.source
-        self.key = try SyncKey.key(of: state, keyring: keyring)
+        self.keyring = keyring
+        keys = SyncKeyChain(relay: relay, epoch: state.epoch, current: try SyncKey.key(of: state, keyring: keyring),
+                            keySource: state.keyFile ?? SyncKeyring.source)
     }
 
     // MARK: Beginning and joining
@@ -67,7 +68,7 @@ package final class SyncSession {
         try SyncRelay.make(at: relayPath, syncID: syncID) { syncID, path, scratch in
             _ = try SnapshotSealing.seal(store, scratch: scratch, to: path, key: key) { last, replica in
                 sent = last.token
-                return SealedHeader(kind: .snapshot, generation: SyncRelay.epoch, sequence: 0, storeID: syncID, replicaID: replica, keyID: key.id,
+                return SealedHeader(kind: .snapshot, generation: SyncRelay.firstEpoch, sequence: 0, storeID: syncID, replicaID: replica, keyID: key.id,
                                     previousDigest: zeroDigest, lastToken: last.token, lastClock: last.clock)
             }
         }
@@ -90,10 +91,16 @@ package final class SyncSession {
         let staged = try StagedFile(target: destination, tag: StagedFile.Tag.restoring.rawValue, mode: 0o600, keepsMode: false, placement: .create)
         defer { staged.discard() }
         let name = relay.backend.snapshotName
+        let keySource = keyFile ?? SyncKeyring.source
+        // The key given may be of a later key epoch than the snapshot's: the chain reads back to it.
+        guard let epoch = try SyncKeyChain.epoch(of: key, relay: relay) else {
+            throw SyncError.wrongKey(file: name, keySource: keySource)
+        }
+        let chain = SyncKeyChain(relay: relay, epoch: epoch, current: key, keySource: keySource)
         let snapshot = try naming { try relay.backend.reading(snapshot: { file in
             try GenerationReader.Snapshot.unseal(file, place: { header in
                 try relay.check(header, file: name, kind: .snapshot, replica: header.replicaID, sequence: 0)
-            }, keys: { id in try checked(key, id: id, file: name, keySource: keyFile ?? SyncKeyring.source) }, into: staged.descriptor, path: staged.temporary)
+            }, keys: { id in try chain.key(epoch: SyncRelay.firstEpoch, id: id, file: name) }, into: staged.descriptor, path: staged.temporary)
         }) }
         let chosen = try protection(snapshot.sourceEncrypted)
         let scratch = try Store.open(staged.temporary, realPath: staged.temporary, key: snapshot.copyKey,
@@ -102,14 +109,21 @@ package final class SyncSession {
         return try StoreCopier.copy(scratch, to: destination, protection: chosen, keepsChangeLog: true, readingSource: nil)
     }
 
-    /// Records in `store` that it syncs through `relay` from its commit `sentThrough` on.
-    package static func adopt(_ store: Store, relay: SyncRelay, keyFile: String?, sentThrough: Int64? = nil) throws {
+    /// Records in `store` that it syncs through `relay` from its commit `sentThrough` on, with the key in
+    /// `keyFile` (or the keyring's newest of the sync) and that key's epoch.
+    package static func adopt(_ store: Store, relay: SyncRelay, keyFile: String?, sentThrough: Int64? = nil,
+                              keyring: (any Keyring)? = SecretServiceKeyring()) throws {
         let replica = try ChangeLogSchema.replica(in: store.database) ?? ""
+        let key = try keyFile.map(readKey) ?? SyncKey.fromKeyring(relay: relay.recordedLocation, keyring: keyring)
+        guard let epoch = try SyncKeyChain.epoch(of: key, relay: relay) else {
+            throw SyncError.wrongKey(file: relay.backend.snapshotName, keySource: keyFile ?? SyncKeyring.source)
+        }
         try store.transaction(.immediate) {
             if let state = try SyncState.read(from: store.database) { throw SyncError.alreadySynced(store.path, relay: state.relay) }
             for sql in SyncState.createTables { try store.database.execute(sql) }
             let through = try sentThrough ?? ChangeLogSchema.newestCommit(in: store.database).token
             try SyncState(syncID: relay.syncID, relay: relay.backend.recordedLocation, keyFile: try keyFile.map(FileSystem.realPath),
+                          epoch: epoch, keyID: keyFile == nil && epoch != SyncRelay.firstEpoch ? Hex.encode(Data(key.id)) : nil,
                           sentThrough: through, stampedThrough: through).write(to: store.database)
             try SyncState.recordProgress(of: replica, sequence: 0, digest: zeroDigest, in: store.database)
         }
@@ -128,6 +142,7 @@ package final class SyncSession {
     /// Sends this store's commits made since the last push, as numbered segments in this replica's folder.
     @discardableResult
     package func push() throws -> Report {
+        try catchUpKey()
         let unlock = try relay.backend.lock(replica: replica)
         defer { unlock() }
         var report = Report()
@@ -164,10 +179,10 @@ package final class SyncSession {
                     return false
                 }
                 let received = progress.filter { $0.key != replica }.mapValues(\.sequence)
-                let planned = SealedHeader(kind: .segment, generation: SyncRelay.epoch, sequence: sequence, storeID: relay.syncID, replicaID: replica,
-                                           keyID: key.id, previousDigest: own.digest, lastToken: last.token, lastClock: last.clock)
+                let planned = SealedHeader(kind: .segment, generation: keys.epoch, sequence: sequence, storeID: relay.syncID, replicaID: replica,
+                                           keyID: keys.current.id, previousDigest: own.digest, lastToken: last.token, lastClock: last.clock)
                 (header, digest) = try relay.backend.writing(segment: replica, sequence) { path in
-                    try SealedFile.write(to: path, header: planned, key: key, prefix: SyncSegment.encode(received: received, payload: payload))
+                    try SealedFile.write(to: path, header: planned, key: keys.current, prefix: SyncSegment.encode(received: received, payload: payload))
                 }
                 report.transactions += payload.entries.count
             }
@@ -285,9 +300,12 @@ package final class SyncSession {
     private func openSegment(of owner: String, _ sequence: UInt64, after previous: [UInt8]) throws -> (SealedHeader, [UInt8], SyncSegment) {
         let file = relay.backend.segmentName(of: owner, sequence)
         var payload: [UInt8] = []
+        var epoch = SyncRelay.firstEpoch
         let (header, digest) = try relay.backend.reading(segment: owner, sequence) { path in
-            try SealedFile.open(path, place: { try relay.check($0, file: file, kind: .segment, replica: owner, sequence: sequence) },
-                                key: { id in try Self.checked(key, id: id, file: file, keySource: keySource) }) {
+            try SealedFile.open(path, place: {
+                try relay.check($0, file: file, kind: .segment, replica: owner, sequence: sequence)
+                epoch = $0.generation
+            }, key: { id in try keys.key(epoch: epoch, id: id, file: file) }) {
                 payload.append(contentsOf: $0)
             }
         }
@@ -313,10 +331,6 @@ package final class SyncSession {
     /// A raw key file's key (a wrapped one needs its passphrase: `SyncKey.read`).
     static func readKey(_ keyFile: String) throws -> BackupKey { try SyncKey.read(keyFile).key }
 
-    static func checked(_ key: BackupKey, id: [UInt8], file: String, keySource: String) throws -> BackupKey {
-        guard key.id == id else { throw SyncError.wrongKey(file: file, keySource: keySource) }
-        return key
-    }
 }
 
 extension SyncSession {
@@ -335,6 +349,9 @@ extension SyncSession {
         package let replicas: [Replica]
         /// Rows set aside for a unique value (`SyncConflicts`).
         package let conflicts: Int
+        /// The key epoch of the key this replica holds, and the relay's newest.
+        package let keyEpoch: UInt32
+        package let relayKeyEpoch: UInt32
     }
 
     package func status() throws -> Status {
@@ -347,6 +364,7 @@ extension SyncSession {
             Status.Replica(replica: id, onRelay: counts[id] ?? 0, merged: Int(progress[id]?.sequence ?? 0))
         }
         return Status(syncID: state.syncID, relay: relay.location, replica: replica, unsent: Int(unsent), replicas: replicas,
-                      conflicts: try SyncConflicts(store: store).list().count)
+                      conflicts: try SyncConflicts(store: store).list().count, keyEpoch: keys.epoch,
+                      relayKeyEpoch: try SyncKeyChain.newestEpoch(of: relay))
     }
 }

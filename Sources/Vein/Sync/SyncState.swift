@@ -16,6 +16,10 @@ struct SyncState: Equatable {
     var relay: String
     /// The sync key's file; nil when the key is in this user's keyring (`SyncKeyring`).
     var keyFile: String?
+    /// The key epoch of the key it holds (`SyncKeyChain`): 1 until a rotation reaches it.
+    var epoch: UInt32 = SyncRelay.firstEpoch
+    /// The held key's id, in hex, when it is in the keyring: which of the sync's items is this epoch's.
+    var keyID: String?
     /// The last of this store's own transactions sent to the relay.
     var sentThrough: Int64
     /// The last of this store's own transactions whose writes are stamped.
@@ -40,13 +44,17 @@ struct SyncState: Equatable {
               o["keyFile"]?.stringValue != nil || o["keyring"] == .bool(true), let sent = o["sentThrough"]?.intValue, let stamped = o["stampedThrough"]?.intValue else {
             throw ChangeLogError.damaged("_vein_meta.\(StoreMeta.syncKey) is not a sync record Vein wrote")
         }
-        return SyncState(syncID: sync, relay: relay, keyFile: o["keyFile"]?.stringValue, sentThrough: sent, stampedThrough: stamped)
+        let epoch = o["epoch"]?.intValue.flatMap { UInt32(exactly: $0) } ?? SyncRelay.firstEpoch
+        return SyncState(syncID: sync, relay: relay, keyFile: o["keyFile"]?.stringValue, epoch: epoch, keyID: o["keyID"]?.stringValue,
+                         sentThrough: sent, stampedThrough: stamped)
     }
 
     /// Writes the state, and the log's hold, in the caller's write transaction.
     func write(to database: Database) throws {
-        let object = JSONObject([("sync", .string(syncID)), ("relay", .string(relay)), keyFile.map { ("keyFile", .string($0)) } ?? ("keyring", .bool(true)),
+        var object = JSONObject([("sync", .string(syncID)), ("relay", .string(relay)), keyFile.map { ("keyFile", .string($0)) } ?? ("keyring", .bool(true)),
                                  ("sentThrough", .int(sentThrough)), ("stampedThrough", .int(stampedThrough))])
+        if epoch != SyncRelay.firstEpoch { object["epoch"] = .int(Int64(epoch)) }
+        if let keyID { object["keyID"] = .string(keyID) }
         try database.execute(#"INSERT OR REPLACE INTO "_vein_meta" ("key", "value") VALUES (?, ?), (?, ?)"#,
                              [.text(StoreMeta.syncKey), .text(JSONWriter.string(.object(object))),
                               .text(ChangeLogPruning.heldAfterKey), .text(String(min(sentThrough, stampedThrough)))])

@@ -24,7 +24,7 @@ enum SyncCommand {
             """,
         arguments: [SharedOptions.store],
         options: [watch, SharedOptions.json, SharedOptions.quiet] + SharedOptions.keyOptions,
-        subcommands: [SyncInitCommand.spec, SyncJoinCommand.spec, SyncStatusCommand.spec, SyncConflictsCommand.spec, SyncExportKeyCommand.spec],
+        subcommands: [SyncInitCommand.spec, SyncJoinCommand.spec, SyncStatusCommand.spec, SyncConflictsCommand.spec, SyncExportKeyCommand.spec, SyncRotateKeyCommand.spec],
         examples: [
             ("vein sync blog.vein", "Send and receive what changed (from cron, every minute)."),
             ("vein sync blog.vein --watch", "Keep the replica in sync while it runs."),
@@ -197,7 +197,8 @@ enum SyncStatusCommand {
         discussion: """
             Reads STORE's sync record and the relay's listing (decrypting nothing): this replica's id, the \
             commits not yet sent, for each replica on the relay its segments there and how many of them \
-            STORE has merged, and the rows set aside for a unique value ('vein sync conflicts'). Writes nothing.
+            STORE has merged, the rows set aside for a unique value ('vein sync conflicts'), and the key epoch \
+            STORE holds against the relay's ('vein sync rotate-key'). Writes nothing.
             """,
         arguments: [SharedOptions.store],
         options: [SharedOptions.json] + SharedOptions.keyOptions,
@@ -211,6 +212,7 @@ enum SyncStatusCommand {
             invocation.console.outJSON(.object(JSONObject([
                 ("sync", .string(status.syncID)), ("relay", .string(status.relay)), ("replica", .string(status.replica)),
                 ("unsent", .int(Int64(status.unsent))), ("conflicts", .int(Int64(status.conflicts))),
+                ("keyEpoch", .int(Int64(status.keyEpoch))), ("relayKeyEpoch", .int(Int64(status.relayKeyEpoch))),
                 ("replicas", .array(status.replicas.map { r in
                     .object(JSONObject([("replica", .string(r.replica)), ("onRelay", .int(Int64(r.onRelay))), ("merged", .int(Int64(r.merged))),
                                         ("self", .bool(r.replica == status.replica))]))
@@ -220,6 +222,11 @@ enum SyncStatusCommand {
         }
         invocation.console.out("sync \(status.syncID) through \(status.relay)")
         invocation.console.out("this replica: \(status.replica), \(Phrase.count(status.unsent, "commit")) not yet sent")
+        invocation.console.out("sync key: epoch \(status.keyEpoch)")
+        if status.relayKeyEpoch > status.keyEpoch {
+            invocation.console.out("the sync key was rotated to epoch \(status.relayKeyEpoch): 'vein sync rotate-key "
+                                   + "\(ArgumentOrder.shellWord(invocation[SharedOptions.store])) --sync-key-file FILE' takes the new key")
+        }
         for r in status.replicas where r.replica != status.replica {
             invocation.console.out("replica \(r.replica): \(Phrase.count(r.onRelay, "segment")) on the relay, \(r.merged) merged")
         }

@@ -381,6 +381,15 @@ enum ErrorReporting {
             return Report(messages: message, hint: "'vein sync conflicts STORE' lists the rows set aside", exitCode: .noInput)
         case .busy:
             return Report(messages: message, hint: "one run at a time pushes a replica; try again when it has finished", exitCode: .busy)
+        case .keyRotated:
+            return Report(messages: message, hint: "nothing sealed under the new key was read; give this replica the new key with "
+                          + "'vein sync rotate-key STORE --sync-key-file FILE' (FILE: the key file the rotation made, or its "
+                          + "'vein sync export-key')", exitCode: .permission)
+        case .rotatedElsewhere:
+            return Report(messages: message, hint: "take that key with 'vein sync rotate-key STORE --sync-key-file FILE', then rotate again if "
+                          + "you still want to", exitCode: .busy)
+        case .notTheNewKey:
+            return Report(messages: message, hint: "name the key file the rotation made (or a new FILE, to rotate to a new key)", exitCode: .dataError)
         case .keyringUnreachable:
             return Report(messages: message, hint: "give the sync key with --sync-key-file FILE (init makes FILE when it does not exist)",
                           exitCode: .unavailable)

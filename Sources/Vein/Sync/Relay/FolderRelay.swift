@@ -8,6 +8,7 @@ import Foundation
 ///     RELAY/vein-sync                        "vein-sync 1", the sync's id
 ///     RELAY/snapshot.vseal                   the first replica's store when the sync began
 ///     RELAY/<replica id>/segment-00000001.vseal …
+///     RELAY/key-00000002.vseal               epoch 2's key file: epoch 1's key, sealed under epoch 2's
 ///
 /// Names carry only ids and numbers; every file but the marker is sealed under the sync key and says in
 /// its header where it belongs.
@@ -102,6 +103,24 @@ final class FolderRelay: RelayBackend {
     }
 
     var snapshotName: String { path + "/" + Self.snapshotFile }
+
+    func keyEpochs() throws -> [UInt32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return entries.compactMap { name -> UInt32? in
+            guard name.hasPrefix("key-"), name.hasSuffix(".vseal") else { return nil }
+            return UInt32(name.dropFirst(4).dropLast(6))
+        }.sorted()
+    }
+
+    func reading<T>(keyEpoch epoch: UInt32, _ body: (String) throws -> T) throws -> T { try body(keyEpochName(epoch)) }
+
+    func writing<T>(keyEpoch epoch: UInt32, _ seal: (String) throws -> T) throws -> T {
+        do { return try seal(keyEpochName(epoch)) } catch FileError.alreadyExists {
+            throw SyncError.rotatedElsewhere(path, epoch: epoch)
+        }
+    }
+
+    func keyEpochName(_ epoch: UInt32) -> String { path + "/key-" + BackupFolder.number(UInt64(epoch)) + ".vseal" }
 
     func reading<T>(snapshot body: (String) throws -> T) throws -> T { try body(snapshotName) }
 

@@ -30,9 +30,12 @@ final class PostgresConnection {
         }
         func text(_ row: Int, _ column: Int) -> String? { bytes(row, column).map { String(decoding: $0, as: UTF8.self) } }
         /// An `int8` column sent in binary (network byte order).
+        /// An integer column of any width (smallint, integer, bigint: big-endian, two's complement).
         func int64(_ row: Int, _ column: Int) -> Int64? {
-            guard let bytes = bytes(row, column), bytes.count == 8 else { return nil }
-            return bytes.reduce(0) { $0 << 8 | Int64($1) }
+            guard let bytes = bytes(row, column), [2, 4, 8].contains(bytes.count) else { return nil }
+            let unsigned = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            let shift = UInt64(64 - 8 * bytes.count)
+            return Int64(bitPattern: unsigned << shift) >> Int64(shift)
         }
     }
 

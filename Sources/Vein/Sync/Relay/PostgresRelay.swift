@@ -6,6 +6,7 @@ import Foundation
 ///     vein_relay     (one row: format 1, the sync's id)
 ///     vein_snapshot  (part, data)                 the snapshot's sealed bytes, in parts
 ///     vein_segments  (replica, sequence, data)    each replica's numbered sealed segments
+///     vein_keys      (epoch, data)                each key epoch's key file (made at the first rotation)
 ///
 /// A segment is one row, inserted once (the primary key refuses a second), so two writers never
 /// overwrite each other; a replica's writer lock is a session advisory lock, which the server releases
@@ -159,6 +160,48 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
     }
 
     var snapshotName: String { "\(location): the snapshot" }
+
+    static let createKeysTable = "CREATE TABLE IF NOT EXISTS vein_keys (epoch bigint PRIMARY KEY, data bytea NOT NULL)"
+
+    func keyEpochs() throws -> [UInt32] {
+        do {
+            let rows = try run("SELECT epoch FROM vein_keys ORDER BY epoch")
+            return (0..<rows.count).compactMap { rows.int64($0, 0).map { UInt32($0) } }
+        } catch let failure as PostgresConnection.Failure where failure.sqlState == "42P01" {
+            return []  // a relay never rotated, made before the table was
+        }
+    }
+
+    func reading<T>(keyEpoch epoch: UInt32, _ body: (String) throws -> T) throws -> T {
+        let rows = try run("SELECT data FROM vein_keys WHERE epoch = $1", [Self.int8(Int64(epoch))])
+        let name = keyEpochName(epoch)
+        guard rows.count == 1, let bytes = rows.bytes(0, 0) else { throw FileError.notFound(name) }
+        let path = staging + "/key-\(epoch).vseal"
+        defer { unlink(path) }
+        let descriptor = try Self.createStaged(path)
+        defer { close(descriptor) }
+        try FileSystem.writeAll(descriptor, bytes, path: path)
+        return try Self.naming(path, as: name) { try body(path) }
+    }
+
+    func writing<T>(keyEpoch epoch: UInt32, _ seal: (String) throws -> T) throws -> T {
+        let path = staging + "/key-\(epoch).vseal"
+        unlink(path)
+        defer { unlink(path) }
+        let result = try seal(path)
+        let reader = try FileReader(path: path)
+        let bytes = try reader.next(max(reader.size, 1)) ?? []
+        try run(Self.createKeysTable)
+        do {
+            try run("INSERT INTO vein_keys (epoch, data) VALUES ($1, $2)", [Self.int8(Int64(epoch)), bytes])
+        } catch let failure as PostgresConnection.Failure where failure.isUniqueViolation {
+            throw SyncError.rotatedElsewhere(location, epoch: epoch)
+        }
+        try run("SELECT pg_notify($1, '')", [Array(Self.channel.utf8)])
+        return result
+    }
+
+    func keyEpochName(_ epoch: UInt32) -> String { "\(location): key epoch \(epoch)" }
 
     func reading<T>(snapshot body: (String) throws -> T) throws -> T {
         let path = staging + "/snapshot.vseal"

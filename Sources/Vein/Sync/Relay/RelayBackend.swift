@@ -38,6 +38,14 @@ protocol RelayBackend: AnyObject, Sendable {
     var snapshotName: String { get }
     func reading<T>(snapshot body: (String) throws -> T) throws -> T
 
+    /// The key epochs the relay holds key files of (2 and up: epoch 1's key is the sync's first), in order.
+    func keyEpochs() throws -> [UInt32]
+    func reading<T>(keyEpoch epoch: UInt32, _ body: (String) throws -> T) throws -> T
+    /// Places the key file `seal` writes; `SyncError.rotatedElsewhere` when the epoch has one already.
+    func writing<T>(keyEpoch epoch: UInt32, _ seal: (String) throws -> T) throws -> T
+    /// How messages name a key file.
+    func keyEpochName(_ epoch: UInt32) -> String
+
     /// Holds `replica`'s writer lock until the returned closure runs: two processes never push one
     /// replica's chain at once. `SyncError.busy` when another holds it.
     func lock(replica: String) throws -> () -> Void

@@ -7,8 +7,8 @@ package struct SyncRelay: Sendable {
     /// A random id made with the sync: the `storeID` every sealed file of it names.
     package let syncID: String
 
-    /// The sealed files' generation: one sync key era (key rotation is not built yet, docs/sync.md).
-    static let epoch: UInt32 = 1
+    /// The sealed files' generation before any key rotation: the first key epoch (`SyncKeyChain`).
+    static let firstEpoch: UInt32 = 1
 
     /// The relay as messages name it.
     package var location: String { backend.location }
@@ -51,7 +51,8 @@ extension SyncRelay {
         guard header.storeID == syncID else {
             throw BackupError.damaged(file: file, reason: "it belongs to another sync (sync id \(header.storeID), not \(syncID))")
         }
-        guard header.kind == kind, header.generation == Self.epoch, header.replicaID == replica, header.sequence == sequence else {
+        // The generation is the key epoch, which the key that opens the file answers for (`SyncKeyChain`).
+        guard header.kind == kind, header.generation >= Self.firstEpoch, header.replicaID == replica, header.sequence == sequence else {
             let said = header.kind == .snapshot ? "the snapshot" : "replica \(header.replicaID)'s segment \(header.sequence)"
             let expected = kind == .snapshot ? "the snapshot" : "replica \(replica)'s segment \(sequence)"
             throw BackupError.damaged(file: file, reason: "it says it is \(said), not \(expected)")
