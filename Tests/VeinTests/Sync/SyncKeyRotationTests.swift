@@ -6,40 +6,11 @@ import Testing
 /// whole sync, old files included; one not given it reads nothing sealed after and pushes nothing; the
 /// relay never holds a key in clear; a rotation interrupted at any step finishes when run again.
 @Suite struct SyncKeyRotationTests {
-    final class Trio {
-        let dir: TempDir
-        let a: Store, b: Store, lost: Store
-        init() throws {
-            dir = try TempDir()
-            let manifest = try ManifestParser.parse(ChangeLogReplayTests.manifestText, file: "history.json5")
-            _ = try StoreCreator.create(at: dir.path("a.vein"), manifest: manifest, protection: .plaintext, keepsChangeLog: true)
-            a = try Store.open(dir.path("a.vein"), keys: KeyOptions(keyring: nil))
-            try SyncSession.begin(a, relay: dir.path("relay"), keyFile: dir.path("k1"))
-            b = try Self.join(dir, "b.vein")
-            lost = try Self.join(dir, "lost.vein")
-        }
-        deinit { dir.cleanUp() }
-
-        static func join(_ dir: TempDir, _ name: String) throws -> Store {
-            _ = try SyncSession.join(relay: dir.path("relay"), keyFile: dir.path("k1"), to: dir.path(name), protection: { _ in .plaintext })
-            let store = try Store.open(dir.path(name), keys: KeyOptions(keyring: nil))
-            try SyncSession.adopt(store, relay: try SyncRelay.open(dir.path("relay")), keyFile: dir.path("k1"), keyring: nil)
-            return store
-        }
-
-        func insert(_ store: Store, _ title: String) throws {
-            let context = ObjectContext(store: store)
-            _ = try context.insert("Post", ["title": .string(title), "views": .int(1)])
-            try context.save()
-        }
-        func titles(_ store: Store) throws -> [String] {
-            try store.database.rows(#"SELECT "title" FROM "Post" ORDER BY "title""#).compactMap { $0[0].string }
-        }
-        func session(_ store: Store) throws -> SyncSession { try SyncSession(store: store, keyring: nil) }
-    }
+    /// Three replicas with the key in `k1`; the third will be the lost one.
+    static func trio() throws -> SyncReplicas { try SyncReplicas(count: 3, keyFile: "k1") }
 
     @Test func aReplicaGivenTheNewKeyReadsEverythingAndOneNotGivenItNothingAfter() throws {
-        let t = try Trio()
+        let t = try Self.trio()
         try t.insert(t.a, "before")
         try t.session(t.a).push()
         #expect(try t.session(t.a).rotateKey(to: t.dir.path("k2")) == .rotated(epoch: 2))
@@ -47,10 +18,10 @@ import Testing
         try t.session(t.a).push()
 
         // Not given the new key: what was sealed before is read, nothing after, and nothing is pushed.
-        try t.insert(t.lost, "from the lost one")
-        #expect(throws: SyncError.keyRotated(t.dir.path("relay"), epoch: 2, held: 1)) { try t.session(t.lost).push() }
-        #expect(throws: SyncError.keyRotated(t.dir.path("relay"), epoch: 2, held: 1)) { try t.session(t.lost).pull() }
-        #expect(try t.titles(t.lost) == ["before", "from the lost one"])
+        try t.insert(t.c, "from the lost one")
+        #expect(throws: SyncError.keyRotated(t.dir.path("relay"), epoch: 2, held: 1)) { try t.session(t.c).push() }
+        #expect(throws: SyncError.keyRotated(t.dir.path("relay"), epoch: 2, held: 1)) { try t.session(t.c).pull() }
+        #expect(try t.titles(t.c) == ["before", "from the lost one"])
         #expect(SyncError.keyRotated("R", epoch: 2, held: 1).message
                 == "the sync key was rotated: R holds files of key epoch 2, and this replica holds the key of epoch 1")
 
@@ -64,8 +35,8 @@ import Testing
         #expect(try t.titles(t.a) == ["after", "before", "from b"])
 
         // A new replica joined with the new key alone reads the first epoch's snapshot and segments.
-        _ = try SyncSession.join(relay: t.dir.path("relay"), keyFile: t.dir.path("k2"), to: t.dir.path("c.vein"), protection: { _ in .plaintext })
-        let c = try Store.open(t.dir.path("c.vein"), keys: KeyOptions(keyring: nil))
+        _ = try SyncSession.join(relay: t.dir.path("relay"), keyFile: t.dir.path("k2"), to: t.dir.path("d.vein"), protection: { _ in .plaintext })
+        let c = try Store.open(t.dir.path("d.vein"), keys: KeyOptions(keyring: nil))
         try SyncSession.adopt(c, relay: try SyncRelay.open(t.dir.path("relay")), keyFile: t.dir.path("k2"), keyring: nil)
         try t.session(c).pull()
         #expect(try t.titles(c) == ["after", "before", "from b"])
@@ -73,7 +44,7 @@ import Testing
     }
 
     @Test func theRelayHoldsNoKeyInClear() throws {
-        let t = try Trio()
+        let t = try Self.trio()
         try t.session(t.a).rotateKey(to: t.dir.path("k2"))
         try t.session(t.a).rotateKey(to: t.dir.path("k3"))
         let relay = try Data(contentsOf: URL(fileURLWithPath: t.dir.path("relay/key-00000002.vseal")))
@@ -85,11 +56,11 @@ import Testing
             #expect(relay.range(of: Data(Hex.encode(raw).utf8)) == nil, "\(name) in hex on the relay")
         }
         // Epoch 3's key reads back to the first.
-        _ = try SyncSession.join(relay: t.dir.path("relay"), keyFile: t.dir.path("k3"), to: t.dir.path("c.vein"), protection: { _ in .plaintext })
+        _ = try SyncSession.join(relay: t.dir.path("relay"), keyFile: t.dir.path("k3"), to: t.dir.path("d.vein"), protection: { _ in .plaintext })
     }
 
     @Test func anInterruptedRotationFinishesWhenRunAgain() throws {
-        let t = try Trio()
+        let t = try Self.trio()
         // Killed after keeping the new key and before publishing it: the next run publishes that key.
         try KeyFile.create(t.dir.path("k2"), key: try BackupKey.random().cipherKey)
         #expect(try t.session(t.a).rotateKey(to: t.dir.path("k2")) == .rotated(epoch: 2))
@@ -124,7 +95,7 @@ import Testing
     /// A replica whose keyring holds the new key (a rotation by this user on this machine) takes it by
     /// itself at its next push.
     @Test func aKeyInTheKeyringIsTakenByItself() throws {
-        let t = try Trio()
+        let t = try Self.trio()
         let keyring = FakeKeyring()
         let session = try SyncSession(store: t.a, keyring: keyring)
         #expect(try session.rotateKey(to: nil) == .rotated(epoch: 2))

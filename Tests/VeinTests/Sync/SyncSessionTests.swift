@@ -6,31 +6,6 @@ import Testing
 /// its segment is finished by the next, not repeated; a copy of a replica's file pushing as the same
 /// replica is refused; the log keeps what was not sent whatever its retention says.
 @Suite struct SyncSessionTests {
-    final class Pair {
-        let dir: TempDir
-        let a: Store, b: Store
-        init() throws {
-            dir = try TempDir()
-            let manifest = try ManifestParser.parse(ChangeLogReplayTests.manifestText, file: "history.json5")
-            _ = try StoreCreator.create(at: dir.path("a.vein"), manifest: manifest, protection: .plaintext, keepsChangeLog: true)
-            a = try Store.open(dir.path("a.vein"), keys: KeyOptions(keyring: nil))
-            try SyncSession.begin(a, relay: dir.path("relay"), keyFile: dir.path("sync.key"))
-            _ = try SyncSession.join(relay: dir.path("relay"), keyFile: dir.path("sync.key"), to: dir.path("b.vein"), protection: { _ in .plaintext })
-            b = try Store.open(dir.path("b.vein"), keys: KeyOptions(keyring: nil))
-            try SyncSession.adopt(b, relay: try SyncRelay.open(dir.path("relay")), keyFile: dir.path("sync.key"))
-        }
-        deinit { dir.cleanUp() }
-
-        func insert(_ store: Store, _ title: String) throws {
-            let context = ObjectContext(store: store)
-            _ = try context.insert("Post", ["title": .string(title), "views": .int(1)])
-            try context.save()
-        }
-        func titles(_ store: Store) throws -> [String] {
-            try store.database.rows(#"SELECT "title" FROM "Post" ORDER BY "title""#).compactMap { $0[0].string }
-        }
-    }
-
     /// What a merged delete leaves is found from the gone rows, through indexes: no statement of `repair`
     /// reads a whole model or link table, so a pull's cost follows its changes, not the store's size.
     @Test func repairReachesReferencesThroughIndexes() throws {
@@ -52,7 +27,7 @@ import Testing
     }
 
     @Test func aPushKilledAfterSealingIsFinishedNotRepeated() throws {
-        let p = try Pair()
+        let p = try SyncReplicas()
         try p.insert(p.a, "one")
         let state = try #require(try SyncState.read(from: p.a.database))
         try SyncSession(store: p.a).push()
@@ -69,7 +44,7 @@ import Testing
     }
 
     @Test func aCopyOfAReplicaPushingAsTheSameReplicaIsRefused() throws {
-        let p = try Pair()
+        let p = try SyncReplicas()
         try p.insert(p.a, "one")
         try p.a.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         try FileManager.default.copyItem(atPath: p.dir.path("a.vein"), toPath: p.dir.path("copy.vein"))
@@ -89,7 +64,7 @@ import Testing
     }
 
     @Test func theLogKeepsWhatWasNotSent() throws {
-        let p = try Pair()
+        let p = try SyncReplicas()
         try p.insert(p.a, "one")
         try p.insert(p.a, "two")
         try p.a.database.transaction { _ = try ChangeLogPruning.prune(in: p.a.database, through: .max) }
@@ -101,7 +76,7 @@ import Testing
     }
 
     @Test func aSegmentWaitsForWhatItsWriterHadMerged() throws {
-        let p = try Pair()
+        let p = try SyncReplicas()
         try p.insert(p.a, "from a")
         try SyncSession(store: p.a).push()
         try SyncSession(store: p.b).pull()

@@ -6,23 +6,14 @@ import Testing
 /// row is set aside whole (fields, links, what named it), nothing is lost, and it comes back with all of
 /// it when its value is free, on every replica alike.
 @Suite struct SyncUniqueValueTests {
+    /// Two replicas that start with one tag, with what these tests ask of them.
     final class Pair {
-        let dir: TempDir
-        let a: Store, b: Store
+        let replicas: SyncReplicas
+        var a: Store { replicas.a }
+        var b: Store { replicas.b }
         init() throws {
-            dir = try TempDir()
-            let manifest = try ManifestParser.parse(ChangeLogReplayTests.manifestText, file: "history.json5")
-            _ = try StoreCreator.create(at: dir.path("a.vein"), manifest: manifest, protection: .plaintext, keepsChangeLog: true)
-            a = try Store.open(dir.path("a.vein"), keys: KeyOptions(keyring: nil))
-            let seeding = ObjectContext(store: a)
-            _ = try seeding.insert("Tag", ["name": .string("shared tag")])
-            try seeding.save()
-            try SyncSession.begin(a, relay: dir.path("relay"), keyFile: dir.path("sync.key"))
-            _ = try SyncSession.join(relay: dir.path("relay"), keyFile: dir.path("sync.key"), to: dir.path("b.vein"), protection: { _ in .plaintext })
-            b = try Store.open(dir.path("b.vein"), keys: KeyOptions(keyring: nil))
-            try SyncSession.adopt(b, relay: try SyncRelay.open(dir.path("relay")), keyFile: dir.path("sync.key"))
+            replicas = try SyncReplicas { _ = try $0.insert("Tag", ["name": .string("shared tag")]) }
         }
-        deinit { dir.cleanUp() }
 
         /// A post with `slug`, tagged with the shared tag, with one attachment; its id.
         @discardableResult
@@ -35,8 +26,17 @@ import Testing
             return post.id
         }
 
+        /// "first" on a, then "second" on b, with one slug, synced everywhere: their ids.
+        func collide() throws -> (first: String, later: String) {
+            let first = try post(on: a, "first", slug: "same")
+            let later = try post(on: b, "second", slug: "same")
+            try syncBoth()
+            try sync(b)
+            return (first, later)
+        }
+
         func sync(_ store: Store) throws {
-            let session = try SyncSession(store: store)
+            let session = try replicas.session(store)
             try session.push()
             try session.pull()
         }
@@ -59,10 +59,7 @@ import Testing
 
     @Test func theEarlierClaimStaysAndTheLaterIsSetAsideWhole() throws {
         let p = try Pair()
-        try p.post(on: p.a, "first", slug: "same")
-        let later = try p.post(on: p.b, "second", slug: "same")
-        try p.syncBoth()
-        try p.sync(p.b)
+        let (_, later) = try p.collide()
         let expected = ["first same", "file of first first", "file of second null", "first"]
         #expect(try p.state(p.a) == expected)
         #expect(try p.state(p.b) == expected)
@@ -76,10 +73,7 @@ import Testing
 
     @Test func aSetAsideRowComesBackWithItsLinksWhenItsValueIsFree() throws {
         let p = try Pair()
-        let first = try p.post(on: p.a, "first", slug: "same")
-        try p.post(on: p.b, "second", slug: "same")
-        try p.syncBoth()
-        try p.sync(p.b)
+        let (first, _) = try p.collide()
         // Freed on b, by a rename of the row that holds the value.
         let context = ObjectContext(store: p.b)
         try #require(try context.object("Post", id: first)).set("slug", .string("renamed"))
@@ -111,10 +105,7 @@ import Testing
 
     @Test func keepingTheirsReplacesTheRowThatHeldTheValue() throws {
         let p = try Pair()
-        try p.post(on: p.a, "first", slug: "same")
-        let later = try p.post(on: p.b, "second", slug: "same")
-        try p.syncBoth()
-        try p.sync(p.b)
+        let (_, later) = try p.collide()
         try SyncConflicts(store: p.a).keep(.theirs, id: later)
         try p.syncBoth()
         // The first post is deleted with its rules (its attachment cascades); the second is back whole.

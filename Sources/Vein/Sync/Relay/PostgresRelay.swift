@@ -130,29 +130,18 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
                                   [Array(replica.utf8), Self.int8(Int64(sequence))])
         let name = segmentName(of: replica, sequence)
         guard rows.count == 1, let bytes = rows.bytes(0, 0) else { throw FileError.notFound(name) }
-        let path = staging + "/segment-\(replica)-\(sequence).vseal"
-        defer { unlink(path) }
-        let descriptor = try Self.createStaged(path)
-        defer { close(descriptor) }
-        try FileSystem.writeAll(descriptor, bytes, path: path)
-        return try Self.naming(path, as: name) { try body(path) }
+        return try staged(bytes, at: staging + "/segment-\(replica)-\(sequence).vseal", name: name, body)
     }
 
     func writing<T>(segment replica: String, _ sequence: UInt64, _ seal: (String) throws -> T) throws -> T {
-        let path = staging + "/segment-\(replica)-\(sequence).vseal"
-        unlink(path)
-        defer { unlink(path) }
-        let result = try seal(path)
-        let reader = try FileReader(path: path)
-        let bytes = try reader.next(max(reader.size, 1)) ?? []
-        do {
-            try run("INSERT INTO vein_segments (replica, sequence, data) VALUES ($1, $2, $3)",
-                           [Array(replica.utf8), Self.int8(Int64(sequence)), bytes])
-        } catch let failure as PostgresConnection.Failure where failure.isUniqueViolation {
-            throw SyncError.busy(location)
+        try sealing(at: staging + "/segment-\(replica)-\(sequence).vseal", seal) { bytes in
+            do {
+                try run("INSERT INTO vein_segments (replica, sequence, data) VALUES ($1, $2, $3)",
+                        [Array(replica.utf8), Self.int8(Int64(sequence)), bytes])
+            } catch let failure as PostgresConnection.Failure where failure.isUniqueViolation {
+                throw SyncError.busy(location)
+            }
         }
-        try run("SELECT pg_notify($1, '')", [Array(Self.channel.utf8)])
-        return result
     }
 
     func segmentName(of replica: String, _ sequence: UInt64) -> String {
@@ -176,29 +165,18 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
         let rows = try run("SELECT data FROM vein_keys WHERE epoch = $1", [Self.int8(Int64(epoch))])
         let name = keyEpochName(epoch)
         guard rows.count == 1, let bytes = rows.bytes(0, 0) else { throw FileError.notFound(name) }
-        let path = staging + "/key-\(epoch).vseal"
-        defer { unlink(path) }
-        let descriptor = try Self.createStaged(path)
-        defer { close(descriptor) }
-        try FileSystem.writeAll(descriptor, bytes, path: path)
-        return try Self.naming(path, as: name) { try body(path) }
+        return try staged(bytes, at: staging + "/key-\(epoch).vseal", name: name, body)
     }
 
     func writing<T>(keyEpoch epoch: UInt32, _ seal: (String) throws -> T) throws -> T {
-        let path = staging + "/key-\(epoch).vseal"
-        unlink(path)
-        defer { unlink(path) }
-        let result = try seal(path)
-        let reader = try FileReader(path: path)
-        let bytes = try reader.next(max(reader.size, 1)) ?? []
-        try run(Self.createKeysTable)
-        do {
-            try run("INSERT INTO vein_keys (epoch, data) VALUES ($1, $2)", [Self.int8(Int64(epoch)), bytes])
-        } catch let failure as PostgresConnection.Failure where failure.isUniqueViolation {
-            throw SyncError.rotatedElsewhere(location, epoch: epoch)
+        try sealing(at: staging + "/key-\(epoch).vseal", seal) { bytes in
+            try run(Self.createKeysTable)
+            do {
+                try run("INSERT INTO vein_keys (epoch, data) VALUES ($1, $2)", [Self.int8(Int64(epoch)), bytes])
+            } catch let failure as PostgresConnection.Failure where failure.isUniqueViolation {
+                throw SyncError.rotatedElsewhere(location, epoch: epoch)
+            }
         }
-        try run("SELECT pg_notify($1, '')", [Array(Self.channel.utf8)])
-        return result
     }
 
     func keyEpochName(_ epoch: UInt32) -> String { "\(location): key epoch \(epoch)" }
@@ -242,6 +220,26 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
     }
 
     // MARK: Helpers
+
+    /// Runs `body` with `bytes` (a row's ciphertext) staged at `path`; a damaged file is named `name`.
+    private func staged<T>(_ bytes: [UInt8], at path: String, name: String, _ body: (String) throws -> T) throws -> T {
+        defer { unlink(path) }
+        let descriptor = try Self.createStaged(path)
+        defer { close(descriptor) }
+        try FileSystem.writeAll(descriptor, bytes, path: path)
+        return try Self.naming(path, as: name) { try body(path) }
+    }
+
+    /// Lets `seal` write a sealed file at `path`, hands its bytes to `insert`, and tells listeners.
+    private func sealing<T>(at path: String, _ seal: (String) throws -> T, insert: ([UInt8]) throws -> Void) throws -> T {
+        unlink(path)
+        defer { unlink(path) }
+        let result = try seal(path)
+        let reader = try FileReader(path: path)
+        try insert(try reader.next(max(reader.size, 1)) ?? [])
+        try run("SELECT pg_notify($1, '')", [Array(Self.channel.utf8)])
+        return result
+    }
 
     /// Runs a statement, its failure told as sync's.
     @discardableResult
