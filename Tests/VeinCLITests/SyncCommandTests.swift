@@ -483,4 +483,38 @@ import Testing
         let leftovers = try Self.relayContents(r, location).map(\.0).filter { $0.contains("sealing") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
+
+    /// `vein sync rotate-key` killed at random moments: the same command run again finishes the rotation
+    /// (publishing the key kept, or recording the key published), the other replica takes the key, and
+    /// the replicas still converge.
+    @Test(arguments: relays) func aKilledRotationFinishesWhenRunAgain(_ relay: Relay) throws {
+        let (r, _) = try Self.replicas(relay)
+        defer { r.cleanUp() }
+        var seed: UInt64 = 20261207
+        func delay(below limit: UInt64) -> useconds_t {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return useconds_t((seed >> 33) % limit)
+        }
+        var limit = try BackupCrashTests.duration(r, ["sync", "rotate-key", "a.vein", "--sync-key-file", "timing.key"] + Self.key("a"))
+        try Self.expectOK(r, ["sync", "rotate-key", "b.vein", "--sync-key-file", "timing.key"] + Self.key("b"))
+        var kills = 0, round = 0
+        while kills < 8 && round < 40 {
+            defer { round += 1 }
+            let file = "round-\(round).key"
+            if try BackupCrashTests.killed(r, ["sync", "rotate-key", "a.vein", "--sync-key-file", file] + Self.key("a"), after: delay(below: limit)) {
+                kills += 1
+                limit = limit * 5 / 4
+            } else {
+                limit = max(1_000, limit * 3 / 4)
+            }
+            let again = try Self.expectOK(r, ["sync", "rotate-key", "a.vein", "--sync-key-file", file, "--json"] + Self.key("a"))
+            #expect(again.stdout.contains(#""epoch": \#(round + 3)"#), "round \(round): \(again.stdout)")
+            try Self.insert(r, "a", "at epoch \(round + 3)")
+            try Self.expectOK(r, ["sync", "a.vein"] + Self.key("a"))
+            try Self.expectOK(r, ["sync", "rotate-key", "b.vein", "--sync-key-file", file] + Self.key("b"))
+            try Self.expectOK(r, ["sync", "b.vein"] + Self.key("b"))
+        }
+        #expect(kills >= 8, "rotations killed while they ran: \(kills) of \(round)")
+        #expect(try Self.export(r, "a") == Self.export(r, "b"))
+    }
 }

@@ -13,7 +13,8 @@ extension SyncSession {
     }
 
     /// Starts a new key epoch with a new key kept in `keyFile` (made there when it does not exist, taken
-    /// from it when it does) or, without one, in this user's keyring. When the relay is at a later epoch
+    /// from it when it does) or, without one, in this user's keyring; naming the key it holds already does
+    /// nothing. When the relay is at a later epoch
     /// than this replica holds (another replica rotated), takes that epoch's key instead: from `keyFile`,
     /// or from the keyring. Safe to run again after a crash: a key published but not yet recorded is
     /// taken, a key kept but not yet published is published.
@@ -38,6 +39,8 @@ extension SyncSession {
         var made = false
         if let keyFile, FileSystem.fileExists(keyFile) {
             key = try Self.readKey(keyFile)
+            // Run again after it finished: nothing more to do.
+            if key.id == keys.current.id { return .adopted(epoch: keys.epoch) }
             if try SyncKeyChain.epoch(of: key, relay: relay) != nil {
                 throw SyncError.notTheNewKey(keyFile, reason: "it is a key this sync has used already; name a new file, and a new key is made")
             }
