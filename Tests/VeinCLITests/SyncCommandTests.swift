@@ -110,6 +110,11 @@ import Testing
         #expect(parsed["unsent"] as? Int == 0, "\(status)")
         let others = (parsed["replicas"] as? [[String: Any]] ?? []).filter { $0["self"] as? Bool == false }
         #expect(others.count == 1 && others.first?["merged"] as? Int == 1 && others.first?["onRelay"] as? Int == 1, "\(status)")
+        // Last seen: when b wrote its newest segment (its header's clock), within this test's minutes.
+        let seen = try #require((others.first?["lastSeen"] as? String).flatMap { ISO8601DateFormatter.withFraction.date(from: $0) }, "\(status)")
+        #expect(abs(seen.timeIntervalSinceNow) < 600, "\(seen)")
+        let text = try Self.expectOK(r, ["sync", "status", "a.vein"] + Self.key("a")).stdout
+        #expect(text.contains(" merged, last seen 20") && text.contains("\nsync key: epoch 1\n"), "\(text)")
         // The merged commits are in b's history as a's.
         let history = try Self.expectOK(r, ["history", "b.vein", "--json"] + Self.key("b")).stdout
         #expect(history.contains("secret title on a"))
@@ -516,5 +521,14 @@ import Testing
         }
         #expect(kills >= 8, "rotations killed while they ran: \(kills) of \(round)")
         #expect(try Self.export(r, "a") == Self.export(r, "b"))
+    }
+}
+
+extension ISO8601DateFormatter {
+    /// The timestamps Vein prints: ISO 8601 in UTC with a fraction of a second.
+    static var withFraction: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
     }
 }

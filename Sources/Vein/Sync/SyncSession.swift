@@ -340,6 +340,8 @@ extension SyncSession {
             package let replica: String
             package let onRelay: Int
             package let merged: Int
+            /// When it last wrote, as its newest segment's header says (nil before its first).
+            package let lastSeen: Date?
         }
         package let syncID: String
         package let relay: String
@@ -360,8 +362,11 @@ extension SyncSession {
         let unsent = try store.database.scalar(#"SELECT count(*) FROM "\#(ChangeLogSchema.transactions)" WHERE "token" > ? AND "replica" = ?"#,
                                                [.integer(state.sentThrough), .text(replica)])?.int64 ?? 0
         let counts = try relay.backend.segmentCounts()
-        let replicas = Set(counts.keys).union(progress.keys).sorted().map { id in
-            Status.Replica(replica: id, onRelay: counts[id] ?? 0, merged: Int(progress[id]?.sequence ?? 0))
+        let replicas = try Set(counts.keys).union(progress.keys).sorted().map { id in
+            let newest = counts[id] ?? 0
+            let header = newest > 0 ? try Self.naming { try relay.backend.header(ofSegment: id, UInt64(newest)) } : nil
+            return Status.Replica(replica: id, onRelay: newest, merged: Int(progress[id]?.sequence ?? 0),
+                                  lastSeen: header.map { HybridClock.date(of: $0.lastClock) })
         }
         return Status(syncID: state.syncID, relay: relay.location, replica: replica, unsent: Int(unsent), replicas: replicas,
                       conflicts: try SyncConflicts(store: store).list().count, keyEpoch: keys.epoch,

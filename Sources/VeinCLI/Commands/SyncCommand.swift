@@ -196,8 +196,8 @@ enum SyncStatusCommand {
         abstract: "Show a replica's sync: the relay, the other replicas, what is waiting to go either way",
         discussion: """
             Reads STORE's sync record and the relay's listing (decrypting nothing): this replica's id, the \
-            commits not yet sent, for each replica on the relay its segments there and how many of them \
-            STORE has merged, the rows set aside for a unique value ('vein sync conflicts'), and the key epoch \
+            commits not yet sent, for each replica on the relay its segments there, how many of them \
+            STORE has merged and when it last wrote one (its newest segment's clear header), the rows set aside for a unique value ('vein sync conflicts'), and the key epoch \
             STORE holds against the relay's ('vein sync rotate-key'). Writes nothing.
             """,
         arguments: [SharedOptions.store],
@@ -215,6 +215,7 @@ enum SyncStatusCommand {
                 ("keyEpoch", .int(Int64(status.keyEpoch))), ("relayKeyEpoch", .int(Int64(status.relayKeyEpoch))),
                 ("replicas", .array(status.replicas.map { r in
                     .object(JSONObject([("replica", .string(r.replica)), ("onRelay", .int(Int64(r.onRelay))), ("merged", .int(Int64(r.merged))),
+                                        ("lastSeen", r.lastSeen.map { .string(ISODate.format($0.timeIntervalSince1970)) } ?? .null),
                                         ("self", .bool(r.replica == status.replica))]))
                 })),
             ])))
@@ -228,7 +229,8 @@ enum SyncStatusCommand {
                                    + "\(ArgumentOrder.shellWord(invocation[SharedOptions.store])) --sync-key-file FILE' takes the new key")
         }
         for r in status.replicas where r.replica != status.replica {
-            invocation.console.out("replica \(r.replica): \(Phrase.count(r.onRelay, "segment")) on the relay, \(r.merged) merged")
+            let seen = r.lastSeen.map { ", last seen \(ISODate.format($0.timeIntervalSince1970))" } ?? ""
+            invocation.console.out("replica \(r.replica): \(Phrase.count(r.onRelay, "segment")) on the relay, \(r.merged) merged\(seen)")
         }
         if status.conflicts > 0 {
             invocation.console.out("\(Phrase.count(status.conflicts, "row")) set aside for a unique value another row holds: "

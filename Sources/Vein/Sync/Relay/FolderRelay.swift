@@ -90,6 +90,11 @@ final class FolderRelay: RelayBackend {
         return FileSystem.fileExists(file) ? try SealedFile.digest(of: file) : nil
     }
 
+    func header(ofSegment replica: String, _ sequence: UInt64) throws -> SealedHeader? {
+        let file = segmentName(of: replica, sequence)
+        return FileSystem.fileExists(file) ? try SealedFile.header(of: file) : nil
+    }
+
     func reading<T>(segment replica: String, _ sequence: UInt64, _ body: (String) throws -> T) throws -> T {
         try body(segmentName(of: replica, sequence))
     }

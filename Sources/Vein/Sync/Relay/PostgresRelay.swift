@@ -125,6 +125,15 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
         return rows.count == 1 ? rows.bytes(0, 0) : nil
     }
 
+    func header(ofSegment replica: String, _ sequence: UInt64) throws -> SealedHeader? {
+        let rows = try run("SELECT substring(data FROM 1 FOR $3) FROM vein_segments WHERE replica = $1 AND sequence = $2",
+                           [Array(replica.utf8), Self.int8(Int64(sequence)), Self.int4(Int32(SealedHeader.length))])
+        guard rows.count == 1, let bytes = rows.bytes(0, 0) else { return nil }
+        return try staged(bytes, at: staging + "/header-\(replica)-\(sequence).vseal", name: segmentName(of: replica, sequence)) {
+            try SealedFile.header(of: $0)
+        }
+    }
+
     func reading<T>(segment replica: String, _ sequence: UInt64, _ body: (String) throws -> T) throws -> T {
         let rows = try run("SELECT data FROM vein_segments WHERE replica = $1 AND sequence = $2",
                                   [Array(replica.utf8), Self.int8(Int64(sequence))])

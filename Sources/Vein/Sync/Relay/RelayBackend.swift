@@ -26,6 +26,8 @@ protocol RelayBackend: AnyObject, Sendable {
     func hasSegment(of replica: String, _ sequence: UInt64) throws -> Bool
     /// SHA-256 of the segment's bytes, nil when it is not on the relay.
     func digest(of replica: String, _ sequence: UInt64) throws -> [UInt8]?
+    /// The segment's clear header, read without the rest (for `status`; believed only once the file is opened).
+    func header(ofSegment replica: String, _ sequence: UInt64) throws -> SealedHeader?
     /// Runs `body` with a local path holding the segment's sealed bytes. A damaged file is named as
     /// `segmentName` says, never by its staging path.
     func reading<T>(segment replica: String, _ sequence: UInt64, _ body: (String) throws -> T) throws -> T
