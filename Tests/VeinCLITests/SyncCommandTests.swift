@@ -452,11 +452,7 @@ import Testing
     @Test(arguments: relays) func aKilledSyncLosesAndRepeatsNothing(_ relay: Relay) throws {
         let (r, location) = try Self.replicas(relay)
         defer { r.cleanUp() }
-        var seed: UInt64 = 20261207
-        func delay(below limit: UInt64) -> useconds_t {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return useconds_t((seed >> 33) % limit)
-        }
+        var delays = KillDelays()
         let blob = String(repeating: "long text of a post; ", count: 300)
         var limits: [String: UInt64] = [:]
         for replica in ["a", "b"] { limits[replica] = try BackupCrashTests.duration(r, ["sync", "\(replica).vein"] + Self.key(replica)) }
@@ -467,7 +463,7 @@ import Testing
                 try Self.expectOK(r, ["query", "\(replica).vein", #"insert Post(title: "\#(replica)\#(round)", content: "\#(blob)")"#] + Self.key(replica))
                 inserted += 1
                 let limit = limits[replica]!
-                if try BackupCrashTests.killed(r, ["sync", "\(replica).vein"] + Self.key(replica), after: delay(below: limit)) {
+                if try BackupCrashTests.killed(r, ["sync", "\(replica).vein"] + Self.key(replica), after: delays.next(below: limit)) {
                     kills += 1
                     limits[replica] = limit * 5 / 4
                 } else {
@@ -495,18 +491,14 @@ import Testing
     @Test(arguments: relays) func aKilledRotationFinishesWhenRunAgain(_ relay: Relay) throws {
         let (r, _) = try Self.replicas(relay)
         defer { r.cleanUp() }
-        var seed: UInt64 = 20261207
-        func delay(below limit: UInt64) -> useconds_t {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return useconds_t((seed >> 33) % limit)
-        }
+        var delays = KillDelays()
         var limit = try BackupCrashTests.duration(r, ["sync", "rotate-key", "a.vein", "--sync-key-file", "timing.key"] + Self.key("a"))
         try Self.expectOK(r, ["sync", "rotate-key", "b.vein", "--sync-key-file", "timing.key"] + Self.key("b"))
         var kills = 0, round = 0
         while kills < 8 && round < 40 {
             defer { round += 1 }
             let file = "round-\(round).key"
-            if try BackupCrashTests.killed(r, ["sync", "rotate-key", "a.vein", "--sync-key-file", file] + Self.key("a"), after: delay(below: limit)) {
+            if try BackupCrashTests.killed(r, ["sync", "rotate-key", "a.vein", "--sync-key-file", file] + Self.key("a"), after: delays.next(below: limit)) {
                 kills += 1
                 limit = limit * 5 / 4
             } else {
@@ -521,6 +513,16 @@ import Testing
         }
         #expect(kills >= 8, "rotations killed while they ran: \(kills) of \(round)")
         #expect(try Self.export(r, "a") == Self.export(r, "b"))
+    }
+}
+
+/// Random moments to kill a command at, the same in every run (a linear congruential generator).
+struct KillDelays {
+    private var seed: UInt64 = 20261207
+
+    mutating func next(below limit: UInt64) -> useconds_t {
+        seed = seed &* 6364136223846793005 &+ 1442695040888963407
+        return useconds_t((seed >> 33) % limit)
     }
 }
 
