@@ -512,6 +512,7 @@ import Testing
             try Self.expectOK(r, ["sync", "b.vein"] + Self.key("b"))
         }
         #expect(kills >= 8, "rotations killed while they ran: \(kills) of \(round)")
+        print("rotation crash test: \(kills) rotations killed while they ran, of \(round)")
         #expect(try Self.export(r, "a") == Self.export(r, "b"))
     }
 }
