@@ -164,6 +164,19 @@ struct ReplicaSyncPostgresTests {
         // Integers of every width read back (a key epoch once went unread as a 4-byte integer).
         let rows = try PostgresConnection(relay).execute("SELECT (-2)::int2, 70000::int4, (-3)::int8, 2147483647::int4")
         #expect((0..<4).map { rows.int64(0, $0) } == [-2, 70000, -3, 2147483647])
+
+        // A row written once is never written twice: a second key file of an epoch, a second segment of
+        // a number, are each refused as what they mean (they once surfaced as the server's refusal).
+        let session = try SyncSession(store: a.store)
+        let relayName = session.relay.location
+        let k2 = try BackupKey.random()
+        try SyncKeyChain.publish(epoch: 2, new: k2, previous: session.keys.current, replica: session.replica, relay: session.relay)
+        #expect(throws: SyncError.rotatedElsewhere(relayName, epoch: 2)) {
+            try SyncKeyChain.publish(epoch: 2, new: try BackupKey.random(), previous: session.keys.current, replica: session.replica, relay: session.relay)
+        }
+        #expect(throws: SyncError.busy(relayName)) {
+            try session.relay.backend.writing(segment: session.replica, 1) { path in try Data("not sealed".utf8).write(to: URL(fileURLWithPath: path)) }
+        }
     }
 
     typealias F = LiveQueryFixture

@@ -144,10 +144,8 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
 
     func writing<T>(segment replica: String, _ sequence: UInt64, _ seal: (String) throws -> T) throws -> T {
         try sealing(at: staging + "/segment-\(replica)-\(sequence).vseal", seal) { bytes in
-            do {
-                try run("INSERT INTO vein_segments (replica, sequence, data) VALUES ($1, $2, $3)",
-                        [Array(replica.utf8), Self.int8(Int64(sequence)), bytes])
-            } catch let failure as PostgresConnection.Failure where failure.isUniqueViolation {
+            guard try insertOnce("INSERT INTO vein_segments (replica, sequence, data) VALUES ($1, $2, $3)",
+                                 [Array(replica.utf8), Self.int8(Int64(sequence)), bytes]) else {
                 throw SyncError.busy(location)
             }
         }
@@ -180,9 +178,7 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
     func writing<T>(keyEpoch epoch: UInt32, _ seal: (String) throws -> T) throws -> T {
         try sealing(at: staging + "/key-\(epoch).vseal", seal) { bytes in
             try run(Self.createKeysTable)
-            do {
-                try run("INSERT INTO vein_keys (epoch, data) VALUES ($1, $2)", [Self.int8(Int64(epoch)), bytes])
-            } catch let failure as PostgresConnection.Failure where failure.isUniqueViolation {
+            guard try insertOnce("INSERT INTO vein_keys (epoch, data) VALUES ($1, $2)", [Self.int8(Int64(epoch)), bytes]) else {
                 throw SyncError.rotatedElsewhere(location, epoch: epoch)
             }
         }
@@ -257,6 +253,19 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
         defer { lock.unlock() }
         do { return try connection.execute(sql, parameters) } catch let failure where failure.sqlState == "42P01" {
             throw failure  // an undefined table: the caller says what it means
+        } catch { throw Self.sync(error, location) }
+    }
+
+    /// Runs an insert of a row written once; false when its key is taken already (another writer's row),
+    /// which `run` would report as a refusal.
+    private func insertOnce(_ sql: String, _ parameters: [[UInt8]]) throws -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            _ = try connection.execute(sql, parameters)
+            return true
+        } catch let failure where failure.isUniqueViolation {
+            return false
         } catch { throw Self.sync(error, location) }
     }
 
