@@ -316,6 +316,9 @@ extension PersistentModel {
     /// `instance` of each (all of one context), under one taking of the instance lock (a fetch makes
     /// thousands), all keeping their context through one `ContextKeeper`.
     static func instances(_ objects: [ModelObject]) -> [Self] {
+        // Made in place below, an empty array would write its count into the standard library's one
+        // shared empty storage, which any thread may be reading: a data race the thread sanitizer reports.
+        guard !objects.isEmpty else { return [] }
         let keeper = objects.first?.owner.map(ContextKeeper.init)
         return ModelBacking.instanceLock.withLock {
             // Written in place, not through `map`: code generic over `Self` is not specialized for an app's

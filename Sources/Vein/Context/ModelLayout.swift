@@ -159,6 +159,8 @@ final class ModelLayout: @unchecked Sendable {
     /// of a shared row of `.null`s would be a second array per row). A fetch writes straight into a new
     /// object's cells instead (`readRow(_:key:projection:into:)`).
     func readRow(_ statement: Statement, key: ObjectKey, projection: RowProjection) throws(DamagedValueError) -> [Value] {
+        // Made in place, an empty array would write into the standard library's shared empty storage.
+        guard !columns.isEmpty else { return [] }
         var failure: DamagedValueError?
         let values = [Value](unsafeUninitializedCapacity: columns.count) { row, initialized in
             row.initialize(repeating: .null)
