@@ -47,7 +47,7 @@ final class SyncKeyChain {
     /// The id of the key that sealed epoch `epoch`'s key file (the snapshot's, for epoch 1), as its header
     /// says: what a key given for that epoch must match. The seal is checked when the key is used.
     static func keyID(ofEpoch epoch: UInt32, relay: SyncRelay) throws -> [UInt8] {
-        if epoch <= 1 { return try relay.backend.reading(snapshot: { try SealedFile.header(of: $0) }).keyID }
+        if epoch <= 1 { return try relay.backend.snapshotHeader().keyID }
         return try relay.backend.reading(keyEpoch: epoch) { try SealedFile.header(of: $0) }.keyID
     }
 

@@ -53,7 +53,7 @@ struct SyncMerger {
         guard merging else { return }
         try database.execute(Self.createGoneTable)
         // A replica made before the shadow gets it at its next merge (a read-only look finds none).
-        if try !SyncShadow(database: database).exists() { try database.execute(SyncShadow.createTable) }
+        if try !shadow.exists() { try database.execute(SyncShadow.createTable) }
     }
 
     /// Notes that `model`'s row `id` is gone, for `repair`.

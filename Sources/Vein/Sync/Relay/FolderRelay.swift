@@ -129,6 +129,8 @@ final class FolderRelay: RelayBackend {
 
     func reading<T>(snapshot body: (String) throws -> T) throws -> T { try body(snapshotName) }
 
+    func snapshotHeader() throws -> SealedHeader { try SealedFile.header(of: snapshotName) }
+
     /// A `flock` on the replica's `.lock`; what a push killed while sealing left is removed under it
     /// (no other push is sealing then).
     func lock(replica: String) throws -> () -> Void {

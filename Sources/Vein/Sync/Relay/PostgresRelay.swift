@@ -204,6 +204,12 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
         return try Self.naming(path, as: snapshotName) { try body(path) }
     }
 
+    func snapshotHeader() throws -> SealedHeader {
+        let rows = try run("SELECT substring(data FROM 1 FOR $1) FROM vein_snapshot WHERE part = 0", [Self.int4(Int32(SealedHeader.length))])
+        guard rows.count == 1, let bytes = rows.bytes(0, 0) else { throw FileError.notFound(snapshotName) }
+        return try staged(bytes, at: staging + "/snapshot-header.vseal", name: snapshotName) { try SealedFile.header(of: $0) }
+    }
+
     func lock(replica: String) throws -> () -> Void {
         let key = [UInt8]("vein-sync replica \(replica)".utf8)
         let taken = try run("SELECT pg_try_advisory_lock(hashtext($1))", [key]).bytes(0, 0)

@@ -39,6 +39,8 @@ protocol RelayBackend: AnyObject, Sendable {
     /// How messages name the snapshot.
     var snapshotName: String { get }
     func reading<T>(snapshot body: (String) throws -> T) throws -> T
+    /// The snapshot's clear header, read without the rest (which key sealed it, before anything is opened).
+    func snapshotHeader() throws -> SealedHeader
 
     /// The key epochs the relay holds key files of (2 and up: epoch 1's key is the sync's first), in order.
     func keyEpochs() throws -> [UInt32]
