@@ -23,7 +23,7 @@ public final class ModelContainer: @unchecked Sendable {  // mutable state behin
     let manifest: SchemaManifest
     /// The schema's model classes, for the contexts' `model(for:)`.
     let models: [any PersistentModel.Type]
-    private let plan: (any SchemaMigrationPlan.Type)?
+    let plan: (any SchemaMigrationPlan.Type)?
     private let keys: KeyOptions
     /// The key options that opened the store, for connections of its own (`sync`).
     var keyOptions: KeyOptions { keys }

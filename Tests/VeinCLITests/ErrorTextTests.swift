@@ -63,4 +63,21 @@ import Vein
         #expect(file.hint == "the old key no longer opens the store: mark it retired by hand (rename the key file to FILE.retired-DATE)")
         #expect(file.exitCode == .ioError)
     }
+
+    /// A synced store's migration that is not finished, done by another plan, raced, or blocked by rows set
+    /// aside (docs/sync.md#migrations): each says what to run, with its own status.
+    @Test func aSyncedStoresMigrationErrorsSayWhatToRun() {
+        let unfinished = ErrorReporting.report(SyncError.migrationUnfinished("b.vein", commit: 7))
+        #expect(unfinished.messages == ["b.vein was migrated since its last sync (commit 7), and the migration is not yet published to the other replicas"])
+        #expect(unfinished.hint == "finish it with 'vein migrate STORE --plan PLAN' (the plan that migrated it)")
+        #expect(unfinished.exitCode == .configuration)
+        let differs = ErrorReporting.report(SyncError.migrationDiffers("b.vein", migration: 1, version: "0.2.0", theirs: "0.3.0"))
+        #expect(differs.messages == ["b.vein was migrated to schema version 0.2.0, and the sync's migration 1 took its replicas to 0.3.0"])
+        #expect(differs.exitCode == .dataError)
+        let raced = ErrorReporting.report(SyncError.migratedElsewhere("relay", migration: 2))
+        #expect(raced.messages == ["another replica published migration 2 of relay first"])
+        #expect(raced.hint == "run the same command again: it starts from that replica's migration" && raced.exitCode == .busy)
+        let setAside = ErrorReporting.report(SyncError.conflictsOpen("b.vein", count: 2))
+        #expect(setAside.hint == "nothing was migrated; resolve them first ('vein sync conflicts STORE')" && setAside.exitCode == .dataError)
+    }
 }

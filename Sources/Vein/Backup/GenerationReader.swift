@@ -17,6 +17,8 @@ struct GenerationReader {
         let digest: [UInt8]
         let copyKey: CipherKey
         let sourceEncrypted: Bool
+        /// What the sealer said of the snapshot beside the store (a sync's migration: `SyncBarrier`).
+        let note: String?
 
         /// Unseals the sealed snapshot `file` (a backup's or a sync relay's) into the file open on
         /// `descriptor` (`path` names it in errors); `place` checks its header first.
@@ -40,7 +42,7 @@ struct GenerationReader {
             }
             if let prefixProblem { throw prefixProblem }
             guard let prefix else { throw BackupError.damaged(file: file, reason: "it holds no store") }
-            return Snapshot(header: header, digest: digest, copyKey: prefix.copyKey, sourceEncrypted: prefix.sourceEncrypted)
+            return Snapshot(header: header, digest: digest, copyKey: prefix.copyKey, sourceEncrypted: prefix.sourceEncrypted, note: prefix.note)
         }
     }
 
@@ -110,15 +112,18 @@ struct GenerationReader {
 struct SnapshotPrefix {
     let copyKey: CipherKey
     let sourceEncrypted: Bool
+    /// Text the sealer keeps with the snapshot, authenticated with it (a sync's migration barrier).
+    let note: String?
     let length: Int
 
     static let format: Int64 = 1
 
-    static func encode(copyKey: CipherKey, sourceEncrypted: Bool) -> [UInt8] {
+    static func encode(copyKey: CipherKey, sourceEncrypted: Bool, note: String? = nil) -> [UInt8] {
         var cells = ChangeBytesWriter()
         cells.appendCell(DatabaseValue.integer(format))
         cells.appendCell(DatabaseValue.integer(sourceEncrypted ? 1 : 0))
         copyKey.secret.withBytes { cells.appendCell(DatabaseValue.blob(Data($0))) }
+        if let note { cells.appendCell(DatabaseValue.text(note)) }
         let n = UInt32(cells.bytes.count)
         return [UInt8(n >> 24), UInt8(n >> 16 & 0xff), UInt8(n >> 8 & 0xff), UInt8(n & 0xff)] + cells.bytes
     }
@@ -134,7 +139,13 @@ struct SnapshotPrefix {
                 throw BackupError.damaged(file: file, reason: "its snapshot format is not one this Vein reads")
             }
             let encrypted = try cursor.cell()
-            guard case .blob(let key) = try cursor.cell(), key.count == AESGCM.keyLength, cursor.isAtEnd else { throw CellCursor.Damaged() }
+            guard case .blob(let key) = try cursor.cell(), key.count == AESGCM.keyLength else { throw CellCursor.Damaged() }
+            if cursor.isAtEnd {
+                note = nil
+            } else {
+                guard case .text(let text) = try cursor.cell(), cursor.isAtEnd else { throw CellCursor.Damaged() }
+                note = text
+            }
             copyKey = CipherKey.raw(key)
             sourceEncrypted = encrypted == .integer(1)
         } catch is CellCursor.Damaged {

@@ -4,8 +4,8 @@
 enum SnapshotSealing {
     /// Seals a snapshot of `store` into a new file at `path`, copying it first to `scratch` (removed on every
     /// path out). `header` makes the file's header from the newest commit the copy holds and the store's
-    /// replica id (and may prepare the file's folder). Returns the header as written and the file's digest.
-    static func seal(_ store: Store, scratch: String, to path: String, key: BackupKey,
+    /// replica id (and may prepare the file's folder); `note` is kept with it. Returns the header as written and the file's digest.
+    static func seal(_ store: Store, scratch: String, to path: String, key: BackupKey, note: String? = nil,
                      header: (_ last: (token: Int64, clock: Int64), _ replica: String) throws -> SealedHeader) throws -> (header: SealedHeader, digest: [UInt8]) {
         FileSystem.removeDatabaseFiles(scratch)
         defer { FileSystem.removeDatabaseFiles(scratch) }
@@ -20,7 +20,7 @@ enum SnapshotSealing {
             replica = try ChangeLogSchema.replica(in: db, schema: "vein_source") ?? ""
         })
         return try SealedFile.write(to: path, header: try header(last, replica), key: key,
-                                    prefix: SnapshotPrefix.encode(copyKey: copyKey, sourceEncrypted: store.encryption.isEncrypted),
+                                    prefix: SnapshotPrefix.encode(copyKey: copyKey, sourceEncrypted: store.encryption.isEncrypted, note: note),
                                     bodyPath: scratch)
     }
 }

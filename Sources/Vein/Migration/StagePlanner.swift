@@ -24,6 +24,8 @@ struct StagePlan {
         var checkNil = false
         var enumValues: [DatabaseValue]?
         var checkUnique = false
+        /// The old row's names a `mapped` source reads (fields, and method names, which only widen it).
+        var reads: Set<String> = []
     }
 
     struct ModelPlan {
@@ -249,6 +251,7 @@ enum StagePlanner {
             return .failure(PlanFailure("map \(model.name).\(field.name): the expression is \(typed.type), the field is \(target)"))
         }
         var column = StagePlan.Column(name: field.name, source: .mapped(typed))
+        column.reads = Set(names(in: assignment.expression))
         column.checkNil = !field.isOptional && (typed.type.isOptional || typed.type == .null)
         if field.type == .enum { column.enumValues = enumValues(field) }
         column.checkUnique = field.isUnique

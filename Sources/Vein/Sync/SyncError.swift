@@ -16,6 +16,19 @@ public enum SyncError: Error, Equatable, Sendable {
     case unsendable(String, reason: String)
     /// A replica's commits were made under another schema version.
     case schemaDiffers(replica: String, version: String, local: String)
+    /// Another replica migrated the sync (`migration` on the relay `String`), and this store is still at
+    /// `version`, before it: it syncs again once migrated by the same plan.
+    case mustMigrate(String, migration: UInt32, version: String)
+    /// The store was migrated since it last synced (its migration record `commit`), and has not yet
+    /// published the migration or started from another replica's (`SyncSession.finishMigration`).
+    case migrationUnfinished(String, commit: Int64)
+    /// This store was migrated to `version`, and the sync's migration `migration` took the others to `theirs`.
+    case migrationDiffers(String, migration: UInt32, version: String, theirs: String)
+    /// Another replica published the sync's migration `migration` first.
+    case migratedElsewhere(String, migration: UInt32)
+    /// A synced store with rows set aside for a unique value (`SyncConflicts`) is not migrated: a set-aside
+    /// row is kept in the old schema's shape.
+    case conflictsOpen(String, count: Int)
     /// The relay holds less than this store already received from a replica: it was rolled back.
     case relayWentBack(String, replica: String, sequence: UInt64)
     /// A change another replica made is refused by the store in a way the merge rules do not resolve (a
@@ -62,6 +75,15 @@ public enum SyncError: Error, Equatable, Sendable {
         case .unsendable(let path, let reason): return "\(path) cannot be synced: \(reason)"
         case .schemaDiffers(let replica, let version, let local):
             return "replica \(replica) made its changes under schema version \(version), and this store is at \(local)"
+        case .mustMigrate(let relay, let migration, let version):
+            return "another replica migrated the sync to a newer schema (migration \(migration) on \(relay)), and this store is at \(version)"
+        case .migrationDiffers(let path, let migration, let version, let theirs):
+            return "\(path) was migrated to schema version \(version), and the sync's migration \(migration) took its replicas to \(theirs)"
+        case .migrationUnfinished(let path, let commit):
+            return "\(path) was migrated since its last sync (commit \(commit)), and the migration is not yet published to the other replicas"
+        case .migratedElsewhere(let relay, let migration): return "another replica published migration \(migration) of \(relay) first"
+        case .conflictsOpen(let path, let count):
+            return "\(path) has \(count) row\(count == 1 ? "" : "s") set aside for a unique value, which a migration of a synced store would leave behind"
         case .relayWentBack(let path, let replica, let sequence):
             return "\(path) went back: replica \(replica)'s segment \(sequence), already received, is missing or different"
         case .cannotMerge(let replica, let reason): return "a change from replica \(replica) cannot be merged: \(reason)"

@@ -12,7 +12,7 @@ package final class SyncSession {
     /// The sync key this replica holds, and the older epochs' read through it.
     var keys: SyncKeyChain
     let keyring: (any Keyring)?
-    private var database: Database { store.database }
+    var database: Database { store.database }
 
     /// Own transactions per segment: a segment is read and sealed in memory.
     static let transactionsPerSegment = 2_000
@@ -30,6 +30,9 @@ package final class SyncSession {
         keys = SyncKeyChain(relay: relay, epoch: state.epoch, current: try SyncKey.key(of: state, keyring: keyring),
                             keySource: state.keyFile ?? SyncKeyring.source)
     }
+
+    /// Whether `store` is a replica of a sync.
+    package static func isSynced(_ store: Store) throws -> Bool { try SyncState.read(from: store.database) != nil }
 
     // MARK: Beginning and joining
 
@@ -90,22 +93,34 @@ package final class SyncSession {
         StagedFile.removeLeftovers(of: destination, tag: StagedFile.Tag.restoring.rawValue)
         let staged = try StagedFile(target: destination, tag: StagedFile.Tag.restoring.rawValue, mode: 0o600, keepsMode: false, placement: .create)
         defer { staged.discard() }
-        let name = relay.backend.snapshotName
         let keySource = keyFile ?? SyncKeyring.source
         // The key given may be of a later key epoch than the snapshot's: the chain reads back to it.
         guard let epoch = try SyncKeyChain.epoch(of: key, relay: relay) else {
-            throw SyncError.wrongKey(file: name, keySource: keySource)
+            throw SyncError.wrongKey(file: relay.backend.snapshotName, keySource: keySource)
         }
         let chain = SyncKeyChain(relay: relay, epoch: epoch, current: key, keySource: keySource)
-        let snapshot = try naming { try relay.backend.reading(snapshot: { file in
-            try GenerationReader.Snapshot.unseal(file, place: { header in
-                try relay.check(header, file: name, kind: .snapshot, replica: header.replicaID, sequence: 0)
-            }, keys: { id in try chain.key(epoch: SyncRelay.firstEpoch, id: id, file: name) }, into: staged.descriptor, path: staged.temporary)
-        }) }
+        // After a migration the newest barrier is where a replica starts: the segments before it are in it.
+        let migration = try relay.backend.migrations().last ?? 0
+        let name = migration > 0 ? relay.backend.migrationName(migration) : relay.backend.snapshotName
+        let unseal = { (file: String) throws -> GenerationReader.Snapshot in
+            var fileEpoch = SyncRelay.firstEpoch
+            return try GenerationReader.Snapshot.unseal(file, place: { header in
+                try relay.check(header, file: name, kind: .snapshot, replica: header.replicaID, sequence: UInt64(migration))
+                fileEpoch = header.generation
+            }, keys: { id in try chain.key(epoch: fileEpoch, id: id, file: name) }, into: staged.descriptor, path: staged.temporary)
+        }
+        let snapshot = try naming {
+            try migration > 0 ? relay.backend.reading(migration: migration, unseal) : relay.backend.reading(snapshot: unseal)
+        }
+        let barrier = try migration > 0 ? SyncBarrier(decoding: snapshot.note, file: name) : nil
         let chosen = try protection(snapshot.sourceEncrypted)
         let scratch = try Store.open(staged.temporary, realPath: staged.temporary, key: snapshot.copyKey,
                                      encryption: .encrypted(kind: snapshot.copyKey.kindDescription, source: .none), mode: .readWrite)
         defer { try? scratch.close() }
+        if let barrier {
+            try scratch.database.execute(#"INSERT OR REPLACE INTO "_vein_meta" ("key", "value") VALUES (?, ?)"#,
+                                         [.text(StoreMeta.syncJoinedKey), .text(barrier.encoded)])
+        }
         return try StoreCopier.copy(scratch, to: destination, protection: chosen, keepsChangeLog: true, readingSource: nil)
     }
 
@@ -122,10 +137,17 @@ package final class SyncSession {
             if let state = try SyncState.read(from: store.database) { throw SyncError.alreadySynced(store.path, relay: state.relay) }
             for sql in SyncState.createTables { try store.database.execute(sql) }
             let through = try sentThrough ?? ChangeLogSchema.newestCommit(in: store.database).token
+            // A replica joined from a migration's barrier has what the barrier covers.
+            let joined = try store.database.scalar(#"SELECT "value" FROM "_vein_meta" WHERE "key" = ?"#, [.text(StoreMeta.syncJoinedKey)])?.string
+            let barrier = try joined.map { try SyncBarrier(decoding: $0, file: store.path) }
             try SyncState(syncID: relay.syncID, relay: relay.backend.recordedLocation, keyFile: try keyFile.map(FileSystem.realPath),
                           epoch: epoch, keyID: keyFile == nil && epoch != SyncRelay.firstEpoch ? Hex.encode(Data(key.id)) : nil,
-                          sentThrough: through, stampedThrough: through).write(to: store.database)
+                          migration: barrier?.number ?? 0, sentThrough: through, stampedThrough: through).write(to: store.database)
             try SyncState.recordProgress(of: replica, sequence: 0, digest: zeroDigest, in: store.database)
+            for (other, covered) in barrier?.covers ?? [:] {
+                try SyncState.recordProgress(of: other, sequence: covered.sequence, digest: covered.digest, in: store.database)
+            }
+            try store.database.execute(#"DELETE FROM "_vein_meta" WHERE "key" = ?"#, [.text(StoreMeta.syncJoinedKey)])
         }
     }
 
@@ -142,6 +164,7 @@ package final class SyncSession {
     /// Sends this store's commits made since the last push, as numbered segments in this replica's folder.
     @discardableResult
     package func push() throws -> Report {
+        try refuseAcrossMigration()
         try catchUpKey()
         let unlock = try relay.backend.lock(replica: replica)
         defer { unlock() }
@@ -199,9 +222,9 @@ package final class SyncSession {
         let row = try database.rows(#"SELECT "token", "kind" FROM "\#(ChangeLogSchema.transactions)" WHERE "token" > ? AND "replica" = ? AND "kind" <> 'changes' ORDER BY "token" LIMIT 1"#,
                                     [.integer(token), .text(replica)]).first
         guard let row, let kind = row[1].string else { return }
-        throw SyncError.unsendable(store.path, reason: kind == TransactionKind.outside.rawValue
-            ? "another program wrote to it (commit \(row[0].int64 ?? 0) records writes made outside Vein), and those writes are not in its change log"
-            : "it was migrated since its last sync (commit \(row[0].int64 ?? 0)), and sync across a migration is not built yet")
+        guard kind == TransactionKind.outside.rawValue else { throw SyncError.migrationUnfinished(store.path, commit: row[0].int64 ?? 0) }
+        throw SyncError.unsendable(store.path, reason: "another program wrote to it (commit \(row[0].int64 ?? 0) records writes made outside "
+                                   + "Vein), and those writes are not in its change log")
     }
 
     // MARK: Receiving
@@ -210,6 +233,7 @@ package final class SyncSession {
     /// order that keeps each replica's own order and what each had received when it wrote.
     @discardableResult
     package func pull() throws -> Report {
+        try refuseAcrossMigration()
         try refuseRelayGoneBack()
         var report = Report()
         var progressed = true
@@ -239,8 +263,13 @@ package final class SyncSession {
             return false
         }
         let version = store.manifest.version.description
+        var passedOver = false
         if let differing = segment.transactions.first(where: { $0.schemaVersion != version }) {
-            throw SyncError.schemaDiffers(replica: other, version: differing.schemaVersion, local: version)
+            // Commits at a version this store migrated from: their replica writes them again when it migrates (I23).
+            guard try Set(segment.transactions.map(\.schemaVersion)).allSatisfy(migrated(from:)) else {
+                throw SyncError.schemaDiffers(replica: other, version: differing.schemaVersion, local: version)
+            }
+            passedOver = true
         }
         let recorder = database.transactionObserver as? ChangeRecorder
         recorder?.merging = (other, segment.transactions.map(\.clock).max() ?? 0)
@@ -249,6 +278,10 @@ package final class SyncSession {
         let applied: Bool = try store.transaction(.immediate) {
             // Another process may have applied it meanwhile.
             guard try SyncState.progress(in: database)[other]?.sequence ?? 0 == before.sequence else { return false }
+            if passedOver {
+                try SyncState.recordProgress(of: other, sequence: sequence, digest: digest, in: database)
+                return true
+            }
             var state = try self.state()
             try SyncMerger(database: database, manifest: store.manifest).stampOwn(&state)
             try state.write(to: database)
@@ -258,7 +291,7 @@ package final class SyncSession {
             try SyncState.recordProgress(of: other, sequence: sequence, digest: digest, in: database)
             return true
         }
-        if applied {
+        if applied && !passedOver {
             report.segments += 1
             report.transactions += segment.transactions.count
         }
@@ -290,14 +323,20 @@ package final class SyncSession {
 
     // MARK: Shared steps
 
-    private func state() throws -> SyncState {
+    /// Whether this store was migrated from `version` since it began syncing (then a segment made at it is passed over).
+    private func migrated(from version: String) throws -> Bool {
+        try state().migration > 0
+            && database.scalar("SELECT 1 FROM \(StoreFormat.migrations) WHERE \"fromVersion\" = ?", [.text(version)]) != nil
+    }
+
+    func state() throws -> SyncState {
         guard let state = try SyncState.read(from: database) else { throw SyncError.notSynced(store.path) }
         return state
     }
 
     /// Opens `owner`'s segment `sequence`: where it belongs, sealed under the sync key, following the
     /// segment before it (`previous`'s digest), whole.
-    private func openSegment(of owner: String, _ sequence: UInt64, after previous: [UInt8]) throws -> (SealedHeader, [UInt8], SyncSegment) {
+    func openSegment(of owner: String, _ sequence: UInt64, after previous: [UInt8]) throws -> (SealedHeader, [UInt8], SyncSegment) {
         let file = relay.backend.segmentName(of: owner, sequence)
         var payload: [UInt8] = []
         var epoch = SyncRelay.firstEpoch
@@ -354,6 +393,10 @@ extension SyncSession {
         /// The key epoch of the key this replica holds, and the relay's newest.
         package let keyEpoch: UInt32
         package let relayKeyEpoch: UInt32
+        /// The store's schema version, the migration barrier it starts from, and the relay's newest (docs/sync.md#migrations).
+        package let schemaVersion: String
+        package let migration: UInt32
+        package let relayMigration: UInt32
     }
 
     package func status() throws -> Status {
@@ -370,6 +413,7 @@ extension SyncSession {
         }
         return Status(syncID: state.syncID, relay: relay.location, replica: replica, unsent: Int(unsent), replicas: replicas,
                       conflicts: try SyncConflicts(store: store).list().count, keyEpoch: keys.epoch,
-                      relayKeyEpoch: try SyncKeyChain.newestEpoch(of: relay))
+                      relayKeyEpoch: try SyncKeyChain.newestEpoch(of: relay), schemaVersion: store.manifest.version.description,
+                      migration: state.migration, relayMigration: try newestMigration())
     }
 }

@@ -20,6 +20,8 @@ struct SyncState: Equatable {
     var epoch: UInt32 = SyncRelay.firstEpoch
     /// The held key's id, in hex, when it is in the keyring: which of the sync's items is this epoch's.
     var keyID: String?
+    /// The migration barrier this store starts from (`SyncBarrier`): 0 until its first migration.
+    var migration: UInt32 = 0
     /// The last of this store's own transactions sent to the relay.
     var sentThrough: Int64
     /// The last of this store's own transactions whose writes are stamped.
@@ -45,8 +47,9 @@ struct SyncState: Equatable {
             throw ChangeLogError.damaged("_vein_meta.\(StoreMeta.syncKey) is not a sync record Vein wrote")
         }
         let epoch = o["epoch"]?.intValue.flatMap { UInt32(exactly: $0) } ?? SyncRelay.firstEpoch
+        let migration = o["migration"]?.intValue.flatMap { UInt32(exactly: $0) } ?? 0
         return SyncState(syncID: sync, relay: relay, keyFile: o["keyFile"]?.stringValue, epoch: epoch, keyID: o["keyID"]?.stringValue,
-                         sentThrough: sent, stampedThrough: stamped)
+                         migration: migration, sentThrough: sent, stampedThrough: stamped)
     }
 
     /// Writes the state, and the log's hold, in the caller's write transaction.
@@ -55,6 +58,7 @@ struct SyncState: Equatable {
                                  ("sentThrough", .int(sentThrough)), ("stampedThrough", .int(stampedThrough))])
         if epoch != SyncRelay.firstEpoch { object["epoch"] = .int(Int64(epoch)) }
         if let keyID { object["keyID"] = .string(keyID) }
+        if migration != 0 { object["migration"] = .int(Int64(migration)) }
         try database.execute(#"INSERT OR REPLACE INTO "_vein_meta" ("key", "value") VALUES (?, ?), (?, ?)"#,
                              [.text(StoreMeta.syncKey), .text(JSONWriter.string(.object(object))),
                               .text(ChangeLogPruning.heldAfterKey), .text(String(min(sentThrough, stampedThrough)))])

@@ -35,6 +35,14 @@ enum MigrateCommand {
             On a terminal a progress bar on standard error follows the stages' phases; --quiet silences it \
             and the report.
 
+            On a synced store (vein sync init or join) a migration is a sync barrier. While no replica has \
+            migrated, migrate first syncs (pull, then push), migrates, and publishes the migrated store on the \
+            relay for the others. When another replica migrated first, this one starts from what that replica \
+            published, and its own changes that the others have not received are written again at the new \
+            version and sent by the next sync. Until a replica is migrated, vein sync refuses it (exit 78) and \
+            its changes stay in it. Rows set aside for a unique value (vein sync conflicts) must be resolved \
+            first.
+
             'vein migrate status' shows applied and pending stages; 'vein migrate check' tries a plan in CI \
             without a store.
             """,
@@ -66,6 +74,8 @@ enum MigrateCommand {
         }
         let store = try SharedOptions.openStore(invocation)
         store.database.setBusyTimeout(milliseconds: Int32(waitSeconds * 1000))
+        let synced = try SyncSession.isSynced(store) && !invocation[dryRun]
+        if synced { try SyncSession(store: store).prepareMigration() }
         var migrator = Migrator(plan: plan)
         let bar = ProgressBar(invocation)
         if let bar { migrator.progress = { bar.update($0) } }
@@ -77,7 +87,15 @@ enum MigrateCommand {
                 ? try migrator.dryRun(store, to: target, acceptChangedPlan: accept)
                 : try migrator.run(on: store, to: target, acceptChangedPlan: accept)
         }
-        MigrationOutput.print(report, store: store.path, invocation: invocation)
+        var outcome: SyncSession.MigrationOutcome?
+        if synced {
+            // The session works at the new version: the store opened again reads its new schema.
+            try store.close()
+            let migrated = try SharedOptions.openStore(invocation)
+            migrated.database.setBusyTimeout(milliseconds: Int32(waitSeconds * 1000))
+            outcome = try SyncSession(store: migrated).finishMigration(plan: plan)
+        }
+        MigrationOutput.print(report, store: store.path, sync: outcome, invocation: invocation)
     }
 }
 
@@ -158,7 +176,8 @@ enum MigrateCheckCommand {
 
 /// The report of a run, a dry run or a check, as text or JSON.
 enum MigrationOutput {
-    static func print(_ report: MigrationReport, store: String, invocation: Invocation) {
+    /// `sync`: what the migration of a synced store did on its relay.
+    static func print(_ report: MigrationReport, store: String, sync: SyncSession.MigrationOutcome? = nil, invocation: Invocation) {
         let console = invocation.console
         if invocation.wantsJSON {
             var fields: [(String, JSONValue)] = [
@@ -167,6 +186,7 @@ enum MigrationOutput {
                 ("stages", .array(report.stages.map(json))),
             ]
             if let matches = report.matchesTarget { fields.append(("matchesTarget", .bool(matches))) }
+            if let sync { fields.append(("sync", json(sync))) }
             console.outJSON(.object(JSONObject(fields)))
             return
         }
@@ -187,6 +207,23 @@ enum MigrationOutput {
             console.note("dry run: \(store) was not changed")
         } else if !report.stages.isEmpty && store != "synthetic rows" {
             console.note("\(store) is now at \(report.toVersion)")
+        }
+        switch sync {
+        case .published(let migration)?:
+            console.out("sync: published migration \(migration) on the relay; the other replicas migrate with this plan before they sync again")
+        case .rebased(let migration, let carried)?:
+            console.out("sync: started from migration \(migration), which another replica published; this replica's own changes the others "
+                        + "had not received are written again at \(report.toVersion) (\(Phrase.count(carried, "row")) and links), and the next sync sends them")
+        case .current?, nil: break
+        }
+    }
+
+    private static func json(_ sync: SyncSession.MigrationOutcome) -> JSONValue {
+        switch sync {
+        case .current: return .object(JSONObject([("outcome", .string("current"))]))
+        case .published(let migration): return .object(JSONObject([("outcome", .string("published")), ("migration", .int(Int64(migration)))]))
+        case .rebased(let migration, let carried):
+            return .object(JSONObject([("outcome", .string("rebased")), ("migration", .int(Int64(migration))), ("carried", .int(Int64(carried)))]))
         }
     }
 

@@ -198,7 +198,8 @@ enum SyncStatusCommand {
             Reads STORE's sync record and the relay's listing (decrypting nothing): this replica's id, the \
             commits not yet sent, for each replica on the relay its segments there, how many of them \
             STORE has merged and when it last wrote one (its newest segment's clear header), the rows set aside for a unique value ('vein sync conflicts'), and the key epoch \
-            STORE holds against the relay's ('vein sync rotate-key'). Writes nothing.
+            STORE holds against the relay's ('vein sync rotate-key'), and its schema version with the sync's \
+            migrations ('vein migrate'). Writes nothing.
             """,
         arguments: [SharedOptions.store],
         options: [SharedOptions.json] + SharedOptions.keyOptions,
@@ -213,6 +214,8 @@ enum SyncStatusCommand {
                 ("sync", .string(status.syncID)), ("relay", .string(status.relay)), ("replica", .string(status.replica)),
                 ("unsent", .int(Int64(status.unsent))), ("conflicts", .int(Int64(status.conflicts))),
                 ("keyEpoch", .int(Int64(status.keyEpoch))), ("relayKeyEpoch", .int(Int64(status.relayKeyEpoch))),
+                ("schemaVersion", .string(status.schemaVersion)), ("migration", .int(Int64(status.migration))),
+                ("relayMigration", .int(Int64(status.relayMigration))),
                 ("replicas", .array(status.replicas.map { r in
                     .object(JSONObject([("replica", .string(r.replica)), ("onRelay", .int(Int64(r.onRelay))), ("merged", .int(Int64(r.merged))),
                                         ("lastSeen", r.lastSeen.map { .string(ISODate.format($0.timeIntervalSince1970)) } ?? .null),
@@ -227,6 +230,11 @@ enum SyncStatusCommand {
         if status.relayKeyEpoch > status.keyEpoch {
             invocation.console.out("the sync key was rotated to epoch \(status.relayKeyEpoch): 'vein sync rotate-key "
                                    + "\(ArgumentOrder.shellWord(invocation[SharedOptions.store])) --sync-key-file FILE' takes the new key")
+        }
+        invocation.console.out("schema: \(status.schemaVersion)" + (status.migration > 0 ? ", from migration \(status.migration)" : ""))
+        if status.relayMigration > status.migration {
+            invocation.console.out("the other replicas migrated (migration \(status.relayMigration)): 'vein migrate "
+                                   + "\(ArgumentOrder.shellWord(invocation[SharedOptions.store])) --plan PLAN' with their plan, before it syncs again")
         }
         for r in status.replicas where r.replica != status.replica {
             let seen = r.lastSeen.map { ", last seen \(ISODate.format($0.timeIntervalSince1970))" } ?? ""

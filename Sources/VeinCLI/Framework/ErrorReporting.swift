@@ -366,12 +366,25 @@ enum ErrorReporting {
                           : "check that the relay's role may read and write its vein_ tables", exitCode: .ioError)
         case .noChangeLog:
             return Report(messages: message, hint: "start one with 'vein history enable STORE'", exitCode: .dataError)
+        case .migrationUnfinished:
+            return Report(messages: message, hint: "finish it with 'vein migrate STORE --plan PLAN' (the plan that migrated it)",
+                          exitCode: .configuration)
         case .unsendable:
             return Report(messages: message, hint: "make a new replica from the relay with 'vein sync join' and carry the change over by hand",
                           exitCode: .dataError)
         case .schemaDiffers:
-            return Report(messages: message, hint: "sync across a migration is not built yet: every replica must be at one schema version",
-                          exitCode: .dataError)
+            return Report(messages: message, hint: "nothing of that segment was merged; migrate the replicas with one plan, each with "
+                          + "'vein migrate STORE --plan PLAN'", exitCode: .dataError)
+        case .mustMigrate:
+            return Report(messages: message, hint: "nothing was sent or merged, and this store's changes stay in it: migrate it with the plan "
+                          + "the others used ('vein migrate STORE --plan PLAN'), which carries them across", exitCode: .configuration)
+        case .migrationDiffers:
+            return Report(messages: message, hint: "migrate every replica with one plan; this store is migrated but not synced (make a new "
+                          + "replica with 'vein sync join' and carry its changes over by hand)", exitCode: .dataError)
+        case .migratedElsewhere:
+            return Report(messages: message, hint: "run the same command again: it starts from that replica's migration", exitCode: .busy)
+        case .conflictsOpen:
+            return Report(messages: message, hint: "nothing was migrated; resolve them first ('vein sync conflicts STORE')", exitCode: .dataError)
         case .relayWentBack:
             return Report(messages: message, hint: "the relay was restored from an older copy of itself, or its files were removed: nothing was "
                           + "merged; put the relay's newer files back", exitCode: .dataError)

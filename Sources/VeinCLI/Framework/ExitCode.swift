@@ -26,7 +26,7 @@ package enum ExitCode: Int32, CaseIterable, Sendable {
         case .ioError: "I/O error (a full disk), a failing or locked keyring, or a store the user may not read (or write, for a command that writes)."
         case .busy: "The store is busy: another process holds its lock, or a write conflicts with another process's."
         case .permission: "Wrong key."
-        case .configuration: "Configuration error: a key file readable by others."
+        case .configuration: "Configuration error: a key file readable by others; or a synced store that must be migrated (the other replicas migrated) or whose migration is not finished."
         }
     }
 }

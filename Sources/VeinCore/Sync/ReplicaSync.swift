@@ -31,11 +31,14 @@ public final class ReplicaSync: @unchecked Sendable {  // mutable state behind `
     private var timer: DispatchSourceTimer?
     private let onError: @Sendable (any Error) -> Void
     private let onConflict: @Sendable ([Conflict]) -> Void
+    /// The app's migration plan: a store the container migrated crosses the sync's migration with it.
+    private let plan: MigrationPlan?
     /// The set-aside rows the app has heard of (used on `queue`).
     private var conflictsHeard: Set<PersistentIdentifier> = []
 
-    init(store: Store, keys: KeyOptions, every interval: Duration, onError: @escaping @Sendable (any Error) -> Void,
+    init(store: Store, keys: KeyOptions, plan: MigrationPlan?, every interval: Duration, onError: @escaping @Sendable (any Error) -> Void,
          onConflict: @escaping @Sendable ([Conflict]) -> Void) throws {
+        self.plan = plan
         queue.setSpecific(key: Self.onQueue, value: true)
         let own = try Store.open(store.path, keys: keys)
         own.changeAuthor = "sync"
@@ -116,6 +119,11 @@ public final class ReplicaSync: @unchecked Sendable {  // mutable state behind `
     deinit { stop() }
 
     private func pushAndPull() throws -> Round {
+        // A store the container migrated publishes the migration, or starts from the one another replica
+        // published, before it sends anything (docs/sync.md#migrations).
+        if let plan, try session.unfinishedMigration() != nil, case .rebased = try session.finishMigration(plan: plan) {
+            announceMerged()
+        }
         let sent = try session.push(), received = try session.pull()
         lock.withLock { _lastError = nil }
         if received.segments > 0 { announceMerged() }
@@ -149,6 +157,7 @@ extension ModelContainer {
     /// once, in the round that set it aside (`ReplicaSync.conflicts()`).
     public func sync(every interval: Duration = .seconds(5), onError: @escaping @Sendable (any Error) -> Void = { _ in },
                      onConflict: @escaping @Sendable ([ReplicaSync.Conflict]) -> Void = { _ in }) throws -> ReplicaSync {
-        try ReplicaSync(store: store, keys: keyOptions, every: interval, onError: onError, onConflict: onConflict)
+        try ReplicaSync(store: store, keys: keyOptions, plan: try plan?.enginePlan(appID: manifest.app), every: interval,
+                        onError: onError, onConflict: onConflict)
     }
 }

@@ -9,6 +9,7 @@ import Foundation
 ///     RELAY/snapshot.vseal                   the first replica's store when the sync began
 ///     RELAY/<replica id>/segment-00000001.vseal …
 ///     RELAY/key-00000002.vseal               epoch 2's key file: epoch 1's key, sealed under epoch 2's
+///     RELAY/migration-00000001.vseal         the store at the first migration's schema version (`SyncBarrier`)
 ///
 /// Names carry only ids and numbers; every file but the marker is sealed under the sync key and says in
 /// its header where it belongs.
@@ -109,13 +110,31 @@ final class FolderRelay: RelayBackend {
 
     var snapshotName: String { path + "/" + Self.snapshotFile }
 
-    func keyEpochs() throws -> [UInt32] {
+    func keyEpochs() throws -> [UInt32] { numbered("key-") }
+
+    /// The numbers of the sealed files named `<prefix><number>.vseal` at the relay's top, in order.
+    private func numbered(_ prefix: String) -> [UInt32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         return entries.compactMap { name -> UInt32? in
-            guard name.hasPrefix("key-"), name.hasSuffix(".vseal") else { return nil }
-            return UInt32(name.dropFirst(4).dropLast(6))
+            guard name.hasPrefix(prefix), name.hasSuffix(".vseal") else { return nil }
+            return UInt32(name.dropFirst(prefix.count).dropLast(6))
         }.sorted()
     }
+
+    func migrations() throws -> [UInt32] { numbered("migration-") }
+
+    func reading<T>(migration number: UInt32, _ body: (String) throws -> T) throws -> T { try body(migrationName(number)) }
+
+    /// The sealed file appears whole and never replaces another (`SealedFile` links it into place); what a
+    /// killed publisher left of its temporary is removed first (one still being written is locked, and stays).
+    func writing<T>(migration number: UInt32, _ seal: (String) throws -> T) throws -> T {
+        StagedFile.removeLeftovers(of: migrationName(number), tag: StagedFile.Tag.sealing.rawValue)
+        do { return try seal(migrationName(number)) } catch FileError.alreadyExists {
+            throw SyncError.migratedElsewhere(path, migration: number)
+        }
+    }
+
+    func migrationName(_ number: UInt32) -> String { path + "/migration-" + BackupFolder.number(UInt64(number)) + ".vseal" }
 
     func reading<T>(keyEpoch epoch: UInt32, _ body: (String) throws -> T) throws -> T { try body(keyEpochName(epoch)) }
 

@@ -7,6 +7,7 @@ import Foundation
 ///     vein_snapshot  (part, data)                 the snapshot's sealed bytes, in parts
 ///     vein_segments  (replica, sequence, data)    each replica's numbered sealed segments
 ///     vein_keys      (epoch, data)                each key epoch's key file (made at the first rotation)
+///     vein_migrations (migration, part, data)     each migration's barrier, in parts (made at the first)
 ///
 /// A segment is one row, inserted once (the primary key refuses a second), so two writers never
 /// overwrite each other; a replica's writer lock is a session advisory lock, which the server releases
@@ -88,11 +89,8 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
             let held = try run("SELECT (SELECT count(*) FROM vein_snapshot) + (SELECT count(*) FROM vein_segments)").int64(0, 0) ?? 0
             guard held == 0 else { throw SyncError.notARelay(location, reason: "its vein_snapshot and vein_segments tables hold rows of no sync") }
             let result = try seal(snapshot, scratch)
-            let reader = try FileReader(path: snapshot)
-            var part: Int32 = 0
-            while let bytes = try reader.next(Self.partLength) {
+            try insertParts(of: snapshot) { part, bytes in
                 try run("INSERT INTO vein_snapshot (part, data) VALUES ($1, $2)", [Self.int4(part), bytes])
-                part += 1
             }
             try run("INSERT INTO vein_relay (format, sync_id) VALUES ($1, $2)", [Self.int8(Self.format), Array(syncID.utf8)])
             try run("COMMIT")
@@ -159,12 +157,16 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
 
     static let createKeysTable = "CREATE TABLE IF NOT EXISTS vein_keys (epoch bigint PRIMARY KEY, data bytea NOT NULL)"
 
-    func keyEpochs() throws -> [UInt32] {
+    func keyEpochs() throws -> [UInt32] { try numbers("SELECT epoch FROM vein_keys ORDER BY epoch") }
+
+    /// The numbers `sql` selects, in order; none from a table not made yet (a relay never rotated, or never
+    /// migrated, or made before the table was).
+    private func numbers(_ sql: String) throws -> [UInt32] {
         do {
-            let rows = try run("SELECT epoch FROM vein_keys ORDER BY epoch")
+            let rows = try run(sql)
             return (0..<rows.count).compactMap { rows.int64($0, 0).map { UInt32($0) } }
         } catch let failure as PostgresConnection.Failure where failure.sqlState == "42P01" {
-            return []  // a relay never rotated, made before the table was
+            return []
         }
     }
 
@@ -187,22 +189,79 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
     func keyEpochName(_ epoch: UInt32) -> String { "\(location): key epoch \(epoch)" }
 
     func reading<T>(snapshot body: (String) throws -> T) throws -> T {
-        let path = staging + "/snapshot.vseal"
+        try readingParts(of: "vein_snapshot", "", [], name: snapshotName, staged: staging + "/snapshot.vseal", body)
+    }
+
+    /// Stages a sealed file kept in parts (rows of `table` matching `condition`, numbered from 0) and runs
+    /// `body` with its path: a file of any size goes through in constant memory.
+    private func readingParts<T>(of table: String, _ condition: String, _ parameters: [[UInt8]], name: String, staged path: String,
+                                 _ body: (String) throws -> T) throws -> T {
         unlink(path)
         defer { unlink(path) }
-        let parts = try run("SELECT count(*) FROM vein_snapshot").int64(0, 0) ?? 0
-        guard parts > 0 else { throw FileError.notFound(snapshotName) }
+        let parts = try run("SELECT count(*) FROM \(table)" + (condition.isEmpty ? "" : " WHERE \(condition)"), parameters).int64(0, 0) ?? 0
+        guard parts > 0 else { throw FileError.notFound(name) }
         let descriptor = try Self.createStaged(path)
         defer { close(descriptor) }
+        let partNumber = "$\(parameters.count + 1)"
         for part in 0..<Int32(parts) {
-            let rows = try run("SELECT data FROM vein_snapshot WHERE part = $1", [Self.int4(part)])
+            let rows = try run("SELECT data FROM \(table) WHERE " + (condition.isEmpty ? "" : "\(condition) AND ") + "part = \(partNumber)",
+                               parameters + [Self.int4(part)])
             guard rows.count == 1, let bytes = rows.bytes(0, 0) else {
-                throw SyncError.damaged(file: snapshotName, reason: "its part \(part) of \(parts) is missing")
+                throw SyncError.damaged(file: name, reason: "its part \(part) of \(parts) is missing")
             }
             try FileSystem.writeAll(descriptor, bytes, path: path)
         }
-        return try Self.naming(path, as: snapshotName) { try body(path) }
+        return try Self.naming(path, as: name) { try body(path) }
     }
+
+    /// Inserts the file at `path` as numbered parts: `insert` is given each part's number and bytes.
+    private func insertParts(of path: String, _ insert: (Int32, [UInt8]) throws -> Void) throws {
+        let reader = try FileReader(path: path)
+        var part: Int32 = 0
+        while let bytes = try reader.next(Self.partLength) {
+            try insert(part, bytes)
+            part += 1
+        }
+    }
+
+    static let createMigrationsTable = """
+        CREATE TABLE IF NOT EXISTS vein_migrations (migration bigint NOT NULL, part integer NOT NULL, data bytea NOT NULL, \
+        PRIMARY KEY (migration, part))
+        """
+
+    func migrations() throws -> [UInt32] { try numbers("SELECT DISTINCT migration FROM vein_migrations ORDER BY migration") }
+
+    func reading<T>(migration number: UInt32, _ body: (String) throws -> T) throws -> T {
+        try readingParts(of: "vein_migrations", "migration = $1", [Self.int8(Int64(number))], name: migrationName(number),
+                         staged: staging + "/migration-\(number).vseal", body)
+    }
+
+    /// One transaction: every part appears, or none; the first part's key refuses a second barrier of the number.
+    func writing<T>(migration number: UInt32, _ seal: (String) throws -> T) throws -> T {
+        let path = staging + "/migration-\(number).vseal"
+        unlink(path)
+        defer { unlink(path) }
+        let result = try seal(path)
+        try run(Self.createMigrationsTable)
+        try run("BEGIN")
+        do {
+            var taken = false
+            try insertParts(of: path) { part, bytes in
+                let sql = "INSERT INTO vein_migrations (migration, part, data) VALUES ($1, $2, $3)"
+                let parameters = [Self.int8(Int64(number)), Self.int4(part), bytes]
+                if part == 0 { taken = try !insertOnce(sql, parameters) } else if !taken { try run(sql, parameters) }
+            }
+            if taken { throw SyncError.migratedElsewhere(location, migration: number) }
+            try run("COMMIT")
+        } catch {
+            _ = try? run("ROLLBACK")
+            throw error
+        }
+        try run("SELECT pg_notify($1, '')", [Array(Self.channel.utf8)])
+        return result
+    }
+
+    func migrationName(_ number: UInt32) -> String { "\(location): migration \(number)" }
 
     func snapshotHeader() throws -> SealedHeader {
         let rows = try run("SELECT substring(data FROM 1 FOR $1) FROM vein_snapshot WHERE part = 0", [Self.int4(Int32(SealedHeader.length))])

@@ -50,6 +50,16 @@ protocol RelayBackend: AnyObject, Sendable {
     /// How messages name a key file.
     func keyEpochName(_ epoch: UInt32) -> String
 
+    /// The migrations the relay holds barriers of (1 and up: each a snapshot of the store at a new schema
+    /// version, `SyncBarrier`), in order; only whole ones.
+    func migrations() throws -> [UInt32]
+    func reading<T>(migration number: UInt32, _ body: (String) throws -> T) throws -> T
+    /// Places the barrier `seal` writes to the path it is given, all of it or nothing;
+    /// `SyncError.migratedElsewhere` when the relay has one of that number already.
+    func writing<T>(migration number: UInt32, _ seal: (String) throws -> T) throws -> T
+    /// How messages name a migration's barrier.
+    func migrationName(_ number: UInt32) -> String
+
     /// Holds `replica`'s writer lock until the returned closure runs: two processes never push one
     /// replica's chain at once. `SyncError.busy` when another holds it.
     func lock(replica: String) throws -> () -> Void

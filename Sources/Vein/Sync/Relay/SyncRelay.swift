@@ -53,8 +53,11 @@ extension SyncRelay {
         }
         // The generation is the key epoch, which the key that opens the file answers for (`SyncKeyChain`).
         guard header.kind == kind, header.generation >= Self.firstEpoch, header.replicaID == replica, header.sequence == sequence else {
-            let said = header.kind == .snapshot ? "the snapshot" : "replica \(header.replicaID)'s segment \(header.sequence)"
-            let expected = kind == .snapshot ? "the snapshot" : "replica \(replica)'s segment \(sequence)"
+            func named(_ kind: SealedHeader.Kind, _ replica: String, _ sequence: UInt64) -> String {
+                guard kind == .snapshot else { return "replica \(replica)'s segment \(sequence)" }
+                return sequence == 0 ? "the snapshot" : "migration \(sequence)'s snapshot"
+            }
+            let said = named(header.kind, header.replicaID, header.sequence), expected = named(kind, replica, sequence)
             throw BackupError.damaged(file: file, reason: "it says it is \(said), not \(expected)")
         }
     }
