@@ -139,7 +139,11 @@ struct SyncCarry {
         let copy = "_vein_carry_" + table
         try database.execute("DROP TABLE IF EXISTS temp.\(q(copy))")
         try database.execute("CREATE TEMP TABLE \(q(copy)) AS SELECT * FROM main.\(q(table)) WHERE 0")
-        let match = try keyColumns(of: table).map { "\(q($0)) = ?" }.joined(separator: " AND ")
+        // Each touched row is looked up by its key once: through an index, or the lookups would cost the
+        // square of the rows carried.
+        let keyNames = try keyColumns(of: table)
+        try database.execute("CREATE UNIQUE INDEX temp.\(q(copy + "_key")) ON \(q(copy)) (\(keyNames.map(q).joined(separator: ", ")))")
+        let match = keyNames.map { "\(q($0)) = ?" }.joined(separator: " AND ")
         let statement = try database.makeStatement("INSERT INTO temp.\(q(copy)) SELECT * FROM main.\(q(table)) WHERE \(match)")
         for key in keys {
             defer { statement.reset() }
