@@ -29,7 +29,7 @@ extension SyncSession {
     private func rebase(onto number: UInt32, plan: MigrationPlan) throws -> MigrationOutcome {
         let barrierCopy = try SyncBarrierCopy(relay: relay, keys: keys, number: number, beside: store.path)
         defer { barrierCopy.discard() }
-        let barrier = barrierCopy.barrier
+        guard let barrier = barrierCopy.barrier else { return .current }  // a migration's snapshot always has one
         guard barrier.schemaVersion == store.manifest.version.description, barrier.manifestSHA256 == store.manifest.sha256 else {
             let theirs = barrier.schemaVersion == store.manifest.version.description
                 ? "\(barrier.schemaVersion) of another schema (their manifests differ)" : barrier.schemaVersion

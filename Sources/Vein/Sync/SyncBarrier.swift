@@ -5,7 +5,7 @@ import Foundation
 /// holds the commits of. Every replica at the new version starts from it: the segments it covers are
 /// in it, and each replica's commits it does not cover are written again at the new version by that
 /// replica when it migrates (`SyncCarry`). Kept as the snapshot's authenticated note (`SnapshotPrefix`).
-struct SyncBarrier: Equatable {
+struct SyncBarrier {
     /// Which migration of the sync it is: 1 for the first (the relay's `migration-00000001.vseal`).
     let number: UInt32
     /// The schema version of the snapshot, and its manifest's digest: a replica migrated by another plan
@@ -15,11 +15,6 @@ struct SyncBarrier: Equatable {
     /// Per replica, the last segment whose commits the snapshot holds, and its digest (a replica it does
     /// not name: none).
     let covers: [String: (sequence: UInt64, digest: [UInt8])]
-
-    static func == (a: SyncBarrier, b: SyncBarrier) -> Bool {
-        a.number == b.number && a.schemaVersion == b.schemaVersion && a.manifestSHA256 == b.manifestSHA256
-            && a.covers.mapValues(\.sequence) == b.covers.mapValues(\.sequence) && a.covers.mapValues(\.digest) == b.covers.mapValues(\.digest)
-    }
 
     var encoded: String {
         let covered = JSONObject(covers.keys.sorted().map { replica in

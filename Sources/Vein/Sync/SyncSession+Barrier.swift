@@ -100,31 +100,45 @@ extension SyncSession {
     }
 }
 
-/// A migration barrier's snapshot, unsealed into a scratch store beside a store (the same file system),
-/// encrypted under the one-time key it was sealed with; removed by `discard`.
+/// One of a relay's snapshots, the sync's first or a migration's barrier, unsealed into a scratch store
+/// beside a file (the same file system), encrypted under the one-time key it was sealed with; removed by
+/// `discard`.
 struct SyncBarrierCopy {
-    let barrier: SyncBarrier
+    /// What the barrier covers; nil for the sync's first snapshot (`number` 0), which covers no segment.
+    let barrier: SyncBarrier?
     let path: String
     let copyKey: CipherKey
+    /// Whether the store it was sealed from was encrypted.
+    let sourceEncrypted: Bool
     private let staged: StagedFile
 
     init(relay: SyncRelay, keys: SyncKeyChain, number: UInt32, beside target: String) throws {
-        let name = relay.backend.migrationName(number)
+        let name = number > 0 ? relay.backend.migrationName(number) : relay.backend.snapshotName
         staged = try StagedFile(target: target, tag: StagedFile.Tag.restoring.rawValue, mode: 0o600, keepsMode: false, placement: .create)
         do {
             let staged = self.staged
-            let snapshot = try SyncSession.naming { try relay.backend.reading(migration: number) { file in
+            let unseal = { (file: String) throws -> GenerationReader.Snapshot in
                 var epoch = SyncRelay.firstEpoch
                 return try GenerationReader.Snapshot.unseal(file, place: { header in
                     try relay.check(header, file: name, kind: .snapshot, replica: header.replicaID, sequence: UInt64(number))
                     epoch = header.generation
                 }, keys: { id in try keys.key(epoch: epoch, id: id, file: name) }, into: staged.descriptor, path: staged.temporary)
-            } }
-            barrier = try SyncBarrier(decoding: snapshot.note, file: name)
-            guard barrier.number == number else {
-                throw SyncError.damaged(file: name, reason: "it says it is migration \(barrier.number)'s snapshot")
+            }
+            let snapshot: GenerationReader.Snapshot = try SyncSession.naming {
+                if number > 0 { return try relay.backend.reading(migration: number, unseal) }
+                return try relay.backend.reading(snapshot: unseal)
+            }
+            if number > 0 {
+                let barrier = try SyncBarrier(decoding: snapshot.note, file: name)
+                guard barrier.number == number else {
+                    throw SyncError.damaged(file: name, reason: "it says it is migration \(barrier.number)'s snapshot")
+                }
+                self.barrier = barrier
+            } else {
+                barrier = nil
             }
             copyKey = snapshot.copyKey
+            sourceEncrypted = snapshot.sourceEncrypted
             path = staged.temporary
         } catch {
             staged.discard()
@@ -134,6 +148,6 @@ struct SyncBarrierCopy {
 
     func discard() {
         staged.discard()
-        FileSystem.removeDatabaseFiles(path)  // and what attaching it left beside it
+        FileSystem.removeDatabaseFiles(path)  // and what opening or attaching it left beside it
     }
 }

@@ -91,8 +91,6 @@ package final class SyncSession {
         let relay = try SyncRelay.open(relayPath)
         guard !FileSystem.fileExists(destination) else { throw StoreError.alreadyExists(destination) }
         StagedFile.removeLeftovers(of: destination, tag: StagedFile.Tag.restoring.rawValue)
-        let staged = try StagedFile(target: destination, tag: StagedFile.Tag.restoring.rawValue, mode: 0o600, keepsMode: false, placement: .create)
-        defer { staged.discard() }
         let keySource = keyFile ?? SyncKeyring.source
         // The key given may be of a later key epoch than the snapshot's: the chain reads back to it.
         guard let epoch = try SyncKeyChain.epoch(of: key, relay: relay) else {
@@ -100,24 +98,13 @@ package final class SyncSession {
         }
         let chain = SyncKeyChain(relay: relay, epoch: epoch, current: key, keySource: keySource)
         // After a migration the newest barrier is where a replica starts: the segments before it are in it.
-        let migration = try relay.backend.migrations().last ?? 0
-        let name = migration > 0 ? relay.backend.migrationName(migration) : relay.backend.snapshotName
-        let unseal = { (file: String) throws -> GenerationReader.Snapshot in
-            var fileEpoch = SyncRelay.firstEpoch
-            return try GenerationReader.Snapshot.unseal(file, place: { header in
-                try relay.check(header, file: name, kind: .snapshot, replica: header.replicaID, sequence: UInt64(migration))
-                fileEpoch = header.generation
-            }, keys: { id in try chain.key(epoch: fileEpoch, id: id, file: name) }, into: staged.descriptor, path: staged.temporary)
-        }
-        let snapshot = try naming {
-            try migration > 0 ? relay.backend.reading(migration: migration, unseal) : relay.backend.reading(snapshot: unseal)
-        }
-        let barrier = try migration > 0 ? SyncBarrier(decoding: snapshot.note, file: name) : nil
+        let snapshot = try SyncBarrierCopy(relay: relay, keys: chain, number: try relay.backend.migrations().last ?? 0, beside: destination)
+        defer { snapshot.discard() }
         let chosen = try protection(snapshot.sourceEncrypted)
-        let scratch = try Store.open(staged.temporary, realPath: staged.temporary, key: snapshot.copyKey,
+        let scratch = try Store.open(snapshot.path, realPath: snapshot.path, key: snapshot.copyKey,
                                      encryption: .encrypted(kind: snapshot.copyKey.kindDescription, source: .none), mode: .readWrite)
         defer { try? scratch.close() }
-        if let barrier {
+        if let barrier = snapshot.barrier {
             try scratch.database.execute(#"INSERT OR REPLACE INTO "_vein_meta" ("key", "value") VALUES (?, ?)"#,
                                          [.text(StoreMeta.syncJoinedKey), .text(barrier.encoded)])
         }

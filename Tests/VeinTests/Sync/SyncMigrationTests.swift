@@ -138,7 +138,7 @@ import Testing
         try t.session(1).push()
         #expect(try t.session(0).finishMigration(plan: plan) == .published(migration: 1))
         #expect(try SyncBarrierCopy(relay: try SyncRelay.open(t.replicas.dir.path("relay")), keys: t.session(0).keys, number: 1,
-                                    beside: t.stores[0].path).barrier.covers[t.session(1).replica] == nil)
+                                    beside: t.stores[0].path).barrier?.covers[t.session(1).replica] == nil)
 
         // a passes b's 1.0.0 segment over; c, migrated, does too.
         #expect(try t.session(0).pull().transactions == 0)
