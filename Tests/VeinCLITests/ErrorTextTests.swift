@@ -74,9 +74,13 @@ import Vein
         let differs = ErrorReporting.report(SyncError.migrationDiffers("b.vein", migration: 1, version: "0.2.0", theirs: "0.3.0"))
         #expect(differs.messages == ["b.vein was migrated to schema version 0.2.0, and the sync's migration 1 took its replicas to 0.3.0"])
         #expect(differs.exitCode == .dataError)
-        let raced = ErrorReporting.report(SyncError.migratedElsewhere("relay", migration: 2))
+        let raced = ErrorReporting.report(SyncError.snapshotTaken("relay", kind: "migration", number: 2))
         #expect(raced.messages == ["another replica published migration 2 of relay first"])
-        #expect(raced.hint == "run the same command again: it starts from that replica's migration" && raced.exitCode == .busy)
+        #expect(raced.hint == "run the same command again: it starts from what that replica published" && raced.exitCode == .busy)
+        let pruned = ErrorReporting.report(SyncError.prunedPast("relay", replica: "R1", sequence: 4))
+        #expect(pruned.messages == ["relay no longer holds replica R1's segments after 4, the last this replica merged: they were pruned"])
+        #expect(pruned.hint == "nothing past them was merged: this store is behind what every known replica had merged (a copy put back, or a "
+                + "replica the relay did not know); make a new replica with 'vein sync join' and use it in this one's place" && pruned.exitCode == .dataError)
         let setAside = ErrorReporting.report(SyncError.conflictsOpen("b.vein", count: 2))
         #expect(setAside.hint == "nothing was migrated; resolve them first ('vein sync conflicts STORE')" && setAside.exitCode == .dataError)
     }

@@ -266,7 +266,9 @@ import Testing
         // Another run pushing this replica: its lock is held (flock(1) on the replica's .lock).
         try Self.insert(r, "a", "waits for the lock")
         try #require(try Self.sync(r, "a").status == 0)
-        let replica = try #require(try FileManager.default.contentsOfDirectory(atPath: r.path("relay")).first { $0.count == 26 })
+        // a's folder: the one with a segment (b's, made when it joined, has none).
+        let replica = try #require(try FileManager.default.contentsOfDirectory(atPath: r.path("relay"))
+            .first { $0.count == 26 && r.exists("relay/\($0)/segment-00000001.vseal") })
         let held = try r.run("/usr/bin/flock", ["relay/\(replica)/.lock", VeinRunner.binary, "sync", "a.vein", "--key-file", "ka"])
         #expect(held.status == 75, "\(held.stderr)")
         #expect(held.stderr.hasPrefix("vein: error: another process is syncing this replica through /") && held.stderr.hasSuffix("/relay\n"

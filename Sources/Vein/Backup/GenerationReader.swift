@@ -17,13 +17,14 @@ struct GenerationReader {
         let digest: [UInt8]
         let copyKey: CipherKey
         let sourceEncrypted: Bool
-        /// What the sealer said of the snapshot beside the store (a sync's migration: `SyncBarrier`).
+        /// What the sealer said of the snapshot beside the store (a sync's migration or checkpoint: `SyncSnapshotNote`).
         let note: String?
 
         /// Unseals the sealed snapshot `file` (a backup's or a sync relay's) into the file open on
-        /// `descriptor` (`path` names it in errors); `place` checks its header first.
+        /// `descriptor` (`path` names it in errors), or only authenticates it and reads its prefix when
+        /// `descriptor` is nil; `place` checks its header first.
         static func unseal(_ file: String, place: (SealedHeader) throws -> Void, keys: ([UInt8]) throws -> BackupKey,
-                           into descriptor: Int32, path: String) throws -> Snapshot {
+                           into descriptor: Int32?, path: String) throws -> Snapshot {
             guard FileSystem.fileExists(file) else { throw BackupError.damaged(file: file, reason: "it is missing") }
             // The prefix is believed only once the tag has been checked: until then a malformed one is only noted.
             var prefix: SnapshotPrefix?, prefixProblem: Error?
@@ -38,7 +39,7 @@ struct GenerationReader {
                         prefixProblem = error
                     }
                 }
-                if prefix != nil { try FileSystem.writeAll(descriptor, body, path: path) }
+                if prefix != nil, let descriptor { try FileSystem.writeAll(descriptor, body, path: path) }
             }
             if let prefixProblem { throw prefixProblem }
             guard let prefix else { throw BackupError.damaged(file: file, reason: "it holds no store") }

@@ -19,7 +19,7 @@ extension SyncSession {
         if newest > state.migration { return try rebase(onto: newest, plan: plan) }
         do {
             return .published(migration: try publish(state.migration + 1))
-        } catch SyncError.migratedElsewhere {
+        } catch SyncError.snapshotTaken {
             return try rebase(onto: try newestMigration(), plan: plan)
         }
     }
@@ -27,9 +27,9 @@ extension SyncSession {
     // MARK: Starting from another replica's barrier
 
     private func rebase(onto number: UInt32, plan: MigrationPlan) throws -> MigrationOutcome {
-        let barrierCopy = try SyncBarrierCopy(relay: relay, keys: keys, number: number, beside: store.path)
+        let barrierCopy = try SyncSnapshotCopy(relay: relay, keys: keys, kind: .migration, number: number, beside: store.path)
         defer { barrierCopy.discard() }
-        guard let barrier = barrierCopy.barrier else { return .current }  // a migration's snapshot always has one
+        guard let barrier = barrierCopy.note else { return .current }  // a numbered snapshot always has one
         guard barrier.schemaVersion == store.manifest.version.description, barrier.manifestSHA256 == store.manifest.sha256 else {
             let theirs = barrier.schemaVersion == store.manifest.version.description
                 ? "\(barrier.schemaVersion) of another schema (their manifests differ)" : barrier.schemaVersion

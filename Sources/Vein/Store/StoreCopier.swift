@@ -30,9 +30,10 @@ public enum StoreCopier {
     /// `readingSource` runs inside the copy once the source's snapshot is fixed, with the copy's connection,
     /// on which the source is attached as `vein_source`: what it reads is of the same moment as the copy
     /// (a continuous backup's snapshot reads the log's last token so). With `keepsChangeLog` the copy
-    /// starts a change log of its own.
+    /// starts a change log of its own. `alsoCopying` names tables beyond the store's own that the copy
+    /// takes as they are, when the source has them (a sync's checkpoint takes its stamps).
     package static func copy(_ source: Store, to destination: String, protection: StoreCreator.Protection, keepsChangeLog: Bool = false,
-                             readingSource: ((Database) throws -> Void)?) throws -> Result {
+                             alsoCopying: [String] = [], readingSource: ((Database) throws -> Void)?) throws -> Result {
         // The copy is made in the current format from the source's tables, column for column.
         guard source.format == .current else { throw StoreError.needsUpgrade(source.path, found: source.format.version) }
         let started = Date()
@@ -87,6 +88,12 @@ public enum StoreCopier {
                     }
                 }
                 for (table, index) in indexes { try db.execute(index.sql(table: table)) }
+                for table in alsoCopying {
+                    guard let sql = try db.scalar("SELECT \"sql\" FROM \"vein_source\".sqlite_master WHERE \"type\" = 'table' AND \"name\" = ?",
+                                                  [.text(table)])?.string else { continue }
+                    try db.execute(sql)
+                    try db.withTriggersOff { try db.execute("INSERT INTO main.\(SQL.quoteIdentifier(table)) SELECT * FROM \"vein_source\".\(SQL.quoteIdentifier(table))") }
+                }
                 for pragma in ["user_version", "application_id"] {
                     let value = try db.scalar("PRAGMA \"vein_source\".\(pragma)")?.int64 ?? 0
                     try db.execute("PRAGMA main.\(pragma) = \(value)")

@@ -26,7 +26,7 @@ public struct StoreMeta: Equatable, Sendable {
                               ChangeLogPruning.heldAfterKey, syncKey]
     /// The store's sync identity and progress (docs/sync.md#in-the-store): one replica's, never a copy's.
     static let syncKey = "sync"
-    /// What a new replica joined from when that was a migration's barrier (`SyncBarrier`), until it is
+    /// What a new replica joined from when that was a migration's barrier or a checkpoint (`SyncSnapshotNote`), until it is
     /// recorded as its sync: copied with the snapshot, so not a per-file key.
     static let syncJoinedKey = "syncJoined"
     /// The tables a synced store keeps of its sync (`SyncState`), named here so the verifier knows them.

@@ -24,8 +24,12 @@ public enum SyncError: Error, Equatable, Sendable {
     case migrationUnfinished(String, commit: Int64)
     /// This store was migrated to `version`, and the sync's migration `migration` took the others to `theirs`.
     case migrationDiffers(String, migration: UInt32, version: String, theirs: String)
-    /// Another replica published the sync's migration `migration` first.
-    case migratedElsewhere(String, migration: UInt32)
+    /// The relay holds a snapshot of that kind (`migration`, `checkpoint`) and number already: another
+    /// replica published it first.
+    case snapshotTaken(String, kind: String, number: UInt32)
+    /// The relay no longer holds `replica`'s segments after `sequence`, the last this store merged of it:
+    /// they were pruned (`SyncSession.prune`) before this replica merged them.
+    case prunedPast(String, replica: String, sequence: UInt64)
     /// A synced store with rows set aside for a unique value (`SyncConflicts`) is not migrated: a set-aside
     /// row is kept in the old schema's shape.
     case conflictsOpen(String, count: Int)
@@ -81,7 +85,9 @@ public enum SyncError: Error, Equatable, Sendable {
             return "\(path) was migrated to schema version \(version), and the sync's migration \(migration) took its replicas to \(theirs)"
         case .migrationUnfinished(let path, let commit):
             return "\(path) was migrated since its last sync (commit \(commit)), and the migration is not yet published to the other replicas"
-        case .migratedElsewhere(let relay, let migration): return "another replica published migration \(migration) of \(relay) first"
+        case .snapshotTaken(let relay, let kind, let number): return "another replica published \(kind) \(number) of \(relay) first"
+        case .prunedPast(let relay, let replica, let sequence):
+            return "\(relay) no longer holds replica \(replica)'s segments after \(sequence), the last this replica merged: they were pruned"
         case .conflictsOpen(let path, let count):
             return "\(path) has \(count) row\(count == 1 ? "" : "s") set aside for a unique value, which a migration of a synced store would leave behind"
         case .relayWentBack(let path, let replica, let sequence):

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A migration as a sync barrier (docs/sync.md#migrations), the part that needs no plan: the first replica
-/// to migrate publishes its migrated store as the migration's barrier (`SyncBarrier`); a replica behind the
+/// to migrate publishes its migrated store as the migration's barrier (`SyncSnapshotNote`); a replica behind the
 /// relay's newest barrier, or migrated and not yet moved onto one, is refused by push and pull, and its
 /// changes stay in it. Starting from another replica's barrier needs the plan, and lives with the
 /// migrator (`Migration/SyncSession+Migration.swift`). Segments at an older version than the store's are
@@ -31,7 +31,7 @@ extension SyncSession {
     }
 
     /// The relay's newest migration barrier (0: none).
-    func newestMigration() throws -> UInt32 { try relay.backend.migrations().last ?? 0 }
+    func newestMigration() throws -> UInt32 { try relay.backend.snapshots(.migration).last ?? 0 }
 
     /// The token of this store's own newest migration record not yet followed by a finished barrier.
     package func unfinishedMigration() throws -> Int64? {
@@ -57,18 +57,11 @@ extension SyncSession {
     /// records it, its stamps cleared as every replica's are at a barrier.
     func publish(_ number: UInt32) throws -> UInt32 {
         try catchUpKey()
-        let covers = try SyncState.progress(in: database)
-        let barrier = SyncBarrier(number: number, schemaVersion: store.manifest.version.description, manifestSHA256: store.manifest.sha256,
-                                  covers: covers)
-        // The copy sealed is made beside the store: a killed run's is removed by the store's next command.
-        let (directory, name) = FileSystem.splitPath(store.realPath)
-        let scratch = (directory.isEmpty ? "." : directory) + "/.\(name).\(StagedFile.Tag.scratch.rawValue)-\(ULID.make())"
-        let (header, _) = try Self.naming { try relay.backend.writing(migration: number) { path in
-            try SnapshotSealing.seal(store, scratch: scratch, to: path, key: keys.current, note: barrier.encoded) { last, replica in
-                SealedHeader(kind: .snapshot, generation: keys.epoch, sequence: UInt64(number), storeID: relay.syncID, replicaID: replica,
-                             keyID: keys.current.id, previousDigest: Self.zeroDigest, lastToken: last.token, lastClock: last.clock)
-            }
-        } }
+        let manifest = store.manifest
+        let header = try seal(.migration, number) { source in
+            SyncSnapshotNote(kind: .migration, number: number, migration: number, schemaVersion: manifest.version.description,
+                             manifestSHA256: manifest.sha256, covers: try SyncState.progress(in: source, schema: "vein_source"))
+        }
         try store.transaction(.immediate) {
             var state = try self.state()
             try database.execute(#"DELETE FROM "\#(SyncState.stamps)""#)
@@ -81,73 +74,32 @@ extension SyncSession {
         return number
     }
 
+    /// Seals a copy of the store as the relay's snapshot `kind` `number`, with the note `note` reads in the
+    /// copy's snapshot of the store (attached as `vein_source`); a checkpoint takes the stamps and the
+    /// set-aside rows too. Returns the sealed header.
+    func seal(_ kind: RelaySnapshot, _ number: UInt32, note: @escaping (Database) throws -> SyncSnapshotNote) throws -> SealedHeader {
+        // The copy sealed is made beside the store: a killed run's is removed by the store's next command.
+        let (directory, name) = FileSystem.splitPath(store.realPath)
+        let scratch = (directory.isEmpty ? "." : directory) + "/.\(name).\(StagedFile.Tag.scratch.rawValue)-\(ULID.make())"
+        let tables = kind == .checkpoint ? SyncSnapshotCopy.checkpointTables : []
+        return try Self.naming { try relay.backend.writing(kind, number) { path in
+            try SnapshotSealing.seal(store, scratch: scratch, to: path, key: keys.current, alsoCopying: tables, note: { try note($0).encoded }) { last, replica in
+                SealedHeader(kind: .snapshot, generation: keys.epoch, sequence: UInt64(number), storeID: relay.syncID, replicaID: replica,
+                             keyID: keys.current.id, previousDigest: Self.zeroDigest, lastToken: last.token, lastClock: last.clock)
+            }
+        } }.header
+    }
+
     /// The token after which this replica's own commits are not in `barrier`: those of its segments the
     /// barrier does not cover, and those it never sent.
-    func ownCommitsNotCovered(by barrier: SyncBarrier) throws -> Int64 {
+    func ownCommitsNotCovered(by barrier: SyncSnapshotNote) throws -> Int64 {
         let state = try self.state()
         let sent = try SyncState.progress(in: database)[replica]?.sequence ?? 0
         let covered = barrier.covers[replica]?.sequence ?? 0
         if covered >= sent { return state.sentThrough }
-        if covered > 0 {
-            guard let header = try Self.naming({ try relay.backend.header(ofSegment: replica, covered) }) else {
-                throw SyncError.damaged(file: relay.backend.segmentName(of: replica, covered), reason: "it is missing")
-            }
-            return header.lastToken
-        }
-        // None of its segments is covered: its commits from the first one sent on.
-        let first = try openSegment(of: replica, 1, after: Self.zeroDigest).2
-        return (first.transactions.first?.token ?? 1) - 1
-    }
-}
-
-/// One of a relay's snapshots, the sync's first or a migration's barrier, unsealed into a scratch store
-/// beside a file (the same file system), encrypted under the one-time key it was sealed with; removed by
-/// `discard`.
-struct SyncBarrierCopy {
-    /// What the barrier covers; nil for the sync's first snapshot (`number` 0), which covers no segment.
-    let barrier: SyncBarrier?
-    let path: String
-    let copyKey: CipherKey
-    /// Whether the store it was sealed from was encrypted.
-    let sourceEncrypted: Bool
-    private let staged: StagedFile
-
-    init(relay: SyncRelay, keys: SyncKeyChain, number: UInt32, beside target: String) throws {
-        let name = number > 0 ? relay.backend.migrationName(number) : relay.backend.snapshotName
-        staged = try StagedFile(target: target, tag: StagedFile.Tag.restoring.rawValue, mode: 0o600, keepsMode: false, placement: .create)
-        do {
-            let staged = self.staged
-            let unseal = { (file: String) throws -> GenerationReader.Snapshot in
-                var epoch = SyncRelay.firstEpoch
-                return try GenerationReader.Snapshot.unseal(file, place: { header in
-                    try relay.check(header, file: name, kind: .snapshot, replica: header.replicaID, sequence: UInt64(number))
-                    epoch = header.generation
-                }, keys: { id in try keys.key(epoch: epoch, id: id, file: name) }, into: staged.descriptor, path: staged.temporary)
-            }
-            let snapshot: GenerationReader.Snapshot = try SyncSession.naming {
-                if number > 0 { return try relay.backend.reading(migration: number, unseal) }
-                return try relay.backend.reading(snapshot: unseal)
-            }
-            if number > 0 {
-                let barrier = try SyncBarrier(decoding: snapshot.note, file: name)
-                guard barrier.number == number else {
-                    throw SyncError.damaged(file: name, reason: "it says it is migration \(barrier.number)'s snapshot")
-                }
-                self.barrier = barrier
-            } else {
-                barrier = nil
-            }
-            copyKey = snapshot.copyKey
-            sourceEncrypted = snapshot.sourceEncrypted
-            path = staged.temporary
-        } catch {
-            staged.discard()
-            throw error
-        }
-    }
-
-    func discard() {
-        staged.discard()
-        FileSystem.removeDatabaseFiles(path)  // and what opening or attaching it left beside it
+        // The first segment it does not cover is on the relay: pruning removes only segments a barrier or
+        // checkpoint covers. Its commits, or for one that only acknowledges, what was sent before it.
+        let (header, _, next) = try openSegment(of: replica, covered + 1, after: nil)
+        return next.transactions.first.map { $0.token - 1 } ?? header.lastToken
     }
 }

@@ -97,18 +97,30 @@ package final class SyncSession {
             throw SyncError.wrongKey(file: relay.backend.snapshotName, keySource: keySource)
         }
         let chain = SyncKeyChain(relay: relay, epoch: epoch, current: key, keySource: keySource)
-        // After a migration the newest barrier is where a replica starts: the segments before it are in it.
-        let snapshot = try SyncBarrierCopy(relay: relay, keys: chain, number: try relay.backend.migrations().last ?? 0, beside: destination)
+        let snapshot = try startingSnapshot(of: relay, keys: chain, beside: destination)
         defer { snapshot.discard() }
         let chosen = try protection(snapshot.sourceEncrypted)
         let scratch = try Store.open(snapshot.path, realPath: snapshot.path, key: snapshot.copyKey,
                                      encryption: .encrypted(kind: snapshot.copyKey.kindDescription, source: .none), mode: .readWrite)
         defer { try? scratch.close() }
-        if let barrier = snapshot.barrier {
+        if let note = snapshot.note {
             try scratch.database.execute(#"INSERT OR REPLACE INTO "_vein_meta" ("key", "value") VALUES (?, ?)"#,
-                                         [.text(StoreMeta.syncJoinedKey), .text(barrier.encoded)])
+                                         [.text(StoreMeta.syncJoinedKey), .text(note.encoded)])
         }
-        return try StoreCopier.copy(scratch, to: destination, protection: chosen, keepsChangeLog: true, readingSource: nil)
+        return try StoreCopier.copy(scratch, to: destination, protection: chosen, keepsChangeLog: true,
+                                    alsoCopying: snapshot.note?.kind == .checkpoint ? SyncSnapshotCopy.checkpointTables : [], readingSource: nil)
+    }
+
+    /// Where a new replica starts: the newest checkpoint of the newest migration, else that migration's
+    /// barrier, else the sync's first snapshot. The segments it covers are in it (and may be pruned).
+    static func startingSnapshot(of relay: SyncRelay, keys: SyncKeyChain, beside destination: String) throws -> SyncSnapshotCopy {
+        let migration = try relay.backend.snapshots(.migration).last ?? 0
+        if let checkpoint = try relay.backend.snapshots(.checkpoint).last {
+            let copy = try SyncSnapshotCopy(relay: relay, keys: keys, kind: .checkpoint, number: checkpoint, beside: destination)
+            if copy.note?.migration == migration { return copy }
+            copy.discard()  // taken before the newest migration
+        }
+        return try SyncSnapshotCopy(relay: relay, keys: keys, kind: migration > 0 ? .migration : nil, number: migration, beside: destination)
     }
 
     /// Records in `store` that it syncs through `relay` from its commit `sentThrough` on, with the key in
@@ -124,18 +136,20 @@ package final class SyncSession {
             if let state = try SyncState.read(from: store.database) { throw SyncError.alreadySynced(store.path, relay: state.relay) }
             for sql in SyncState.createTables { try store.database.execute(sql) }
             let through = try sentThrough ?? ChangeLogSchema.newestCommit(in: store.database).token
-            // A replica joined from a migration's barrier has what the barrier covers.
+            // A replica joined from a migration's barrier or a checkpoint has what it covers.
             let joined = try store.database.scalar(#"SELECT "value" FROM "_vein_meta" WHERE "key" = ?"#, [.text(StoreMeta.syncJoinedKey)])?.string
-            let barrier = try joined.map { try SyncBarrier(decoding: $0, file: store.path) }
+            let barrier = try joined.map { try SyncSnapshotNote(decoding: $0, file: store.path) }
             try SyncState(syncID: relay.syncID, relay: relay.backend.recordedLocation, keyFile: try keyFile.map(FileSystem.realPath),
                           epoch: epoch, keyID: keyFile == nil && epoch != SyncRelay.firstEpoch ? Hex.encode(Data(key.id)) : nil,
-                          migration: barrier?.number ?? 0, sentThrough: through, stampedThrough: through).write(to: store.database)
+                          migration: barrier?.migration ?? 0, sentThrough: through, stampedThrough: through).write(to: store.database)
             try SyncState.recordProgress(of: replica, sequence: 0, digest: zeroDigest, in: store.database)
             for (other, covered) in barrier?.covers ?? [:] {
                 try SyncState.recordProgress(of: other, sequence: covered.sequence, digest: covered.digest, in: store.database)
             }
             try store.database.execute(#"DELETE FROM "_vein_meta" WHERE "key" = ?"#, [.text(StoreMeta.syncJoinedKey)])
         }
+        // Known on the relay from now on: pruning waits for what it merges (docs/sync.md#pruning).
+        try naming { try relay.backend.register(replica: replica) }
     }
 
     // MARK: Sending
@@ -149,19 +163,22 @@ package final class SyncSession {
     }
 
     /// Sends this store's commits made since the last push, as numbered segments in this replica's folder.
+    /// `acknowledging`: with nothing to send, a segment without commits is sent when this replica merged
+    /// segments its newest one does not say it had: pruning waits for that (docs/sync.md#pruning).
     @discardableResult
-    package func push() throws -> Report {
+    package func push(acknowledging: Bool = false) throws -> Report {
         try refuseAcrossMigration()
         try catchUpKey()
         let unlock = try relay.backend.lock(replica: replica)
         defer { unlock() }
         var report = Report()
-        try Self.naming { while try pushOne(&report) {} }
+        var acknowledging = acknowledging
+        try Self.naming { while try pushOne(&report, acknowledging: &acknowledging) {} }
         return report
     }
 
     /// Sends one segment, or finds the one a killed push sealed; false when nothing is left to send.
-    private func pushOne(_ report: inout Report) throws -> Bool {
+    private func pushOne(_ report: inout Report, acknowledging: inout Bool) throws -> Bool {
         try store.transaction(.immediate) {
             var state = try self.state()
             try SyncMerger(database: database, manifest: store.manifest).stampOwn(&state)
@@ -177,18 +194,24 @@ package final class SyncSession {
                 // it holds this store's next commits (another copy of this file pushing as this replica would not).
                 let (found, foundDigest, segment) = try openSegment(of: replica, sequence, after: own.digest)
                 let unsent = try SegmentPayload.transactions(in: Array(payload.bytes), file: name)
-                guard !segment.transactions.isEmpty, unsent.starts(with: segment.transactions) else {
+                let acknowledgement = segment.transactions.isEmpty && found.lastToken == state.sentThrough
+                guard acknowledgement || (!segment.transactions.isEmpty && unsent.starts(with: segment.transactions)) else {
                     throw SyncError.damaged(file: name, reason: "it holds other commits than this store's next ones "
                                               + "(another copy of this store file syncs as the same replica)")
                 }
                 (header, digest) = (found, foundDigest)
                 report.transactions += segment.transactions.count
             } else {
-                guard let last = payload.entries.last else {
-                    try state.write(to: database)  // what stampOwn did
-                    return false
-                }
                 let received = progress.filter { $0.key != replica }.mapValues(\.sequence)
+                let last: (token: Int64, clock: Int64)
+                if let entry = payload.entries.last {
+                    last = (entry.token, entry.clock)
+                } else {
+                    try state.write(to: database)  // what stampOwn did
+                    guard acknowledging, try acknowledgesMore(received, than: own.sequence) else { return false }
+                    acknowledging = false
+                    last = (state.sentThrough, HybridClock.next(after: nil))
+                }
                 let planned = SealedHeader(kind: .segment, generation: keys.epoch, sequence: sequence, storeID: relay.syncID, replicaID: replica,
                                            keyID: keys.current.id, previousDigest: own.digest, lastToken: last.token, lastClock: last.clock)
                 (header, digest) = try relay.backend.writing(segment: replica, sequence) { path in
@@ -202,6 +225,12 @@ package final class SyncSession {
             try state.write(to: database)
             return true
         }
+    }
+
+    /// Whether `received` says more than this replica's segment `newest` said it had received.
+    private func acknowledgesMore(_ received: [String: UInt64], than newest: UInt64) throws -> Bool {
+        let said = newest > 0 ? try openSegment(of: replica, newest, after: nil).2.received : [:]
+        return received.contains { $0.value > (said[$0.key] ?? 0) }
     }
 
     /// A write made outside Vein or a migration cannot be sent as changes: said, and nothing is sent.
@@ -243,7 +272,18 @@ package final class SyncSession {
         let progress = try SyncState.progress(in: database)
         let before = progress[other] ?? (0, Self.zeroDigest)
         let sequence = before.sequence + 1
-        guard try relay.backend.hasSegment(of: other, sequence) else { return false }
+        guard try relay.backend.hasSegment(of: other, sequence) else {
+            // Later segments without this one: not yet delivered (a folder synced by another program may
+            // deliver out of order), or pruned before this replica merged it, which a checkpoint holding it
+            // tells (docs/sync.md#pruning); never skipped silently.
+            if let range = try relay.backend.segmentRange(of: other), range.lowerBound > sequence {
+                if try (newestCheckpoint()?.covers[other]?.sequence ?? 0) >= sequence {
+                    throw SyncError.prunedPast(relay.location, replica: other, sequence: before.sequence)
+                }
+                report.waiting[other] = "its segment \(sequence) is not on the relay, and later ones are"
+            }
+            return false
+        }
         let (_, digest, segment) = try openSegment(of: other, sequence, after: before.digest)
         for (needed, through) in segment.received.sorted(by: { $0.key < $1.key }) where needed != replica && (progress[needed]?.sequence ?? 0) < through {
             report.waiting[other] = "its segment \(sequence) waits for replica \(needed)'s segment \(through)"
@@ -289,6 +329,8 @@ package final class SyncSession {
     /// restored from an older copy of itself would otherwise hand out different segments under those numbers.
     private func refuseRelayGoneBack() throws {
         for (other, last) in try SyncState.progress(in: database) where last.sequence > 0 {
+            // Pruned since it was merged: its replica's later segments are there (a relay gone back has none).
+            if let range = try relay.backend.segmentRange(of: other), range.lowerBound > last.sequence { continue }
             guard try relay.backend.digest(of: other, last.sequence) == last.digest else {
                 throw SyncError.relayWentBack(relay.location, replica: other, sequence: last.sequence)
             }
@@ -323,7 +365,8 @@ package final class SyncSession {
 
     /// Opens `owner`'s segment `sequence`: where it belongs, sealed under the sync key, following the
     /// segment before it (`previous`'s digest), whole.
-    func openSegment(of owner: String, _ sequence: UInt64, after previous: [UInt8]) throws -> (SealedHeader, [UInt8], SyncSegment) {
+    /// `previous` nil: a segment read alone, whose place in the chain is not checked.
+    func openSegment(of owner: String, _ sequence: UInt64, after previous: [UInt8]?) throws -> (SealedHeader, [UInt8], SyncSegment) {
         let file = relay.backend.segmentName(of: owner, sequence)
         var payload: [UInt8] = []
         var epoch = SyncRelay.firstEpoch
@@ -335,12 +378,13 @@ package final class SyncSession {
                 payload.append(contentsOf: $0)
             }
         }
-        guard header.previousDigest == previous else {
+        guard previous == nil || header.previousDigest == previous else {
             throw BackupError.damaged(file: file, reason: sequence == 1 ? "it is not the first segment of its replica (the chain's digest differs)"
                                       : "it does not follow segment \(sequence - 1) (the chain's digest differs)")
         }
         let segment = try SyncSegment(decoding: payload, file: file)
-        guard segment.transactions.last?.token == header.lastToken,
+        // A segment without commits acknowledges what its replica merged (`push(acknowledging:)`).
+        guard segment.transactions.isEmpty || segment.transactions.last?.token == header.lastToken,
               segment.transactions.allSatisfy({ $0.replica == owner && $0.kind == .changes }) else {
             throw BackupError.damaged(file: file, reason: "its header and its commits disagree")
         }
@@ -364,6 +408,9 @@ extension SyncSession {
     package struct Status: Sendable {
         package struct Replica: Sendable {
             package let replica: String
+            /// The newest of its segments on the relay (0: none), and how many are there: those before were
+            /// pruned (docs/sync.md#pruning).
+            package let newest: Int
             package let onRelay: Int
             package let merged: Int
             /// When it last wrote, as its newest segment's header says (nil before its first).
@@ -391,11 +438,11 @@ extension SyncSession {
         let progress = try SyncState.progress(in: store.database)
         let unsent = try store.database.scalar(#"SELECT count(*) FROM "\#(ChangeLogSchema.transactions)" WHERE "token" > ? AND "replica" = ?"#,
                                                [.integer(state.sentThrough), .text(replica)])?.int64 ?? 0
-        let counts = try relay.backend.segmentCounts()
-        let replicas = try Set(counts.keys).union(progress.keys).sorted().map { id in
-            let newest = counts[id] ?? 0
-            let header = newest > 0 ? try Self.naming { try relay.backend.header(ofSegment: id, UInt64(newest)) } : nil
-            return Status.Replica(replica: id, onRelay: newest, merged: Int(progress[id]?.sequence ?? 0),
+        let ranges = try relay.backend.segmentRanges()
+        let replicas = try Set(ranges.keys).union(progress.keys).sorted().map { id in
+            let range = ranges[id]
+            let header = try range.flatMap { range in try Self.naming { try relay.backend.header(ofSegment: id, range.upperBound) } }
+            return Status.Replica(replica: id, newest: Int(range?.upperBound ?? 0), onRelay: range?.count ?? 0, merged: Int(progress[id]?.sequence ?? 0),
                                   lastSeen: header.map { HybridClock.date(of: $0.lastClock) })
         }
         return Status(syncID: state.syncID, relay: relay.location, replica: replica, unsent: Int(unsent), replicas: replicas,

@@ -20,7 +20,7 @@ struct SyncState: Equatable {
     var epoch: UInt32 = SyncRelay.firstEpoch
     /// The held key's id, in hex, when it is in the keyring: which of the sync's items is this epoch's.
     var keyID: String?
-    /// The migration barrier this store starts from (`SyncBarrier`): 0 until its first migration.
+    /// The migration barrier this store starts from (`SyncSnapshotNote`): 0 until its first migration.
     var migration: UInt32 = 0
     /// The last of this store's own transactions sent to the relay.
     var sentThrough: Int64
@@ -37,9 +37,9 @@ struct SyncState: Equatable {
         SyncShadow.createTable,
     ]
 
-    /// The state of the store open on `database`; nil when it is not synced.
-    static func read(from database: Database) throws -> SyncState? {
-        guard let text = try database.scalar(#"SELECT "value" FROM "_vein_meta" WHERE "key" = ?"#, [.text(StoreMeta.syncKey)])?.string else {
+    /// The state of the store open on `database` (or attached to it as `schema`); nil when it is not synced.
+    static func read(from database: Database, schema: String = "main") throws -> SyncState? {
+        guard let text = try database.scalar(#"SELECT "value" FROM "\#(schema)"."_vein_meta" WHERE "key" = ?"#, [.text(StoreMeta.syncKey)])?.string else {
             return nil
         }
         guard case .object(let o)? = try? JSONParser.parse(text), let sync = o["sync"]?.stringValue, let relay = o["relay"]?.stringValue,
@@ -64,10 +64,11 @@ struct SyncState: Equatable {
                               .text(ChangeLogPruning.heldAfterKey), .text(String(min(sentThrough, stampedThrough)))])
     }
 
-    /// The last segment applied from each replica (this one's own: the last sent), with its digest.
-    static func progress(in database: Database) throws -> [String: (sequence: UInt64, digest: [UInt8])] {
+    /// The last segment applied from each replica (this one's own: the last sent), with its digest; `schema`
+    /// names an attached database.
+    static func progress(in database: Database, schema: String = "main") throws -> [String: (sequence: UInt64, digest: [UInt8])] {
         var result: [String: (UInt64, [UInt8])] = [:]
-        for row in try database.rows(#"SELECT "replica", "sequence", "digest" FROM "\#(replicas)""#) {
+        for row in try database.rows(#"SELECT "replica", "sequence", "digest" FROM "\#(schema)"."\#(replicas)""#) {
             guard let replica = row[0].string, let sequence = row[1].int64, case .blob(let digest) = row[2] else { continue }
             result[replica] = (UInt64(sequence), [UInt8](digest))
         }

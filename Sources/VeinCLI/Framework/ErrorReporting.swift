@@ -381,8 +381,12 @@ enum ErrorReporting {
         case .migrationDiffers:
             return Report(messages: message, hint: "migrate every replica with one plan; this store is migrated but not synced (make a new "
                           + "replica with 'vein sync join' and carry its changes over by hand)", exitCode: .dataError)
-        case .migratedElsewhere:
-            return Report(messages: message, hint: "run the same command again: it starts from that replica's migration", exitCode: .busy)
+        case .snapshotTaken:
+            return Report(messages: message, hint: "run the same command again: it starts from what that replica published", exitCode: .busy)
+        case .prunedPast:
+            return Report(messages: message, hint: "nothing past them was merged: this store is behind what every known replica had merged "
+                          + "(a copy put back, or a replica the relay did not know); make a new replica with 'vein sync join' and use it in "
+                          + "this one's place", exitCode: .dataError)
         case .conflictsOpen:
             return Report(messages: message, hint: "nothing was migrated; resolve them first ('vein sync conflicts STORE')", exitCode: .dataError)
         case .relayWentBack:

@@ -137,8 +137,10 @@ import Testing
         try t.execute(1, #"UPDATE "Post" SET "views" = 99 WHERE "_id" = ?"#, [.text(t.post)])
         try t.session(1).push()
         #expect(try t.session(0).finishMigration(plan: plan) == .published(migration: 1))
-        #expect(try SyncBarrierCopy(relay: try SyncRelay.open(t.replicas.dir.path("relay")), keys: t.session(0).keys, number: 1,
-                                    beside: t.stores[0].path).barrier?.covers[t.session(1).replica] == nil)
+        let barrier = try SyncSnapshotCopy(relay: try SyncRelay.open(t.replicas.dir.path("relay")), keys: t.session(0).keys, kind: .migration,
+                                           number: 1, beside: t.stores[0].path)
+        defer { barrier.discard() }
+        #expect(try barrier.note?.covers[t.session(1).replica] == nil)
 
         // a passes b's 1.0.0 segment over; c, migrated, does too.
         #expect(try t.session(0).pull().transactions == 0)
@@ -169,8 +171,8 @@ import Testing
 
         // The relay keeps one barrier per migration: a second one of the same number is refused.
         let relay = try SyncRelay.open(t.replicas.dir.path("relay"))
-        #expect(throws: SyncError.migratedElsewhere(t.replicas.dir.path("relay"), migration: 1)) {
-            try relay.backend.writing(migration: 1) { path in
+        #expect(throws: SyncError.snapshotTaken(t.replicas.dir.path("relay"), kind: "migration", number: 1)) {
+            try relay.backend.writing(.migration, 1) { path in
                 // As `SealedFile` places a file: never over another.
                 let staged = try StagedFile(target: path, tag: StagedFile.Tag.writing.rawValue, mode: 0o600, placement: .create)
                 defer { staged.discard() }

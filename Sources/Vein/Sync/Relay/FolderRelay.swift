@@ -9,7 +9,8 @@ import Foundation
 ///     RELAY/snapshot.vseal                   the first replica's store when the sync began
 ///     RELAY/<replica id>/segment-00000001.vseal …
 ///     RELAY/key-00000002.vseal               epoch 2's key file: epoch 1's key, sealed under epoch 2's
-///     RELAY/migration-00000001.vseal         the store at the first migration's schema version (`SyncBarrier`)
+///     RELAY/migration-00000001.vseal         the store at the first migration's schema version (`SyncSnapshotNote`)
+///     RELAY/checkpoint-00000001.vseal        a store with its stamps, which segments before it may be pruned for
 ///
 /// Names carry only ids and numbers; every file but the marker is sealed under the sync key and says in
 /// its header where it belongs.
@@ -73,13 +74,16 @@ final class FolderRelay: RelayBackend {
         return entries.filter { $0.count == SealedHeader.idLength && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }.sorted()
     }
 
-    func segmentCounts() throws -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for replica in try replicas() {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: replicaPath(replica))) ?? []
-            counts[replica] = names.filter { $0.hasPrefix("segment-") && $0.hasSuffix(".vseal") }.count
-        }
-        return counts
+    /// A replica's folder, made before its first segment.
+    func register(replica: String) throws {
+        let directory = replicaPath(replica)
+        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw FileSystem.writeError(directory, errno, creating: true) }
+    }
+
+    func segmentRanges() throws -> [String: ClosedRange<UInt64>] {
+        var ranges: [String: ClosedRange<UInt64>] = [:]
+        for replica in try replicas() { ranges[replica] = try segmentRange(of: replica) }
+        return ranges
     }
 
     func hasSegment(of replica: String, _ sequence: UInt64) throws -> Bool {
@@ -121,20 +125,46 @@ final class FolderRelay: RelayBackend {
         }.sorted()
     }
 
-    func migrations() throws -> [UInt32] { numbered("migration-") }
+    func snapshots(_ kind: RelaySnapshot) throws -> [UInt32] { numbered(kind.rawValue + "-") }
 
-    func reading<T>(migration number: UInt32, _ body: (String) throws -> T) throws -> T { try body(migrationName(number)) }
+    func reading<T>(_ kind: RelaySnapshot, _ number: UInt32, _ body: (String) throws -> T) throws -> T { try body(snapshotName(kind, number)) }
 
     /// The sealed file appears whole and never replaces another (`SealedFile` links it into place); what a
-    /// killed publisher left of its temporary is removed first (one still being written is locked, and stays).
-    func writing<T>(migration number: UInt32, _ seal: (String) throws -> T) throws -> T {
-        StagedFile.removeLeftovers(of: migrationName(number), tag: StagedFile.Tag.sealing.rawValue)
-        do { return try seal(migrationName(number)) } catch FileError.alreadyExists {
-            throw SyncError.migratedElsewhere(path, migration: number)
+    /// killed writer left of its temporary is removed first (one still being written is locked, and stays).
+    func writing<T>(_ kind: RelaySnapshot, _ number: UInt32, _ seal: (String) throws -> T) throws -> T {
+        StagedFile.removeLeftovers(of: snapshotName(kind, number), tag: StagedFile.Tag.sealing.rawValue)
+        do { return try seal(snapshotName(kind, number)) } catch FileError.alreadyExists {
+            throw SyncError.snapshotTaken(path, kind: kind.rawValue, number: number)
         }
     }
 
-    func migrationName(_ number: UInt32) -> String { path + "/migration-" + BackupFolder.number(UInt64(number)) + ".vseal" }
+    func snapshotName(_ kind: RelaySnapshot, _ number: UInt32) -> String {
+        path + "/" + kind.rawValue + "-" + BackupFolder.number(UInt64(number)) + ".vseal"
+    }
+
+    func removeSnapshot(_ kind: RelaySnapshot, _ number: UInt32) throws {
+        let file = snapshotName(kind, number)
+        guard unlink(file) == 0 || errno == ENOENT else { throw FileSystem.writeError(file, errno, creating: false) }
+    }
+
+    func segmentRange(of replica: String) throws -> ClosedRange<UInt64>? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: replicaPath(replica))) ?? []
+        let numbers = names.compactMap { name -> UInt64? in
+            guard name.hasPrefix("segment-"), name.hasSuffix(".vseal") else { return nil }
+            return UInt64(name.dropFirst(8).dropLast(6))
+        }
+        guard let oldest = numbers.min(), let newest = numbers.max() else { return nil }
+        return oldest...newest
+    }
+
+    /// Oldest first, so a removal stopped halfway leaves the newer segments, and the chain's end.
+    func removeSegments(of replica: String, through sequence: UInt64) throws {
+        guard let oldest = try segmentRange(of: replica)?.lowerBound, oldest <= sequence else { return }
+        for number in oldest...sequence {
+            let file = segmentName(of: replica, number)
+            guard unlink(file) == 0 || errno == ENOENT else { throw FileSystem.writeError(file, errno, creating: false) }
+        }
+    }
 
     func reading<T>(keyEpoch epoch: UInt32, _ body: (String) throws -> T) throws -> T { try body(keyEpochName(epoch)) }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A PostgreSQL relay (docs/sync.md#a-postgresql-relay): three tables of one database, which one role
+/// A PostgreSQL relay (docs/sync.md#a-postgresql-relay): the tables of one database, which one role
 /// owns, holding what a folder relay holds as files.
 ///
 ///     vein_relay     (one row: format 1, the sync's id)
@@ -8,6 +8,8 @@ import Foundation
 ///     vein_segments  (replica, sequence, data)    each replica's numbered sealed segments
 ///     vein_keys      (epoch, data)                each key epoch's key file (made at the first rotation)
 ///     vein_migrations (migration, part, data)     each migration's barrier, in parts (made at the first)
+///     vein_checkpoints (checkpoint, part, data)   each checkpoint, in parts (made at the first)
+///     vein_replicas  (replica)                    the replicas registered, before their first segment
 ///
 /// A segment is one row, inserted once (the primary key refuses a second), so two writers never
 /// overwrite each other; a replica's writer lock is a session advisory lock, which the server releases
@@ -101,16 +103,32 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
         }
     }
 
+    static let createReplicasTable = "CREATE TABLE IF NOT EXISTS vein_replicas (replica text PRIMARY KEY)"
+
     func replicas() throws -> [String] {
-        let rows = try run("SELECT DISTINCT replica FROM vein_segments ORDER BY replica")
+        let rows: PostgresConnection.Rows
+        do {
+            rows = try run("SELECT replica FROM vein_segments UNION SELECT replica FROM vein_replicas ORDER BY replica")
+        } catch let failure as PostgresConnection.Failure where failure.sqlState == "42P01" {
+            rows = try run("SELECT DISTINCT replica FROM vein_segments ORDER BY replica")  // no replica registered yet
+        }
         return (0..<rows.count).compactMap { rows.text($0, 0) }
     }
 
-    func segmentCounts() throws -> [String: Int] {
-        let rows = try run("SELECT replica, count(*) FROM vein_segments GROUP BY replica")
-        var counts: [String: Int] = [:]
-        for row in 0..<rows.count { if let replica = rows.text(row, 0) { counts[replica] = Int(rows.int64(row, 1) ?? 0) } }
-        return counts
+    func register(replica: String) throws {
+        try run(Self.createReplicasTable)
+        try run("INSERT INTO vein_replicas (replica) VALUES ($1) ON CONFLICT DO NOTHING", [Array(replica.utf8)])
+    }
+
+    func segmentRanges() throws -> [String: ClosedRange<UInt64>] {
+        let rows = try run("SELECT replica, min(sequence), max(sequence) FROM vein_segments GROUP BY replica")
+        var ranges: [String: ClosedRange<UInt64>] = [:]
+        for row in 0..<rows.count {
+            if let replica = rows.text(row, 0), let oldest = rows.int64(row, 1), let newest = rows.int64(row, 2), oldest <= newest {
+                ranges[replica] = UInt64(oldest)...UInt64(newest)
+            }
+        }
+        return ranges
     }
 
     func hasSegment(of replica: String, _ sequence: UInt64) throws -> Bool {
@@ -224,34 +242,39 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
         }
     }
 
-    static let createMigrationsTable = """
-        CREATE TABLE IF NOT EXISTS vein_migrations (migration bigint NOT NULL, part integer NOT NULL, data bytea NOT NULL, \
-        PRIMARY KEY (migration, part))
-        """
+    /// A kind of numbered snapshot's table: `vein_migrations (migration, part, data)`, `vein_checkpoints (checkpoint, part, data)`.
+    static func table(_ kind: RelaySnapshot) -> String { "vein_\(kind.rawValue)s" }
 
-    func migrations() throws -> [UInt32] { try numbers("SELECT DISTINCT migration FROM vein_migrations ORDER BY migration") }
-
-    func reading<T>(migration number: UInt32, _ body: (String) throws -> T) throws -> T {
-        try readingParts(of: "vein_migrations", "migration = $1", [Self.int8(Int64(number))], name: migrationName(number),
-                         staged: staging + "/migration-\(number).vseal", body)
+    static func createTable(_ kind: RelaySnapshot) -> String {
+        "CREATE TABLE IF NOT EXISTS \(table(kind)) (\(kind.rawValue) bigint NOT NULL, part integer NOT NULL, data bytea NOT NULL, "
+            + "PRIMARY KEY (\(kind.rawValue), part))"
     }
 
-    /// One transaction: every part appears, or none; the first part's key refuses a second barrier of the number.
-    func writing<T>(migration number: UInt32, _ seal: (String) throws -> T) throws -> T {
-        let path = staging + "/migration-\(number).vseal"
+    func snapshots(_ kind: RelaySnapshot) throws -> [UInt32] {
+        try numbers("SELECT DISTINCT \(kind.rawValue) FROM \(Self.table(kind)) ORDER BY \(kind.rawValue)")
+    }
+
+    func reading<T>(_ kind: RelaySnapshot, _ number: UInt32, _ body: (String) throws -> T) throws -> T {
+        try readingParts(of: Self.table(kind), "\(kind.rawValue) = $1", [Self.int8(Int64(number))], name: snapshotName(kind, number),
+                         staged: staging + "/\(kind.rawValue)-\(number).vseal", body)
+    }
+
+    /// One transaction: every part appears, or none; the first part's key refuses a second snapshot of the number.
+    func writing<T>(_ kind: RelaySnapshot, _ number: UInt32, _ seal: (String) throws -> T) throws -> T {
+        let path = staging + "/\(kind.rawValue)-\(number).vseal"
         unlink(path)
         defer { unlink(path) }
         let result = try seal(path)
-        try run(Self.createMigrationsTable)
+        try run(Self.createTable(kind))
         try run("BEGIN")
         do {
             var taken = false
             try insertParts(of: path) { part, bytes in
-                let sql = "INSERT INTO vein_migrations (migration, part, data) VALUES ($1, $2, $3)"
+                let sql = "INSERT INTO \(Self.table(kind)) (\(kind.rawValue), part, data) VALUES ($1, $2, $3)"
                 let parameters = [Self.int8(Int64(number)), Self.int4(part), bytes]
                 if part == 0 { taken = try !insertOnce(sql, parameters) } else if !taken { try run(sql, parameters) }
             }
-            if taken { throw SyncError.migratedElsewhere(location, migration: number) }
+            if taken { throw SyncError.snapshotTaken(location, kind: kind.rawValue, number: number) }
             try run("COMMIT")
         } catch {
             _ = try? run("ROLLBACK")
@@ -261,7 +284,21 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
         return result
     }
 
-    func migrationName(_ number: UInt32) -> String { "\(location): migration \(number)" }
+    func snapshotName(_ kind: RelaySnapshot, _ number: UInt32) -> String { "\(location): \(kind.rawValue) \(number)" }
+
+    func removeSnapshot(_ kind: RelaySnapshot, _ number: UInt32) throws {
+        try run("DELETE FROM \(Self.table(kind)) WHERE \(kind.rawValue) = $1", [Self.int8(Int64(number))])
+    }
+
+    func segmentRange(of replica: String) throws -> ClosedRange<UInt64>? {
+        let rows = try run("SELECT min(sequence), max(sequence) FROM vein_segments WHERE replica = $1", [Array(replica.utf8)])
+        guard let oldest = rows.int64(0, 0), let newest = rows.int64(0, 1), oldest <= newest else { return nil }
+        return UInt64(oldest)...UInt64(newest)
+    }
+
+    func removeSegments(of replica: String, through sequence: UInt64) throws {
+        try run("DELETE FROM vein_segments WHERE replica = $1 AND sequence <= $2", [Array(replica.utf8), Self.int8(Int64(sequence))])
+    }
 
     func snapshotHeader() throws -> SealedHeader {
         let rows = try run("SELECT substring(data FROM 1 FOR $1) FROM vein_snapshot WHERE part = 0", [Self.int4(Int32(SealedHeader.length))])

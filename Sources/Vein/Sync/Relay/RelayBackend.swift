@@ -19,10 +19,13 @@ protocol RelayBackend: AnyObject, Sendable {
     /// when another sync has it, `notARelay` when it holds anything else.
     func create<T>(syncID: String, snapshot seal: (_ path: String, _ scratch: String) throws -> T) throws -> T
 
-    /// The replicas that wrote segments, in id order.
+    /// The replicas that wrote segments or were registered, in id order.
     func replicas() throws -> [String]
-    /// How many segments each replica has on the relay.
-    func segmentCounts() throws -> [String: Int]
+    /// Makes `replica` known on the relay before it writes a segment (pruning waits for known replicas).
+    func register(replica: String) throws
+    /// The oldest and newest segment each replica that wrote one has on the relay (those before the
+    /// oldest were pruned).
+    func segmentRanges() throws -> [String: ClosedRange<UInt64>]
     func hasSegment(of replica: String, _ sequence: UInt64) throws -> Bool
     /// SHA-256 of the segment's bytes, nil when it is not on the relay.
     func digest(of replica: String, _ sequence: UInt64) throws -> [UInt8]?
@@ -50,15 +53,22 @@ protocol RelayBackend: AnyObject, Sendable {
     /// How messages name a key file.
     func keyEpochName(_ epoch: UInt32) -> String
 
-    /// The migrations the relay holds barriers of (1 and up: each a snapshot of the store at a new schema
-    /// version, `SyncBarrier`), in order; only whole ones.
-    func migrations() throws -> [UInt32]
-    func reading<T>(migration number: UInt32, _ body: (String) throws -> T) throws -> T
-    /// Places the barrier `seal` writes to the path it is given, all of it or nothing;
-    /// `SyncError.migratedElsewhere` when the relay has one of that number already.
-    func writing<T>(migration number: UInt32, _ seal: (String) throws -> T) throws -> T
-    /// How messages name a migration's barrier.
-    func migrationName(_ number: UInt32) -> String
+    /// The numbered snapshots of `kind` the relay holds (1 and up), in order; only whole ones.
+    func snapshots(_ kind: RelaySnapshot) throws -> [UInt32]
+    func reading<T>(_ kind: RelaySnapshot, _ number: UInt32, _ body: (String) throws -> T) throws -> T
+    /// Places the snapshot `seal` writes to the path it is given, all of it or nothing;
+    /// `SyncError.snapshotTaken` when the relay has one of that kind and number already.
+    func writing<T>(_ kind: RelaySnapshot, _ number: UInt32, _ seal: (String) throws -> T) throws -> T
+    /// How messages name a numbered snapshot.
+    func snapshotName(_ kind: RelaySnapshot, _ number: UInt32) -> String
+    /// Removes a numbered snapshot (an older checkpoint: `SyncSession.prune`); none there is no error.
+    func removeSnapshot(_ kind: RelaySnapshot, _ number: UInt32) throws
+
+    /// The numbers of the oldest and newest segments of `replica` the relay holds (nil: none): segments
+    /// before the oldest were pruned.
+    func segmentRange(of replica: String) throws -> ClosedRange<UInt64>?
+    /// Removes `replica`'s segments numbered `through` and below (`SyncSession.prune`).
+    func removeSegments(of replica: String, through sequence: UInt64) throws
 
     /// Holds `replica`'s writer lock until the returned closure runs: two processes never push one
     /// replica's chain at once. `SyncError.busy` when another holds it.
@@ -68,4 +78,13 @@ protocol RelayBackend: AnyObject, Sendable {
     /// Waits up to `seconds`, returning true as soon as the relay tells of a new segment; false when it
     /// cannot tell (a folder) or nothing came.
     func waitForNews(seconds: Double) throws -> Bool
+}
+
+/// The snapshots a relay holds besides the first one, each kind numbered from 1 (docs/sync.md#the-relay).
+enum RelaySnapshot: String, CaseIterable, Sendable {
+    /// A migration's barrier: the store at a new schema version, which every replica starts from.
+    case migration
+    /// A store whose stamps and set-aside rows it holds too, which a new replica may start from, so the
+    /// segments it covers can be pruned.
+    case checkpoint
 }
