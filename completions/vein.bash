@@ -6,7 +6,7 @@ _vein() {
         word="${COMP_WORDS[i]}"
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"history"|"history enable"|"history prune"|"history retention"|"history purge"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"backup verify"|"backup export-key"|"restore"|"sync"|"sync init"|"sync join"|"sync status"|"sync conflicts"|"sync export-key"|"sync rotate-key"|"sync prune"|"completions"|"help") path="$candidate" ;;
+            "create"|"info"|"schema"|"verify"|"query"|"repl"|"migrate"|"migrate status"|"migrate check"|"upgrade"|"export"|"import"|"history"|"history enable"|"history prune"|"history retention"|"history purge"|"key"|"key rotate"|"key status"|"key forget"|"encrypt"|"decrypt"|"backup"|"backup verify"|"backup export-key"|"restore"|"sync"|"sync init"|"sync join"|"sync status"|"sync conflicts"|"sync export-key"|"sync rotate-key"|"sync prune"|"sync forget"|"completions"|"help") path="$candidate" ;;
         esac
     done
     case "$path" in
@@ -127,7 +127,7 @@ _vein() {
             ;;
         "sync")
             opts="--watch --json --quiet --key-file --key-env --passphrase --help"
-            subs="init join status conflicts export-key rotate-key prune"
+            subs="init join status conflicts export-key rotate-key prune forget"
             positional="file"
             ;;
         "sync init")
@@ -156,6 +156,10 @@ _vein() {
             ;;
         "sync prune")
             opts="--json --quiet --key-file --key-env --passphrase --help"
+            positional="file"
+            ;;
+        "sync forget")
+            opts="--replica --json --quiet --key-file --key-env --passphrase --help"
             positional="file"
             ;;
         "completions")
@@ -275,6 +279,9 @@ _vein() {
         "sync rotate-key:--key-env") _vein_complete "none"; return ;;
         "sync prune:--key-file") _vein_complete "file"; return ;;
         "sync prune:--key-env") _vein_complete "none"; return ;;
+        "sync forget:--replica") _vein_complete "none"; return ;;
+        "sync forget:--key-file") _vein_complete "file"; return ;;
+        "sync forget:--key-env") _vein_complete "none"; return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))

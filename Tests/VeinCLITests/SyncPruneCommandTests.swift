@@ -88,4 +88,30 @@ import Testing
         #expect(kills >= 6, "prunes killed while they ran: \(kills) of \(round)")
         print("prune crash test: \(kills) prunes killed while they ran, of \(round)")
     }
+
+    @Test(arguments: S.relays) func aForgottenReplicaHoldsPruningBackNoMore(_ relay: S.Relay) throws {
+        let (r, location) = try Self.synced(relay)
+        defer { r.cleanUp() }
+        try S.expectOK(r, ["sync", "join", "c.vein", "--relay", location, "--sync-key-file", "sync.key"] + S.key("c"))
+        let status = try S.expectOK(r, ["sync", "status", "c.vein", "--json"] + S.key("c")).stdout
+        let c = try #require((try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any])?["replica"] as? String)
+        try S.expectOK(r, ["sync", "prune", "b.vein"] + S.key("b"))
+        let waiting = try S.expectOK(r, ["sync", "prune", "a.vein"] + S.key("a"))
+        #expect(waiting.stderr.contains("sync: replica \(c) has merged this replica's segments through 0 only; later ones stay until it syncs again"),
+                "\(waiting.stderr)")
+
+        let unknown = try r.vein(["sync", "forget", "a.vein", "--replica", "01JDQ8ZK3M8Q2V6Y0X9T4B7C1D"] + S.key("a"))
+        #expect(unknown.status == 64 && unknown.stderr.hasPrefix("vein: error: ") && unknown.stderr.hasSuffix("knows no replica 01JDQ8ZK3M8Q2V6Y0X9T4B7C1D\n"
+                + "hint: 'vein sync status STORE' lists the replicas\n"), "\(unknown.stderr)")
+        let forgot = try S.expectOK(r, ["sync", "forget", "a.vein", "--replica", c] + S.key("a"))
+        #expect(forgot.stderr == "sync: replica \(c) is forgotten; pruning waits for it no more, and it syncs no more\n")
+        let pruned = try S.expectOK(r, ["sync", "prune", "a.vein", "--json"] + S.key("a"))
+        #expect(pruned.stdout.contains(#""waitingFor": {}"#) && !pruned.stdout.contains(#""removed": 0"#), "\(pruned.stdout)")
+        #expect(try S.expectOK(r, ["sync", "status", "a.vein"] + S.key("a")).stdout.contains("replica \(c) (forgotten): "))
+
+        let refused = try S.sync(r, "c")
+        #expect(refused.status == 65)
+        #expect(refused.stderr.hasSuffix("it syncs no more\nhint: nothing was sent or merged; make a new replica with 'vein sync join' "
+                + "(this store's commits not yet sent are not in it)\n"), "\(refused.stderr)")
+    }
 }

@@ -30,6 +30,10 @@ public enum SyncError: Error, Equatable, Sendable {
     /// The relay no longer holds `replica`'s segments after `sequence`, the last this store merged of it:
     /// they were pruned (`SyncSession.prune`) before this replica merged them.
     case prunedPast(String, replica: String, sequence: UInt64)
+    /// Another replica told the relay to forget this one (`SyncSession.forget`): it syncs no more.
+    case forgotten(String, replica: String)
+    /// `forget` names no replica of the relay, or this store's own.
+    case noSuchReplica(String, replica: String, own: Bool)
     /// A synced store with rows set aside for a unique value (`SyncConflicts`) is not migrated: a set-aside
     /// row is kept in the old schema's shape.
     case conflictsOpen(String, count: Int)
@@ -88,6 +92,10 @@ public enum SyncError: Error, Equatable, Sendable {
         case .snapshotTaken(let relay, let kind, let number): return "another replica published \(kind) \(number) of \(relay) first"
         case .prunedPast(let relay, let replica, let sequence):
             return "\(relay) no longer holds replica \(replica)'s segments after \(sequence), the last this replica merged: they were pruned"
+        case .forgotten(let relay, let replica): return "replica \(replica) was forgotten by the sync through \(relay): it syncs no more"
+        case .noSuchReplica(let relay, let replica, let own):
+            return own ? "\(replica) is this store's own replica: a replica forgets others, never itself"
+                : "\(relay) knows no replica \(replica)"
         case .conflictsOpen(let path, let count):
             return "\(path) has \(count) row\(count == 1 ? "" : "s") set aside for a unique value, which a migration of a synced store would leave behind"
         case .relayWentBack(let path, let replica, let sequence):

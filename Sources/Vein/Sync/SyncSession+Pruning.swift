@@ -59,7 +59,8 @@ extension SyncSession {
         let removable = min(newest.covers[replica]?.sequence ?? 0, sent > 0 ? sent - 1 : 0)
         var limit = removable
         let ranges = try relay.backend.segmentRanges()
-        for other in try relay.backend.replicas() where other != replica {
+        let forgotten = try relay.backend.forgottenReplicas()
+        for other in try relay.backend.replicas() where other != replica && !forgotten.contains(other) {
             let acknowledged = try ranges[other].map { try acknowledgement(of: other, newest: $0.upperBound) } ?? 0
             if acknowledged < removable { report.waitingFor[other] = acknowledged }
             limit = min(limit, acknowledged)
@@ -124,6 +125,22 @@ extension SyncSession {
     private func acknowledgement(of other: String, newest sequence: UInt64) throws -> UInt64 {
         let (_, _, segment) = try Self.naming { try openSegment(of: other, sequence, after: nil) }
         return segment.received[replica] ?? 0
+    }
+}
+
+extension SyncSession {
+    /// Tells the relay to forget `other`, a replica that will not sync again (a lost machine): pruning
+    /// waits for it no more, and it is refused if it comes back (docs/sync.md#pruning). Its segments stay:
+    /// only a replica removes its own.
+    package func forget(_ other: String) throws {
+        guard other != replica else { throw SyncError.noSuchReplica(relay.location, replica: other, own: true) }
+        guard try relay.backend.replicas().contains(other) else { throw SyncError.noSuchReplica(relay.location, replica: other, own: false) }
+        try Self.naming { try relay.backend.forget(replica: other) }
+    }
+
+    /// A forgotten replica neither sends nor merges.
+    func refuseForgotten() throws {
+        if try relay.backend.forgottenReplicas().contains(replica) { throw SyncError.forgotten(relay.location, replica: replica) }
     }
 }
 

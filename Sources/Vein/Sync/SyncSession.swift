@@ -167,6 +167,7 @@ package final class SyncSession {
     /// segments its newest one does not say it had: pruning waits for that (docs/sync.md#pruning).
     @discardableResult
     package func push(acknowledging: Bool = false) throws -> Report {
+        try refuseForgotten()
         try refuseAcrossMigration()
         try catchUpKey()
         let unlock = try relay.backend.lock(replica: replica)
@@ -249,6 +250,7 @@ package final class SyncSession {
     /// order that keeps each replica's own order and what each had received when it wrote.
     @discardableResult
     package func pull() throws -> Report {
+        try refuseForgotten()
         try refuseAcrossMigration()
         try refuseRelayGoneBack()
         var report = Report()
@@ -413,6 +415,8 @@ extension SyncSession {
             package let newest: Int
             package let onRelay: Int
             package let merged: Int
+            /// Forgotten by a replica (`forget`): pruning waits for it no more.
+            package let forgotten: Bool
             /// When it last wrote, as its newest segment's header says (nil before its first).
             package let lastSeen: Date?
         }
@@ -439,10 +443,12 @@ extension SyncSession {
         let unsent = try store.database.scalar(#"SELECT count(*) FROM "\#(ChangeLogSchema.transactions)" WHERE "token" > ? AND "replica" = ?"#,
                                                [.integer(state.sentThrough), .text(replica)])?.int64 ?? 0
         let ranges = try relay.backend.segmentRanges()
-        let replicas = try Set(ranges.keys).union(progress.keys).sorted().map { id in
+        let forgotten = try relay.backend.forgottenReplicas()
+        let replicas = try Set(ranges.keys).union(progress.keys).union(relay.backend.replicas()).sorted().map { id in
             let range = ranges[id]
             let header = try range.flatMap { range in try Self.naming { try relay.backend.header(ofSegment: id, range.upperBound) } }
             return Status.Replica(replica: id, newest: Int(range?.upperBound ?? 0), onRelay: range?.count ?? 0, merged: Int(progress[id]?.sequence ?? 0),
+                                  forgotten: forgotten.contains(id),
                                   lastSeen: header.map { HybridClock.date(of: $0.lastClock) })
         }
         return Status(syncID: state.syncID, relay: relay.location, replica: replica, unsent: Int(unsent), replicas: replicas,

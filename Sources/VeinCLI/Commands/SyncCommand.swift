@@ -24,7 +24,7 @@ enum SyncCommand {
             """,
         arguments: [SharedOptions.store],
         options: [watch, SharedOptions.json, SharedOptions.quiet] + SharedOptions.keyOptions,
-        subcommands: [SyncInitCommand.spec, SyncJoinCommand.spec, SyncStatusCommand.spec, SyncConflictsCommand.spec, SyncExportKeyCommand.spec, SyncRotateKeyCommand.spec, SyncPruneCommand.spec],
+        subcommands: [SyncInitCommand.spec, SyncJoinCommand.spec, SyncStatusCommand.spec, SyncConflictsCommand.spec, SyncExportKeyCommand.spec, SyncRotateKeyCommand.spec, SyncPruneCommand.spec, SyncForgetCommand.spec],
         examples: [
             ("vein sync blog.vein", "Send and receive what changed (from cron, every minute)."),
             ("vein sync blog.vein --watch", "Keep the replica in sync while it runs."),
@@ -218,7 +218,7 @@ enum SyncStatusCommand {
                 ("relayMigration", .int(Int64(status.relayMigration))),
                 ("replicas", .array(status.replicas.map { r in
                     .object(JSONObject([("replica", .string(r.replica)), ("onRelay", .int(Int64(r.onRelay))), ("newest", .int(Int64(r.newest))),
-                                        ("merged", .int(Int64(r.merged))),
+                                        ("merged", .int(Int64(r.merged))), ("forgotten", .bool(r.forgotten)),
                                         ("lastSeen", r.lastSeen.map { .string(ISODate.format($0.timeIntervalSince1970)) } ?? .null),
                                         ("self", .bool(r.replica == status.replica))]))
                 })),
@@ -240,7 +240,8 @@ enum SyncStatusCommand {
         for r in status.replicas where r.replica != status.replica {
             let seen = r.lastSeen.map { ", last seen \(ISODate.format($0.timeIntervalSince1970))" } ?? ""
             let pruned = r.onRelay < r.newest ? " (\(r.newest - r.onRelay + 1) to \(r.newest); those before were pruned)" : ""
-            invocation.console.out("replica \(r.replica): \(Phrase.count(r.onRelay, "segment")) on the relay\(pruned), \(r.merged) merged\(seen)")
+            let forgotten = r.forgotten ? " (forgotten)" : ""
+            invocation.console.out("replica \(r.replica)\(forgotten): \(Phrase.count(r.onRelay, "segment")) on the relay\(pruned), \(r.merged) merged\(seen)")
         }
         if status.conflicts > 0 {
             invocation.console.out("\(Phrase.count(status.conflicts, "row")) set aside for a unique value another row holds: "

@@ -157,3 +157,38 @@ import Testing
         #expect(most <= 9, "at most a few segments per replica stay, whatever the rounds: \(most)")
     }
 }
+
+extension SyncPruningTests {
+    /// A replica that will not sync again is forgotten: pruning waits for it no more, and it is refused if
+    /// it comes back.
+    @Test func aForgottenReplicaHoldsNothingBackAndSyncsNoMore() throws {
+        let replicas = try SyncReplicas(count: 3)
+        let (a, b, c) = (replicas.a, replicas.b, replicas.c)
+        for n in 1...3 {
+            try replicas.insert(a, "a\(n)")
+            try replicas.session(a).push()
+        }
+        _ = try replicas.session(b).prune()
+        let cID = try replicas.session(c).replica
+        #expect(try replicas.session(a).prune().waitingFor.keys.sorted() == [cID], "c, joined, has merged nothing")
+
+        let relay = replicas.dir.path("relay")
+        #expect(throws: SyncError.noSuchReplica(relay, replica: try replicas.session(a).replica, own: true)) {
+            try replicas.session(a).forget(try replicas.session(a).replica)
+        }
+        #expect(throws: SyncError.noSuchReplica(relay, replica: "01JDQ8ZK3M8Q2V6Y0X9T4B7C1D", own: false)) {
+            try replicas.session(a).forget("01JDQ8ZK3M8Q2V6Y0X9T4B7C1D")
+        }
+        try replicas.session(b).forget(cID)
+        let pruning = try replicas.session(a).prune()
+        #expect(pruning.waitingFor.isEmpty && pruning.removed == 3, "\(pruning)")
+        #expect(try replicas.session(a).status().replicas.first { $0.replica == cID }?.forgotten == true)
+
+        #expect(throws: SyncError.forgotten(relay, replica: cID)) { try replicas.session(c).pull() }
+        #expect(throws: SyncError.forgotten(relay, replica: cID)) { try replicas.session(c).push() }
+        // A replica joined now takes its place, from the checkpoint.
+        let d = try SyncReplicas.join(replicas.dir, "d.vein", keyFile: replicas.dir.path(replicas.keyFile))
+        try replicas.session(d).pull()
+        #expect(try replicas.titles(d) == ["a1", "a2", "a3"])
+    }
+}

@@ -8,6 +8,7 @@ import Foundation
 ///     RELAY/vein-sync                        "vein-sync 1", the sync's id
 ///     RELAY/snapshot.vseal                   the first replica's store when the sync began
 ///     RELAY/<replica id>/segment-00000001.vseal …
+///     RELAY/<replica id>/forgotten           the replica was forgotten: pruning waits for it no more
 ///     RELAY/key-00000002.vseal               epoch 2's key file: epoch 1's key, sealed under epoch 2's
 ///     RELAY/migration-00000001.vseal         the store at the first migration's schema version (`SyncSnapshotNote`)
 ///     RELAY/checkpoint-00000001.vseal        a store with its stamps, which segments before it may be pruned for
@@ -20,6 +21,8 @@ final class FolderRelay: RelayBackend {
     static let markerName = "vein-sync"
     static let markerFirstLine = "vein-sync 1"
     static let snapshotFile = "snapshot.vseal"
+    /// In a replica's folder: the replica was forgotten (`SyncSession.forget`).
+    static let forgottenFile = "forgotten"
 
     init(path: String) { self.path = path }
 
@@ -78,6 +81,19 @@ final class FolderRelay: RelayBackend {
     func register(replica: String) throws {
         let directory = replicaPath(replica)
         guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw FileSystem.writeError(directory, errno, creating: true) }
+    }
+
+    /// An empty `forgotten` file in the replica's folder.
+    func forget(replica: String) throws {
+        try register(replica: replica)
+        let file = replicaPath(replica) + "/" + Self.forgottenFile
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw FileSystem.writeError(file, errno, creating: true) }
+        close(descriptor)
+    }
+
+    func forgottenReplicas() throws -> Set<String> {
+        Set(try replicas().filter { FileSystem.fileExists(replicaPath($0) + "/" + Self.forgottenFile) })
     }
 
     func segmentRanges() throws -> [String: ClosedRange<UInt64>] {

@@ -10,6 +10,7 @@ import Foundation
 ///     vein_migrations (migration, part, data)     each migration's barrier, in parts (made at the first)
 ///     vein_checkpoints (checkpoint, part, data)   each checkpoint, in parts (made at the first)
 ///     vein_replicas  (replica)                    the replicas registered, before their first segment
+///     vein_forgotten (replica)                    the replicas forgotten (`vein sync forget`)
 ///
 /// A segment is one row, inserted once (the primary key refuses a second), so two writers never
 /// overwrite each other; a replica's writer lock is a session advisory lock, which the server releases
@@ -113,6 +114,22 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
             rows = try run("SELECT DISTINCT replica FROM vein_segments ORDER BY replica")  // no replica registered yet
         }
         return (0..<rows.count).compactMap { rows.text($0, 0) }
+    }
+
+    static let createForgottenTable = "CREATE TABLE IF NOT EXISTS vein_forgotten (replica text PRIMARY KEY)"
+
+    func forget(replica: String) throws {
+        try run(Self.createForgottenTable)
+        try run("INSERT INTO vein_forgotten (replica) VALUES ($1) ON CONFLICT DO NOTHING", [Array(replica.utf8)])
+    }
+
+    func forgottenReplicas() throws -> Set<String> {
+        do {
+            let rows = try run("SELECT replica FROM vein_forgotten")
+            return Set((0..<rows.count).compactMap { rows.text($0, 0) })
+        } catch let failure as PostgresConnection.Failure where failure.sqlState == "42P01" {
+            return []  // none forgotten yet
+        }
     }
 
     func register(replica: String) throws {

@@ -23,6 +23,10 @@ protocol RelayBackend: AnyObject, Sendable {
     func replicas() throws -> [String]
     /// Makes `replica` known on the relay before it writes a segment (pruning waits for known replicas).
     func register(replica: String) throws
+    /// Marks `replica` forgotten: pruning no longer waits for it, and it syncs no more.
+    func forget(replica: String) throws
+    /// The replicas marked forgotten.
+    func forgottenReplicas() throws -> Set<String>
     /// The oldest and newest segment each replica that wrote one has on the relay (those before the
     /// oldest were pruned).
     func segmentRanges() throws -> [String: ClosedRange<UInt64>]
