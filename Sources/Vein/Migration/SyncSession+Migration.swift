@@ -10,6 +10,7 @@ extension SyncSession {
     /// replica published. Safe to run again: a run killed before it recorded anything does it again, and
     /// a finished one does nothing.
     package func finishMigration(plan: MigrationPlan) throws -> MigrationOutcome {
+        try refuseForgotten()
         let state = try self.state()
         let newest = try newestMigration()
         guard try newest > state.migration || unfinishedMigration() != nil else { return .current }
@@ -59,10 +60,14 @@ extension SyncSession {
             let written = try carry.carry(touched, merger: merger)
             try merger.repair()
             // The others' segments it covers are in it; after them, each replica's next segment is merged
-            // (or passed over, at an older version).
-            for other in Set(try SyncState.progress(in: database).keys).union(barrier.covers.keys) where other != replica {
+            // (or passed over, at an older version). Segments this store merged past what it covers were of
+            // the old version, which their replicas carry across themselves (I23): not asked for again, as
+            // pruning may have removed them on the strength of this store's acknowledgement.
+            let progress = try SyncState.progress(in: database)
+            for other in Set(progress.keys).union(barrier.covers.keys) where other != replica {
                 let covered = barrier.covers[other] ?? (0, Self.zeroDigest)
-                try SyncState.recordProgress(of: other, sequence: covered.sequence, digest: covered.digest, in: database)
+                let kept = progress[other].map { $0.sequence > covered.sequence ? $0 : covered } ?? covered
+                try SyncState.recordProgress(of: other, sequence: kept.sequence, digest: kept.digest, in: database)
             }
             state.migration = number
             state.sentThrough = before

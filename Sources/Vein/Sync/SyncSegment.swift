@@ -22,6 +22,14 @@ struct SyncSegment {
     }
 
     init(decoding bytes: [UInt8], file: String) throws {
+        let (received, offset) = try Self.received(in: bytes, file: file)
+        self.received = received
+        transactions = try SegmentPayload.transactions(in: Array(bytes[offset...]), file: file)
+    }
+
+    /// What a segment's payload says its replica had received, read from the payload's start (`bytes` may
+    /// be only a prefix of it), and where the transactions begin.
+    static func received(in bytes: [UInt8], file: String) throws -> (received: [String: UInt64], offset: Int) {
         var cursor = CellCursor(bytes)
         var received: [String: UInt64] = [:]
         do {
@@ -36,7 +44,6 @@ struct SyncSegment {
         } catch {
             throw BackupError.damaged(file: file, reason: "what it says it received is malformed")
         }
-        self.received = received
-        transactions = try SegmentPayload.transactions(in: Array(bytes[cursor.offset...]), file: file)
+        return (received, cursor.offset)
     }
 }

@@ -23,6 +23,7 @@ extension SyncSession {
     /// migrated, merges what the others sent and sends what this one has, so the barrier it may publish
     /// holds everything it can.
     package func prepareMigration() throws {
+        try refuseForgotten()
         let open = try SyncConflicts(store: store).list().count
         guard open == 0 else { throw SyncError.conflictsOpen(store.path, count: open) }
         guard try unfinishedMigration() == nil, try newestMigration() <= state().migration else { return }

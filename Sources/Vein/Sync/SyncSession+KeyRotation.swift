@@ -20,6 +20,7 @@ extension SyncSession {
     /// taken, a key kept but not yet published is published.
     @discardableResult
     package func rotateKey(to keyFile: String?) throws -> Rotation {
+        try refuseForgotten()
         let newest = try SyncKeyChain.newestEpoch(of: relay)
         if newest > keys.epoch {
             guard let keyFile else {

@@ -42,7 +42,7 @@ extension SyncSession {
         let sent = try SyncState.progress(in: database)[replica]?.sequence ?? 0
         // Not for this replica's newest segment alone: it is never removed.
         if (newest?.covers[replica]?.sequence ?? 0) + 1 < sent {
-            if let published = try publishCheckpoint(after: newest) {
+            if let published = try publishCheckpoint() {
                 report.published = published.number
                 newest = published
             } else {
@@ -51,6 +51,8 @@ extension SyncSession {
         }
         guard let newest else { return report }
         report.checkpoint = newest.number
+        // A barrier published since the push may leave this store's checkpoint behind it: nothing is removed.
+        try refuseAcrossMigration()
         for older in try relay.backend.snapshots(.checkpoint) where older < newest.number {
             try Self.naming { try relay.backend.removeSnapshot(.checkpoint, older) }
             report.checkpointsRemoved += 1
@@ -85,14 +87,17 @@ extension SyncSession {
         return note.migration == (try state().migration) ? note : nil
     }
 
-    /// Publishes a checkpoint of this store when it covers everything `previous` covers and this store
-    /// has nothing unsent; nil when it cannot (another replica's segments in `previous` not merged yet, or
-    /// a commit made since the push).
-    private func publishCheckpoint(after previous: SyncSnapshotNote?) throws -> SyncSnapshotNote? {
-        var number = (try relay.backend.snapshots(.checkpoint).last ?? 0) + 1
-        var previous = previous
+    /// Publishes a checkpoint of this store when it covers everything the relay's newest covers and this
+    /// store has nothing unsent; nil when it cannot (another replica's segments in the newest not merged
+    /// yet, a commit made since the push, or a migration published since).
+    private func publishCheckpoint() throws -> SyncSnapshotNote? {
         let manifest = store.manifest
         while true {
+            // The one it must cover is the newest of the same listing its number follows.
+            let last = try relay.backend.snapshots(.checkpoint).last
+            let number = (last ?? 0) + 1
+            let previous = try last.map { try SyncSnapshotCopy.note(relay: relay, keys: keys, kind: .checkpoint, number: $0) }
+            let migration = try newestMigration()
             var published: SyncSnapshotNote?
             do {
                 _ = try seal(.checkpoint, number) { [replica, store] source in
@@ -101,11 +106,12 @@ extension SyncSession {
                     // An own commit not yet sent has no stamps, and a joiner would merge it again when it comes.
                     let newestOwn = try source.scalar(#"SELECT max("token") FROM "vein_source"."\#(ChangeLogSchema.transactions)" WHERE "replica" = ?"#,
                                                       [.text(replica)])?.int64 ?? 0
-                    guard newestOwn <= state.sentThrough else { throw CheckpointUnready() }
+                    guard newestOwn <= state.sentThrough, state.migration == migration else { throw CheckpointUnready() }
                     let note = SyncSnapshotNote(kind: .checkpoint, number: number, migration: state.migration,
                                                 schemaVersion: manifest.version.description, manifestSHA256: manifest.sha256,
                                                 covers: try SyncState.progress(in: source, schema: "vein_source"))
-                    for (other, covered) in previous?.covers ?? [:] where (note.covers[other]?.sequence ?? 0) < covered.sequence {
+                    let same = previous?.migration == note.migration
+                    for (other, covered) in same ? previous?.covers ?? [:] : [:] where (note.covers[other]?.sequence ?? 0) < covered.sequence {
                         throw CheckpointUnready()
                     }
                     published = note
@@ -115,16 +121,14 @@ extension SyncSession {
             } catch is CheckpointUnready {
                 return nil
             } catch SyncError.snapshotTaken {
-                number += 1
-                previous = try newestCheckpoint()
+                continue  // another replica's came first: compared with it now
             }
         }
     }
 
     /// The last of this replica's segments `other` had merged when it wrote its newest segment.
     private func acknowledgement(of other: String, newest sequence: UInt64) throws -> UInt64 {
-        let (_, _, segment) = try Self.naming { try openSegment(of: other, sequence, after: nil) }
-        return segment.received[replica] ?? 0
+        try received(in: other, sequence)[replica] ?? 0
     }
 }
 

@@ -168,6 +168,7 @@ package final class SyncSession {
     @discardableResult
     package func push(acknowledging: Bool = false) throws -> Report {
         try refuseForgotten()
+        try Self.naming { try relay.backend.register(replica: replica) }  // a join killed before it registered
         try refuseAcrossMigration()
         try catchUpKey()
         let unlock = try relay.backend.lock(replica: replica)
@@ -228,10 +229,10 @@ package final class SyncSession {
         }
     }
 
-    /// Whether `received` says more than this replica's segment `newest` said it had received.
-    private func acknowledgesMore(_ received: [String: UInt64], than newest: UInt64) throws -> Bool {
-        let said = newest > 0 ? try openSegment(of: replica, newest, after: nil).2.received : [:]
-        return received.contains { $0.value > (said[$0.key] ?? 0) }
+    /// Whether `merged` says more than this replica's segment `newest` said it had received.
+    private func acknowledgesMore(_ merged: [String: UInt64], than newest: UInt64) throws -> Bool {
+        let said = newest > 0 ? try received(in: replica, newest) : [:]
+        return merged.contains { $0.value > (said[$0.key] ?? 0) }
     }
 
     /// A write made outside Vein or a migration cannot be sent as changes: said, and nothing is sent.
@@ -251,6 +252,7 @@ package final class SyncSession {
     @discardableResult
     package func pull() throws -> Report {
         try refuseForgotten()
+        try Self.naming { try relay.backend.register(replica: replica) }  // a join killed before it registered
         try refuseAcrossMigration()
         try refuseRelayGoneBack()
         var report = Report()
@@ -333,7 +335,10 @@ package final class SyncSession {
         for (other, last) in try SyncState.progress(in: database) where last.sequence > 0 {
             // Pruned since it was merged: its replica's later segments are there (a relay gone back has none).
             if let range = try relay.backend.segmentRange(of: other), range.lowerBound > last.sequence { continue }
-            guard try relay.backend.digest(of: other, last.sequence) == last.digest else {
+            let digest = try relay.backend.digest(of: other, last.sequence)
+            // Pruned between the two reads.
+            if digest == nil, let range = try relay.backend.segmentRange(of: other), range.lowerBound > last.sequence { continue }
+            guard digest == last.digest else {
                 throw SyncError.relayWentBack(relay.location, replica: other, sequence: last.sequence)
             }
         }
@@ -392,6 +397,26 @@ package final class SyncSession {
         }
         return (header, digest, segment)
     }
+
+    /// What `owner`'s segment `sequence` says its replica had received: the whole file is authenticated,
+    /// and only the start of its payload kept (a segment of many commits is not held in memory).
+    func received(in owner: String, _ sequence: UInt64) throws -> [String: UInt64] {
+        let file = relay.backend.segmentName(of: owner, sequence)
+        var start: [UInt8] = []
+        var epoch = SyncRelay.firstEpoch
+        _ = try Self.naming { try relay.backend.reading(segment: owner, sequence) { path in
+            try SealedFile.open(path, place: {
+                try relay.check($0, file: file, kind: .segment, replica: owner, sequence: sequence)
+                epoch = $0.generation
+            }, key: { id in try keys.key(epoch: epoch, id: id, file: file) }) { piece in
+                if start.count < Self.receivedPrefixLength { start.append(contentsOf: piece.prefix(Self.receivedPrefixLength - start.count)) }
+            }
+        } }
+        return try Self.naming { try SyncSegment.received(in: start, file: file).received }
+    }
+
+    /// Enough of a payload's start for what a segment says it received, whatever the number of replicas.
+    static let receivedPrefixLength = 1 << 20
 
     /// Runs `body`, naming a damaged file of the relay as sync's (the sealed files' reader speaks of backups).
     static func naming<T>(_ body: () throws -> T) throws -> T {

@@ -186,9 +186,44 @@ extension SyncPruningTests {
 
         #expect(throws: SyncError.forgotten(relay, replica: cID)) { try replicas.session(c).pull() }
         #expect(throws: SyncError.forgotten(relay, replica: cID)) { try replicas.session(c).push() }
+        #expect(throws: SyncError.forgotten(relay, replica: cID)) { try replicas.session(c).prepareMigration() }
+        #expect(throws: SyncError.forgotten(relay, replica: cID)) { try replicas.session(c).rotateKey(to: replicas.dir.path("new.key")) }
         // A replica joined now takes its place, from the checkpoint.
         let d = try SyncReplicas.join(replicas.dir, "d.vein", keyFile: replicas.dir.path(replicas.keyFile))
         try replicas.session(d).pull()
         #expect(try replicas.titles(d) == ["a1", "a2", "a3"])
+    }
+}
+
+extension SyncPruningTests {
+    /// A replica still at the old schema acknowledges segments past what the migration's snapshot holds;
+    /// pruning trusts that, so when it crosses the migration it does not ask for them again (they were of
+    /// the old version, which their replica carried across).
+    @Test func anAcknowledgementGivenBeforeAMigrationHoldsAfterIt() throws {
+        let t = try Trio()
+        let plan = try SyncMigrationTests.plan()
+        try Self.insert(t, 1, "b1")
+        try t.session(1).push()
+        try t.session(0).prepareMigration()
+        try t.migrateLocally(0, plan)
+        // b sends a second segment; c merges both and says so, all before a publishes.
+        try Self.insert(t, 1, "b2")
+        try t.session(1).push()
+        try t.session(2).pull()
+        try t.session(2).push(acknowledging: true)
+        #expect(try t.session(0).finishMigration(plan: plan) == .published(migration: 1))
+
+        guard case .rebased = try t.migrate(1) else { Issue.record("b did not start from the barrier"); return }
+        try t.sync(1)
+        try t.sync(0)
+        try t.session(0).push(acknowledging: true)
+        let pruning = try t.session(1).prune()
+        #expect(pruning.prunedThrough >= 2, "b's old-version segments that a and c merged or passed over: \(pruning)")
+
+        guard case .rebased = try t.migrate(2) else { Issue.record("c did not start from the barrier"); return }
+        for i in [2, 1, 0, 2] { try t.sync(i) }
+        let export = try t.export(0)
+        for i in [1, 2] { #expect(try t.export(i) == export, "replica \(i) differs") }
+        for title in ["b1", "b2"] { #expect(export.contains(#""\#(title)""#), "\(title)") }
     }
 }
