@@ -97,7 +97,16 @@ package final class SyncSession {
             throw SyncError.wrongKey(file: relay.backend.snapshotName, keySource: keySource)
         }
         let chain = SyncKeyChain(relay: relay, epoch: epoch, current: key, keySource: keySource)
-        let snapshot = try startingSnapshot(of: relay, keys: chain, beside: destination)
+        var snapshot = try startingSnapshot(of: relay, keys: chain, beside: destination)
+        // A replica that pruned while the snapshot was read may have published a newer checkpoint and
+        // removed segments after this one's: start again from the newest.
+        var attempts = 1
+        while let gap = try prunedPast(snapshot.note, on: relay) {
+            snapshot.discard()
+            guard attempts < 3 else { throw SyncError.prunedPast(relay.location, replica: gap.replica, sequence: gap.sequence) }
+            attempts += 1
+            snapshot = try startingSnapshot(of: relay, keys: chain, beside: destination)
+        }
         defer { snapshot.discard() }
         let chosen = try protection(snapshot.sourceEncrypted)
         let scratch = try Store.open(snapshot.path, realPath: snapshot.path, key: snapshot.copyKey,
@@ -109,6 +118,17 @@ package final class SyncSession {
         }
         return try StoreCopier.copy(scratch, to: destination, protection: chosen, keepsChangeLog: true,
                                     alsoCopying: snapshot.note?.kind == .checkpoint ? SyncSnapshotCopy.checkpointTables : [], readingSource: nil)
+    }
+
+    /// The first replica whose segments right after what `note` covers (none: the sync's first snapshot)
+    /// are no longer on the relay, with what the note covers of it; nil when a replica starting from it
+    /// finds every segment it needs.
+    static func prunedPast(_ note: SyncSnapshotNote?, on relay: SyncRelay) throws -> (replica: String, sequence: UInt64)? {
+        for (other, range) in try relay.backend.segmentRanges().sorted(by: { $0.key < $1.key }) {
+            let covered = note?.covers[other]?.sequence ?? 0
+            if range.lowerBound > covered + 1 { return (other, covered) }
+        }
+        return nil
     }
 
     /// Where a new replica starts: the newest checkpoint of the newest migration, else that migration's

@@ -227,3 +227,31 @@ extension SyncPruningTests {
         for title in ["b1", "b2"] { #expect(export.contains(#""\#(title)""#), "\(title)") }
     }
 }
+
+extension SyncPruningTests {
+    /// A checkpoint read while another replica published a newer one and pruned past it is found behind
+    /// (a join then starts again from the newest); the newest is not.
+    @Test func aCheckpointPrunedPastIsFoundBehind() throws {
+        let t = try Trio()
+        for n in 1...2 {
+            try Self.insert(t, 0, "a\(n)")
+            try t.session(0).push()
+        }
+        #expect(try t.session(0).prune().published == 1)
+        let relay = try SyncRelay.open(t.replicas.dir.path("relay"))
+        let first = try SyncSnapshotCopy.note(relay: relay, keys: t.session(0).keys, kind: .checkpoint, number: 1)
+        #expect(try SyncSession.prunedPast(first, on: relay) == nil)
+        for n in 3...5 {
+            try Self.insert(t, 0, "a\(n)")
+            try t.session(0).push()
+        }
+        for i in [1, 2] { _ = try t.session(i).prune() }
+        let pruning = try t.session(0).prune()
+        let a = try t.session(0).replica
+        #expect(pruning.checkpoint > 1 && pruning.prunedThrough > (first.covers[a]?.sequence ?? 0) + 1, "\(pruning)")
+        let gap = try #require(try SyncSession.prunedPast(first, on: relay))
+        #expect(gap.replica == a)
+        let newest = try #require(try t.session(0).newestCheckpoint())
+        #expect(try SyncSession.prunedPast(newest, on: relay) == nil)
+    }
+}
