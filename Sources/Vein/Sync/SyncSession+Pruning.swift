@@ -32,9 +32,8 @@ extension SyncSession {
     /// sent, then removes this replica's segments that the checkpoint covers and every known replica has
     /// merged.
     package func prune() throws -> Pruning {
-        try push()
         try pull()
-        try push(acknowledging: true)
+        try push(acknowledging: true)  // what it has not sent, or else what it merged
         let unlock = try relay.backend.lock(replica: replica)
         defer { unlock() }
         var report = Pruning()
@@ -42,7 +41,7 @@ extension SyncSession {
         let sent = try SyncState.progress(in: database)[replica]?.sequence ?? 0
         // Not for this replica's newest segment alone: it is never removed.
         if (newest?.covers[replica]?.sequence ?? 0) + 1 < sent {
-            if let published = try publishCheckpoint() {
+            if let published = try publishCheckpoint(knowing: newest) {
                 report.published = published.number
                 newest = published
             } else {
@@ -90,13 +89,14 @@ extension SyncSession {
     /// Publishes a checkpoint of this store when it covers everything the relay's newest covers and this
     /// store has nothing unsent; nil when it cannot (another replica's segments in the newest not merged
     /// yet, a commit made since the push, or a migration published since).
-    private func publishCheckpoint() throws -> SyncSnapshotNote? {
+    /// `known`: a checkpoint's note already read (`newestCheckpoint`), not read again when it is the newest.
+    private func publishCheckpoint(knowing known: SyncSnapshotNote?) throws -> SyncSnapshotNote? {
         let manifest = store.manifest
         while true {
             // The one it must cover is the newest of the same listing its number follows.
             let last = try relay.backend.snapshots(.checkpoint).last
             let number = (last ?? 0) + 1
-            let previous = try last.map { try SyncSnapshotCopy.note(relay: relay, keys: keys, kind: .checkpoint, number: $0) }
+            let previous = try last.map { $0 == known?.number ? known! : try SyncSnapshotCopy.note(relay: relay, keys: keys, kind: .checkpoint, number: $0) }
             let migration = try newestMigration()
             var published: SyncSnapshotNote?
             do {
