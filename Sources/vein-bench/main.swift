@@ -337,11 +337,17 @@ do {
     // delete: the first tenth of them, with their inverse upkeep (the post's list), one save.
     let deleter = ObjectContext(store: store)
     var phases: [Double] = []
+    if ProcessInfo.processInfo.environment["VEIN_BENCH_PHASES"] != nil {
+        FileHandle.standardError.write("delete begins\n".data(using: .utf8)!)
+    }
     let deleteTime = try milliseconds {
         var objects: [ModelObject] = []
         phases.append(try milliseconds { objects = try deleter.fetch(ObjectFetch(model: "Attachment", fetchLimit: linkRows / 10)) })
         phases.append(try milliseconds { for object in objects { try deleter.delete(object) } })
         phases.append(try milliseconds { try deleter.save() })
+    }
+    if ProcessInfo.processInfo.environment["VEIN_BENCH_PHASES"] != nil {
+        FileHandle.standardError.write("delete ends\n".data(using: .utf8)!)
     }
     if ProcessInfo.processInfo.environment["VEIN_BENCH_PHASES"] != nil {
         FileHandle.standardError.write("delete phases (fetch, delete calls, save) ms: \(phases.map { String(format: "%.1f", $0) })\n".data(using: .utf8)!)

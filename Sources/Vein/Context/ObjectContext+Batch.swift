@@ -103,7 +103,7 @@ struct SavedObjects {
     /// Keeps `object`'s state unless it is kept already (its earlier state is the one to put back).
     mutating func keep(_ object: ModelObject, in context: ObjectContext, keepingLinkChanges: Bool) {
         guard objects[ObjectIdentifier(object)] == nil else { return }
-        objects[ObjectIdentifier(object)] = SavedObjectState(object, inUpdated: context.pending.updated[object.id] === object,
+        objects[ObjectIdentifier(object)] = SavedObjectState(object, inUpdated: context.pending.updated.holds(object),
                                                              keepingLinkChanges: keepingLinkChanges)
     }
 }

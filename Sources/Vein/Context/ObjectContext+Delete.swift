@@ -23,10 +23,10 @@ extension ObjectContext {
             }
             // Collect the whole cascade first, so a `deny` anywhere refuses before anything changes.
             var doomed: [ModelObject] = []
-            var seen = Set<String>()
+            var seen = Set<ObjectIdentifier>()  // one object per id in a context (the identity map)
             var throughLinks: [String: (owner: ModelObject, relationship: Int)] = [:]
             func collect(_ o: ModelObject) throws {
-                guard seen.insert(o.id).inserted else { return }
+                guard seen.insert(ObjectIdentifier(o)).inserted else { return }
                 doomed.append(o)
                 for (i, rel) in o.layout.relationships.enumerated() {
                     guard let rel, let targets = try membersInMemory(o, i) else { continue }
@@ -40,7 +40,7 @@ extension ObjectContext {
                     case .cascade:
                         for id in targets {
                             guard let t = loadedObject(rel.target, id: id) else { continue }
-                            if o.layout.storage[i]?.kind == .linkTable, !seen.contains(t.id) { throughLinks[t.id] = (o, i) }
+                            if o.layout.storage[i]?.kind == .linkTable, !seen.contains(ObjectIdentifier(t)) { throughLinks[t.id] = (o, i) }
                             try collect(t)
                         }
                     default: break
@@ -53,8 +53,8 @@ extension ObjectContext {
             for o in doomed {
                 for (i, rel) in o.layout.relationships.enumerated() {
                     guard let rel, rel.deleteRule != .noAction, let inverse = rel.inverse, !o.unloaded.contains(i) else { continue }
-                    for id in ids(in: o[column: i]) where !seen.contains(id) {
-                        if let t = loadedObject(rel.target, id: id) { try unlink(t, inverse, o.id) }
+                    for id in ids(in: o[column: i]) {
+                        if let t = loadedObject(rel.target, id: id), !seen.contains(ObjectIdentifier(t)) { try unlink(t, inverse, o.id) }
                     }
                 }
             }
@@ -180,7 +180,7 @@ extension ObjectContext {
 
     /// Puts `objects` in `DeleteSet` as round `round`, in id order (`ObjectKey.precedes`).
     func insertIntoDeleteSet(_ objects: some Collection<ModelObject>, round: Int64) throws {
-        try insertRows(DeleteSet.insertSQL, DeleteSet.insertedRow, width: 3, objects.sorted { $0.key.precedes($1.key) }) { object, statement, at in
+        try insertRows(DeleteSet.insertSQL, DeleteSet.insertedRow, width: 3, ObjectKey.inIDOrder(objects)) { object, statement, at in
             try statement.bind(text: object.modelName, at: at)
             try object.key.withText { try statement.bind(utf8: $0, at: at + 1) }
             try statement.bind(int64: round, at: at + 2)

@@ -237,9 +237,9 @@ extension ObjectContext {
     /// SQL: a condition reading other objects (changed members, hop targets), one that could trap on a
     /// stored row the context has changed, too many changed rows to bind.
     private func narrowingWithPendingChanges(_ compiled: SQLCompiler.Fragment, descriptor: ObjectFetch, layout: ModelLayout) -> SQLCompiler.Fragment? {
-        let changedIDs = pending.updated.ids(of: descriptor.model)
-        guard descriptor.predicate?.readsOtherObjects != true, !compiled.canFail, changedIDs.count <= SQLCompiler.maxArguments else { return nil }
-        let changed = changedIDs.sorted()
+        guard descriptor.predicate?.readsOtherObjects != true, !compiled.canFail,
+              pending.updated.count(of: descriptor.model) <= SQLCompiler.maxArguments else { return nil }
+        let changed = pending.updated.ids(of: descriptor.model).sorted()
         guard !changed.isEmpty else { return SQLCompiler.Fragment(sql: compiled.sql, arguments: compiled.arguments, isExact: false) }
         return SQLCompiler.Fragment(sql: "(\(compiled.sql) OR \(layout.table).\(StoreFormat.key) IN (\(changed.map { _ in "?" }.joined(separator: ", "))))",
                                     arguments: compiled.arguments + changed.map { .text($0) }, isExact: false)

@@ -83,10 +83,10 @@ extension ObjectContext {
     /// before any row is written (a reverse-column list changes as its members' rows are written).
     func storedListsOfReplacedLinks() throws -> [ObjectIdentifier: [Int: [String]]] {
         var result: [ObjectIdentifier: [Int: [String]]] = [:]
-        for object in pending.objects {
+        for object in pending.objects where !object.linkChanges.isEmpty {
             for (i, change) in object.linkChanges where change.replaced && object.layout.storage[i]!.writesLinks {
                 var stored: [String] = []
-                if object.state == .persisted || pending.deleted[object.id] === object {
+                if object.state == .persisted || pending.deleted.holds(object) {
                     let statement = try database.cachedStatement(object.layout.storage[i]!.membersSQL)
                     defer { statement.reset() }
                     try statement.bind([.text(object.id)])
@@ -155,7 +155,7 @@ extension ObjectContext {
     private func rowWriteNames(_ member: ModelObject, _ owner: ModelObject, in i: Int) -> Bool {
         switch member.state {
         case .inserted: break
-        case .persisted: guard member.changed.contains(i), pending.updated[member.id] === member else { return false }
+        case .persisted: guard member.changed.contains(i), pending.updated.holds(member) else { return false }
         case .deleted: return false
         }
         return member[column: i] == .string(owner.id)

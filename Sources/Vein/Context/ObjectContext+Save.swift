@@ -180,7 +180,7 @@ extension ObjectContext {
     /// longer reaches.
     private func requireCascadedLinksStand() throws {
         for (id, owner, relationship) in pending.deletesThroughLinks {
-            guard owner.state == .deleted, pending.deleted[owner.id] === owner else { continue }
+            guard owner.state == .deleted, pending.deleted.holds(owner) else { continue }
             if let change = owner.linkChanges[relationship], change.replaced || change.isAdded(id) { continue }
             let storage = owner.layout.storage[relationship]!
             let statement = try database.cachedStatement("SELECT \(storage.containsSQL(owner: "?"))")
@@ -198,8 +198,9 @@ extension ObjectContext {
     private func requireUnchangedSinceRead(_ objects: [ModelObject], in idSet: (String) -> String) throws {
         let read = objects.filter { $0.readValues != nil }
         guard !read.isEmpty else { return }
-        for (model, group) in Dictionary(grouping: read, by: \.modelName).sorted(by: { $0.key < $1.key }) {
-            let layout = group[0].layout
+        // Grouped by layout (a model's objects share it): a pointer to hash, where a model name is a string.
+        for group in Dictionary(grouping: read, by: { ObjectIdentifier($0.layout) }).values.sorted(by: { $0[0].modelName < $1[0].modelName }) {
+            let layout = group[0].layout, model = layout.model.name
             // Every column any of them read; each object is compared on the ones it read.
             let columns = layout.columns.indices.filter { i in group.contains { $0.readValues![i] != nil } }
             let list = (["\(StoreFormat.key)"] + columns.map { SQL.quoteIdentifier(layout.columns[$0]) }).joined(separator: ", ")
@@ -212,8 +213,13 @@ extension ObjectContext {
             while try statement.step() {
                 let key = ObjectKey(canonicalUTF8: statement.textBytes(0)) ?? ObjectKey(statement.string(0))
                 guard let object = unmatched.removeValue(forKey: key), let values = object.readValues else { continue }
-                for (n, i) in columns.enumerated() where values[i] != nil {
-                    if try layout.read(statement, n + 1, as: i, id: object.id) != values[i] {
+                for (n, i) in columns.enumerated() {
+                    guard let value = values[i] else { continue }
+                    // Text as read back is its stored bytes: equal bytes are an equal value, without making
+                    // a string. Any other cell is read and compared as a value (text that differs only in
+                    // its normal form is equal, as `Value`'s `==` says).
+                    if case .string(let text) = value, statement.isText(n + 1, equalTo: text) { continue }
+                    if try layout.read(statement, n + 1, as: i, id: object.id) != value {
                         throw ContextError.conflict(model: model, id: object.id)
                     }
                 }

@@ -8,11 +8,11 @@
 struct ObjectKey: Hashable {
     /// One or the other, not both: an enum is a word smaller than a ULID beside an optional string, and
     /// every object keeps its key.
-    private enum Form: Hashable {
+    fileprivate enum Form: Hashable {
         case ulid(ULID)
         case text(String)
     }
-    private let form: Form
+    fileprivate let form: Form
 
     init(_ id: String) {
         var id = id
@@ -81,5 +81,24 @@ struct ObjectKey: Hashable {
             hasher.combine(text)
             return hasher.finalize()
         }
+    }
+}
+
+extension ObjectKey {
+    /// `objects` in the order of their ids (`precedes`). The ULIDs are sorted as pairs of integers
+    /// beside their objects' positions, so a sort of many objects compares words, not enum payloads.
+    static func inIDOrder(_ objects: some Collection<ModelObject>) -> [ModelObject] {
+        var ulids: [(high: UInt64, low: UInt64, object: ModelObject)] = []
+        var texts: [(text: String, object: ModelObject)] = []
+        ulids.reserveCapacity(objects.count)
+        for object in objects {
+            switch object.key.form {
+            case .ulid(let ulid): ulids.append((ulid.high, ulid.low, object))
+            case .text(let text): texts.append((text, object))
+            }
+        }
+        ulids.sort { $0.high != $1.high ? $0.high < $1.high : $0.low < $1.low }
+        texts.sort { $0.text < $1.text }
+        return ulids.map(\.object) + texts.map(\.object)
     }
 }

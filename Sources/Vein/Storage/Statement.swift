@@ -111,6 +111,15 @@ package final class Statement {
         guard let text = sqlite3_column_text(handle, Int32(column)) else { return UnsafeBufferPointer(start: nil, count: 0) }
         return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, Int32(column))))
     }
+    /// Whether a TEXT cell holds exactly the bytes of `text`, read in place (no string is made).
+    func isText(_ column: Int, equalTo text: String) -> Bool {
+        guard storageClass(column) == SQLITE_TEXT else { return false }
+        let cell = textBytes(column)
+        var text = text
+        return text.withUTF8 { own in
+            own.count == cell.count && (own.isEmpty || memcmp(own.baseAddress!, cell.baseAddress!, own.count) == 0)
+        }
+    }
     package func data(_ column: Int) -> Data {
         let count = Int(sqlite3_column_bytes(handle, Int32(column)))
         guard count > 0, let blob = sqlite3_column_blob(handle, Int32(column)) else { return Data() }

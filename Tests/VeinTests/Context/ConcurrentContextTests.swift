@@ -71,6 +71,38 @@ import Testing
         #expect(try f.context().fetchCount(ObjectFetch(model: "Post")) == 0)
     }
 
+    /// The check of a deleted row compares stored text by its bytes first: text changed to as many
+    /// bytes is a conflict, as is a to-one changed to another id; text another program rewrote in
+    /// another normal form is the same value (as `Value`'s `==` says) and no conflict.
+    @Test func aDeletedRowsTextIsComparedByValue() throws {
+        let f = try ContextFixture()
+        defer { f.dir.cleanUp() }
+        let setup = try f.context()
+        let renormalized = try setup.insert("Post", ["title": .string("caf\u{E9}"), "content": .string("c")])
+        let retyped = try setup.insert("Post", ["title": .string("caf\u{E9}"), "content": .string("c")])
+        let attachment = try setup.insert("Attachment", ["name": .string("a.png"), "sizeMiB": .double(1), "post": .string(retyped.id)])
+        try setup.save()
+        for (id, title, conflicts) in [(renormalized.id, "cafe\u{301}", false), (retyped.id, "cafx", true)] {
+            let a = try f.context()
+            let seen = try #require(try a.object("Post", id: id))
+            #expect(try seen["title"] == .string("caf\u{E9}"))
+            try f.context().database.execute(#"UPDATE "Post" SET "title" = ? WHERE "_id" = ?"#, [.text(title), .text(id)])
+            try a.delete(seen)
+            if conflicts {
+                #expect(throws: ContextError.conflict(model: "Post", id: id)) { try a.save() }
+            } else {
+                try a.save()
+                #expect(try f.context().object("Post", id: id) == nil)
+            }
+        }
+        let a = try f.context()
+        let seen = try #require(try a.object("Attachment", id: attachment.id))
+        #expect(try seen["post"] == .string(retyped.id))
+        try f.context().database.execute(#"UPDATE "Attachment" SET "post" = NULL WHERE "_id" = ?"#, [.text(attachment.id)])
+        try a.delete(seen)
+        #expect(throws: ContextError.conflict(model: "Attachment", id: attachment.id)) { try a.save() }
+    }
+
     /// Item 3: two contexts adding to the same post lose neither link. Store format 2 keeps no list on the
     /// owner to overwrite: each link is its own row change (the member's to-one and position), so both land.
     @Test func relationshipEditedByAnotherContextIsAConflict() throws {

@@ -76,4 +76,46 @@ import Testing
         #expect(pending.takeDeferredFailure() as? ContextError == .unknownModel("First"))
         #expect(pending.takeDeferredFailure() == nil)
     }
+
+    /// `PendingObjects`, keyed by `ObjectKey`, against a dictionary by id doing the same operations:
+    /// objects of two models, ULID and text ids, an id taken over by an object of the other model (ids
+    /// imported into two models), removals of the object filed and of another with its id.
+    @Test(arguments: [1, 2, 3])
+    func pendingObjectsMatchADictionaryByID(seed: UInt64) throws {
+        let f = try ContextFixture()
+        defer { f.dir.cleanUp() }
+        let context = ObjectContext(store: f.store)
+        let layouts = [try context.layout("Tag"), try context.layout("Passport")]
+        var random = SplitMix64(seed: seed)
+        let ids = (0..<60).map { n in n % 2 == 0 ? ULID.make().description : "imported-\(n)" }
+        var objects = PendingObjects()
+        var reference: [String: ModelObject] = [:]
+        for step in 0..<4_000 {
+            let id = ids[Int(random.next() % UInt64(ids.count))]
+            let layout = layouts[Int(random.next() % 2)]
+            let made = ModelObject(key: ObjectKey(id), layout: layout, values: (0..<layout.columnCount).map { layout.isToMany[$0] ? .array([]) : .string("t") },
+                                   unloaded: [], state: .persisted, readAt: 0)
+            switch random.next() % 4 {
+            case 0, 1:
+                objects.insert(made)
+                reference[id] = made
+            case 2:
+                objects.remove(made)  // another object with the id: nothing goes
+            default:
+                if let filed = reference[id] {
+                    objects.remove(filed)
+                    reference[id] = nil
+                }
+            }
+            try #require(objects.count == reference.count, "step \(step)")
+            try #require(objects[id] === reference[id], "step \(step)")
+            try #require(!objects.holds(made) || reference[id] === made, "step \(step)")
+            for model in ["Tag", "Passport"] {
+                let expected = reference.filter { $0.value.modelName == model }.keys.sorted()
+                try #require(objects.ids(of: model).sorted() == expected, "step \(step), \(model)")
+                try #require(objects.count(of: model) == expected.count && objects.contains(model: model) == !expected.isEmpty)
+            }
+            try #require(Set(objects.models) == Set(reference.values.map(\.modelName)), "step \(step)")
+        }
+    }
 }

@@ -11,8 +11,8 @@ extension PendingChanges {
     /// The object's pending change, if it has one.
     func pendingChange(of object: ModelObject) -> ObjectContext.Change? {
         if object.state == .inserted, inserted.contains(object) { return insertChange(object) }
-        if updated[object.id] === object { return updateChange(object) }
-        if deleted[object.id] === object { return ObjectContext.Change(kind: .delete, model: object.modelName, id: object.id, fields: []) }
+        if updated.holds(object) { return updateChange(object) }
+        if deleted.holds(object) { return ObjectContext.Change(kind: .delete, model: object.modelName, id: object.id, fields: []) }
         return nil
     }
 

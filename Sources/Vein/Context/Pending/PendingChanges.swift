@@ -77,7 +77,7 @@ struct PendingChanges {
     mutating func recordInsert(_ object: ModelObject) { inserted.append(object) }
 
     /// A stored object was changed (a field, or a link): the save writes it.
-    mutating func recordUpdate(_ object: ModelObject) { updated[object.id] = object }
+    mutating func recordUpdate(_ object: ModelObject) { updated.insert(object) }
 
     /// A to-many link changed, on any object.
     mutating func noteLinksChanged() { linksChangedSinceSave = true }
@@ -85,7 +85,7 @@ struct PendingChanges {
     /// The caller put `object` back as it was before its change (a failed batch of sets): the save no
     /// longer writes it.
     mutating func forgetUpdate(_ object: ModelObject) {
-        if updated[object.id] === object { updated.removeValue(forKey: object.id) }
+        updated.remove(object)
     }
 
     /// Objects inserted since the last save that an insert which failed part-way leaves unmade.
@@ -98,8 +98,8 @@ struct PendingChanges {
     /// `applyDeleteRules`).
     mutating func recordDelete(_ object: ModelObject) {
         if object.state == .inserted { return inserted.remove(object) }
-        updated.removeValue(forKey: object.id)
-        deleted[object.id] = object
+        updated.removeValue(forKey: object.key)
+        deleted.insert(object)
         deletedByRule.removeValue(forKey: object.id)
         deletedSinceRulesApplied.append(object)
     }
@@ -136,10 +136,10 @@ struct PendingChanges {
 
     /// The deletes made since the delete rules were last applied and still pending as made: what the
     /// next run adds to the delete set.
-    var deletesSinceRulesApplied: [ModelObject] { deletedSinceRulesApplied.filter { deleted[$0.id] === $0 } }
+    var deletesSinceRulesApplied: [ModelObject] { deletedSinceRulesApplied.filter { deleted.holds($0) } }
 
     /// A held object without changes that a delete rule takes in the store: the save deletes it as if named.
-    mutating func recordHeldObjectDeletedByRule(_ object: ModelObject) { deleted[object.id] = object }
+    mutating func recordHeldObjectDeletedByRule(_ object: ModelObject) { deleted.insert(object) }
 
     /// Makes `rows` the rows the delete rules take that this context does not hold, noting for the
     /// recordings open each row whose pending delete it adds or drops.
@@ -195,7 +195,7 @@ struct PendingChanges {
     /// save's upsert, `object` rekeyed already).
     mutating func recordInsertBecameUpdate(_ object: ModelObject) {
         inserted.remove(object)
-        updated[object.id] = object
+        updated.insert(object)
     }
 
     /// A save committed every pending change: nothing of that work is left to write or to follow.
