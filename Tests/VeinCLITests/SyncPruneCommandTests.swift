@@ -103,6 +103,9 @@ import Testing
         let unknown = try r.vein(["sync", "forget", "a.vein", "--replica", "01JDQ8ZK3M8Q2V6Y0X9T4B7C1D"] + S.key("a"))
         #expect(unknown.status == 64 && unknown.stderr.hasPrefix("vein: error: ") && unknown.stderr.hasSuffix("knows no replica 01JDQ8ZK3M8Q2V6Y0X9T4B7C1D\n"
                 + "hint: 'vein sync status STORE' lists the replicas\n"), "\(unknown.stderr)")
+        let own = try r.vein(["sync", "forget", "c.vein", "--replica", c] + S.key("c"))
+        #expect(own.status == 64 && own.stderr == "vein: error: \(c) is this store's own replica: a replica forgets others, never itself\n"
+                + "hint: forget this replica from another one, once it will not sync again\n", "\(own.stderr)")
         let forgot = try S.expectOK(r, ["sync", "forget", "a.vein", "--replica", c] + S.key("a"))
         #expect(forgot.stderr == "sync: replica \(c) is forgotten; pruning waits for it no more, and it syncs no more\n")
         let pruned = try S.expectOK(r, ["sync", "prune", "a.vein", "--json"] + S.key("a"))

@@ -392,8 +392,9 @@ enum ErrorReporting {
         case .forgotten:
             return Report(messages: message, hint: "nothing was sent or merged; make a new replica with 'vein sync join' (this store's "
                           + "commits not yet sent are not in it)", exitCode: .dataError)
-        case .noSuchReplica:
-            return Report(messages: message, hint: "'vein sync status STORE' lists the replicas", exitCode: .usage)
+        case .noSuchReplica(_, _, let own):
+            return Report(messages: message, hint: own ? "forget this replica from another one, once it will not sync again"
+                                                       : "'vein sync status STORE' lists the replicas", exitCode: .usage)
         case .relayWentBack:
             return Report(messages: message, hint: "the relay was restored from an older copy of itself, or its files were removed: nothing was "
                           + "merged; put the relay's newer files back", exitCode: .dataError)
