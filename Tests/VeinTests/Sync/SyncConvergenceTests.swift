@@ -5,8 +5,8 @@ import Testing
 /// Sync's promise (docs/sync.md#merging): after every replica has sent its commits and received everyone
 /// else's, all replicas hold the same store, whatever each did meanwhile and in whatever order the relay
 /// delivered. Checked as a property: three replicas make random writes of every kind (saves, links and
-/// reorders, deletes with cascades, statements, imports), and sync at random moments, each through its own
-/// copy of the relay into which a courier carries the others' segments late, out of order and twice.
+/// reorders, deletes with cascades, statements, imports), and sync and prune at random moments, each through
+/// its own copy of the relay into which a courier carries the others' segments late, out of order and twice.
 @Suite struct SyncConvergenceTests {
     /// The history tests' schema, with a cascade through a link table too (`Post.related`).
     static let manifestText = ChangeLogReplayTests.manifestText.replacingOccurrences(
@@ -47,6 +47,12 @@ import Testing
                 let store = try Store.open(dir.path("r\(i).vein"), keys: KeyOptions(keyring: nil))
                 try SyncSession.adopt(store, relay: try SyncRelay.open(dir.path("relay\(i)")), keyFile: dir.path("sync.key"))
                 stores.append(store)
+            }
+            // Every relay copy knows every replica from the start, as one shared relay does once each has
+            // joined: a prune waits for each of them to merge what it removes.
+            let ids = try stores.map { try #require(try ChangeLogSchema.replica(in: $0.database)) }
+            for i in 0..<count {
+                for id in ids { try FileManager.default.createDirectory(atPath: dir.path("relay\(i)/\(id)"), withIntermediateDirectories: true) }
             }
             for (i, store) in stores.enumerated() {
                 sessions.append(try SyncSession(store: store))
@@ -153,7 +159,23 @@ import Testing
         let replicas = try Replicas(count: 3 + Int(seed % 3), seed: seed)
         var rng = SplitMix64(seed: seed)
         var log: [String] = []
-        for step in 0..<80 {
+        // Half the schedules stop midway for every replica to prune, twice, the courier carrying everything
+        // between: what each merged is acknowledged, and segments go. The writes and syncs that follow run
+        // on the pruned relay copies.
+        let prunesMidway = seed % 2 == 0
+        var removed = 0
+        for step in 0..<(prunesMidway ? 120 : 80) {
+            if prunesMidway && step == 60 {
+                for _ in 0..<2 {
+                    try replicas.carryAll()
+                    for i in 0..<replicas.count {
+                        let report = try replicas.sessions[i].prune()
+                        removed += report.removed
+                        log.append("r\(i) pruned \(report.removed) segments, through \(report.prunedThrough)")
+                    }
+                }
+                try replicas.carryAll()
+            }
             let i = Int.random(in: 0..<replicas.count, using: &rng)
             let choice = Int.random(in: 0..<8, using: &rng)
             switch choice {
@@ -173,10 +195,17 @@ import Testing
             case 4:
                 let report = try replicas.sessions[i].pull()
                 log.append("r\(i) pulled \(report.segments)")
+            case 7 where Int.random(in: 0..<3, using: &rng) == 0:
+                // A prune removes only what a checkpoint covers and every replica merged; the courier
+                // carries what is left, and a replica missing a pruned segment finds it in another copy.
+                let report = try replicas.sessions[i].prune()
+                removed += report.removed
+                log.append("r\(i) pruned \(report.removed) segments, through \(report.prunedThrough)")
             default:
                 for _ in 0..<3 { try replicas.carry() }
             }
         }
+        if prunesMidway && ProcessInfo.processInfo.environment["VEIN_SYNC_DEBUG"] != nil { print("seed \(seed): \(removed) segments pruned") }
         for i in 0..<replicas.count { try replicas.sessions[i].push() }
         try replicas.carryAll()
         for _ in 0..<2 {
