@@ -305,6 +305,10 @@ func makeBlog(_ name: String) throws -> Store {
 }
 
 let linkRows = Int(ProcessInfo.processInfo.environment["VEIN_BENCH_LINK_ROWS"] ?? "") ?? 1_000_000
+/// VEIN_BENCH_PHASES=1: the link's and the delete's phases on standard error, and `delete begins` and
+/// `delete ends` around the delete, for a profiler to start and stop at.
+let reportsPhases = ProcessInfo.processInfo.environment["VEIN_BENCH_PHASES"] != nil
+func reportPhase(_ line: String) { if reportsPhases { FileHandle.standardError.write((line + "\n").data(using: .utf8)!) } }
 do {
     // link: one save per 1,000 attachments, each naming the post (the context keeps the post's list in step).
     let store = try makeBlog("link.vein")
@@ -327,9 +331,7 @@ do {
         }
     }
     let k = min(10, batches.count)
-    if ProcessInfo.processInfo.environment["VEIN_BENCH_PHASES"] != nil {
-        FileHandle.standardError.write("link phases (insert calls, saves) ms: \(String(format: "%.1f", linkInsertTime)), \(String(format: "%.1f", total - linkInsertTime))\n".data(using: .utf8)!)
-    }
+    reportPhase("link phases (insert calls, saves) ms: \(String(format: "%.1f", linkInsertTime)), \(String(format: "%.1f", total - linkInsertTime))")
     print("vein link encrypted \(String(format: "%.1f", total))")
     print("vein link-first1000 encrypted \(String(format: "%.2f", median(Array(batches.prefix(k)))))")
     print("vein link-last1000 encrypted \(String(format: "%.2f", median(Array(batches.suffix(k)))))")
@@ -337,21 +339,15 @@ do {
     // delete: the first tenth of them, with their inverse upkeep (the post's list), one save.
     let deleter = ObjectContext(store: store)
     var phases: [Double] = []
-    if ProcessInfo.processInfo.environment["VEIN_BENCH_PHASES"] != nil {
-        FileHandle.standardError.write("delete begins\n".data(using: .utf8)!)
-    }
+    reportPhase("delete begins")
     let deleteTime = try milliseconds {
         var objects: [ModelObject] = []
         phases.append(try milliseconds { objects = try deleter.fetch(ObjectFetch(model: "Attachment", fetchLimit: linkRows / 10)) })
         phases.append(try milliseconds { for object in objects { try deleter.delete(object) } })
         phases.append(try milliseconds { try deleter.save() })
     }
-    if ProcessInfo.processInfo.environment["VEIN_BENCH_PHASES"] != nil {
-        FileHandle.standardError.write("delete ends\n".data(using: .utf8)!)
-    }
-    if ProcessInfo.processInfo.environment["VEIN_BENCH_PHASES"] != nil {
-        FileHandle.standardError.write("delete phases (fetch, delete calls, save) ms: \(phases.map { String(format: "%.1f", $0) })\n".data(using: .utf8)!)
-    }
+    reportPhase("delete ends")
+    reportPhase("delete phases (fetch, delete calls, save) ms: \(phases.map { String(format: "%.1f", $0) })")
     print("vein delete encrypted \(String(format: "%.1f", deleteTime))")
 }
 do {

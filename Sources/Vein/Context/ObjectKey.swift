@@ -8,11 +8,11 @@
 struct ObjectKey: Hashable {
     /// One or the other, not both: an enum is a word smaller than a ULID beside an optional string, and
     /// every object keeps its key.
-    fileprivate enum Form: Hashable {
+    private enum Form: Hashable {
         case ulid(ULID)
         case text(String)
     }
-    fileprivate let form: Form
+    private let form: Form
 
     init(_ id: String) {
         var id = id
@@ -82,11 +82,9 @@ struct ObjectKey: Hashable {
             return hasher.finalize()
         }
     }
-}
 
-extension ObjectKey {
     /// `objects` in the order of their ids (`precedes`). The ULIDs are sorted as pairs of integers
-    /// beside their objects' positions, so a sort of many objects compares words, not enum payloads.
+    /// beside their objects, so a sort of many objects compares words, not enum payloads.
     static func inIDOrder(_ objects: some Collection<ModelObject>) -> [ModelObject] {
         var ulids: [(high: UInt64, low: UInt64, object: ModelObject)] = []
         var texts: [(text: String, object: ModelObject)] = []

@@ -98,6 +98,7 @@ package final class SyncSession {
         }
         let chain = SyncKeyChain(relay: relay, epoch: epoch, current: key, keySource: keySource)
         var snapshot = try startingSnapshot(of: relay, keys: chain, beside: destination)
+        defer { snapshot.discard() }  // the one held when this returns or throws (a discard is done once)
         // A replica that pruned while the snapshot was read may have published a newer checkpoint and
         // removed segments after this one's: start again from the newest.
         var attempts = 1
@@ -107,7 +108,6 @@ package final class SyncSession {
             attempts += 1
             snapshot = try startingSnapshot(of: relay, keys: chain, beside: destination)
         }
-        defer { snapshot.discard() }
         let chosen = try protection(snapshot.sourceEncrypted)
         let scratch = try Store.open(snapshot.path, realPath: snapshot.path, key: snapshot.copyKey,
                                      encryption: .encrypted(kind: snapshot.copyKey.kindDescription, source: .none), mode: .readWrite)

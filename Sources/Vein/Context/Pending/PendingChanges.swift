@@ -11,8 +11,8 @@ struct PendingChanges {
     /// Strongly held until saved or rolled back (insertion order kept). Each kept by model too: what a
     /// statement asks of the pending work costs what it touches, not what is pending.
     private(set) var inserted: PendingInserts = []
-    private(set) var updated: PendingObjects = [:]
-    private(set) var deleted: PendingObjects = [:]
+    private(set) var updated = PendingObjects()
+    private(set) var deleted = PendingObjects()
     /// Rows the pending deletes take with them by `cascade` in the store that this context does not hold
     /// (id → model), as `applyDeleteRules` found them; `save` finds them again.
     private(set) var deletedByRule: [String: String] = [:]
@@ -201,8 +201,8 @@ struct PendingChanges {
     /// A save committed every pending change: nothing of that work is left to write or to follow.
     mutating func forgetSavedWork() {
         inserted = []
-        updated = [:]
-        deleted = [:]
+        updated = PendingObjects()
+        deleted = PendingObjects()
         deletedByRule = [:]
         cascadedThroughLinks = [:]
         linksChangedSinceSave = false

@@ -4,13 +4,9 @@
 ///
 /// Keyed by `ObjectKey`, as the identity map is: a delete or a change of a stored object files it by its
 /// key's two words, not by hashing its 26-character id twice (once here, once in its model's set).
-struct PendingObjects: ExpressibleByDictionaryLiteral {
+struct PendingObjects {
     private var byKey: [ObjectKey: ModelObject] = [:]
     private var keysByModel: [String: Set<ObjectKey>] = [:]
-
-    init(dictionaryLiteral elements: (String, ModelObject)...) {
-        for (_, object) in elements { insert(object) }
-    }
 
     var count: Int { byKey.count }
     var isEmpty: Bool { byKey.isEmpty }
