@@ -196,6 +196,10 @@ if ProcessInfo.processInfo.environment["VEIN_BENCH_LAYOUTS"] != nil {
     exit(0)
 }
 
+/// VEIN_BENCH_PHASES=1: "<phase> begins" and "<phase> ends" on standard error around the phases a profiler
+/// is pointed at (perf's `--control`), and the split of the relationship rows.
+let reportsPhases = ProcessInfo.processInfo.environment["VEIN_BENCH_PHASES"] != nil
+func reportPhase(_ line: String) { if reportsPhases { FileHandle.standardError.write((line + "\n").data(using: .utf8)!) } }
 let onlyRelationships = ProcessInfo.processInfo.environment["VEIN_BENCH_ONLY_RELATIONSHIPS"] != nil
 /// VEIN_BENCH_ONLY_FETCH=1: only the fetch rows (for measuring the fetch path).
 let onlyFetch = ProcessInfo.processInfo.environment["VEIN_BENCH_ONLY_FETCH"] != nil
@@ -206,14 +210,18 @@ for encrypted in [true, false] where !onlyRelationships {
     var insertTimes: [Double] = []
     for r in 0..<(onlyFetch ? 0 : repetitions) {
         let context = ObjectContext(store: try makeStore("insert-\(variant)-\(r).vein", encrypted: encrypted))
+        reportPhase("insert begins")
         insertTimes.append(try milliseconds { try insertRows(context, count: 50_000 / scale) })
+        reportPhase("insert ends")
     }
     if !onlyFetch { print("vein insert \(variant) \(String(format: "%.1f", median(insertTimes)))") }
     // The same insert through VeinCore: `@Model` instances, `context.insert` each, one `save`.
     var typedInsertTimes: [Double] = []
     for r in 0..<(onlyFetch || skipTyped ? 0 : repetitions) {
         let context = typedContext(try makeStore("typed-insert-\(variant)-\(r).vein", encrypted: encrypted))
+        reportPhase("typed-insert begins")
         typedInsertTimes.append(try milliseconds { try typedInsertRows(context, count: 50_000 / scale) })
+        reportPhase("typed-insert ends")
     }
     if !onlyFetch && !skipTyped { print("vein typed-insert \(variant) \(String(format: "%.1f", median(typedInsertTimes)))") }
 
@@ -234,7 +242,9 @@ for encrypted in [true, false] where !onlyRelationships {
     for _ in 0..<(skipTyped ? 0 : repetitions) {
         let context = typedContext(store)
         var rows: (instances: [Row], copied: [FetchedRow]) = ([], [])
+        reportPhase("typed-fetch begins")
         typedFetchTimes.append(try milliseconds { rows = try typedFetchRows(context) })
+        reportPhase("typed-fetch ends")
         checkTypedRows(rows.copied, count: 200_000 / scale)
     }
     if !skipTyped { print("vein typed-fetch \(variant) \(String(format: "%.1f", median(typedFetchTimes)))") }
@@ -307,8 +317,6 @@ func makeBlog(_ name: String) throws -> Store {
 let linkRows = Int(ProcessInfo.processInfo.environment["VEIN_BENCH_LINK_ROWS"] ?? "") ?? 1_000_000
 /// VEIN_BENCH_PHASES=1: the link's and the delete's phases on standard error, and `delete begins` and
 /// `delete ends` around the delete, for a profiler to start and stop at.
-let reportsPhases = ProcessInfo.processInfo.environment["VEIN_BENCH_PHASES"] != nil
-func reportPhase(_ line: String) { if reportsPhases { FileHandle.standardError.write((line + "\n").data(using: .utf8)!) } }
 do {
     // link: one save per 1,000 attachments, each naming the post (the context keeps the post's list in step).
     let store = try makeBlog("link.vein")
