@@ -1,5 +1,7 @@
 import Foundation
+import Synchronization
 import Testing
+@testable import Vein
 
 /// What only a PostgreSQL relay can do wrong (docs/sync.md#a-postgresql-relay): rows altered, cut, swapped,
 /// brought from another sync or deleted by someone with the database; a server that stops mid-sync or was
@@ -178,5 +180,70 @@ struct PostgresRelayTests {
         let hidden = try r.vein(["sync", "join", "z.vein", "--relay", secret, "--sync-key-file", "s.key", "--plaintext"])
         #expect(hidden.status == 69)
         #expect(!hidden.stderr.contains("hunter2"), "\(hidden.stderr)")
+    }
+
+    /// A checkpoint removed by another replica's prune while it is read: its parts are read in one
+    /// transaction, so the read is whole; removed between a join's or a prune's listing and its read, the
+    /// join starts from (the prune compares with) the newer checkpoint the other prune published. All
+    /// through a hook between the steps of the read.
+    @Test func aCheckpointPrunedWhileItIsReadIsReadWholeOrPassedOver() throws {
+        let server = try Self.server()
+        let url = try server.database()
+        defer { PostgresRelay.partsReadHook.withLock { $0 = nil } }
+
+        // Three parts, removed once the first is read.
+        let reader = try PostgresRelay(url: url), remover = try PostgresRelay(url: url)
+        let sealed = Data((0..<(2 * PostgresRelay.partLength + 1_000)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 11) })
+        try reader.writing(.checkpoint, 1) { path in try sealed.write(to: URL(fileURLWithPath: path)) }
+        let removed = Mutex(false)
+        PostgresRelay.partsReadHook.withLock {
+            $0 = { location, table, part in
+                guard location == url, table == "vein_checkpoints", part == 0 else { return }
+                try? remover.removeSnapshot(.checkpoint, 1)
+                removed.withLock { $0 = true }
+            }
+        }
+        let read = try reader.reading(.checkpoint, 1) { path in try Data(contentsOf: URL(fileURLWithPath: path)) }
+        #expect(removed.withLock { $0 })
+        #expect(try reader.snapshots(.checkpoint).isEmpty, "the prune removed it")
+        #expect(read == sealed, "read \(read.count) bytes of \(sealed.count)")
+
+        // A join: b's prune publishes checkpoint 2 and removes a's checkpoint 1 after the join chose 1.
+        let (r, relay) = try SyncPruneCommandTests.synced(.postgres)
+        defer { r.cleanUp() }
+        try S.expectOK(r, ["sync", "prune", "a.vein"] + S.key("a"))
+        try S.insert(r, "b", "after checkpoint 1")
+        try S.expectOK(r, ["sync", "b.vein"] + S.key("b"))
+        let pruned = Mutex<VeinRunner.Result?>(nil)
+        PostgresRelay.partsReadHook.withLock {
+            $0 = { location, table, part in
+                guard location == relay, table == "vein_checkpoints", part == nil, pruned.withLock({ $0 == nil }) else { return }
+                let result = try? r.vein(["sync", "prune", "b.vein"] + S.key("b"))
+                pruned.withLock { $0 = result }
+            }
+        }
+        _ = try SyncSession.join(relay: relay, keyFile: r.path("sync.key"), to: r.path("c.vein"), protection: { _ in .plaintext })
+        let prune = try #require(pruned.withLock { $0 })
+        #expect(prune.stderr.contains("sync: published checkpoint 2 on the relay\n"), "\(prune.stderr)")
+        #expect(try S.expectOK(r, ["export", "c.vein", "-q"]).stdout.contains("after checkpoint 1"), "c starts from checkpoint 2")
+
+        // A prune: b's publishes checkpoint 3 and removes 2 after a's prune chose 2 as the newest.
+        for n in 1...2 {
+            try S.insert(r, "b", "after checkpoint 2, \(n)")
+            try S.expectOK(r, ["sync", "b.vein"] + S.key("b"))
+        }
+        let prunedAgain = Mutex<VeinRunner.Result?>(nil)
+        PostgresRelay.partsReadHook.withLock {
+            $0 = { location, table, part in
+                guard location == relay, table == "vein_checkpoints", part == nil, prunedAgain.withLock({ $0 == nil }) else { return }
+                let result = try? r.vein(["sync", "prune", "b.vein"] + S.key("b"))
+                prunedAgain.withLock { $0 = result }
+            }
+        }
+        let session = try SyncSession(store: Store.open(r.path("a.vein"), keys: KeyOptions(keyFile: r.path("ka"))), keyring: nil)
+        let report = try session.prune()
+        let second = try #require(prunedAgain.withLock { $0 })
+        #expect(second.stderr.contains("sync: published checkpoint 3 on the relay\n"), "\(second.stderr)")
+        #expect(report.checkpoint >= 3)
     }
 }

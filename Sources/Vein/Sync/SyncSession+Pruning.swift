@@ -81,9 +81,25 @@ extension SyncSession {
     /// The newest checkpoint of the migration this store is at, nil when there is none (or the newest is
     /// of an earlier migration).
     func newestCheckpoint() throws -> SyncSnapshotNote? {
-        guard let number = try relay.backend.snapshots(.checkpoint).last else { return nil }
-        let note = try SyncSnapshotCopy.note(relay: relay, keys: keys, kind: .checkpoint, number: number)
+        guard let (_, note) = try newestCheckpointNote() else { return nil }
         return note.migration == (try state().migration) ? note : nil
+    }
+
+    /// The relay's newest checkpoint of any migration, as listed, and its note; nil when there is none.
+    /// `known`, a note already read, is not read again when it is the newest. A checkpoint removed between listing it and
+    /// reading it (another replica's prune, which published a newer one first) is passed over for the
+    /// newest, a few times.
+    private func newestCheckpointNote(knowing known: SyncSnapshotNote? = nil) throws -> (number: UInt32, note: SyncSnapshotNote)? {
+        var attempts = 1
+        while true {
+            guard let number = try relay.backend.snapshots(.checkpoint).last else { return nil }
+            if let known, known.number == number { return (number, known) }
+            do {
+                return (number, try SyncSnapshotCopy.note(relay: relay, keys: keys, kind: .checkpoint, number: number))
+            } catch FileError.notFound(let name) where name == relay.backend.snapshotName(.checkpoint, number) && attempts < 3 {
+                attempts += 1
+            }
+        }
     }
 
     /// Publishes a checkpoint of this store when it covers everything the relay's newest covers and this
@@ -93,10 +109,9 @@ extension SyncSession {
     private func publishCheckpoint(knowing known: SyncSnapshotNote?) throws -> SyncSnapshotNote? {
         let manifest = store.manifest
         while true {
-            // The one it must cover is the newest of the same listing its number follows.
-            let last = try relay.backend.snapshots(.checkpoint).last
-            let number = (last ?? 0) + 1
-            let previous = try last.map { $0 == known?.number ? known! : try SyncSnapshotCopy.note(relay: relay, keys: keys, kind: .checkpoint, number: $0) }
+            // The one it must cover is the newest, whose number its own follows.
+            let newest = try newestCheckpointNote(knowing: known)
+            let previous = newest?.note, number = (newest?.number ?? 0) + 1
             let migration = try newestMigration()
             var published: SyncSnapshotNote?
             do {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A PostgreSQL relay (docs/sync.md#a-postgresql-relay): the tables of one database, which one role
 /// owns, holding what a folder relay holds as files.
@@ -228,26 +229,48 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
     }
 
     /// Stages a sealed file kept in parts (rows of `table` matching `condition`, numbered from 0) and runs
-    /// `body` with its path: a file of any size goes through in constant memory.
+    /// `body` with its path: a file of any size goes through in constant memory. The parts are read in
+    /// one read-only transaction that sees one state of the relay: a prune removing the file meanwhile
+    /// (another replica's, once it published a newer checkpoint) leaves this read whole, not a file with
+    /// parts missing; removed before it began, the file is not found.
     private func readingParts<T>(of table: String, _ condition: String, _ parameters: [[UInt8]], name: String, staged path: String,
                                  _ body: (String) throws -> T) throws -> T {
         unlink(path)
         defer { unlink(path) }
-        let parts = try run("SELECT count(*) FROM \(table)" + (condition.isEmpty ? "" : " WHERE \(condition)"), parameters).int64(0, 0) ?? 0
-        guard parts > 0 else { throw FileError.notFound(name) }
         let descriptor = try Self.createStaged(path)
         defer { close(descriptor) }
-        let partNumber = "$\(parameters.count + 1)"
-        for part in 0..<Int32(parts) {
-            let rows = try run("SELECT data FROM \(table) WHERE " + (condition.isEmpty ? "" : "\(condition) AND ") + "part = \(partNumber)",
-                               parameters + [Self.int4(part)])
-            guard rows.count == 1, let bytes = rows.bytes(0, 0) else {
-                throw SyncError.damaged(file: name, reason: "its part \(part) of \(parts) is missing")
+        #if VEIN_TEST_HOOKS
+        Self.partsReadHook.withLock { $0 }?(location, table, nil)
+        #endif
+        try run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        do {
+            let parts = try run("SELECT count(*) FROM \(table)" + (condition.isEmpty ? "" : " WHERE \(condition)"), parameters).int64(0, 0) ?? 0
+            guard parts > 0 else { throw FileError.notFound(name) }
+            let partNumber = "$\(parameters.count + 1)"
+            for part in 0..<Int32(parts) {
+                let rows = try run("SELECT data FROM \(table) WHERE " + (condition.isEmpty ? "" : "\(condition) AND ") + "part = \(partNumber)",
+                                   parameters + [Self.int4(part)])
+                guard rows.count == 1, let bytes = rows.bytes(0, 0) else {
+                    throw SyncError.damaged(file: name, reason: "its part \(part) of \(parts) is missing")
+                }
+                try FileSystem.writeAll(descriptor, bytes, path: path)
+                #if VEIN_TEST_HOOKS
+                Self.partsReadHook.withLock { $0 }?(location, table, part)
+                #endif
             }
-            try FileSystem.writeAll(descriptor, bytes, path: path)
+            try run("COMMIT")
+        } catch {
+            _ = try? run("ROLLBACK")
+            throw error
         }
         return try Self.naming(path, as: name) { try body(path) }
     }
+
+    #if VEIN_TEST_HOOKS
+    /// Test hook: called as a file kept in parts is read, with the relay's location and the table, first
+    /// with nil before the read begins, then with each part's number once it is read. Debug builds only.
+    package static let partsReadHook = Mutex<(@Sendable (_ location: String, _ table: String, _ part: Int32?) -> Void)?>(nil)
+    #endif
 
     /// Inserts the file at `path` as numbered parts: `insert` is given each part's number and bytes.
     private func insertParts(of path: String, _ insert: (Int32, [UInt8]) throws -> Void) throws {
