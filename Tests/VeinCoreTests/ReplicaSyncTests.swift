@@ -46,6 +46,56 @@ import VeinCore
         #expect(round.sent == 0 && round.received == 0 && round.conflicts == 0)
     }
 
+    /// An app prunes the relay and forgets a replica gone for good, as `vein sync prune` and `vein sync
+    /// forget` do (docs/sync.md#pruning): a replica that never syncs again holds pruning back until it is
+    /// forgotten, and a replica joined after the prune starts from the checkpoint with every commit.
+    @Test func anAppPrunesTheRelayAndForgetsAReplicaGoneForGood() throws {
+        let folder = try ModelContainerTests.temporaryFolder()
+        let relay = "\(folder)/relay", syncKey = "\(folder)/sync.key"
+        func join(_ name: String) throws -> ModelContainer {
+            _ = try SyncSession.join(relay: relay, keyFile: syncKey, to: "\(folder)/\(name).vein",
+                                     protection: { _ in .encrypted(KeyOptions(keyFile: "\(folder)/\(name).key", environment: [:], keyring: nil)) })
+            let container = try Self.container(folder, name)
+            try SyncSession.adopt(container.store, relay: try SyncRelay.open(relay), keyFile: syncKey)
+            return container
+        }
+        let a = try Self.container(folder, "a")
+        try SyncSession.begin(a.store, relay: relay, keyFile: syncKey)
+        let b = try join("b"), c = try join("c")
+        let syncA = try a.sync(every: .seconds(3600)), syncB = try b.sync(every: .seconds(3600)), syncC = try c.sync(every: .seconds(3600))
+        defer { syncA.stop(); syncB.stop() }
+        let gone = syncC.replicaID
+        syncC.stop()  // c never syncs again
+        #expect(Set([syncA.replicaID, syncB.replicaID, gone]).count == 3)
+
+        for n in 1...3 {
+            try F.insert(["chore \(n)"], into: a.context)
+            try syncA.syncNow()
+        }
+        try syncB.prune()  // b merges a's segments and acknowledges them
+        let held = try syncA.prune()
+        #expect(held.publishedCheckpoint == 1)
+        #expect(held.removedSegments == 0, "c merged none of them")
+        #expect(held.waitingFor.keys.sorted() == [gone], "\(held.waitingFor)")
+
+        #expect { try syncA.forget(replica: syncA.replicaID) } throws: { error in
+            String(describing: error).contains("is this store's own replica: a replica forgets others, never itself")
+        }
+        try syncA.forget(replica: gone)
+        let pruned = try syncA.prune()
+        #expect(pruned.waitingFor.isEmpty, "\(pruned.waitingFor)")
+        #expect(pruned.removedSegments > 0)
+
+        let d = try join("d")
+        #expect(try d.context.fetch(FetchDescriptor<Chore>()).map(\.title).sorted() == ["chore 1", "chore 2", "chore 3"])
+        let syncD = try d.sync(every: .seconds(3600))
+        defer { syncD.stop() }
+        try F.insert(["from d"], into: d.context)
+        try syncD.syncNow()
+        try syncA.syncNow()
+        #expect(try a.context.fetch(FetchDescriptor<Chore>()).count == 4)
+    }
+
     /// A unique value saved on two replicas: both apps hear of the set-aside row once, neither fetches it,
     /// and resolving it on one replica reaches the other (docs/sync.md#unique-values).
     @Test func anAppHearsOfAUniqueValueConflictAndResolvesIt() throws {
