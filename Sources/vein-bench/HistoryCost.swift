@@ -16,7 +16,9 @@ func measureHistoryCost() throws {
                                             keepsChangeLog: keeps)
                 let store = try Store.open(path, keys: keys)
                 let context = ObjectContext(store: store)
+                reportPhase("history-insert-\(keeps ? "on" : "off") begins")
                 inserts.append(try milliseconds { try insertRows(context, count: 50_000 / scale) })
+                reportPhase("history-insert-\(keeps ? "on" : "off") ends")
                 // VEIN_BENCH_HISTORY_INSERTS=1: the inserts only (a quicker loop while working on them).
                 if ProcessInfo.processInfo.environment["VEIN_BENCH_HISTORY_INSERTS"] != nil {
                     try store.close()

@@ -17,6 +17,12 @@ let manifest = try ManifestParser.parse("""
 let key = String(repeating: "5a", count: 32)
 let keys = KeyOptions(environment: ["VEIN_KEY": key], keyring: nil)
 
+/// VEIN_BENCH_PHASES=1: "<phase> begins" and "<phase> ends" on standard error around the phases a profiler
+/// is pointed at (perf's `--control`), and the split of the relationship rows.
+// Set before any measurement runs: a global of main.swift is set when the code reaches it.
+let reportsPhases = ProcessInfo.processInfo.environment["VEIN_BENCH_PHASES"] != nil
+func reportPhase(_ line: String) { if reportsPhases { FileHandle.standardError.write((line + "\n").data(using: .utf8)!) } }
+
 /// VEIN_BENCH_CPU_TIME=1 measures the calling thread's CPU time instead of the wall clock: on a machine
 /// shared with other work, wall-clock figures of the same binary move by up to 2x between runs.
 let measuresCPUTime = ProcessInfo.processInfo.environment["VEIN_BENCH_CPU_TIME"] != nil
@@ -196,10 +202,6 @@ if ProcessInfo.processInfo.environment["VEIN_BENCH_LAYOUTS"] != nil {
     exit(0)
 }
 
-/// VEIN_BENCH_PHASES=1: "<phase> begins" and "<phase> ends" on standard error around the phases a profiler
-/// is pointed at (perf's `--control`), and the split of the relationship rows.
-let reportsPhases = ProcessInfo.processInfo.environment["VEIN_BENCH_PHASES"] != nil
-func reportPhase(_ line: String) { if reportsPhases { FileHandle.standardError.write((line + "\n").data(using: .utf8)!) } }
 let onlyRelationships = ProcessInfo.processInfo.environment["VEIN_BENCH_ONLY_RELATIONSHIPS"] != nil
 /// VEIN_BENCH_ONLY_FETCH=1: only the fetch rows (for measuring the fetch path).
 let onlyFetch = ProcessInfo.processInfo.environment["VEIN_BENCH_ONLY_FETCH"] != nil
