@@ -214,16 +214,9 @@ struct PostgresRelayTests {
         try S.expectOK(r, ["sync", "prune", "a.vein"] + S.key("a"))
         try S.insert(r, "b", "after checkpoint 1")
         try S.expectOK(r, ["sync", "b.vein"] + S.key("b"))
-        let pruned = Mutex<VeinRunner.Result?>(nil)
-        PostgresRelay.partsReadHook.withLock {
-            $0 = { location, table, part in
-                guard location == relay, table == "vein_checkpoints", part == nil, pruned.withLock({ $0 == nil }) else { return }
-                let result = try? r.vein(["sync", "prune", "b.vein"] + S.key("b"))
-                pruned.withLock { $0 = result }
-            }
-        }
+        let pruned = PruneBeforeARead(r, relay, "b")
         _ = try SyncSession.join(relay: relay, keyFile: r.path("sync.key"), to: r.path("c.vein"), protection: { _ in .plaintext })
-        let prune = try #require(pruned.withLock { $0 })
+        let prune = try #require(pruned.result.withLock { $0 })
         #expect(prune.stderr.contains("sync: published checkpoint 2 on the relay\n"), "\(prune.stderr)")
         #expect(try S.expectOK(r, ["export", "c.vein", "-q"]).stdout.contains("after checkpoint 1"), "c starts from checkpoint 2")
 
@@ -232,18 +225,27 @@ struct PostgresRelayTests {
             try S.insert(r, "b", "after checkpoint 2, \(n)")
             try S.expectOK(r, ["sync", "b.vein"] + S.key("b"))
         }
-        let prunedAgain = Mutex<VeinRunner.Result?>(nil)
-        PostgresRelay.partsReadHook.withLock {
-            $0 = { location, table, part in
-                guard location == relay, table == "vein_checkpoints", part == nil, prunedAgain.withLock({ $0 == nil }) else { return }
-                let result = try? r.vein(["sync", "prune", "b.vein"] + S.key("b"))
-                prunedAgain.withLock { $0 = result }
-            }
-        }
+        let prunedAgain = PruneBeforeARead(r, relay, "b")
         let session = try SyncSession(store: Store.open(r.path("a.vein"), keys: KeyOptions(keyFile: r.path("ka"))), keyring: nil)
         let report = try session.prune()
-        let second = try #require(prunedAgain.withLock { $0 })
+        let second = try #require(prunedAgain.result.withLock { $0 })
         #expect(second.stderr.contains("sync: published checkpoint 3 on the relay\n"), "\(second.stderr)")
         #expect(report.checkpoint >= 3)
+    }
+}
+
+/// Runs `vein sync prune` of one replica the first time a checkpoint of a relay is about to be read, after
+/// the reader chose it (`PostgresRelay.partsReadHook`); `result` is what the prune printed.
+final class PruneBeforeARead: Sendable {
+    let result = Mutex<VeinRunner.Result?>(nil)
+
+    init(_ r: VeinRunner, _ relay: String, _ replica: String) {
+        PostgresRelay.partsReadHook.withLock {
+            $0 = { [self] location, table, part in
+                guard location == relay, table == "vein_checkpoints", part == nil, self.result.withLock({ $0 == nil }) else { return }
+                let ran = try? r.vein(["sync", "prune", "\(replica).vein"] + SyncCommandTests.key(replica))
+                self.result.withLock { $0 = ran }
+            }
+        }
     }
 }
