@@ -281,9 +281,17 @@ struct SyncMerger {
     /// Only references to the rows the merge noted as gone are looked at, each through the referencing
     /// column's index or the link table's key and index: its cost follows the merged changes, never the
     /// store's size (`SyncSessionTests.repairReachesReferencesThroughIndexes` checks the plans).
+    ///
+    /// Most segments delete nothing: their repair is one look at the empty table, not a statement per
+    /// relationship, and the statements are prepared once per connection, not once per segment.
     func repair() throws {
-        for statement in repairStatements { try database.execute(statement) }
-        try database.execute("DELETE FROM \(Self.goneTable)")
+        let anyGone = try database.cachedStatement("SELECT 1 FROM \(Self.goneTable) LIMIT 1")
+        defer { anyGone.reset() }
+        guard try anyGone.step() else { return }
+        anyGone.reset()
+        for sql in repairStatements + ["DELETE FROM \(Self.goneTable)"] {
+            try database.cachedStatement(sql).execute()
+        }
     }
 
     /// What `repair` runs: per relationship, its references to gone rows cleared (a row of the model
