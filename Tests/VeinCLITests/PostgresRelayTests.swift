@@ -189,19 +189,17 @@ struct PostgresRelayTests {
     @Test func aCheckpointPrunedWhileItIsReadIsReadWholeOrPassedOver() throws {
         let server = try Self.server()
         let url = try server.database()
-        defer { PostgresRelay.partsReadHook.withLock { $0 = nil } }
+        defer { PostgresRelay.partsReadHook.current = nil }
 
         // Three parts, removed once the first is read.
         let reader = try PostgresRelay(url: url), remover = try PostgresRelay(url: url)
         let sealed = Data((0..<(2 * PostgresRelay.partLength + 1_000)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 11) })
         try reader.writing(.checkpoint, 1) { path in try sealed.write(to: URL(fileURLWithPath: path)) }
         let removed = Mutex(false)
-        PostgresRelay.partsReadHook.withLock {
-            $0 = { location, table, part in
-                guard location == url, table == "vein_checkpoints", part == 0 else { return }
-                try? remover.removeSnapshot(.checkpoint, 1)
-                removed.withLock { $0 = true }
-            }
+        PostgresRelay.partsReadHook.current = { location, table, part in
+            guard location == url, table == "vein_checkpoints", part == 0 else { return }
+            try? remover.removeSnapshot(.checkpoint, 1)
+            removed.withLock { $0 = true }
         }
         let read = try reader.reading(.checkpoint, 1) { path in try Data(contentsOf: URL(fileURLWithPath: path)) }
         #expect(removed.withLock { $0 })
@@ -240,12 +238,10 @@ final class PruneBeforeARead: Sendable {
     let result = Mutex<VeinRunner.Result?>(nil)
 
     init(_ r: VeinRunner, _ relay: String, _ replica: String) {
-        PostgresRelay.partsReadHook.withLock {
-            $0 = { [self] location, table, part in
-                guard location == relay, table == "vein_checkpoints", part == nil, self.result.withLock({ $0 == nil }) else { return }
-                let ran = try? r.vein(["sync", "prune", "\(replica).vein"] + SyncCommandTests.key(replica))
-                self.result.withLock { $0 = ran }
-            }
+        PostgresRelay.partsReadHook.current = { [self] location, table, part in
+            guard location == relay, table == "vein_checkpoints", part == nil, self.result.withLock({ $0 == nil }) else { return }
+            let ran = try? r.vein(["sync", "prune", "\(replica).vein"] + SyncCommandTests.key(replica))
+            self.result.withLock { $0 = ran }
         }
     }
 }

@@ -31,17 +31,17 @@ package enum FileCalls {
 
     #if VEIN_TEST_HOOKS
     private static let injecting = Atomic<Bool>(false)
-    private static let injector = Mutex<Injector?>(nil)
+    private static let injector = LockedClosure<Injector>()
 
     /// Sets (or with nil removes) the process's injector. For tests only: nothing in Vein sets one.
     package static func inject(_ newInjector: Injector?) {
-        injector.withLock { $0 = newInjector }
+        injector.current = newInjector
         injecting.store(newInjector != nil, ordering: .releasing)
     }
 
     private static func decide(_ kind: Kind, _ path: String) -> Decision {
         guard injecting.load(ordering: .acquiring) else { return .proceed }
-        guard let injector = injector.withLock({ $0 }) else { return .proceed }
+        guard let injector = injector.current else { return .proceed }
         return injector(kind, path)
     }
     #else

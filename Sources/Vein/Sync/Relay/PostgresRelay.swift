@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A PostgreSQL relay (docs/sync.md#a-postgresql-relay): the tables of one database, which one role
 /// owns, holding what a folder relay holds as files.
@@ -240,7 +239,7 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
         let descriptor = try Self.createStaged(path)
         defer { close(descriptor) }
         #if VEIN_TEST_HOOKS
-        Self.partsReadHook.withLock { $0 }?(location, table, nil)
+        Self.partsReadHook.current?(location, table, nil)
         #endif
         try run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         do {
@@ -255,7 +254,7 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
                 }
                 try FileSystem.writeAll(descriptor, bytes, path: path)
                 #if VEIN_TEST_HOOKS
-                Self.partsReadHook.withLock { $0 }?(location, table, part)
+                Self.partsReadHook.current?(location, table, part)
                 #endif
             }
             try run("COMMIT")
@@ -269,7 +268,7 @@ final class PostgresRelay: RelayBackend, @unchecked Sendable {
     #if VEIN_TEST_HOOKS
     /// Test hook: called as a file kept in parts is read, with the relay's location and the table, first
     /// with nil before the read begins, then with each part's number once it is read. Debug builds only.
-    package static let partsReadHook = Mutex<(@Sendable (_ location: String, _ table: String, _ part: Int32?) -> Void)?>(nil)
+    package static let partsReadHook = LockedClosure<@Sendable (_ location: String, _ table: String, _ part: Int32?) -> Void>()
     #endif
 
     /// Inserts the file at `path` as numbered parts: `insert` is given each part's number and bytes.
