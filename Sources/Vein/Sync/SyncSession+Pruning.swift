@@ -86,19 +86,11 @@ extension SyncSession {
     }
 
     /// The relay's newest checkpoint of any migration, as listed, and its note; nil when there is none.
-    /// `known`, a note already read, is not read again when it is the newest. A checkpoint removed between listing it and
-    /// reading it (another replica's prune, which published a newer one first) is passed over for the
-    /// newest, a few times.
-    private func newestCheckpointNote(knowing known: SyncSnapshotNote? = nil) throws -> (number: UInt32, note: SyncSnapshotNote)? {
-        var attempts = 1
-        while true {
-            guard let number = try relay.backend.snapshots(.checkpoint).last else { return nil }
-            if let known, known.number == number { return (number, known) }
-            do {
-                return (number, try SyncSnapshotCopy.note(relay: relay, keys: keys, kind: .checkpoint, number: number))
-            } catch FileError.notFound(let name) where name == relay.backend.snapshotName(.checkpoint, number) && attempts < 3 {
-                attempts += 1
-            }
+    /// `known`, a note already read, is not read again when it is the newest.
+    private func newestCheckpointNote(knowing known: SyncSnapshotNote? = nil) throws -> (number: UInt32, value: SyncSnapshotNote)? {
+        try Self.readingNewestCheckpoint(of: relay) { number in
+            if let known, known.number == number { return known }
+            return try SyncSnapshotCopy.note(relay: relay, keys: keys, kind: .checkpoint, number: number)
         }
     }
 
@@ -111,7 +103,7 @@ extension SyncSession {
         while true {
             // The one it must cover is the newest, whose number its own follows.
             let newest = try newestCheckpointNote(knowing: known)
-            let previous = newest?.note, number = (newest?.number ?? 0) + 1
+            let previous = newest?.value, number = (newest?.number ?? 0) + 1
             let migration = try newestMigration()
             var published: SyncSnapshotNote?
             do {

@@ -133,24 +133,30 @@ package final class SyncSession {
 
     /// Where a new replica starts: the newest checkpoint of the newest migration, else that migration's
     /// barrier, else the sync's first snapshot. The segments it covers are in it (and may be pruned).
-    /// A checkpoint removed between listing it and reading it (a prune of another replica, which published
-    /// a newer one first) is passed over for the newest, a few times.
     static func startingSnapshot(of relay: SyncRelay, keys: SyncKeyChain, beside destination: String) throws -> SyncSnapshotCopy {
         let migration = try relay.backend.snapshots(.migration).last ?? 0
-        var attempts = 1
-        while let checkpoint = try relay.backend.snapshots(.checkpoint).last {
-            let copy: SyncSnapshotCopy
-            do {
-                copy = try SyncSnapshotCopy(relay: relay, keys: keys, kind: .checkpoint, number: checkpoint, beside: destination)
-            } catch FileError.notFound(let name) where name == relay.backend.snapshotName(.checkpoint, checkpoint) && attempts < 3 {
-                attempts += 1
-                continue
-            }
+        if let (_, copy) = try readingNewestCheckpoint(of: relay, { number in
+            try SyncSnapshotCopy(relay: relay, keys: keys, kind: .checkpoint, number: number, beside: destination)
+        }) {
             if copy.note?.migration == migration { return copy }
             copy.discard()  // taken before the newest migration
-            break
         }
         return try SyncSnapshotCopy(relay: relay, keys: keys, kind: migration > 0 ? .migration : nil, number: migration, beside: destination)
+    }
+
+    /// The relay's newest checkpoint, as listed, and what `read` made of it; nil when there is none. A
+    /// checkpoint removed between listing it and reading it (another replica's prune, which published a
+    /// newer one first) is passed over for the newest, a few times.
+    static func readingNewestCheckpoint<T>(of relay: SyncRelay, _ read: (UInt32) throws -> T) throws -> (number: UInt32, value: T)? {
+        var attempts = 1
+        while true {
+            guard let number = try relay.backend.snapshots(.checkpoint).last else { return nil }
+            do {
+                return (number, try read(number))
+            } catch FileError.notFound(let name) where name == relay.backend.snapshotName(.checkpoint, number) && attempts < 3 {
+                attempts += 1
+            }
+        }
     }
 
     /// Records in `store` that it syncs through `relay` from its commit `sentThrough` on, with the key in
