@@ -18,8 +18,8 @@ let key = String(repeating: "5a", count: 32)
 let keys = KeyOptions(environment: ["VEIN_KEY": key], keyring: nil)
 
 /// VEIN_BENCH_PHASES=1: "<phase> begins" and "<phase> ends" on standard error around the phases a profiler
-/// is pointed at (perf's `--control`), and the split of the relationship rows.
-// Set before any measurement runs: a global of main.swift is set when the code reaches it.
+/// is pointed at (perf's `--control`), and the split of the relationship rows. Set here, before any
+/// measurement runs: a global of main.swift is set only when the code reaches it.
 let reportsPhases = ProcessInfo.processInfo.environment["VEIN_BENCH_PHASES"] != nil
 func reportPhase(_ line: String) { if reportsPhases { FileHandle.standardError.write((line + "\n").data(using: .utf8)!) } }
 
@@ -317,8 +317,8 @@ func makeBlog(_ name: String) throws -> Store {
 }
 
 let linkRows = Int(ProcessInfo.processInfo.environment["VEIN_BENCH_LINK_ROWS"] ?? "") ?? 1_000_000
-/// VEIN_BENCH_PHASES=1: the link's and the delete's phases on standard error, and `delete begins` and
-/// `delete ends` around the delete, for a profiler to start and stop at.
+// VEIN_BENCH_PHASES=1: the link's and the delete's phases on standard error, and `delete begins` and
+// `delete ends` around the delete, for a profiler to start and stop at.
 do {
     // link: one save per 1,000 attachments, each naming the post (the context keeps the post's list in step).
     let store = try makeBlog("link.vein")
